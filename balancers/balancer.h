@@ -1,0 +1,63 @@
+#pragma once
+// The one interface every balancer implements, static partitioner or dynamic rebalancer alike.
+// A balancer sees a LoadView and returns a Decision; it never sees a kernel or a workload, so
+// the same object serves real runs, simulated runs and the command-line tools.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/module_structure.h"
+#include "core/params.h"
+#include "core/topology.h"
+
+namespace lbb {
+
+struct LoadView {
+  std::span<const double> cost;          // per module: measured seconds, or predicted weight
+  std::span<const std::uint64_t> bytes;  // per module: state size (what a migration copies)
+  std::span<const double> speed;         // per processor: relative speed, 1 = nominal
+  std::span<const int> owner;            // current owner per module; empty before the first step
+  const Topology* topology = nullptr;    // processor graph, never null in a run
+  ModuleStructure structure = ModuleStructure::kIndependent;
+  int dimensions = 0;                    // of coords
+  std::span<const double> coords;        // module centres, dimensions per module, may be empty
+  int step = -1;                         // last finished step; -1 for the initial partition
+
+  int processors() const { return static_cast<int>(speed.size()); }
+  int modules() const { return static_cast<int>(cost.size()); }
+};
+
+struct Decision {
+  bool act = false;        // false: keep the current assignment, nothing moves
+  std::vector<int> owner;  // the new owner of every module, when act
+  int phases = 0;          // transfer phases the decision used (multi-phase balancers)
+};
+
+class Balancer {
+ public:
+  virtual ~Balancer() = default;
+  virtual Decision decide(const LoadView& view) = 0;
+};
+
+enum class BalancerKind { kStatic, kDynamic };
+
+struct BalancerInfo {
+  std::string name;
+  BalancerKind kind = BalancerKind::kStatic;
+  std::string summary;  // one line, with the paper it comes from
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<Balancer>(const Params&)> make;
+};
+
+// Every balancer, in the order `lbbench list` shows them (balancers/registry.cpp).
+std::span<const BalancerInfo> balancer_registry();
+const BalancerInfo* find_balancer(std::string_view name);
+
+// Builds a balancer from given parameters plus defaults. Throws ParamError or
+// std::invalid_argument (unknown name).
+std::unique_ptr<Balancer> make_balancer(std::string_view name, const Params& given);
+
+}  // namespace lbb

@@ -1,0 +1,13 @@
+#include "balancers/dynamic/no_balance.h"
+
+namespace lbb {
+
+BalancerInfo NoBalance::info() {
+  return {"none", BalancerKind::kDynamic,
+          "never rebalance: keep the initial assignment (no-balance bound, Franklin & Govindan "
+          "1995)",
+          {},
+          [](const Params&) { return std::make_unique<NoBalance>(); }};
+}
+
+}  // namespace lbb

@@ -1,0 +1,32 @@
+// The single table of balancers: adding one is one file plus one line here.
+#include <stdexcept>
+
+#include "balancers/balancer.h"
+#include "balancers/dynamic/no_balance.h"
+#include "balancers/static/block_partition.h"
+#include "balancers/static/cyclic_partition.h"
+
+namespace lbb {
+
+std::span<const BalancerInfo> balancer_registry() {
+  static const std::vector<BalancerInfo> all = {
+      BlockPartition::info(),
+      CyclicPartition::info(),
+      NoBalance::info(),
+  };
+  return all;
+}
+
+const BalancerInfo* find_balancer(std::string_view name) {
+  for (const auto& info : balancer_registry())
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+std::unique_ptr<Balancer> make_balancer(std::string_view name, const Params& given) {
+  const BalancerInfo* info = find_balancer(name);
+  if (!info) throw std::invalid_argument("unknown balancer '" + std::string(name) + "'");
+  return info->make(resolve_params(info->params, given));
+}
+
+}  // namespace lbb

@@ -1,0 +1,87 @@
+#pragma once
+// A workload = a kernel + a problem generator + a decomposition into modules + verification
+// against a serial reference. Lifecycle: construct (set up the problem) -> init_state for every
+// module -> per step: run_module for every module (concurrently, on the owner's thread), then
+// finish_step (serially) -> verify. A workload knows nothing of threads or balancers.
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/module_structure.h"
+#include "core/params.h"
+
+namespace lbb {
+
+// Access to the module states wherever the harness keeps them. A module's state is the bytes a
+// migration copies; the workload lays it out and the harness moves it.
+class ModuleStates {
+ public:
+  virtual ~ModuleStates() = default;
+  virtual std::span<std::byte> state(int module) = 0;
+};
+
+struct Verification {
+  bool passed = false;
+  std::string detail;            // what was compared, in one line
+  double error = 0;              // the compared quantity (e.g. relative difference)
+  double tolerance = 0;          // passed means error <= tolerance (and any stated checks)
+  double checksum = 0;           // of the run's result
+  double reference_checksum = 0; // of the serial reference
+};
+
+// A named per-step quantity the workload reports (e.g. the residual norm), archived per step.
+struct StepMetric {
+  std::string name;
+  std::string doc;
+};
+
+// A run attribute the workload reports after verification (e.g. node counts), archived.
+struct WorkloadAttribute {
+  std::string name;
+  double value = 0;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+
+  virtual int module_count() const = 0;
+  virtual ModuleStructure structure() const = 0;
+  virtual int dimensions() const { return 0; }
+  virtual std::vector<double> module_coords() const { return {}; }  // dimensions per module
+  // The workload's own cost model, in arbitrary units, for static partitioners.
+  virtual std::vector<double> predicted_weights() const = 0;
+
+  virtual std::size_t state_bytes(int module) const = 0;
+  // Writes the initial state of a module into a buffer of state_bytes(module).
+  virtual void init_state(int module, std::span<std::byte> state) const = 0;
+  // One step of one module. Called concurrently for distinct modules of the same step.
+  virtual void run_module(int module, int step, std::span<std::byte> state) = 0;
+  // After every module ran `step`; serial. Exchange buffers flip here.
+  virtual void finish_step(int step) = 0;
+
+  virtual std::vector<StepMetric> step_metrics() const { return {}; }
+  // Values of step_metrics() for a finished step, in the same order.
+  virtual std::vector<double> step_metric_values(int /*step*/) const { return {}; }
+
+  // Compares the result after `steps_run` steps with a serial reference computation.
+  virtual Verification verify(ModuleStates& states, int steps_run) = 0;
+  virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
+};
+
+struct WorkloadInfo {
+  std::string name;
+  std::string summary;
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<Workload>(const Params&)> make;
+  // The module count the parameters give, so a config with P > modules is refused before setup.
+  std::function<int(const Params&)> module_count;
+};
+
+std::span<const WorkloadInfo> workload_registry();
+const WorkloadInfo* find_workload(std::string_view name);
+
+}  // namespace lbb
