@@ -2,7 +2,10 @@
 #include <stdexcept>
 
 #include "balancers/balancer.h"
+#include "balancers/dynamic/decreasing_fit.h"
+#include "balancers/dynamic/list_scheduling.h"
 #include "balancers/dynamic/no_balance.h"
+#include "balancers/dynamic/tree_mesh.h"
 #include "balancers/static/block_partition.h"
 #include "balancers/static/cyclic_partition.h"
 
@@ -10,9 +13,8 @@ namespace lbb {
 
 std::span<const BalancerInfo> balancer_registry() {
   static const std::vector<BalancerInfo> all = {
-      BlockPartition::info(),
-      CyclicPartition::info(),
-      NoBalance::info(),
+      BlockPartition::info(), CyclicPartition::info(), NoBalance::info(),
+      TreeMesh::info(),       ListScheduling::info(),  DecreasingFit::info(),
   };
   return all;
 }

@@ -1,0 +1,209 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "balancers/dynamic/decreasing_fit.h"
+#include "balancers/dynamic/list_scheduling.h"
+#include "balancers/dynamic/tree_mesh.h"
+#include "core/assignment.h"
+#include "core/level_cost.h"
+
+namespace lbb {
+namespace {
+
+// A level as Hwang & Hong 2001 section 6 simulate it: uniform costs in [lo, hi], a few tasks per
+// processor created unevenly, hop cost proportional to the task's cost (C-COST).
+struct Level {
+  std::vector<double> cost, hop;
+  std::vector<int> creator;
+};
+
+Level random_level(int processors, int tasks, double c_cost, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> work(4, 16);
+  std::geometric_distribution<int> skew(0.3);  // most tasks near the low processors
+  Level l;
+  for (int a = 0; a < tasks; ++a) {
+    l.cost.push_back(work(rng));
+    l.hop.push_back(c_cost * l.cost.back());
+    l.creator.push_back(std::min(skew(rng), processors - 1));
+  }
+  return l;
+}
+
+double sum(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0);
+}
+
+TEST(SelectTask, ThresholdMeetsItsDefinition) {
+  EXPECT_EQ(select_task_threshold({4, 1, 3, 2}, 3), 2);    // 1 < 3 <= 1 + 2
+  EXPECT_EQ(select_task_threshold({4, 1, 3, 2}, 3.5), 3);  // 3 < 3.5 <= 6
+  EXPECT_EQ(select_task_threshold({4, 1, 3, 2}, 10), 4);
+  EXPECT_TRUE(std::isinf(select_task_threshold({4, 1, 3, 2}, 10.5)));
+  EXPECT_LT(select_task_threshold({4, 1}, 0), 0);
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<double> e(1 + rng() % 40);
+    for (auto& x : e) x = static_cast<double>(1 + rng() % 9);  // many ties
+    const double total = sum(e);
+    const double delta = 0.5 + static_cast<double>(rng() % 1000) / 1000.0 * (total - 0.5);
+    const double r = select_task_threshold(e, delta);
+    double below = 0, upto = 0;
+    for (double x : e) {
+      if (x < r) below += x;
+      if (x <= r) upto += x;
+    }
+    ASSERT_LT(below, delta);
+    ASSERT_GE(upto, delta);
+    ASSERT_TRUE(std::find(e.begin(), e.end(), r) != e.end());
+  }
+}
+
+TEST(TreeMesh, NoTaskTravelsFartherThanItsBudget) {
+  for (int processors : {2, 4, 6, 8, 12, 16, 64}) {
+    Topology mesh(TopologyKind::kMesh2d, processors);
+    std::vector<double> speed(processors, 1.0);
+    for (double c_cost : {0.01, 0.1, 0.3, 0.5, 2.0}) {
+      for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        const Level l = random_level(processors, 5 * processors, c_cost, seed);
+        const TreeMeshPlan plan =
+            tree_mesh_balance(l.cost, l.hop, l.creator, speed, mesh, TreeMeshOptions{});
+        ASSERT_EQ(plan.owner.size(), l.cost.size());
+        EXPECT_FALSE(assignment_error(plan.owner, static_cast<int>(l.cost.size()), processors));
+        const double c_max = sum(l.cost) / processors;
+        for (std::size_t a = 0; a < l.cost.size(); ++a) {
+          EXPECT_EQ(plan.limit[a], migration_limit(c_max, l.hop[a]));
+          EXPECT_LE(plan.travelled[a], plan.limit[a]) << "P " << processors << " task " << a;
+          EXPECT_LE(mesh.distance(l.creator[a], plan.owner[a]), plan.travelled[a]);
+          // Hence the communication term of T_i never exceeds C_max.
+          EXPECT_LE(mesh.distance(l.creator[a], plan.owner[a]) * l.hop[a], c_max * (1 + 1e-12));
+        }
+        // Conservation: the same total work, only redistributed.
+        const auto load = processor_loads(plan.owner, l.cost, speed);
+        EXPECT_NEAR(sum(load), sum(l.cost), 1e-9);
+      }
+    }
+  }
+}
+
+TEST(TreeMesh, SpreadsSmallTasksWhenMovesAreFree) {
+  const int processors = 16;
+  Topology mesh(TopologyKind::kMesh2d, processors);
+  std::vector<double> speed(processors, 1.0);
+  std::vector<double> cost(4000, 1.0);
+  std::vector<int> creator(cost.size(), 5);  // everything born on one processor
+  const TreeMeshPlan plan = tree_mesh_balance(cost, {}, creator, speed, mesh, TreeMeshOptions{});
+  const double lb = level_lower_bound(cost, speed);
+  EXPECT_LE(bottleneck(plan.owner, cost, speed), lb * 1.03);
+  EXPECT_EQ(plan.phases, 4);  // log2 16 halvings
+}
+
+TEST(TreeMesh, ZeroBudgetMovesNothingAndBalancedLevelStays) {
+  Topology mesh(TopologyKind::kMesh2d, 4);
+  std::vector<double> speed(4, 1.0);
+  const Level l = random_level(4, 20, 0.3, 3);
+  const TreeMeshPlan frozen =
+      tree_mesh_balance(l.cost, l.hop, l.creator, speed, mesh, TreeMeshOptions{0.0, 0.01});
+  EXPECT_EQ(frozen.owner, l.creator);
+  EXPECT_EQ(frozen.moves, 0);
+  std::vector<double> even(8, 2.0);
+  std::vector<int> spread = {0, 1, 2, 3, 0, 1, 2, 3};
+  EXPECT_EQ(tree_mesh_balance(even, {}, spread, speed, mesh, TreeMeshOptions{}).moves, 0);
+}
+
+TEST(TreeMesh, ImprovesTheLevelCostOverNoBalancing) {
+  // The Hwang & Hong objective T_i (compute + communication) must not get worse than leaving
+  // every task on its creator, on average over many random levels.
+  const int processors = 16;
+  Topology mesh(TopologyKind::kMesh2d, processors);
+  std::vector<double> speed(processors, 1.0);
+  double stay = 0, l1 = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Level l = random_level(processors, 5 * processors, 0.3, seed);
+    const auto plan = tree_mesh_balance(l.cost, l.hop, l.creator, speed, mesh, {});
+    stay += level_cost(l.creator, l.creator, l.cost, l.hop, speed, mesh).total();
+    l1 += level_cost(l.creator, plan.owner, l.cost, l.hop, speed, mesh).total();
+  }
+  EXPECT_LT(l1, 0.6 * stay);
+}
+
+TEST(TreeMesh, WorksOnOtherTopologiesByHalvingIndexRanges) {
+  for (auto kind : {TopologyKind::kChain, TopologyKind::kHypercube, TopologyKind::kRing,
+                    TopologyKind::kComplete}) {
+    Topology topo(kind, 8);
+    std::vector<double> speed(8, 1.0);
+    const Level l = random_level(8, 60, 0.2, 11);
+    const auto plan = tree_mesh_balance(l.cost, l.hop, l.creator, speed, topo, {});
+    for (std::size_t a = 0; a < l.cost.size(); ++a)
+      EXPECT_LE(topo.distance(l.creator[a], plan.owner[a]), plan.limit[a]);
+    EXPECT_LT(bottleneck(plan.owner, l.cost, speed), bottleneck(l.creator, l.cost, speed));
+  }
+}
+
+TEST(ListScheduling, RespectsTheCommunicationConstraintAndGrahamBound) {
+  for (int processors : {2, 4, 8, 16}) {
+    Topology mesh(TopologyKind::kMesh2d, processors);
+    std::vector<double> speed(processors, 1.0);
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const Level l = random_level(processors, 6 * processors, 0.3, seed);
+      const double c_max = sum(l.cost) / processors;
+      const auto owner = list_schedule(l.cost, l.hop, l.creator, speed, mesh, 1.0);
+      for (std::size_t a = 0; a < l.cost.size(); ++a)
+        EXPECT_LE(mesh.distance(l.creator[a], owner[a]), migration_limit(c_max, l.hop[a]));
+      // Without the constraint it is Graham's list scheduling: within LB + max E_a.
+      const auto free = list_schedule(l.cost, {}, l.creator, speed, mesh, 1.0);
+      const double max_cost = *std::max_element(l.cost.begin(), l.cost.end());
+      EXPECT_LE(bottleneck(free, l.cost, speed),
+                level_lower_bound(l.cost, speed) + max_cost + 1e-9);
+    }
+  }
+}
+
+TEST(DecreasingFit, IsLongestProcessingTimeFirst) {
+  // The classic LPT instance: 3,3,2,2,2 on two processors gives 7 (the optimum is 6).
+  Topology chain(TopologyKind::kChain, 2);
+  std::vector<double> speed(2, 1.0), cost = {2, 3, 2, 3, 2};
+  std::vector<int> creator(5, 0);
+  const auto owner = decreasing_fit(cost, creator, speed, chain);
+  EXPECT_DOUBLE_EQ(bottleneck(owner, cost, speed), 7.0);
+  // And the LPT bound (4/3 - 1/(3P)) OPT <= (4/3) max(LB, max E_a) on random levels.
+  for (int processors : {4, 16}) {
+    Topology mesh(TopologyKind::kMesh2d, processors);
+    std::vector<double> s(processors, 1.0);
+    const Level l = random_level(processors, 5 * processors, 0.3, 5);
+    const auto o = decreasing_fit(l.cost, l.creator, s, mesh);
+    const double opt_bound =
+        std::max(level_lower_bound(l.cost, s), *std::max_element(l.cost.begin(), l.cost.end()));
+    EXPECT_LE(bottleneck(o, l.cost, s), 4.0 / 3.0 * opt_bound + 1e-9);
+  }
+}
+
+TEST(TreeBalancers, RegisteredAndDrivenByALoadView) {
+  Topology mesh(TopologyKind::kMesh2d, 4);
+  const Level l = random_level(4, 20, 0.3, 9);
+  std::vector<double> speed(4, 1.0);
+  std::vector<std::uint64_t> bytes(l.cost.size(), 64);
+  LoadView view;
+  view.cost = l.cost;
+  view.bytes = bytes;
+  view.speed = speed;
+  view.owner = l.creator;
+  view.topology = &mesh;
+  view.hop_cost = l.hop;
+  for (const char* name : {"tree_mesh", "list_scheduling", "decreasing_fit"}) {
+    auto balancer = make_balancer(name, Params{});
+    const Decision d = balancer->decide(view);
+    ASSERT_TRUE(d.act) << name;
+    EXPECT_FALSE(assignment_error(d.owner, view.modules(), 4)) << name;
+    EXPECT_LT(bottleneck(d.owner, l.cost, speed), bottleneck(l.creator, l.cost, speed)) << name;
+  }
+  const auto plan = tree_mesh_balance(l.cost, l.hop, l.creator, speed, mesh, {});
+  EXPECT_EQ(make_balancer("tree_mesh", Params{})->decide(view).owner, plan.owner);
+}
+
+}  // namespace
+}  // namespace lbb
