@@ -13,8 +13,12 @@ namespace lbb {
 
 std::span<const BalancerInfo> balancer_registry() {
   static const std::vector<BalancerInfo> all = {
-      BlockPartition::info(), CyclicPartition::info(), NoBalance::info(),
-      TreeMesh::info(),       ListScheduling::info(),  DecreasingFit::info(),
+      BlockPartition::info(),
+      CyclicPartition::info(),
+      NoBalance::info(),
+      TreeMesh::info(),
+      ListScheduling::info(),
+      DecreasingFit::info(),
   };
   return all;
 }
