@@ -25,6 +25,7 @@ struct Row {
          megabytes = 0, balance = 0;
   std::string verified;
   bool best = false;
+  std::string attributes;  // the workload's run attributes, "name=value ..." (medians)
 };
 
 }  // namespace
@@ -41,6 +42,7 @@ void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes
     Row r;
     r.spec = spec;
     std::vector<double> mk, wl, id, ef, im, mg, mb, bl;
+    std::vector<std::pair<std::string, std::vector<double>>> attrs;
     int passed = 0;
     std::string error;
     for (const RunOutcome* o : by_spec[spec]) {
@@ -59,7 +61,15 @@ void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes
       mg.push_back(static_cast<double>(s.migrations));
       mb.push_back(s.bytes_moved / 1e6);
       bl.push_back(s.balance);
+      for (const auto& a : o->attributes) {
+        auto it = std::find_if(attrs.begin(), attrs.end(),
+                               [&](const auto& x) { return x.first == a.name; });
+        if (it == attrs.end()) it = attrs.insert(attrs.end(), {a.name, {}});
+        it->second.push_back(a.value);
+      }
     }
+    for (const auto& [name, values] : attrs)
+      r.attributes += "  " + name + "=" + format_number(median(values), 7);
     r.makespan = median(mk);
     r.wall = median(wl);
     r.ideal = median(id);
@@ -108,7 +118,8 @@ void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes
         << std::setw(10) << r.wall << std::setw(10) << r.ideal << std::setprecision(3)
         << std::setw(7) << r.efficiency << std::setw(8) << r.imbalance << std::setprecision(0)
         << std::setw(9) << r.migrations << std::setprecision(2) << std::setw(10) << r.megabytes
-        << std::setprecision(5) << std::setw(11) << r.balance << "  " << r.verified << "\n";
+        << std::setprecision(5) << std::setw(11) << r.balance << "  " << r.verified
+        << r.attributes << "\n";
   }
   out.unsetf(std::ios::floatfield);
   if (!rows.empty())

@@ -7,18 +7,17 @@
 
 namespace lbb {
 
-namespace {
-
-void write_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
-                  const Provenance& prov, bool oversubscribed) {
+void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
+                      const Provenance& prov, bool oversubscribed, const std::string& executor) {
   w.set_text("name", spec.name);
   w.set_text("workload", spec.workload);
   w.set_text("balancer", spec.balancer.label);
   w.set_text("static", spec.balancer.static_name.empty() ? "block" : spec.balancer.static_name);
   w.set_text("dynamic", spec.balancer.dynamic_name.empty() ? "" : spec.balancer.dynamic_name);
+  w.set_text("schedule", spec.balancer.schedule_name);
   w.set_text("sweep", spec.sweep_label);
   w.set_text("mode", spec.mode);
-  w.set_text("executor", "bsp");
+  w.set_text("executor", executor);
   w.set_text("topology", std::string(topology_name(spec.topology)));
   w.set_int("processors", spec.processors);
   w.set_int("modules", modules);
@@ -44,7 +43,7 @@ void write_header(RunWriter& w, const RunSpec& spec, int repetition, int modules
   w.flush();
 }
 
-void write_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x) {
+void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x) {
   w.set_real("makespan_total", s.makespan);
   w.set_real("wall_total", s.wall);
   w.set_real("ideal_total", s.ideal);
@@ -58,10 +57,10 @@ void write_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x) 
   w.set_real("run_wall", x.run_wall);
 }
 
-}  // namespace
-
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                        const Provenance& provenance) {
+  if (const WorkloadInfo* info = find_workload(spec.workload); info && info->make_levels)
+    return execute_level_run(spec, *info, repetition, archive, provenance);
   RunOutcome out;
   out.spec = &spec;
   out.repetition = repetition;
@@ -95,8 +94,8 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
                        spec.processors, workload->module_count(), spec.module_detail, metrics};
       writer = archive->begin_run(layout);
       out.run_id = writer->id();
-      write_header(*writer, spec, repetition, workload->module_count(), provenance,
-                   out.oversubscribed);
+      write_run_header(*writer, spec, repetition, workload->module_count(), provenance,
+                       out.oversubscribed, "bsp");
     }
     SummarySink sink(writer.get());
     ModuleStore store(*workload);
@@ -105,8 +104,9 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     out.summary = sink.summary();
     out.run_wall = x.run_wall;
     out.verification = workload->verify(store, x.steps_run);
+    out.attributes = workload->attributes();
     if (writer) {
-      write_summary(*writer, out.summary, x);
+      write_run_summary(*writer, out.summary, x);
       const Verification& v = out.verification;
       writer->set_int("verified", v.passed ? 1 : 0);
       writer->set_text("verification", v.detail);

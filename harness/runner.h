@@ -2,6 +2,7 @@
 // Runs one RunSpec end to end: workload -> static balancer -> steps on threads (with the dynamic
 // balancer between them) -> verification -> archive.
 #include <string>
+#include <vector>
 
 #include "harness/archive/archive.h"
 #include "harness/config/run_spec.h"
@@ -20,6 +21,7 @@ struct RunOutcome {
   bool oversubscribed = false;
   double run_wall = 0;
   std::string error;         // non-empty when the run failed before verification
+  std::vector<WorkloadAttribute> attributes;  // the workload's (e.g. tree node counts)
   bool ok() const { return error.empty() && verification.passed; }
 };
 
@@ -27,5 +29,15 @@ struct RunOutcome {
 // archived run is marked "failed" with the reason.
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                        const Provenance& provenance);
+
+// The same for a workload whose modules are born level by level (harness/level_runner.cpp).
+RunOutcome execute_level_run(const RunSpec& spec, const WorkloadInfo& info, int repetition,
+                             ArchiveWriter* archive, const Provenance& provenance);
+
+struct ExecutionResult;
+// A run's header attributes (status "partial") and whole-run figures, for both runners.
+void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
+                      const Provenance& prov, bool oversubscribed, const std::string& executor);
+void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x);
 
 }  // namespace lbb

@@ -85,6 +85,19 @@ std::optional<std::string> uts_params_error(const UtsParams& p) {
   return std::nullopt;
 }
 
+bool uts_same_tree(const UtsParams& x, const UtsParams& y) {
+  if (x.type != y.type || x.root_branching != y.root_branching || x.root_seed != y.root_seed)
+    return false;
+  const bool geometric = x.type == UtsTreeType::kGeometric || x.type == UtsTreeType::kHybrid;
+  const bool binomial = x.type == UtsTreeType::kBinomial || x.type == UtsTreeType::kHybrid;
+  if ((geometric || x.type == UtsTreeType::kBalanced) && x.depth != y.depth) return false;
+  if (geometric && x.shape != y.shape) return false;
+  if (binomial &&
+      (x.non_leaf_prob != y.non_leaf_prob || x.non_leaf_children != y.non_leaf_children))
+    return false;
+  return x.type != UtsTreeType::kHybrid || x.shift_fraction == y.shift_fraction;
+}
+
 std::string uts_describe(const UtsParams& p) {
   auto num = [](double v) {
     char buf[32];

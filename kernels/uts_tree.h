@@ -51,6 +51,10 @@ inline constexpr int kUtsMaxChildren = 100;
 // Empty when the parameters describe a finite UTS tree; else what is wrong with them.
 std::optional<std::string> uts_params_error(const UtsParams& params);
 
+// True when both describe the same tree: equal in every parameter their tree type reads
+// (granularity changes the work per node, never the tree).
+bool uts_same_tree(const UtsParams& x, const UtsParams& y);
+
 // "-t 1 -a 3 -d 10 -b 4 -r 19" style description (what UTS's sample_trees.sh lists).
 std::string uts_describe(const UtsParams& params);
 

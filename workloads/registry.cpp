@@ -1,5 +1,6 @@
 // The single table of workloads: adding one is one file plus one line here.
 #include "workloads/block_substitution.h"
+#include "workloads/tree_search.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -7,6 +8,7 @@ namespace lbb {
 std::span<const WorkloadInfo> workload_registry() {
   static const std::vector<WorkloadInfo> all = {
       BlockSubstitution::info(),
+      TreeSearch::info(),
   };
   return all;
 }

@@ -15,6 +15,8 @@
 
 namespace lbb {
 
+class LevelWorkload;  // workloads/level_workload.h
+
 // Access to the module states wherever the harness keeps them. A module's state is the bytes a
 // migration copies; the workload lays it out and the harness moves it.
 class ModuleStates {
@@ -79,6 +81,9 @@ struct WorkloadInfo {
   std::function<std::unique_ptr<Workload>(const Params&)> make;
   // The module count the parameters give, so a config with P > modules is refused before setup.
   std::function<int(const Params&)> module_count;
+  // Set instead of `make` for a workload whose modules are born level by level (tree search):
+  // the runner hands it to the level executor.
+  std::function<std::unique_ptr<LevelWorkload>(const Params&)> make_levels = nullptr;
 };
 
 std::span<const WorkloadInfo> workload_registry();

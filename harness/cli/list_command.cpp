@@ -5,6 +5,7 @@
 #include "balancers/balancer.h"
 #include "core/text.h"
 #include "harness/cli/commands.h"
+#include "harness/schedule.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -47,6 +48,11 @@ void add_list_command(CLI::App& app) {
         std::cout << "  " << b.name << " - " << b.summary << "\n";
         print_params(b.params);
       }
+    }
+    std::cout << "\nin-step schedules (config: - { schedule: NAME, param: value })\n";
+    for (const auto& s : schedule_registry()) {
+      std::cout << "  " << s.name << " - " << s.summary << "\n";
+      print_params(s.params);
     }
   });
 }

@@ -8,6 +8,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/config/run_spec.h"
+#include "harness/schedule.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -213,8 +214,8 @@ void apply_override(YAML::Node root, const std::string& text, Problems& problems
 
 struct BalancerEntry {
   YAML::Node node;
-  std::string static_name, dynamic_name, label;
-  std::vector<Axis> static_axes, dynamic_axes;
+  std::string static_name, dynamic_name, schedule_name, label;
+  std::vector<Axis> static_axes, dynamic_axes, schedule_axes;
 };
 
 std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& problems) {
@@ -222,7 +223,7 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
     problems.at(node, "a balancers entry must be a map, e.g. { static: block }");
     return std::nullopt;
   }
-  BalancerEntry e{node, {}, {}, {}, {}, {}};
+  BalancerEntry e{node, {}, {}, {}, {}, {}, {}, {}};
   const BalancerInfo* st = nullptr;
   const BalancerInfo* dy = nullptr;
   auto lookup = [&](const std::string& role, BalancerKind kind) -> const BalancerInfo* {
@@ -253,8 +254,25 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
   };
   st = lookup("static", BalancerKind::kStatic);
   dy = lookup("dynamic", BalancerKind::kDynamic);
-  if (!node["static"] && !node["dynamic"]) {
-    problems.at(node, "a balancers entry needs 'static:', 'dynamic:' or both");
+  const ScheduleInfo* sc = nullptr;
+  if (const YAML::Node n = node["schedule"]) {
+    sc = n.IsScalar() ? find_schedule(n.Scalar()) : nullptr;
+    if (!sc) {
+      std::string known;
+      for (const auto& x : schedule_registry()) known += (known.empty() ? "" : ", ") + x.name;
+      problems.at(n, "unknown schedule '" + (n.IsScalar() ? n.Scalar() : std::string()) +
+                         "' (known: " + known + ")");
+      return std::nullopt;
+    }
+    if (node["static"] || node["dynamic"]) {
+      problems.at(node, "a schedule entry takes no 'static:' or 'dynamic:': the threads take "
+                        "the work as they go");
+      return std::nullopt;
+    }
+    e.schedule_name = sc->name;
+  }
+  if (!node["static"] && !node["dynamic"] && !node["schedule"]) {
+    problems.at(node, "a balancers entry needs 'static:', 'dynamic:' or both, or 'schedule:'");
     return std::nullopt;
   }
   if (st) e.static_name = st->name;
@@ -267,7 +285,18 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
   }
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
-    if (key == "static" || key == "dynamic" || key == "label") continue;
+    if (key == "static" || key == "dynamic" || key == "schedule" || key == "label") continue;
+    if (sc) {
+      if (const ParamSpec* spec = find_spec(sc->params, key)) {
+        Axis a = read_axis(*spec, kv.second, problems);
+        if (!a.values.empty()) e.schedule_axes.push_back(std::move(a));
+      } else {
+        problems.at(kv.first, "unknown parameter '" + key + "' for schedule " + sc->name +
+                                  " (expected: " + known_keys(sc->params, {"schedule", "label"}) +
+                                  ")");
+      }
+      continue;
+    }
     const ParamSpec* ss = st ? find_spec(st->params, key) : nullptr;
     const ParamSpec* ds = dy ? find_spec(dy->params, key) : nullptr;
     if (ss && ds) {
@@ -360,6 +389,10 @@ std::string resolved_yaml(const RunSpec& r, const std::string& output) {
   if (!r.balancer.dynamic_name.empty()) {
     out << YAML::Key << "dynamic" << YAML::Value << r.balancer.dynamic_name;
     emit_params(out, r.balancer.dynamic_params);
+  }
+  if (!r.balancer.schedule_name.empty()) {
+    out << YAML::Key << "schedule" << YAML::Value << r.balancer.schedule_name;
+    emit_params(out, r.balancer.schedule_params);
   }
   out << YAML::Key << "label" << YAML::Value << r.balancer.label;
   out << YAML::EndMap << YAML::EndSeq;
@@ -507,7 +540,13 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     base.warmup = static_cast<int>(execution.integer("warmup"));
     base.repetitions = static_cast<int>(execution.integer("repetitions"));
     base.module_detail = execution.boolean("module_detail");
-    const int modules = workload->module_count(base.workload_params);
+    int modules = 0;
+    try {
+      modules = workload->module_count(base.workload_params);
+    } catch (const std::invalid_argument& e) {
+      problems.at(wl, e.what());
+      return;
+    }
     const YAML::Node where_p = processors_node ? *processors_node : root["platform"];
     if (base.processors > modules)
       problems.at(where_p, "processors (" + std::to_string(base.processors) +
@@ -518,26 +557,44 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     const std::string global_label = swept(global, g);
 
     for (const auto& entry : entries) {
+      // Level workloads (tasks born every level) have no static partition; schedules run
+      // only under the level executor so far.
+      if (workload->make_levels && !entry.static_name.empty()) {
+        problems.at(entry.node["static"], workload->name + " creates its tasks level by level: "
+                                          "there is no static partition (use dynamic: or "
+                                          "schedule:)");
+        continue;
+      }
+      if (!workload->make_levels && !entry.schedule_name.empty()) {
+        problems.at(entry.node["schedule"], "schedules run only with level workloads (e.g. "
+                                            "tree_search) so far");
+        continue;
+      }
       std::vector<const Axis*> local;
       for (const auto& a : entry.static_axes) local.push_back(&a);
       for (const auto& a : entry.dynamic_axes) local.push_back(&a);
+      for (const auto& a : entry.schedule_axes) local.push_back(&a);
       const std::size_t n_static = entry.static_axes.size();
+      const std::size_t n_balancer = n_static + entry.dynamic_axes.size();
       for_each_combination(local, [&](const std::vector<std::size_t>& c) {
         RunSpec run = base;
-        Params sp, dp;
+        Params sp, dp, cp;
         for (std::size_t i = 0; i < local.size(); ++i)
-          (i < n_static ? sp : dp).set(local[i]->key, local[i]->values[c[i]]);
+          (i < n_static ? sp : i < n_balancer ? dp : cp).set(local[i]->key, local[i]->values[c[i]]);
         BalancerChoice& b = run.balancer;
         b.static_name = entry.static_name;
         b.dynamic_name = entry.dynamic_name;
+        b.schedule_name = entry.schedule_name;
         if (!b.static_name.empty())
           b.static_params = resolve_params(find_balancer(b.static_name)->params, sp);
         if (!b.dynamic_name.empty())
           b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
+        if (!b.schedule_name.empty())
+          b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
         b.label = entry.label;
         if (b.label.empty())
           b.label = b.static_name + (b.static_name.empty() || b.dynamic_name.empty() ? "" : "+") +
-                    b.dynamic_name;
+                    b.dynamic_name + b.schedule_name;
         if (const std::string sw = swept(local, c); !sw.empty()) b.label += "(" + sw + ")";
         run.sweep_label = global_label;
         run.resolved_yaml = resolved_yaml(run, config.output);

@@ -14,6 +14,8 @@ struct BalancerChoice {
   Params static_params;
   std::string dynamic_name;  // empty: never rebalance
   Params dynamic_params;
+  std::string schedule_name;  // an in-step schedule (harness/schedule.h) instead of balancers
+  Params schedule_params;
   std::string label;  // what tables and run ids call it
 };
 
