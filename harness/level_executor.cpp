@@ -204,12 +204,15 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
   };
 
   // Runs task a on processor q; never throws (OpenMP constructs must not be left by one).
-  auto run_task = [&](int a, int q) {
+  // With `cpu`, also adds the task's thread CPU time to q's busy time (two system calls).
+  auto run_task = [&](int a, int q, bool cpu) {
     try {
       ProcessorSlot& s = slots[q];
+      const double c0 = cpu ? thread_cpu_now() : 0.0;
       const double t0 = wall_now();
       workload.run_task(level, q, tasks[a].state, s.children);
       const double t1 = wall_now();
+      if (cpu) s.busy_cpu += thread_cpu_now() - c0;
       runner[a] = q;
       s.busy_wall += t1 - t0;
       s.end = std::max(s.end, t1);
@@ -260,28 +263,24 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
       const int M = static_cast<int>(tasks.size());
       switch (plan.schedule) {
         case InStepSchedule::kAssigned:
-          for (int a : lists[p]) run_task(a, p);
+          for (int a : lists[p]) run_task(a, p, false);
           break;
         case InStepSchedule::kOmpDynamic:
 #pragma omp for schedule(dynamic, plan.chunk) nowait
-          for (int a = 0; a < M; ++a) run_task(a, p);
+          for (int a = 0; a < M; ++a) run_task(a, p, false);
           break;
         case InStepSchedule::kOmpTasks:
+          // Tasks also run inside the barrier below, where a thread's CPU time cannot tell
+          // work from waiting: each task takes its own thread CPU time instead.
           for (int a : lists[p]) {
 #pragma omp task firstprivate(a)
-            run_task(a, omp_get_thread_num());
+            run_task(a, omp_get_thread_num(), true);
           }
           break;
       }
       const double c1 = thread_cpu_now();
 #pragma omp barrier
-      if (plan.schedule == InStepSchedule::kOmpTasks) {
-        // Tasks also ran inside the barrier: scale their wall time by the thread's CPU share.
-        const double cpu = thread_cpu_now() - c0, wall = wall_now() - w0;
-        slot.busy_cpu = slot.busy_wall * (wall > 0 ? std::min(1.0, cpu / wall) : 1.0);
-      } else {
-        slot.busy_cpu = c1 - c0;
-      }
+      if (plan.schedule != InStepSchedule::kOmpTasks) slot.busy_cpu = c1 - c0;
       // The children this processor created become its tasks of the next level.
       const double cc = thread_cpu_now(), cw = wall_now();
       try {
