@@ -8,8 +8,11 @@ trap 'rm -rf "$tmp"' EXIT
 grep -q "verified" "$tmp/out.txt"
 [ "$(grep -c ' yes$' "$tmp/out.txt")" -eq 3 ] || { cat "$tmp/out.txt"; exit 1; }
 /usr/bin/python3 tests/e2e/check_archive.py "$tmp/smoke.h5" 3
-h5dump -H "$tmp/smoke.h5" | grep -q 'DATASET "makespan"'
-"$lbbench" show "$tmp/smoke.h5" | grep -q "^3 runs in"
+# (to files first: grep -q would close the pipe early and pipefail would see SIGPIPE)
+h5dump -H "$tmp/smoke.h5" > "$tmp/dump.txt"
+grep -q 'DATASET "makespan"' "$tmp/dump.txt"
+"$lbbench" show "$tmp/smoke.h5" > "$tmp/show.txt"
+grep -q "^3 runs in" "$tmp/show.txt"
 # A second run adds runs and leaves the first three byte-for-byte identical.
 h5dump -g /runs/run-00000-none "$tmp/smoke.h5" > "$tmp/before.txt"
 "$lbbench" run configs/smoke.yaml -o "$tmp/smoke.h5" > /dev/null
