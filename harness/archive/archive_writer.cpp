@@ -109,33 +109,33 @@ RunWriter::~RunWriter() {
   H5Fflush(file_, H5F_SCOPE_LOCAL);
 }
 
-void RunWriter::set_text(const std::string& name, const std::string& value) {
-  replace_attribute(group_.get(), name);
-  auto type = text_type();
+namespace {
+
+// Creates (or replaces) a scalar attribute of obj and writes one value into it.
+void write_scalar_attribute(hid_t obj, const std::string& name, hid_t file_type, hid_t mem_type,
+                            const void* value) {
+  replace_attribute(obj, name);
   auto space = h5::dataspace(H5Screate(H5S_SCALAR), name);
   auto attr = h5::attribute(
-      H5Acreate2(group_.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
       "attribute " + name);
+  h5::check(H5Awrite(attr.get(), mem_type, value), "write attribute " + name);
+}
+
+}  // namespace
+
+void RunWriter::set_text(const std::string& name, const std::string& value) {
+  auto type = text_type();
   const char* s = value.c_str();
-  h5::check(H5Awrite(attr.get(), type.get(), &s), "write attribute " + name);
+  write_scalar_attribute(group_.get(), name, type.get(), type.get(), &s);
 }
 
 void RunWriter::set_int(const std::string& name, std::int64_t value) {
-  replace_attribute(group_.get(), name);
-  auto space = h5::dataspace(H5Screate(H5S_SCALAR), name);
-  auto attr = h5::attribute(
-      H5Acreate2(group_.get(), name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-      "attribute " + name);
-  h5::check(H5Awrite(attr.get(), H5T_NATIVE_INT64, &value), "write attribute " + name);
+  write_scalar_attribute(group_.get(), name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
 }
 
 void RunWriter::set_real(const std::string& name, double value) {
-  replace_attribute(group_.get(), name);
-  auto space = h5::dataspace(H5Screate(H5S_SCALAR), name);
-  auto attr = h5::attribute(
-      H5Acreate2(group_.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-      "attribute " + name);
-  h5::check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value), "write attribute " + name);
+  write_scalar_attribute(group_.get(), name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
 void RunWriter::on_step(const StepRecord& r) {
