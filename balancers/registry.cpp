@@ -16,9 +16,15 @@ namespace lbb {
 
 std::span<const BalancerInfo> balancer_registry() {
   static const std::vector<BalancerInfo> all = {
-      BlockPartition::info(), CyclicPartition::info(),  OptimalChainBokhari::info(),
-      OptimalChain::info(),   BinaryDissection::info(), GreedyProbe::info(),
-      LptPartition::info(),   OrbPartition::info(),     NoBalance::info(),
+      BlockPartition::info(),
+      CyclicPartition::info(),
+      OptimalChainBokhari::info(),
+      OptimalChain::info(),
+      BinaryDissection::info(),
+      GreedyProbe::info(),
+      LptPartition::info(),
+      OrbPartition::info(),
+      NoBalance::info(),
   };
   return all;
 }
