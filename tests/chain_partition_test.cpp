@@ -42,12 +42,13 @@ struct Instance {
   std::vector<double> speeds;
 };
 
-// Small random instances: integer or real weights (zeros included), equal or unequal speeds.
+// Small random instances: integer or real weights (zeros and magnitudes 1e-13..1e13 included),
+// equal or unequal speeds.
 Instance random_instance(std::mt19937_64& rng, int max_modules, int max_processors) {
   Instance in;
   const int m = std::uniform_int_distribution<int>(1, max_modules)(rng);
   const int p = std::uniform_int_distribution<int>(1, max_processors)(rng);
-  const int kind = std::uniform_int_distribution<int>(0, 3)(rng);
+  const int kind = std::uniform_int_distribution<int>(0, 4)(rng);
   for (int i = 0; i < m; ++i) {
     if (kind == 0)
       in.weights.push_back(std::uniform_int_distribution<int>(0, 9)(rng));
@@ -55,8 +56,10 @@ Instance random_instance(std::mt19937_64& rng, int max_modules, int max_processo
       in.weights.push_back(std::uniform_real_distribution<double>(0, 1)(rng));
     else if (kind == 2)
       in.weights.push_back(std::exp(std::normal_distribution<double>(0, 1.5)(rng)));
-    else
+    else if (kind == 3)
       in.weights.push_back(std::uniform_int_distribution<int>(1, 3)(rng));
+    else  // magnitudes from 1e-13 to 1e13
+      in.weights.push_back(std::exp(std::normal_distribution<double>(0, 10)(rng)));
   }
   const bool equal = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
   for (int k = 0; k < p; ++k)
