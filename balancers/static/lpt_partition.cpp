@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <numeric>
 #include <queue>
 #include <utility>
 
@@ -14,10 +13,12 @@ namespace lbb {
 Owners lpt_partition(std::span<const double> weights, std::span<const double> speeds) {
   check_partition_input(weights, speeds);
   const int m = static_cast<int>(weights.size());
-  std::vector<int> order(m);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return weights[a] > weights[b]; });
+  // (weight, module) pairs sorted by decreasing weight, ties by index: contiguous to sort.
+  std::vector<std::pair<double, int>> order(m);
+  for (int i = 0; i < m; ++i) order[i] = {weights[i], i};
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
 
   // Processors of one speed finish a module in the order of their loads, so one min-heap per
   // distinct speed finds the earliest finish in O(distinct speeds * log P) per module.
@@ -27,13 +28,13 @@ Owners lpt_partition(std::span<const double> weights, std::span<const double> sp
   for (int p = 0; p < static_cast<int>(speeds.size()); ++p) by_speed[speeds[p]].push({0.0, p});
 
   Owners owner(m);
-  for (int module : order) {
+  for (const auto& [weight, module] : order) {
     MinHeap* chosen = nullptr;
     double chosen_finish = 0;
     int chosen_proc = 0;
     for (auto& [speed, heap] : by_speed) {
-      const auto [weight, proc] = heap.top();
-      const double finish = (weight + weights[module]) / speed;
+      const auto [assigned, proc] = heap.top();
+      const double finish = (assigned + weight) / speed;
       if (!chosen || finish < chosen_finish || (finish == chosen_finish && proc < chosen_proc)) {
         chosen = &heap;
         chosen_finish = finish;
@@ -42,7 +43,7 @@ Owners lpt_partition(std::span<const double> weights, std::span<const double> sp
     }
     const Entry top = chosen->top();
     chosen->pop();
-    chosen->push({top.first + weights[module], top.second});
+    chosen->push({top.first + weight, top.second});
     owner[module] = top.second;
   }
   return owner;
