@@ -1,7 +1,8 @@
 // Cost of the static partitioners over m = 1e2..1e6 modules and P = 4..1024 processors, on
-// seed 000's weight model (truncated normal, mean 1, sd 1). Counters: the bottleneck, its ratio
-// to the ideal W/P and to the optimal chain partition. BM_BokhariVsOptimalChain times the
-// reference and the fast exact method side by side on one instance and reports their ratio.
+// the weight model of Iqbal, Saltz & Bokhari 1986 (truncated normal, mean 1, sd 1). Counters: the
+// bottleneck, its ratio to the ideal W/P and to the optimal chain partition.
+// BM_BokhariVsOptimalChain times the reference and the fast exact method side by side on one
+// instance and reports their ratio.
 #include <benchmark/benchmark.h>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// The chains-on-chains partitioners against seed 000's example, exhaustive optima and the
+// The chains-on-chains partitioners against the paper's Fig. 3, exhaustive optima and the
 // paper's bounds (Iqbal, Saltz & Bokhari 1986, sections 3-5).
 #include <gtest/gtest.h>
 
@@ -67,7 +67,7 @@ Instance random_instance(std::mt19937_64& rng, int max_modules, int max_processo
   return in;
 }
 
-TEST(ChainPartition, SeedFigure3DissectionGives8OptimalGives6) {
+TEST(ChainPartition, PaperFigure3DissectionGives8OptimalGives6) {
   const std::vector<double> w = {2, 6, 2, 2, 1, 1, 2, 2, 2};
   const std::vector<double> s(4, 1.0);
   const ChainPartition dissection = binary_dissection(w, s);

@@ -45,7 +45,7 @@ TEST(PartitionCommand, RefusesBadWeightsSayingWhere) {
 
 const std::vector<double> kFigure3 = {2, 6, 2, 2, 1, 1, 2, 2, 2};
 
-TEST(PartitionCommand, SeedFigure3AsJson) {
+TEST(PartitionCommand, PaperFigure3AsJson) {
   const nlohmann::json d = run_partition({"binary_dissection", 4, {}, {}}, kFigure3);
   EXPECT_EQ(d["method"], "binary_dissection");
   EXPECT_EQ(d["processors"], 4);

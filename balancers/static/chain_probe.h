@@ -5,9 +5,9 @@
 // return bit-identical bottlenecks.
 //
 // The chain is the module order, whatever the workload's ModuleStructure says; processor k of
-// the chain of processors takes the k-th subchain. A subchain may be empty (the seed's greedy
-// argument allows empty subchains, and with unequal speeds leaving a slow processor empty can be
-// optimal).
+// the chain of processors takes the k-th subchain. A subchain may be empty: the paper's proof of
+// PROBE (section 5) allows empty subchains, and with unequal speeds leaving a slow processor
+// empty can be optimal.
 #include <span>
 #include <vector>
 

@@ -11,7 +11,8 @@ ChainPartition greedy_probe(std::span<const double> weights, std::span<const dou
   const ChainLoads loads(weights, speeds);
   double slowest = loads.speed(0);
   for (int k = 1; k < loads.processors(); ++k) slowest = std::min(slowest, loads.speed(k));
-  // The optimum lies in [W_T/S, W_T/S + w_max/s_min] (seed section 4, for equal speeds s = 1).
+  // The optimum lies in [W_T/S, W_T/S + w_max/s_min] (Iqbal, Saltz & Bokhari 1986,
+  // section 4, with s = 1).
   double lo = loads.total_weight() / loads.total_speed();
   double hi = lo + loads.max_weight() / slowest;
   std::vector<int> best;

@@ -9,7 +9,7 @@ namespace lbb {
 // partition actually has; an infeasible one raises `lo` to the least load that would let any
 // processor take one more module (no bound below that changes the greedy partition). Both ends
 // are then loads of real subchains and the search stops when they meet, at the optimum.
-// Seed 000 section 5 proves the greedy partition feasible whenever any partition is.
+// Iqbal, Saltz & Bokhari 1986, section 5: the greedy partition is feasible whenever any is.
 ChainPartition optimal_chain(std::span<const double> weights, std::span<const double> speeds) {
   const ChainLoads loads(weights, speeds);
   const int m = loads.modules();
@@ -34,8 +34,8 @@ ChainPartition optimal_chain(std::span<const double> weights, std::span<const do
       lo = std::max(lo, loads.next_bound(trial));  // > bound
     }
   };
-  // Start from the ideal load W/S, a lower bound, and W/S + w_max/s_min, an upper bound (seed
-  // section 4 for equal speeds): the search interval is then at most one module wide.
+  // Start from the ideal load W/S, a lower bound, and W/S + w_max/s_min, an upper bound (Iqbal,
+  // Saltz & Bokhari 1986, section 4, with s = 1): the search starts at most w_max/s_min wide.
   const double ideal = loads.total_weight() / loads.total_speed();
   double slowest = loads.speed(0);
   for (int k = 1; k < p; ++k) slowest = std::min(slowest, loads.speed(k));
