@@ -22,9 +22,9 @@ struct LoadView {
   std::span<const int> owner;            // current owner per module; empty before the first step
   const Topology* topology = nullptr;    // processor graph, never null in a run
   ModuleStructure structure = ModuleStructure::kIndependent;
-  int dimensions = 0;                    // of coords
-  std::span<const double> coords;        // module centres, dimensions per module, may be empty
-  int step = -1;                         // last finished step; -1 for the initial partition
+  int dimensions = 0;              // of coords
+  std::span<const double> coords;  // module centres, dimensions per module, may be empty
+  int step = -1;                   // last finished step; -1 for the initial partition
   // per module: cost of moving it one hop and returning its result, B_a + M_a in the units of
   // cost (Hwang & Hong 2001, section 3); empty when moves are free (no distance limit)
   std::span<const double> hop_cost;
@@ -53,6 +53,9 @@ struct BalancerInfo {
   std::string summary;  // one line, with the paper it comes from
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Balancer>(const Params&)> make;
+  // Static partitioners whose result is always a contiguous chain partition (processor k holds
+  // one range of modules preceding processor k+1's): tools print such parts as [first, last].
+  bool contiguous = false;
 };
 
 // Every balancer, in the order `lbbench list` shows them (balancers/registry.cpp).

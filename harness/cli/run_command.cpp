@@ -52,9 +52,14 @@ void run(const RunOptions& o) {
 
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
+  // Repetitions go round-robin over the configurations, so a slow spell of a shared machine
+  // lands on every strategy alike instead of on one.
+  int max_reps = 0;
+  for (const auto& spec : config.runs) max_reps = std::max(max_reps, spec.repetitions);
   int n = 0;
-  for (const auto& spec : config.runs)
-    for (int rep = 0; rep < spec.repetitions; ++rep) {
+  for (int rep = 0; rep < max_reps; ++rep)
+    for (const auto& spec : config.runs) {
+      if (rep >= spec.repetitions) continue;
       ++n;
       std::cerr << "[" << n << "/" << total << "] " << spec.workload << " P=" << spec.processors
                 << " " << spec.balancer.label
@@ -93,13 +98,16 @@ void run(const RunOptions& o) {
 
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "run a config: every balancer, sweep point and "
-                                            "repetition; print the comparison; archive it");
+  CLI::App* cmd = app.add_subcommand("run",
+                                     "run a config: every balancer, sweep point and "
+                                     "repetition; print the comparison; archive it");
   cmd->add_option("config", o->config, "YAML config file")->required()->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", o->output, "HDF5 archive to add runs to (default: the config's "
-                                            "output, else results/<name>.h5)");
-  cmd->add_option("--set", o->overrides, "override a config value: key.path=value (repeatable; "
-                                         "a YAML list is a sweep)")
+  cmd->add_option("-o,--output", o->output,
+                  "HDF5 archive to add runs to (default: the config's "
+                  "output, else results/<name>.h5)");
+  cmd->add_option("--set", o->overrides,
+                  "override a config value: key.path=value (repeatable; "
+                  "a YAML list is a sweep)")
       ->allow_extra_args(false);
   cmd->add_flag("--no-archive", o->no_archive, "run and print, write no archive");
   cmd->callback([o] { run(*o); });
