@@ -20,7 +20,9 @@ Params with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
 }
 
 // Migrations cost nothing unless a test says otherwise.
-Params free_moves() { return with({{"latency", 0.0}, {"bandwidth", 1e30}}); }
+Params free_moves() {
+  return with({{"latency", 0.0}, {"bandwidth", 1e30}});
+}
 
 struct Profile {
   std::vector<double> cost, speed, busy, done;
@@ -29,8 +31,11 @@ struct Profile {
   Topology topology;
   ModuleStructure structure = ModuleStructure::kChain;
   Profile(int processors, int modules)
-      : cost(modules, 1.0), speed(processors, 1.0), bytes(modules, 64),
-        owner(block_owners(modules, processors)), topology(TopologyKind::kComplete, processors) {}
+      : cost(modules, 1.0),
+        speed(processors, 1.0),
+        bytes(modules, 64),
+        owner(block_owners(modules, processors)),
+        topology(TopologyKind::kComplete, processors) {}
   LoadView view() const {
     LoadView v;
     v.cost = cost;
@@ -84,16 +89,14 @@ TEST(ProfiledRedistribution, MovementThresholdAndMigrationCostSuppressMoves) {
   threshold.set("move_threshold", 0.1);  // 13 < 10 % of 200
   EXPECT_FALSE(make_balancer("gcdlb", threshold)->decide(p.view()).act);
   // 13 modules x 64 bytes at 100 B/s cost 8.3 s: 87 + 8.3 is not 10 % under 100.
-  EXPECT_FALSE(make_balancer("gcdlb", with({{"latency", 0.0}, {"bandwidth", 100.0}}))
-                   ->decide(p.view())
-                   .act);
+  EXPECT_FALSE(
+      make_balancer("gcdlb", with({{"latency", 0.0}, {"bandwidth", 100.0}}))->decide(p.view()).act);
   EXPECT_TRUE(make_balancer("gcdlb", with({{"latency", 0.0}, {"bandwidth", 1000.0}}))
                   ->decide(p.view())
                   .act);
   // One message at 4 s latency: 91 s is under 10 % better.
-  EXPECT_FALSE(make_balancer("gcdlb", with({{"latency", 4.0}, {"bandwidth", 1e30}}))
-                   ->decide(p.view())
-                   .act);
+  EXPECT_FALSE(
+      make_balancer("gcdlb", with({{"latency", 4.0}, {"bandwidth", 1e30}}))->decide(p.view()).act);
 }
 
 TEST(ProfiledRedistribution, LoadFunctionIsWorkDonePerSecondOfBusyTime) {

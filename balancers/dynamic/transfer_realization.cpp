@@ -43,7 +43,7 @@ std::vector<double> centre_of(const LoadView& view, std::span<const int> modules
 }  // namespace
 
 Owners realize_transfers(const LoadView& view, std::span<const int> owner,
-                         std::span<const CostTransfer> transfers) {
+                         std::span<const CostTransfer> transfers, bool forward) {
   const int processors = view.processors();
   Owners next(owner.begin(), owner.end());
   if (transfers.empty()) return next;
@@ -64,6 +64,13 @@ Owners realize_transfers(const LoadView& view, std::span<const int> owner,
       // Index order facing the receiver: the boundary of a chain range first.
       const bool upward = t.to > sender;
       auto by_index = [upward](int a, int b) { return upward ? a > b : a < b; };
+      // Modules held before this decision first, so that each moves once, to a neighbour;
+      // received ones only when forwarding is allowed.
+      auto own_first = [&](int a, int b, auto&& closer) {
+        const bool oa = owner[a] == sender, ob = owner[b] == sender;
+        return oa != ob ? oa : closer(a, b);
+      };
+      if (!forward) std::erase_if(candidates, [&](int m) { return owner[m] != sender; });
       if (spatial && !(original[t.to].empty() && held[t.to].empty())) {
         const auto centre = centre_of(view, original[t.to].empty() ? held[t.to] : original[t.to]);
         for (int m : candidates) {
@@ -73,15 +80,13 @@ Owners realize_transfers(const LoadView& view, std::span<const int> owner,
             dist[m] += x * x;
           }
         }
-        std::stable_sort(candidates.begin(), candidates.end(),
-                         [&](int a, int b) { return dist[a] < dist[b]; });
-      } else if (chain) {
-        std::sort(candidates.begin(), candidates.end(), by_index);
-      } else {  // modules held before this decision first, so most move once
         std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
-          const bool oa = owner[a] == sender, ob = owner[b] == sender;
-          return oa != ob ? oa : by_index(a, b);
+          return own_first(
+              a, b, [&](int x, int y) { return dist[x] != dist[y] ? dist[x] < dist[y] : x < y; });
         });
+      } else {
+        std::sort(candidates.begin(), candidates.end(),
+                  [&](int a, int b) { return own_first(a, b, by_index); });
       }
       double moved = 0;
       std::vector<int> taken;

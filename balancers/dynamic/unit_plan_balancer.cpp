@@ -36,7 +36,8 @@ Decision UnitPlanBalancer::decide(const LoadView& view) {
   for (const auto& t : net_transfers(plan))
     transfers.push_back({t.from, t.to, static_cast<double>(t.units) * units.quantum});
   if (transfers.empty()) return keep;
-  Owners next = realize_transfers(view, owner, transfers);
+  // Only multi-phase plans route units through processors.
+  Owners next = realize_transfers(view, owner, transfers, plan.phases.size() > 1);
   if (!initial && next == owner) return keep;
   return {true, std::move(next), static_cast<int>(plan.phases.size())};
 }
