@@ -13,10 +13,8 @@
 
 namespace lbb {
 
-class ArchiveError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// Every failure to read or write an archive, HDF5's own included.
+using ArchiveError = h5::Error;
 
 struct RunLayout {
   std::string label;  // becomes part of the run id
