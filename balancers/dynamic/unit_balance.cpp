@@ -26,7 +26,7 @@ std::string supported_list() {
 
 }  // namespace
 
-TransferPlan plan_units(std::string_view name, const Params& given, const UnitLoads& in) {
+const BalancerInfo& unit_level_info(std::string_view name) {
   const BalancerInfo* info = find_balancer(name);
   if (!info)
     throw std::invalid_argument("unknown balancer '" + std::string(name) +
@@ -35,15 +35,20 @@ TransferPlan plan_units(std::string_view name, const Params& given, const UnitLo
     throw std::invalid_argument(
         "'" + info->name +
         "' is a static partitioner; balancers with a unit-level form: " + supported_list());
-  const auto balancer = info->make(resolve_params(info->params, given));
-  const auto* unit = dynamic_cast<const UnitLevelBalancer*>(balancer.get());
-  if (!unit)
+  const auto balancer = info->make(resolve_params(info->params, Params{}));
+  if (!dynamic_cast<const UnitLevelBalancer*>(balancer.get()))
     throw std::invalid_argument("'" + info->name +
                                 "' decides on modules only and has no unit-level form; "
                                 "balancers with one: " +
                                 supported_list());
+  return *info;
+}
+
+TransferPlan plan_units(std::string_view name, const Params& given, const UnitLoads& in) {
+  const BalancerInfo& info = unit_level_info(name);
+  const auto balancer = info.make(resolve_params(info.params, given));
   if (auto err = unit_loads_error(in)) throw std::invalid_argument(*err);
-  return unit->plan(in);
+  return dynamic_cast<const UnitLevelBalancer&>(*balancer).plan(in);
 }
 
 }  // namespace lbb
