@@ -40,13 +40,48 @@ std::vector<double> centre_of(const LoadView& view, std::span<const int> modules
   return centre;
 }
 
+// A chain held in contiguous ranges whose transfers all join consecutive processors: the moves
+// only shift range boundaries. The boundary after processor p moves to the old cumulative cost
+// up to p minus the net cost crossing from p to p + 1; one pass over the modules places them,
+// however far units travel through intermediate processors.
+bool shift_chain_boundaries(const LoadView& view, std::span<const int> owner,
+                            std::span<const CostTransfer> transfers, Owners& next) {
+  const int processors = view.processors();
+  if (view.structure != ModuleStructure::kChain || !is_contiguous_chain(owner, processors))
+    return false;
+  std::vector<double> crossing(processors, 0.0);  // net cost from p to p + 1
+  for (const auto& t : transfers) {
+    if (t.to == t.from + 1)
+      crossing[t.from] += t.cost;
+    else if (t.to == t.from - 1)
+      crossing[t.to] -= t.cost;
+    else
+      return false;
+  }
+  std::vector<double> work(processors, 0.0);
+  for (std::size_t m = 0; m < owner.size(); ++m) work[owner[m]] += view.cost[m];
+  const int modules = view.modules();
+  int m = 0;
+  double before = 0, cumulative = 0;  // cost of modules 0..m-1; of processors 0..p
+  for (int p = 0; p + 1 < processors; ++p) {
+    cumulative += work[p];
+    const double boundary = cumulative - crossing[p];
+    while (m < modules && before + 0.5 * view.cost[m] < boundary) {
+      next[m] = p;
+      before += view.cost[m++];
+    }
+  }
+  for (; m < modules; ++m) next[m] = processors - 1;
+  return true;
+}
+
 }  // namespace
 
 Owners realize_transfers(const LoadView& view, std::span<const int> owner,
                          std::span<const CostTransfer> transfers, bool forward) {
   const int processors = view.processors();
   Owners next(owner.begin(), owner.end());
-  if (transfers.empty()) return next;
+  if (transfers.empty() || shift_chain_boundaries(view, owner, transfers, next)) return next;
   auto held = modules_by_processor(owner, processors);
   const auto original = held;
   const bool chain = view.structure == ModuleStructure::kChain;
@@ -59,44 +94,50 @@ Owners realize_transfers(const LoadView& view, std::span<const int> owner,
   for (int sender : sending_order(processors, transfers)) {
     for (const auto& t : transfers) {
       if (t.from != sender || t.cost <= 0) continue;
-      auto& mine = held[sender];
-      std::vector<int> candidates = mine;
-      // Index order facing the receiver: the boundary of a chain range first.
-      const bool upward = t.to > sender;
-      auto by_index = [upward](int a, int b) { return upward ? a > b : a < b; };
+      auto& mine = held[sender];  // ascending module indices
       // Modules held before this decision first, so that each moves once, to a neighbour;
       // received ones only when forwarding is allowed.
-      auto own_first = [&](int a, int b, auto&& closer) {
-        const bool oa = owner[a] == sender, ob = owner[b] == sender;
-        return oa != ob ? oa : closer(a, b);
-      };
-      if (!forward) std::erase_if(candidates, [&](int m) { return owner[m] != sender; });
-      if (spatial && !(original[t.to].empty() && held[t.to].empty())) {
-        const auto centre = centre_of(view, original[t.to].empty() ? held[t.to] : original[t.to]);
-        for (int m : candidates) {
-          dist[m] = 0;
-          for (int d = 0; d < view.dimensions; ++d) {
-            const double x = view.coords[m * view.dimensions + d] - centre[d];
-            dist[m] += x * x;
-          }
-        }
-        std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
-          return own_first(
-              a, b, [&](int x, int y) { return dist[x] != dist[y] ? dist[x] < dist[y] : x < y; });
-        });
-      } else {
-        std::sort(candidates.begin(), candidates.end(),
-                  [&](int a, int b) { return own_first(a, b, by_index); });
-      }
-      double moved = 0;
       std::vector<int> taken;
-      for (int m : candidates) {
+      double moved = 0;
+      bool full = false;
+      // Takes m when that brings the moved cost closer to the target; false when it does not.
+      auto offer = [&](int m) {
         const double c = view.cost[m];
-        if (moved + 0.5 * c < t.cost) {  // taking m brings the moved cost closer to the target
-          taken.push_back(m);
-          moved += c;
-        } else if (chain) {
-          break;  // a chain range gives up a contiguous end, nothing from its middle
+        if (moved + 0.5 * c >= t.cost) return false;
+        taken.push_back(m);
+        moved += c;
+        return true;
+      };
+      for (const bool originals : {true, false}) {
+        if (full || (!originals && !forward)) break;
+        auto mine_now = [&](int m) { return (owner[m] == sender) == originals; };
+        if (spatial && !(original[t.to].empty() && held[t.to].empty())) {
+          const auto centre = centre_of(view, original[t.to].empty() ? held[t.to] : original[t.to]);
+          std::vector<int> candidates;
+          for (int m : mine)
+            if (mine_now(m)) candidates.push_back(m);
+          for (int m : candidates) {
+            dist[m] = 0;
+            for (int d = 0; d < view.dimensions; ++d) {
+              const double x = view.coords[m * view.dimensions + d] - centre[d];
+              dist[m] += x * x;
+            }
+          }
+          std::sort(candidates.begin(), candidates.end(),
+                    [&](int a, int b) { return dist[a] != dist[b] ? dist[a] < dist[b] : a < b; });
+          for (int m : candidates) offer(m);
+        } else {
+          // Index order facing the receiver: the boundary of a chain range first.
+          const bool upward = t.to > sender;
+          const auto n = static_cast<std::ptrdiff_t>(mine.size());
+          for (std::ptrdiff_t k = 0; k < n; ++k) {
+            const int m = mine[upward ? n - 1 - k : k];
+            if (!mine_now(m)) continue;
+            if (!offer(m) && chain) {  // a chain range gives up a contiguous end, not its middle
+              full = true;
+              break;
+            }
+          }
         }
       }
       if (taken.empty()) continue;
@@ -106,9 +147,11 @@ Owners realize_transfers(const LoadView& view, std::span<const int> owner,
       }
       std::erase_if(mine, [&](int m) { return leaving[m] != 0; });
       for (int m : taken) leaving[m] = 0;
+      std::sort(taken.begin(), taken.end());
       auto& theirs = held[t.to];
+      const auto middle = static_cast<std::ptrdiff_t>(theirs.size());
       theirs.insert(theirs.end(), taken.begin(), taken.end());
-      std::sort(theirs.begin(), theirs.end());
+      std::inplace_merge(theirs.begin(), theirs.begin() + middle, theirs.end());
     }
   }
   return next;
