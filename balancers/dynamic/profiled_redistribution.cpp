@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <set>
 #include <utility>
 
 #include "balancers/static/block_partition.h"
@@ -124,6 +123,8 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
   Owners next = owner;
   bool acted = false;
   const int group = local() ? config_.group_size : processors;
+  std::vector<std::vector<int>> group_modules((processors + group - 1) / group);
+  for (int m = 0; m < view.modules(); ++m) group_modules[owner[m] / group].push_back(m);
   for (int first = 0; first < processors; first += group) {
     const int size = std::min(group, processors - first);
     // Rates; a processor with nothing measured is credited the group's rate per unit speed.
@@ -143,10 +144,7 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
     for (int k = 0; k < size; ++k)
       if (rate[k] == 0) rate[k] = per_speed * view.speed[first + k];
 
-    std::vector<int> modules;  // the group's modules, in index order
-    for (int k = 0; k < size; ++k)
-      modules.insert(modules.end(), held[first + k].begin(), held[first + k].end());
-    std::sort(modules.begin(), modules.end());
+    const std::vector<int>& modules = group_modules[first / group];  // in index order
     const int total = static_cast<int>(modules.size());
     if (total == 0) continue;
     const std::vector<int> target = proportional_counts(total, rate);
@@ -158,7 +156,7 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
 
     // New owners: contiguous ranges in processor order when the modules form a chain already
     // held that way, else surplus modules (highest indices first) fill the deficits in order.
-    Owners proposal = owner;
+    Owners& proposal = next;  // written for the group's modules only, undone if not adopted
     bool contiguous = view.structure == ModuleStructure::kChain;
     for (int i = 1; contiguous && i < total; ++i)
       contiguous = owner[modules[i]] >= owner[modules[i - 1]];
@@ -180,18 +178,23 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
     }
     int moved = 0;
     double bytes = 0;
-    std::set<std::pair<int, int>> messages;
+    std::vector<std::pair<int, int>> messages;
     for (int m : modules)
       if (proposal[m] != owner[m]) {
         ++moved;
         bytes += view.bytes.empty() ? 0.0 : static_cast<double>(view.bytes[m]);
-        messages.emplace(owner[m], proposal[m]);
+        if (messages.empty() || messages.back() != std::pair(owner[m], proposal[m]))
+          messages.emplace_back(owner[m], proposal[m]);  // runs of one pair count once
       }
-    if (moved == 0 || moved < config_.move_threshold * total) continue;  // movement threshold
+    std::sort(messages.begin(), messages.end());
+    messages.erase(std::unique(messages.begin(), messages.end()), messages.end());
     const double migration =
         static_cast<double>(messages.size()) * config_.latency + bytes / config_.bandwidth;
-    if (now - (after + migration) < config_.profit * now) continue;  // profitability rule
-    for (int m : modules) next[m] = proposal[m];
+    if (moved == 0 || moved < config_.move_threshold * total ||  // movement threshold
+        now - (after + migration) < config_.profit * now) {      // profitability rule
+      for (int m : modules) next[m] = owner[m];
+      continue;
+    }
     acted = true;
   }
   if (!acted) return keep;
