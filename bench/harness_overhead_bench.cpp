@@ -15,9 +15,13 @@ class EmptyWorkload final : public Workload {
   explicit EmptyWorkload(int modules) : modules_(modules) {}
   int module_count() const override { return modules_; }
   ModuleStructure structure() const override { return ModuleStructure::kIndependent; }
-  std::vector<double> predicted_weights() const override { return std::vector<double>(modules_, 1); }
+  std::vector<double> predicted_weights() const override {
+    return std::vector<double>(modules_, 1);
+  }
   std::size_t state_bytes(int) const override { return 64; }
-  void init_state(int, std::span<std::byte> s) const override { std::fill(s.begin(), s.end(), std::byte{0}); }
+  void init_state(int, std::span<std::byte> s) const override {
+    std::fill(s.begin(), s.end(), std::byte{0});
+  }
   void run_module(int, int, std::span<std::byte> s) override { benchmark::DoNotOptimize(s.data()); }
   void finish_step(int) override {}
   Verification verify(ModuleStates&, int) override { return {true, "empty", 0, 0, 0, 0}; }

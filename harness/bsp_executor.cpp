@@ -100,8 +100,8 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
     }
     rec.makespan = max_load + rec.serial;
     for (int p = 0; p < P; ++p)
-      rec.idle[p] = rec.makespan - rec.serial -
-                    (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
+      rec.idle[p] =
+          rec.makespan - rec.serial - (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
     rec.wall = rec.compute_wall + serial_wall + balance_wall + migration_wall;
     if (!store.complete()) throw std::logic_error("a module lost its state");
     result.migrations += rec.migrations;

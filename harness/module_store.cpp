@@ -10,7 +10,9 @@ namespace {
 constexpr std::size_t kAlignment = 64;  // a cache line: no false sharing between modules
 }
 
-void ModuleStore::FreeDeleter::operator()(std::byte* p) const { std::free(p); }
+void ModuleStore::FreeDeleter::operator()(std::byte* p) const {
+  std::free(p);
+}
 
 std::unique_ptr<std::byte, ModuleStore::FreeDeleter> ModuleStore::allocate(std::size_t bytes) {
   const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;

@@ -48,8 +48,12 @@ std::span<double> BlockJacobiSweep::line(int step, int block, int which) {
   return {lines_.data() + offset, static_cast<std::size_t>(width_)};
 }
 
-std::span<double> BlockJacobiSweep::top(int step, int block) { return line(step, block, 0); }
-std::span<double> BlockJacobiSweep::bottom(int step, int block) { return line(step, block, 1); }
+std::span<double> BlockJacobiSweep::top(int step, int block) {
+  return line(step, block, 0);
+}
+std::span<double> BlockJacobiSweep::bottom(int step, int block) {
+  return line(step, block, 1);
+}
 
 double BlockJacobiSweep::residual_norm() const {
   double sum = 0;
@@ -66,8 +70,8 @@ WorkloadInfo BlockSubstitution::info() {
           int_param("blocks", 64, "modules: diagonal blocks", 1, 1 << 20),
           int_param("width", 64, "grid columns (the band half-width of every block)", 1, 4096),
           real_param("mean_lines", 8.0, "mean grid lines per block", 1, 1e6),
-          real_param("sd", 0.5, "standard deviation of block weights before truncation (mean 1)",
-                     0, 100),
+          real_param("sd", 0.5, "standard deviation of block weights before truncation (mean 1)", 0,
+                     100),
           string_param("distribution", "truncated_normal", "how block heights are drawn",
                        weight_distribution_names()),
           int_param("seed", 1, "seed of block heights and of the right-hand side", 0),
@@ -123,8 +127,8 @@ void BlockSubstitution::init_state(int module, std::span<std::byte> state) const
   const int n = lines_[module] * width_;
   kernels::poisson_block_band(lines_[module], width_, v.factor);
   if (int info = kernels::band_cholesky(n, width_, v.factor); info != 0)
-    throw std::runtime_error("dpbtrf failed on block " + std::to_string(module) +
-                             ", info " + std::to_string(info));
+    throw std::runtime_error("dpbtrf failed on block " + std::to_string(module) + ", info " +
+                             std::to_string(info));
   std::memcpy(v.b.data(), b_.data() + first_[module], v.b.size_bytes());
   std::fill(v.x.begin(), v.x.end(), 0.0);
   std::fill(v.work.begin(), v.work.end(), 0.0);
@@ -208,6 +212,7 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
    public:
     explicit RefStates(std::vector<std::vector<std::byte>>& s) : s_(s) {}
     std::span<std::byte> state(int m) override { return s_[m]; }
+
    private:
     std::vector<std::vector<std::byte>>& s_;
   } ref_states(ref);

@@ -25,11 +25,11 @@ class ModuleStates {
 
 struct Verification {
   bool passed = false;
-  std::string detail;            // what was compared, in one line
-  double error = 0;              // the compared quantity (e.g. relative difference)
-  double tolerance = 0;          // passed means error <= tolerance (and any stated checks)
-  double checksum = 0;           // of the run's result
-  double reference_checksum = 0; // of the serial reference
+  std::string detail;             // what was compared, in one line
+  double error = 0;               // the compared quantity (e.g. relative difference)
+  double tolerance = 0;           // passed means error <= tolerance (and any stated checks)
+  double checksum = 0;            // of the run's result
+  double reference_checksum = 0;  // of the serial reference
 };
 
 // A named per-step quantity the workload reports (e.g. the residual norm), archived per step.
