@@ -180,14 +180,18 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       double busy_wall = 0, loaded = 0, unloaded = 0;  // level x time, time before emulation
       try {
         for (int m : lists[p]) {
+          // Emulation stretches a module by its CPU time (a wall-clock base would also stretch
+          // preemption); the two extra CPU clock reads are paid only when emulating.
+          const double ca = emulation.active() ? thread_cpu_now() : 0.0;
           const double a = wall_now();
           workload.run_module(m, s, store.state(m));
           double b = wall_now();
           if (emulation.active()) {
+            const double x = thread_cpu_now() - ca;
             const double level = emulation.load_at(p, b);
-            busy_work(emulation.extra_seconds(p, b - a, level));
-            loaded += level * (b - a);
-            unloaded += b - a;
+            busy_work(emulation.extra_seconds(p, x, level));
+            loaded += level * x;
+            unloaded += x;
             b = wall_now();
           }
           cost[m] = b - a;

@@ -1,7 +1,7 @@
 #pragma once
 // Emulated platform heterogeneity: slower processors and transient external load (Zaki, Li &
 // Parthasarathy 1997: load of maximum amplitude m persisting d seconds). After each module the
-// executor adds calibrated busy work so that a module of x seconds takes x (1 + L) / s on a
+// executor adds calibrated busy work so that a module of x CPU seconds takes x (1 + L) / s on a
 // processor of speed s under load L; the work is real arithmetic, so it counts as busy on both
 // clocks, and balancers only see its effect in the measured costs.
 #include <cstdint>

@@ -62,8 +62,8 @@ TEST(PlatformEmulation, BusyWorkSpendsRoughlyTheCpuTimeAskedFor) {
 Params problem() {
   Params p;
   p.set("blocks", std::int64_t{8});
-  p.set("width", std::int64_t{16});
-  p.set("mean_lines", 8.0);
+  p.set("width", std::int64_t{24});  // modules of ~0.1 ms: far above clock and timer noise
+  p.set("mean_lines", 64.0);
   p.set("sd", 1.0);
   return resolve_params(BlockSubstitution::info().params, p);
 }
