@@ -2,9 +2,15 @@
 #include <stdexcept>
 
 #include "balancers/balancer.h"
+#include "balancers/dynamic/complete_redistribution.h"
 #include "balancers/dynamic/decreasing_fit.h"
+#include "balancers/dynamic/horton_diffusion.h"
 #include "balancers/dynamic/list_scheduling.h"
+#include "balancers/dynamic/local_average_diffusion.h"
+#include "balancers/dynamic/multilevel_diffusion.h"
 #include "balancers/dynamic/no_balance.h"
+#include "balancers/dynamic/profiled_redistribution.h"
+#include "balancers/dynamic/random_neighbour.h"
 #include "balancers/dynamic/tree_mesh.h"
 #include "balancers/static/binary_dissection.h"
 #include "balancers/static/block_partition.h"
@@ -28,6 +34,15 @@ std::span<const BalancerInfo> balancer_registry() {
       LptPartition::info(),
       OrbPartition::info(),
       NoBalance::info(),
+      RandomNeighbour::info(),
+      LocalAverageDiffusion::info(),
+      CompleteRedistribution::info(),
+      HortonDiffusion::info(),
+      MultilevelDiffusion::info(),
+      ProfiledRedistribution::info(ProfiledScheme::kGCDLB),
+      ProfiledRedistribution::info(ProfiledScheme::kGDDLB),
+      ProfiledRedistribution::info(ProfiledScheme::kLCDLB),
+      ProfiledRedistribution::info(ProfiledScheme::kLDDLB),
       TreeMesh::info(),
       ListScheduling::info(),
       DecreasingFit::info(),

@@ -8,6 +8,7 @@
 #include "core/assignment.h"
 #include "harness/clock.h"
 #include "harness/executor.h"
+#include "harness/platform_emulation.h"
 #include "kernels/blas_threads.h"
 
 namespace lbb {
@@ -18,6 +19,7 @@ namespace {
 struct alignas(64) ProcessorSlot {
   double start = 0, end = 0;  // wall clock around the module loop
   double busy_cpu = 0, busy_wall = 0;
+  double external_load = 0;  // mean emulated load level over the step's module time
   double migration_cpu = 0;
   std::int64_t migrated = 0, bytes = 0;
 };
@@ -75,6 +77,12 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
 
   std::vector<ProcessorSlot> slots(P);
   std::vector<double> cost(M, 0.0);
+  // Emulated speeds and external load; balancers get costs at nominal speed (cost x speed).
+  const PlatformEmulation emulation(plan.speed, plan.external_load, run_start);
+  if (emulation.active()) busy_work_rate();  // calibrate before the first timed step
+  const bool nominal_differs =
+      std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; });
+  std::vector<double> nominal_cost(nominal_differs ? M : 0, 0.0);
   std::vector<int> moved;
   std::vector<int> step_owner;  // owner during the step being recorded
   bool migrate_now = false, abort = false, have_pending = false;
@@ -118,6 +126,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
     rec.step = s - plan.warmup;  // negative during warm-up: not handed to the sink
     rec.busy.assign(P, 0);
     rec.busy_wall.assign(P, 0);
+    rec.external_load.assign(P, 0);
     rec.idle.assign(P, 0);
     rec.proc_balance.assign(P, 0);
     rec.proc_migration.assign(P, 0);
@@ -130,7 +139,8 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       last = std::max(last, s.end);
       rec.busy[p] = s.busy_cpu;
       rec.busy_wall[p] = s.busy_wall;
-      busy_sum += s.busy_cpu;
+      rec.external_load[p] = s.external_load;
+      busy_sum += s.busy_cpu * plan.speed[p];  // nominal work: busy time at speed 1
       speed_sum += plan.speed[p];
     }
     rec.compute_wall = last - first;
@@ -167,12 +177,23 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       ProcessorSlot& slot = slots[p];
       const double c0 = thread_cpu_now();
       slot.start = wall_now();
-      double busy_wall = 0;
+      double busy_wall = 0, loaded = 0, unloaded = 0;  // level x time, time before emulation
       try {
         for (int m : lists[p]) {
+          // Emulation stretches a module by its CPU time (a wall-clock base would also stretch
+          // preemption); the two extra CPU clock reads are paid only when emulating.
+          const double ca = emulation.active() ? thread_cpu_now() : 0.0;
           const double a = wall_now();
           workload.run_module(m, s, store.state(m));
-          const double b = wall_now();
+          double b = wall_now();
+          if (emulation.active()) {
+            const double x = thread_cpu_now() - ca;
+            const double level = emulation.load_at(p, b);
+            busy_work(emulation.extra_seconds(p, x, level));
+            loaded += level * x;
+            unloaded += x;
+            b = wall_now();
+          }
           cost[m] = b - a;
           busy_wall += b - a;
         }
@@ -182,12 +203,15 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       slot.end = wall_now();
       slot.busy_cpu = thread_cpu_now() - c0;
       slot.busy_wall = busy_wall;
+      slot.external_load = unloaded > 0 ? loaded / unloaded : 0;
       // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module
       // costs add up to CPU busy time when preemption inflated the wall clock.
       if (busy_wall > slot.busy_cpu && busy_wall > 0) {
         const double scale = slot.busy_cpu / busy_wall;
         for (int m : lists[p]) cost[m] *= scale;
       }
+      if (nominal_differs)
+        for (int m : lists[p]) nominal_cost[m] = cost[m] * plan.speed[p];
 #pragma omp barrier
 #pragma omp single
       {
@@ -204,7 +228,9 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
           balance_wall = 0;
           if (plan.dynamic) {
             const std::vector<std::uint64_t> now_bytes = store.all_bytes();
-            LoadView view = initial_view(workload, cost, now_bytes, coords, plan);
+            LoadView view = initial_view(workload, nominal_differs ? nominal_cost : cost, now_bytes,
+                                         coords, plan);
+            view.busy = rec.busy;
             view.owner = owner;
             view.step = s;
             const double bw = wall_now(), bc = thread_cpu_now();

@@ -29,8 +29,10 @@ struct alignas(64) ProcessorSlot {
   double busy_cpu = 0, busy_wall = 0;
   double cut_cpu = 0, cut_wall = 0;
   double migration_cpu = 0;
+  double loaded = 0, unloaded = 0;  // emulated load level x task CPU time, task CPU time
   void clear_measurements() {
     start = end = busy_cpu = busy_wall = cut_cpu = cut_wall = migration_cpu = 0;
+    loaded = unloaded = 0;
   }
 };
 
@@ -59,6 +61,8 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
   if (plan.chunk < 1) throw std::invalid_argument("level executor: chunk must be >= 1");
   LevelResult result;
   const double run_start = wall_now();
+  const PlatformEmulation emulation(plan.speed, plan.external_load, run_start);
+  if (emulation.active()) busy_work_rate();  // calibrate before the first timed level
   std::vector<ProcessorSlot> slots(P);
   // The root level, created on processor 0 (this thread becomes thread 0 of the team).
   for (TaskState& s : workload.start(P))
@@ -93,12 +97,14 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
     rec.idle.assign(P, 0);
     rec.proc_balance.assign(P, balance_cpu);  // a central decision: every processor waits
     rec.proc_migration.assign(P, 0);
+    rec.external_load.assign(P, 0);
     double first = slots[0].start, last = slots[0].end, busy_sum = 0, speed_sum = 0, max_load = 0;
     for (int p = 0; p < P; ++p) {
       const ProcessorSlot& s = slots[p];
       rec.busy[p] = s.busy_cpu + s.cut_cpu;
       rec.busy_wall[p] = s.busy_wall + s.cut_wall;
       rec.proc_migration[p] = s.migration_cpu;
+      rec.external_load[p] = s.unloaded > 0 ? s.loaded / s.unloaded : 0;
       first = std::min(first, s.start);
       last = std::max(last, s.end);
       busy_sum += rec.busy[p];
@@ -205,13 +211,23 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
 
   // Runs task a on processor q; never throws (OpenMP constructs must not be left by one).
   // With `cpu`, also adds the task's thread CPU time to q's busy time (two system calls).
+  // Emulated speed and load stretch the task by real busy work, in proportion to its CPU time.
   auto run_task = [&](int a, int q, bool cpu) {
     try {
       ProcessorSlot& s = slots[q];
-      const double c0 = cpu ? thread_cpu_now() : 0.0;
+      const bool emulate = emulation.active();
+      const double c0 = cpu || emulate ? thread_cpu_now() : 0.0;
       const double t0 = wall_now();
       workload.run_task(level, q, tasks[a].state, s.children);
-      const double t1 = wall_now();
+      double t1 = wall_now();
+      if (emulate) {
+        const double x = thread_cpu_now() - c0;
+        const double load = emulation.load_at(q, t1);
+        busy_work(emulation.extra_seconds(q, x, load));
+        s.loaded += load * x;
+        s.unloaded += x;
+        t1 = wall_now();
+      }
       if (cpu) s.busy_cpu += thread_cpu_now() - c0;
       runner[a] = q;
       s.busy_wall += t1 - t0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "harness/platform_emulation.h"
 #include "harness/step_record.h"
 #include "workloads/level_workload.h"
 
@@ -24,7 +25,8 @@ enum class InStepSchedule {
 struct LevelPlan {
   int processors = 1;
   const Topology* topology = nullptr;
-  std::vector<double> speed;     // per processor
+  std::vector<double> speed;     // per processor, emulated (harness/platform_emulation.h)
+  ExternalLoad external_load;    // emulated transient load
   Balancer* balancer = nullptr;  // kAssigned: decides every level; null: tasks stay put
   InStepSchedule schedule = InStepSchedule::kAssigned;
   int chunk = 1;  // kOmpDynamic

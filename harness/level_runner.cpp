@@ -43,7 +43,8 @@ RunOutcome execute_level_run(const RunSpec& spec, const WorkloadInfo& info, int 
     LevelPlan plan;
     plan.processors = spec.processors;
     plan.topology = &topology;
-    plan.speed.assign(spec.processors, 1.0);
+    plan.speed = spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
+    plan.external_load = spec.external_load;
     plan.balancer = balancer.get();
     plan.schedule = schedule_of(spec.balancer, plan.chunk);
 
