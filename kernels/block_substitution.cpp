@@ -13,9 +13,9 @@ void poisson_block_band(int lines, int width, std::span<double> ab) {
   const int ldab = kd + 1;
   std::fill(ab.begin(), ab.end(), 0.0);
   for (int j = 0; j < n; ++j) {
-    ab[kd + static_cast<std::size_t>(j) * ldab] = 4.0;  // A(j, j)
+    ab[kd + static_cast<std::size_t>(j) * ldab] = 4.0;                           // A(j, j)
     if (j % width != 0) ab[kd - 1 + static_cast<std::size_t>(j) * ldab] = -1.0;  // A(j-1, j)
-    if (j >= width) ab[static_cast<std::size_t>(j) * ldab] = -1.0;  // A(j-width, j)
+    if (j >= width) ab[static_cast<std::size_t>(j) * ldab] = -1.0;               // A(j-width, j)
   }
 }
 

@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "core/weight_distribution.h"
 #include "kernels/block_substitution.h"
+#include "workloads/vector_module_states.h"
 
 namespace lbb {
 
@@ -48,8 +49,12 @@ std::span<double> BlockJacobiSweep::line(int step, int block, int which) {
   return {lines_.data() + offset, static_cast<std::size_t>(width_)};
 }
 
-std::span<double> BlockJacobiSweep::top(int step, int block) { return line(step, block, 0); }
-std::span<double> BlockJacobiSweep::bottom(int step, int block) { return line(step, block, 1); }
+std::span<double> BlockJacobiSweep::top(int step, int block) {
+  return line(step, block, 0);
+}
+std::span<double> BlockJacobiSweep::bottom(int step, int block) {
+  return line(step, block, 1);
+}
 
 double BlockJacobiSweep::residual_norm() const {
   double sum = 0;
@@ -66,8 +71,8 @@ WorkloadInfo BlockSubstitution::info() {
           int_param("blocks", 64, "modules: diagonal blocks", 1, 1 << 20),
           int_param("width", 64, "grid columns (the band half-width of every block)", 1, 4096),
           real_param("mean_lines", 8.0, "mean grid lines per block", 1, 1e6),
-          real_param("sd", 0.5, "standard deviation of block weights before truncation (mean 1)",
-                     0, 100),
+          real_param("sd", 0.5, "standard deviation of block weights before truncation (mean 1)", 0,
+                     100),
           string_param("distribution", "truncated_normal", "how block heights are drawn",
                        weight_distribution_names()),
           int_param("seed", 1, "seed of block heights and of the right-hand side", 0),
@@ -123,8 +128,8 @@ void BlockSubstitution::init_state(int module, std::span<std::byte> state) const
   const int n = lines_[module] * width_;
   kernels::poisson_block_band(lines_[module], width_, v.factor);
   if (int info = kernels::band_cholesky(n, width_, v.factor); info != 0)
-    throw std::runtime_error("dpbtrf failed on block " + std::to_string(module) +
-                             ", info " + std::to_string(info));
+    throw std::runtime_error("dpbtrf failed on block " + std::to_string(module) + ", info " +
+                             std::to_string(info));
   std::memcpy(v.b.data(), b_.data() + first_[module], v.b.size_bytes());
   std::fill(v.x.begin(), v.x.end(), 0.0);
   std::fill(v.work.begin(), v.work.end(), 0.0);
@@ -149,7 +154,8 @@ void BlockSubstitution::step_block(BlockJacobiSweep& sweep, int module, int step
               sizeof(double) * width_);
 }
 
-void BlockSubstitution::run_module(int module, int step, std::span<std::byte> state) {
+void BlockSubstitution::run_module(int module, int step, int /*phase*/,
+                                   std::span<std::byte> state) {
   step_block(sweep_, module, step, state);
 }
 
@@ -161,9 +167,8 @@ double norm2(std::span<const double> v) {
 }
 }  // namespace
 
-void BlockSubstitution::finish_step(int step) {
+void BlockSubstitution::finish_step(int /*step*/, ModuleStates& /*states*/) {
   // The residual of the iterate each block started the step from: ||b - A x(step)|| / ||b||.
-  static_cast<void>(step);
   residual_history_.push_back(sweep_.residual_norm() / norm2(b_));
 }
 
@@ -190,23 +195,12 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
   // Serial reference: the same iteration from the same initial states in private buffers.
   const int blocks = module_count();
   BlockJacobiSweep sweep(blocks, width_);
-  std::vector<std::vector<std::byte>> ref(blocks);
-  for (int m = 0; m < blocks; ++m) {
-    ref[m].resize(state_bytes(m));
-    init_state(m, ref[m]);
-  }
+  VectorModuleStates ref_states(*this);
   std::vector<double> ref_history;
   for (int s = 0; s < steps_run; ++s) {
-    for (int m = 0; m < blocks; ++m) step_block(sweep, m, s, ref[m]);
+    for (int m = 0; m < blocks; ++m) step_block(sweep, m, s, ref_states.state(m));
     ref_history.push_back(sweep.residual_norm() / norm2(b_));
   }
-  class RefStates final : public ModuleStates {
-   public:
-    explicit RefStates(std::vector<std::vector<std::byte>>& s) : s_(s) {}
-    std::span<std::byte> state(int m) override { return s_[m]; }
-   private:
-    std::vector<std::vector<std::byte>>& s_;
-  } ref_states(ref);
 
   Verification v;
   v.tolerance = 1e-12;
