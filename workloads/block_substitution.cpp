@@ -180,6 +180,10 @@ std::vector<double> BlockSubstitution::step_metric_values(int step) const {
   return {residual_history_.at(step)};
 }
 
+std::span<double> BlockSubstitution::iterate(std::span<std::byte> state) {
+  return view_of(state).x;
+}
+
 std::vector<double> BlockSubstitution::gather_solution(ModuleStates& states) const {
   std::vector<double> x(first_.back());
   for (int m = 0; m < module_count(); ++m) {

@@ -48,6 +48,8 @@ class BlockSubstitution final : public Workload {
   Verification verify(ModuleStates& states, int steps_run) override;
 
   const std::vector<int>& block_lines() const { return lines_; }
+  // The iterate x inside one module's state.
+  static std::span<double> iterate(std::span<std::byte> state);
   // The current iterate gathered from the module states (for tests and verification).
   std::vector<double> gather_solution(ModuleStates& states) const;
 

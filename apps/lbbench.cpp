@@ -1,0 +1,29 @@
+// lbbench: which load-balancing strategy wins for which parallel program, measured.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "harness/cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"lbbench: run real kernels on OpenMP threads under static and dynamic load "
+               "balancers, measure every step, archive it in HDF5"};
+  app.require_subcommand(1);
+  lbb::add_run_command(app);
+  lbb::add_validate_command(app);
+  lbb::add_list_command(app);
+  lbb::add_show_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "lbbench: " << e.what() << " (see lbbench --help)\n";
+    return lbb::kExitBadInput;
+  }
+  return 0;
+}

@@ -1,0 +1,258 @@
+#include <omp.h>
+
+#include <algorithm>
+#include <exception>
+#include <stdexcept>
+
+#include "balancers/static/block_partition.h"
+#include "core/assignment.h"
+#include "harness/clock.h"
+#include "harness/executor.h"
+#include "kernels/blas_threads.h"
+
+namespace lbb {
+
+namespace {
+
+// One processor's measurements of the current step, padded against false sharing.
+struct alignas(64) ProcessorSlot {
+  double start = 0, end = 0;  // wall clock around the module loop
+  double busy_cpu = 0, busy_wall = 0;
+  double migration_cpu = 0;
+  std::int64_t migrated = 0, bytes = 0;
+};
+
+void check_assignment(std::span<const int> owner, int modules, int processors) {
+  if (auto err = assignment_error(owner, modules, processors))
+    throw std::logic_error("balancer returned an invalid assignment: " + *err);
+}
+
+}  // namespace
+
+LoadView initial_view(const Workload& workload, const std::vector<double>& weights,
+                      const std::vector<std::uint64_t>& bytes, const std::vector<double>& coords,
+                      const ExecutionPlan& plan) {
+  LoadView v;
+  v.cost = weights;
+  v.bytes = bytes;
+  v.speed = plan.speed;
+  v.topology = plan.topology;
+  v.structure = workload.structure();
+  v.dimensions = workload.dimensions();
+  v.coords = coords;
+  v.step = -1;
+  return v;
+}
+
+ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
+                                 StepSink& sink) {
+  const int P = plan.processors;
+  const int M = workload.module_count();
+  const int total = plan.warmup + plan.steps;
+  if (static_cast<int>(plan.speed.size()) != P) throw std::invalid_argument("speeds != P");
+  kernels::use_one_blas_thread();
+  ExecutionResult result;
+  const double run_start = wall_now();
+
+  // Initial partition from the workload's cost model.
+  std::vector<std::uint64_t> bytes(M);
+  for (int m = 0; m < M; ++m) bytes[m] = workload.state_bytes(m);
+  const std::vector<double> coords = workload.module_coords();
+  const std::vector<double> weights = workload.predicted_weights();
+  std::vector<int> owner;
+  {
+    const double t0 = thread_cpu_now();
+    if (plan.initial) {
+      Decision d = plan.initial->decide(initial_view(workload, weights, bytes, coords, plan));
+      owner = d.act ? std::move(d.owner) : block_owners(M, P);
+    } else {
+      owner = block_owners(M, P);
+    }
+    result.initial_partition_seconds = thread_cpu_now() - t0;
+    check_assignment(owner, M, P);
+  }
+  std::vector<std::vector<int>> lists = modules_by_processor(owner, P);
+
+  std::vector<ProcessorSlot> slots(P);
+  std::vector<double> cost_wall(M, 0.0), cost(M, 0.0);
+  std::vector<int> moved;
+  std::vector<int> step_owner;  // owner during the step being recorded
+  bool migrate_now = false, abort = false, have_pending = false;
+  std::exception_ptr error;
+  StepRecord rec;
+  double migration_wall = 0, serial_wall = 0, balance_wall = 0;
+  double balance_cpu = 0, serial_cpu = 0;
+
+  auto fail = [&](std::exception_ptr e) {
+#pragma omp critical(lbb_executor_error)
+    if (!error) error = e;
+  };
+
+  // Completes the record of the previous step once its migrations are known, and hands it on.
+  auto finish_record = [&]() {
+    double max_load = 0;
+    for (int p = 0; p < P; ++p) {
+      const ProcessorSlot& s = slots[p];
+      rec.proc_migration[p] = s.migration_cpu;
+      rec.migrations += s.migrated;
+      rec.bytes_moved += s.bytes;
+      max_load = std::max(max_load, rec.busy[p] + rec.proc_balance[p] + s.migration_cpu);
+    }
+    rec.makespan = max_load + rec.serial;
+    for (int p = 0; p < P; ++p)
+      rec.idle[p] = rec.makespan - rec.serial -
+                    (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
+    rec.wall = rec.compute_wall + serial_wall + balance_wall + migration_wall;
+    if (!store.complete()) throw std::logic_error("a module lost its state");
+    result.migrations += rec.migrations;
+    result.bytes_moved += rec.bytes_moved;
+    if (rec.step >= 0) {
+      const double t0 = wall_now();
+      sink.on_step(rec);
+      result.record_seconds += wall_now() - t0;
+    }
+  };
+
+  // Starts the record of step s from the processors' slots.
+  auto start_record = [&](int s) {
+    rec.step = s - plan.warmup;  // negative during warm-up: not handed to the sink
+    rec.busy.assign(P, 0);
+    rec.busy_wall.assign(P, 0);
+    rec.idle.assign(P, 0);
+    rec.proc_balance.assign(P, 0);
+    rec.proc_migration.assign(P, 0);
+    rec.migrations = 0;
+    rec.bytes_moved = 0;
+    double first = slots[0].start, last = slots[0].end, busy_sum = 0, speed_sum = 0;
+    for (int p = 0; p < P; ++p) {
+      const ProcessorSlot& s = slots[p];
+      first = std::min(first, s.start);
+      last = std::max(last, s.end);
+      rec.busy[p] = s.busy_cpu;
+      rec.busy_wall[p] = s.busy_wall;
+      busy_sum += s.busy_cpu;
+      speed_sum += plan.speed[p];
+      // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so costs
+      // add up to CPU busy time when preemption inflated the wall clock.
+      const double scale = s.busy_wall > s.busy_cpu && s.busy_wall > 0 ? s.busy_cpu / s.busy_wall
+                                                                         : 1.0;
+      for (int m : lists[p]) cost[m] = cost_wall[m] * scale;
+    }
+    rec.compute_wall = last - first;
+    rec.ideal = busy_sum / speed_sum;
+    rec.serial = serial_cpu;
+    rec.metrics = workload.step_metric_values(s);
+    if (plan.record_modules) {
+      rec.module_cost = cost;
+      rec.module_owner = owner;
+    }
+  };
+
+#pragma omp parallel num_threads(P)
+  {
+    const int p = omp_get_thread_num();
+    try {
+      for (int m : lists[p]) store.place(m);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+#pragma omp barrier
+#pragma omp single
+    {
+      if (error || !store.complete()) abort = true;
+      if (omp_get_num_threads() != P) {
+        abort = true;
+        if (!error)
+          error = std::make_exception_ptr(std::runtime_error(
+              "OpenMP gave " + std::to_string(omp_get_num_threads()) + " threads, not " +
+              std::to_string(P) + " (check OMP_THREAD_LIMIT / OMP_DYNAMIC)"));
+      }
+    }
+    for (int s = 0; s < total && !abort; ++s) {
+      ProcessorSlot& slot = slots[p];
+      const double c0 = thread_cpu_now();
+      slot.start = wall_now();
+      double busy_wall = 0;
+      try {
+        for (int m : lists[p]) {
+          const double a = wall_now();
+          workload.run_module(m, s, store.state(m));
+          const double b = wall_now();
+          cost_wall[m] = b - a;
+          busy_wall += b - a;
+        }
+      } catch (...) {
+        fail(std::current_exception());
+      }
+      slot.end = wall_now();
+      slot.busy_cpu = thread_cpu_now() - c0;
+      slot.busy_wall = busy_wall;
+#pragma omp barrier
+#pragma omp single
+      {
+        try {
+          if (error) throw std::runtime_error("module failed");
+          if (have_pending) finish_record();
+          const double sw = wall_now(), sc = thread_cpu_now();
+          workload.finish_step(s);
+          serial_cpu = thread_cpu_now() - sc;
+          serial_wall = wall_now() - sw;
+          start_record(s);
+          moved.clear();
+          balance_cpu = 0;
+          balance_wall = 0;
+          if (plan.dynamic) {
+            const std::vector<std::uint64_t> now_bytes = store.all_bytes();
+            LoadView view = initial_view(workload, cost, now_bytes, coords, plan);
+            view.owner = owner;
+            view.step = s;
+            const double bw = wall_now(), bc = thread_cpu_now();
+            Decision d = plan.dynamic->decide(view);
+            balance_cpu = thread_cpu_now() - bc;
+            balance_wall = wall_now() - bw;
+            if (d.act) {
+              check_assignment(d.owner, M, P);
+              for (int m = 0; m < M; ++m)
+                if (d.owner[m] != owner[m]) moved.push_back(m);
+              owner = std::move(d.owner);
+              lists = modules_by_processor(owner, P);
+            }
+          }
+          // Centralised decision: every processor waits for it.
+          std::fill(rec.proc_balance.begin(), rec.proc_balance.end(), balance_cpu);
+          rec.balance = balance_cpu;
+          migrate_now = !moved.empty();
+          have_pending = true;
+        } catch (...) {
+          if (!error) error = std::current_exception();
+          abort = true;
+        }
+      }
+      if (abort) break;
+      const double mw = wall_now();
+      slot.migration_cpu = 0;
+      slot.migrated = 0;
+      slot.bytes = 0;
+      if (migrate_now) {
+        const double mc = thread_cpu_now();
+        for (int m : moved)
+          if (owner[m] == p) {
+            slot.bytes += static_cast<std::int64_t>(store.migrate(m));
+            ++slot.migrated;
+          }
+        slot.migration_cpu = thread_cpu_now() - mc;
+#pragma omp barrier
+      }
+      if (p == 0) migration_wall = wall_now() - mw;
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  if (have_pending) finish_record();
+  if (!store.complete()) throw std::logic_error("a module lost its state");
+  result.steps_run = total;
+  result.final_owner = owner;
+  result.run_wall = wall_now() - run_start;
+  return result;
+}
+
+}  // namespace lbb

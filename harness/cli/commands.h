@@ -1,0 +1,19 @@
+#pragma once
+// The lbbench subcommands; each registers itself on the app (apps/lbbench.cpp calls these).
+// A command that fails throws CLI::RuntimeError(exit code) after printing why.
+namespace CLI {
+class App;
+}
+
+namespace lbb {
+
+inline constexpr int kExitFailure = 1;       // a run failed (error during execution)
+inline constexpr int kExitBadInput = 2;      // bad config, options, archive or input data
+inline constexpr int kExitVerification = 3;  // a run's result did not verify
+
+void add_run_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
+void add_list_command(CLI::App& app);
+void add_show_command(CLI::App& app);
+
+}  // namespace lbb

@@ -1,0 +1,108 @@
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <memory>
+
+#include "core/text.h"
+#include "harness/archive/archive.h"
+#include "harness/cli/commands.h"
+#include "harness/comparison_table.h"
+#include "harness/config/run_spec.h"
+#include "harness/runner.h"
+
+namespace lbb {
+
+namespace {
+
+struct RunOptions {
+  std::string config;
+  std::string output;
+  std::vector<std::string> overrides;
+  bool no_archive = false;
+};
+
+void run(const RunOptions& o) {
+  Config config;
+  try {
+    config = load_config(o.config, o.overrides);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    throw CLI::RuntimeError(kExitBadInput);
+  }
+  const std::string output = o.output.empty() ? config.output : o.output;
+  std::unique_ptr<ArchiveWriter> archive;
+  if (!o.no_archive) {
+    try {
+      archive = std::make_unique<ArchiveWriter>(output);
+    } catch (const std::exception& e) {
+      std::cerr << "lbbench: archive " << e.what() << "\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+  }
+  const Provenance prov = gather_provenance();
+  int max_p = 0, total = 0;
+  for (const auto& r : config.runs) {
+    max_p = std::max(max_p, r.processors);
+    total += r.repetitions;
+  }
+  if (max_p > prov.available)
+    std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
+              << " available cores: oversubscribed (archived as oversubscribed = 1); compare "
+                 "the modelled makespan, which is taken from thread CPU time\n";
+
+  std::vector<RunOutcome> outcomes;
+  outcomes.reserve(total);
+  int n = 0;
+  for (const auto& spec : config.runs)
+    for (int rep = 0; rep < spec.repetitions; ++rep) {
+      ++n;
+      std::cerr << "[" << n << "/" << total << "] " << spec.workload << " P=" << spec.processors
+                << " " << spec.balancer.label
+                << (spec.sweep_label.empty() ? "" : " " + spec.sweep_label);
+      if (spec.repetitions > 1) std::cerr << " rep " << rep + 1 << "/" << spec.repetitions;
+      std::cerr << std::flush;
+      outcomes.push_back(execute_run(spec, rep, archive.get(), prov));
+      const RunOutcome& r = outcomes.back();
+      if (!r.error.empty())
+        std::cerr << "  FAILED: " << r.error << "\n";
+      else if (!r.verification.passed)
+        std::cerr << "  VERIFICATION FAILED: " << r.verification.detail << "\n";
+      else
+        std::cerr << "  " << format_number(r.run_wall, 3) << " s, verified\n";
+    }
+  std::cout << "\n";
+  print_comparison(std::cout, outcomes);
+  if (archive) std::cout << "archive: " << archive->path() << " (" << total << " runs added)\n";
+
+  bool failed = false, unverified = false;
+  for (const auto& r : outcomes) {
+    failed |= !r.error.empty();
+    unverified |= r.error.empty() && !r.verification.passed;
+  }
+  if (failed) {
+    std::cerr << "lbbench: some runs failed (see above)\n";
+    throw CLI::RuntimeError(kExitFailure);
+  }
+  if (unverified) {
+    std::cerr << "lbbench: some results did not verify (see above)\n";
+    throw CLI::RuntimeError(kExitVerification);
+  }
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "run a config: every balancer, sweep point and "
+                                            "repetition; print the comparison; archive it");
+  cmd->add_option("config", o->config, "YAML config file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("-o,--output", o->output, "HDF5 archive to add runs to (default: the config's "
+                                            "output, else results/<name>.h5)");
+  cmd->add_option("--set", o->overrides, "override a config value: key.path=value (repeatable; "
+                                         "a YAML list is a sweep)")
+      ->allow_extra_args(false);
+  cmd->add_flag("--no-archive", o->no_archive, "run and print, write no archive");
+  cmd->callback([o] { run(*o); });
+}
+
+}  // namespace lbb

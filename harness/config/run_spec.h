@@ -1,0 +1,53 @@
+#pragma once
+// A config file expands (sweeps x repetitions aside) into RunSpecs: one concrete run each.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/params.h"
+#include "core/topology.h"
+
+namespace lbb {
+
+struct BalancerChoice {
+  std::string static_name;  // empty: block initial assignment
+  Params static_params;
+  std::string dynamic_name;  // empty: never rebalance
+  Params dynamic_params;
+  std::string label;  // what tables and run ids call it
+};
+
+struct RunSpec {
+  std::string name;  // the config's name
+  std::string workload;
+  Params workload_params;
+  int processors = 1;
+  TopologyKind topology = TopologyKind::kChain;
+  std::string mode = "real";
+  int steps = 1;
+  int warmup = 0;
+  int repetitions = 1;
+  bool module_detail = false;
+  BalancerChoice balancer;
+  std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"
+  std::string resolved_yaml;  // the run's fully resolved config, archived with it
+};
+
+struct Config {
+  std::string path;
+  std::string name;
+  std::string output;
+  std::vector<RunSpec> runs;
+};
+
+// Every problem found, one "file:line:col: message" per line.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Loads, applies `--set key.path=value` overrides, validates and expands a config.
+// Throws ConfigError before anything runs.
+Config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
+
+}  // namespace lbb

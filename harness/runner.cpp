@@ -1,0 +1,137 @@
+#include "harness/runner.h"
+
+#include <memory>
+
+#include "harness/executor.h"
+#include "harness/module_store.h"
+
+namespace lbb {
+
+namespace {
+
+void write_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
+                  const Provenance& prov, bool oversubscribed) {
+  w.set_text("name", spec.name);
+  w.set_text("workload", spec.workload);
+  w.set_text("balancer", spec.balancer.label);
+  w.set_text("static", spec.balancer.static_name.empty() ? "block" : spec.balancer.static_name);
+  w.set_text("dynamic", spec.balancer.dynamic_name.empty() ? "" : spec.balancer.dynamic_name);
+  w.set_text("sweep", spec.sweep_label);
+  w.set_text("mode", spec.mode);
+  w.set_text("executor", "bsp");
+  w.set_text("topology", std::string(topology_name(spec.topology)));
+  w.set_int("processors", spec.processors);
+  w.set_int("modules", modules);
+  w.set_int("steps", spec.steps);
+  w.set_int("warmup", spec.warmup);
+  w.set_int("repetition", repetition);
+  w.set_text("status", "partial");
+  w.set_int("verified", 0);
+  w.set_text("config_yaml", spec.resolved_yaml);
+  w.set_text("git_sha", prov.git_sha);
+  w.set_text("compiler", prov.compiler);
+  w.set_text("flags", prov.flags);
+  w.set_text("host", prov.host);
+  w.set_text("cpu_model", prov.cpu_model);
+  w.set_text("omp_env", prov.omp_env);
+  w.set_text("hdf5_version", prov.hdf5_version);
+  w.set_text("openblas", prov.openblas);
+  w.set_int("cores", prov.cores);
+  w.set_int("hardware_threads", prov.hardware_threads);
+  w.set_int("available_processors", prov.available);
+  w.set_int("oversubscribed", oversubscribed ? 1 : 0);
+  w.set_text("started", iso_time_now());
+  w.flush();
+}
+
+void write_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x) {
+  w.set_real("makespan_total", s.makespan);
+  w.set_real("wall_total", s.wall);
+  w.set_real("ideal_total", s.ideal);
+  w.set_real("efficiency", s.efficiency());
+  w.set_real("imbalance", s.imbalance);
+  w.set_real("balance_total", s.balance);
+  w.set_int("migrations_total", s.migrations);
+  w.set_int("bytes_moved_total", s.bytes_moved);
+  w.set_real("initial_partition_seconds", x.initial_partition_seconds);
+  w.set_real("archive_seconds", x.record_seconds);
+  w.set_real("run_wall", x.run_wall);
+}
+
+}  // namespace
+
+RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
+                       const Provenance& provenance) {
+  RunOutcome out;
+  out.spec = &spec;
+  out.repetition = repetition;
+  out.oversubscribed = spec.processors > provenance.available;
+  std::unique_ptr<RunWriter> writer;
+  try {
+    const WorkloadInfo* info = find_workload(spec.workload);
+    if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
+    std::unique_ptr<Workload> workload = info->make(spec.workload_params);
+    std::unique_ptr<Balancer> initial, dynamic;
+    if (!spec.balancer.static_name.empty())
+      initial = make_balancer(spec.balancer.static_name, spec.balancer.static_params);
+    if (!spec.balancer.dynamic_name.empty())
+      dynamic = make_balancer(spec.balancer.dynamic_name, spec.balancer.dynamic_params);
+    const Topology topology(spec.topology, spec.processors);
+
+    ExecutionPlan plan;
+    plan.processors = spec.processors;
+    plan.warmup = spec.warmup;
+    plan.steps = spec.steps;
+    plan.topology = &topology;
+    plan.speed.assign(spec.processors, 1.0);
+    plan.initial = initial.get();
+    plan.dynamic = dynamic.get();
+    plan.record_modules = spec.module_detail;
+
+    std::vector<std::string> metrics;
+    for (const auto& m : workload->step_metrics()) metrics.push_back(m.name);
+    if (archive) {
+      RunLayout layout{spec.balancer.label + (spec.sweep_label.empty() ? "" : "-" + spec.sweep_label),
+                       spec.processors, workload->module_count(), spec.module_detail, metrics};
+      writer = archive->begin_run(layout);
+      out.run_id = writer->id();
+      write_header(*writer, spec, repetition, workload->module_count(), provenance,
+                   out.oversubscribed);
+    }
+    SummarySink sink(writer.get());
+    ModuleStore store(*workload);
+    BspExecutor executor;
+    ExecutionResult x = executor.run(*workload, store, plan, sink);
+    out.summary = sink.summary();
+    out.run_wall = x.run_wall;
+    out.verification = workload->verify(store, x.steps_run);
+    if (writer) {
+      write_summary(*writer, out.summary, x);
+      const Verification& v = out.verification;
+      writer->set_int("verified", v.passed ? 1 : 0);
+      writer->set_text("verification", v.detail);
+      writer->set_real("verification_error", v.error);
+      writer->set_real("verification_tolerance", v.tolerance);
+      writer->set_real("checksum", v.checksum);
+      writer->set_real("reference_checksum", v.reference_checksum);
+      for (const auto& a : workload->attributes()) writer->set_real(a.name, a.value);
+      writer->set_text("finished", iso_time_now());
+      writer->set_text("status", v.passed ? "complete" : "failed");
+      writer->flush();
+    }
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    if (writer) {
+      try {
+        writer->set_text("status", "failed");
+        writer->set_text("error", out.error);
+        writer->set_text("finished", iso_time_now());
+        writer->flush();
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace lbb

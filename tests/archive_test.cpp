@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/archive/archive.h"
+#include "test_support.h"
+
+namespace lbb {
+namespace {
+
+StepRecord record(int step, int P, int M) {
+  StepRecord r;
+  r.step = step;
+  r.wall = 0.5 + step;
+  r.compute_wall = 0.25 + step;
+  r.makespan = 0.4 + step;
+  r.ideal = 0.3 + step;
+  r.serial = 0.01 * step;
+  r.balance = 1e-6 * step;
+  r.migrations = step * 2;
+  r.bytes_moved = step * 1000;
+  for (int p = 0; p < P; ++p) {
+    r.busy.push_back(step + 0.1 * p);
+    r.busy_wall.push_back(step + 0.2 * p);
+    r.idle.push_back(0.01 * p);
+    r.proc_balance.push_back(1e-6 * step);
+    r.proc_migration.push_back(1e-5 * p);
+  }
+  for (int m = 0; m < M; ++m) {
+    r.module_cost.push_back(step * 10 + m);
+    r.module_owner.push_back((m + step) % P);
+  }
+  r.metrics = {1.0 / (step + 1)};
+  return r;
+}
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Archive, RoundTrip) {
+  testing::TempDir dir;
+  const std::string path = dir.file("sub/a.h5");  // the folder is created
+  std::string id;
+  {
+    ArchiveWriter archive(path);
+    auto run = archive.begin_run({"block", 3, 5, true, {"residual"}});
+    id = run->id();
+    run->set_text("status", "partial");
+    run->set_int("processors", 3);
+    run->set_real("efficiency", 0.75);
+    for (int s = 0; s < 4; ++s) run->on_step(record(s, 3, 5));
+    run->set_text("status", "complete");  // rewriting an attribute of the run being written
+  }
+  ArchiveReader reader(path);
+  auto runs = reader.runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].id, id);
+  EXPECT_EQ(runs[0].text.at("status"), "complete");
+  EXPECT_EQ(runs[0].number.at("processors"), 3);
+  EXPECT_EQ(runs[0].number.at("efficiency"), 0.75);
+  auto wall = reader.read_series(id, "step/wall");
+  auto migrations = reader.read_series(id, "step/migrations");
+  auto residual = reader.read_series(id, "metric/residual");
+  ASSERT_EQ(wall.size(), 4u);
+  std::size_t rows = 0, cols = 0;
+  auto busy = reader.read_matrix(id, "proc/busy", rows, cols);
+  EXPECT_EQ(rows, 4u);
+  EXPECT_EQ(cols, 3u);
+  auto owner = reader.read_matrix(id, "module/owner", rows, cols);
+  EXPECT_EQ(cols, 5u);
+  auto cost = reader.read_matrix(id, "module/cost", rows, cols);
+  for (int s = 0; s < 4; ++s) {
+    const StepRecord r = record(s, 3, 5);
+    EXPECT_EQ(wall[s], r.wall);
+    EXPECT_EQ(migrations[s], r.migrations);
+    EXPECT_EQ(residual[s], r.metrics[0]);
+    for (int p = 0; p < 3; ++p) EXPECT_EQ(busy[s * 3 + p], r.busy[p]);
+    for (int m = 0; m < 5; ++m) {
+      EXPECT_EQ(owner[s * 5 + m], r.module_owner[m]);
+      EXPECT_EQ(cost[s * 5 + m], r.module_cost[m]);
+    }
+  }
+}
+
+TEST(Archive, AddingARunNeverRewritesEarlierOnes) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5");
+  {
+    ArchiveWriter archive(path);
+    auto run = archive.begin_run({"first", 2, 2, false, {}});
+    run->on_step(record(0, 2, 2));
+  }
+  const auto first = ArchiveReader(path).read_series(ArchiveReader(path).runs()[0].id,
+                                                     "step/makespan");
+  {
+    ArchiveWriter archive(path);
+    auto run = archive.begin_run({"first", 2, 2, false, {}});  // the same label again
+    run->on_step(record(5, 2, 2));
+  }
+  ArchiveReader reader(path);
+  auto runs = reader.runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_NE(runs[0].id, runs[1].id);
+  EXPECT_EQ(reader.read_series(runs[0].id, "step/makespan"), first);
+  EXPECT_EQ(reader.read_series(runs[1].id, "step/makespan")[0], record(5, 2, 2).makespan);
+}
+
+TEST(Archive, RefusesAnythingThatIsNotAnArchiveAndLeavesItAlone) {
+  testing::TempDir dir;
+  const std::string text = dir.write("notes.h5", "these are my notes, not HDF5\n");
+  EXPECT_THROW(ArchiveWriter{text}, ArchiveError);
+  EXPECT_THROW(ArchiveReader{text}, ArchiveError);
+  EXPECT_EQ(bytes_of(text), "these are my notes, not HDF5\n");
+
+  // A valid archive whose bytes were damaged after its superblock.
+  const std::string path = dir.file("a.h5");
+  {
+    ArchiveWriter archive(path);
+    archive.begin_run({"x", 2, 2, false, {}})->on_step(record(0, 2, 2));
+  }
+  std::string data = bytes_of(path);
+  for (std::size_t i = 200; i < data.size(); i += 7) data[i] = static_cast<char>(0xA5);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
+  EXPECT_THROW(
+      {
+        ArchiveReader reader(path);
+        for (const auto& r : reader.runs()) reader.read_series(r.id, "step/wall");
+      },
+      ArchiveError);
+  EXPECT_EQ(bytes_of(path), data);
+}
+
+}  // namespace
+}  // namespace lbb

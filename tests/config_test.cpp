@@ -1,0 +1,185 @@
+#include <gtest/gtest.h>
+
+#include "harness/config/run_spec.h"
+#include "test_support.h"
+
+namespace lbb {
+namespace {
+
+const char* kGood = R"(name: t
+workload: { kind: block_substitution, blocks: 16, width: 8, mean_lines: 2 }
+platform: { processors: 4 }
+execution: { steps: 3 }
+balancers:
+  - { static: block }
+)";
+
+// Loads text as a config and returns the error message ("" when it loads).
+std::string error_of(const std::string& text, std::vector<std::string> overrides = {}) {
+  testing::TempDir dir;
+  const std::string path = dir.write("c.yaml", text);
+  try {
+    load_config(path, overrides);
+  } catch (const ConfigError& e) {
+    std::string msg = e.what();
+    for (auto pos = msg.find(path); pos != std::string::npos; pos = msg.find(path))
+      msg.replace(pos, path.size(), "FILE");
+    return msg;
+  }
+  return "";
+}
+
+TEST(Config, GoodConfigExpands) {
+  testing::TempDir dir;
+  Config c = load_config(dir.write("c.yaml", kGood));
+  ASSERT_EQ(c.runs.size(), 1u);
+  EXPECT_EQ(c.name, "t");
+  EXPECT_EQ(c.output, "results/t.h5");
+  EXPECT_EQ(c.runs[0].processors, 4);
+  EXPECT_EQ(c.runs[0].steps, 3);
+  EXPECT_EQ(c.runs[0].workload_params.integer("blocks"), 16);
+  EXPECT_EQ(c.runs[0].workload_params.text("distribution"), "truncated_normal");  // default
+  EXPECT_EQ(c.runs[0].balancer.label, "block");
+  EXPECT_NE(c.runs[0].resolved_yaml.find("distribution: truncated_normal"), std::string::npos);
+}
+
+TEST(Config, ListsAreACartesianSweep) {
+  testing::TempDir dir;
+  Config c = load_config(dir.write("c.yaml", R"(workload: { kind: block_substitution, blocks: 16, sd: [0.5, 1, 2] }
+platform: { processors: [2, 4] }
+balancers:
+  - { static: block }
+  - { static: cyclic }
+  - { dynamic: none }
+)"));
+  EXPECT_EQ(c.runs.size(), 3u * 2u * 3u);
+  EXPECT_EQ(c.runs[0].sweep_label, "sd=0.5 processors=2");
+}
+
+TEST(Config, SetOverridesAValueAndCanSweep) {
+  testing::TempDir dir;
+  const std::string path = dir.write("c.yaml", kGood);
+  Config c = load_config(path, {"platform.processors=8", "execution.steps=[1,2]"});
+  ASSERT_EQ(c.runs.size(), 2u);
+  EXPECT_EQ(c.runs[0].processors, 8);
+  EXPECT_EQ(c.runs[1].steps, 2);
+  Config d = load_config(path, {"balancers.0.static=cyclic"});
+  EXPECT_EQ(d.runs[0].balancer.static_name, "cyclic");
+}
+
+TEST(Config, SyntaxErrorHasLineAndColumn) {
+  EXPECT_EQ(error_of("workload: { kind: block_substitution\nplatform: [\n"),
+            "FILE:2:9: end of map flow not found");
+}
+
+TEST(Config, UnknownTopLevelKey) {
+  EXPECT_EQ(error_of(std::string(kGood) + "colour: red\n"),
+            "FILE:7:1: unknown key 'colour' (expected: name, workload, platform, execution, "
+            "balancers, output)");
+}
+
+TEST(Config, UnknownWorkloadParameter) {
+  const std::string e = error_of(R"(workload: { kind: block_substitution, blokcs: 16 }
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)");
+  EXPECT_EQ(e.substr(0, e.find(" (")), "FILE:1:39: unknown key 'blokcs' in workload");
+}
+
+TEST(Config, WrongType) {
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+platform: { processors: four }
+balancers: [ { static: block } ]
+)"),
+            "FILE:2:25: processors must be an integer");
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, sd: high }
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)"),
+            "FILE:1:43: sd must be a number");
+}
+
+TEST(Config, MissingRequiredKeysPointAtTheParent) {
+  EXPECT_EQ(error_of("platform: { processors: 2 }\nbalancers: [ { static: block } ]\n"),
+            "FILE:1:1: missing required key 'workload'");
+  EXPECT_EQ(error_of(R"(workload: { blocks: 3 }
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)"),
+            "FILE:1:11: workload: missing required key 'kind'");
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+platform: { topology: ring }
+balancers: [ { static: block } ]
+)"),
+            "FILE:2:11: platform: missing required key 'processors'");
+}
+
+TEST(Config, OutOfRangeValues) {
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+platform: { processors: 0 }
+balancers: [ { static: block } ]
+)"),
+            "FILE:2:25: processors must be >= 1, got 0");
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, blocks: -4 }
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)"),
+            "FILE:1:47: blocks must be >= 1, got -4");
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, blocks: 8 }
+platform: { processors: 16 }
+balancers: [ { static: block } ]
+)"),
+            "FILE:2:25: processors (16) exceeds the workload's 8 modules");
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+platform: { processors: 6, topology: hypercube }
+balancers: [ { static: block } ]
+)"),
+            "FILE:2:38: a hypercube needs a power-of-two number of processors, got 6");
+}
+
+TEST(Config, BalancerMistakes) {
+  const std::string unknown = error_of(R"(workload: { kind: block_substitution }
+platform: { processors: 2 }
+balancers:
+  - { static: blocky }
+)");
+  EXPECT_EQ(unknown.substr(0, unknown.find(" (")), "FILE:4:15: unknown static balancer 'blocky'");
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+platform: { processors: 2 }
+balancers:
+  - { dynamic: block }
+)"),
+            "FILE:4:16: 'block' is a static balancer; write it as 'static: block'");
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+platform: { processors: 2 }
+balancers:
+  - { label: x }
+)"),
+            "FILE:4:5: a balancers entry needs 'static:', 'dynamic:' or both");
+  const std::string param = error_of(R"(workload: { kind: block_substitution }
+platform: { processors: 2 }
+balancers:
+  - { static: block, alpha: 1 }
+)");
+  EXPECT_EQ(param.substr(0, param.find(" (")), "FILE:4:22: unknown parameter 'alpha' for block");
+}
+
+TEST(Config, SeveralProblemsAreAllReported) {
+  const std::string e = error_of(R"(workload: { kind: block_substitution, sd: -1 }
+platform: { processors: 0 }
+balancers: [ { static: nope } ]
+)");
+  EXPECT_NE(e.find("FILE:1:43"), std::string::npos) << e;
+  EXPECT_NE(e.find("FILE:2:25"), std::string::npos) << e;
+  EXPECT_NE(e.find("FILE:3:24"), std::string::npos) << e;
+}
+
+TEST(Config, BadOverrideNamesTheOverride) {
+  EXPECT_EQ(error_of(kGood, {"platform.processors=lots"}),
+            "--set platform.processors=lots: processors must be an integer");
+  EXPECT_EQ(error_of(kGood, {"balancers.7.static=block"}),
+            "--set balancers.7.static=block: index 7 is past the list's end");
+}
+
+}  // namespace
+}  // namespace lbb

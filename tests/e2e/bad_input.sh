@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Bad input gets a clear message and exit 2, and never touches an existing archive.
+set -uo pipefail
+lbbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() {  # expect CODE PATTERN -- command...
+  local code=$1 pattern=$2
+  shift 3
+  "$@" > "$tmp/out" 2> "$tmp/err"
+  local got=$?
+  if [ "$got" -ne "$code" ] || ! grep -qE "$pattern" "$tmp/err"; then
+    echo "FAIL: $* -> exit $got (want $code), stderr:"; cat "$tmp/err"; fails=$((fails + 1))
+  fi
+}
+"$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" > /dev/null 2>&1 || { echo "setup failed"; exit 1; }
+sum=$(sha256sum "$tmp/a.h5")
+printf 'workload: { kind: block_substitution\nplatform: [\n' > "$tmp/syntax.yaml"
+expect 2 "syntax.yaml:2:9: " -- "$lbbench" run "$tmp/syntax.yaml" -o "$tmp/a.h5"
+sed 's/static: cyclic/static: nope/' configs/smoke.yaml > "$tmp/unknown.yaml"
+expect 2 "unknown.yaml:[0-9]+:[0-9]+: unknown static balancer 'nope'" -- \
+  "$lbbench" run "$tmp/unknown.yaml" -o "$tmp/a.h5"
+expect 2 "^--set balancers.1.static=nope: unknown static balancer" -- \
+  "$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" --set 'balancers.1.static=nope'
+expect 2 "processors \(64\) exceeds the workload's 16 modules" -- \
+  "$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" --set platform.processors=64
+expect 2 "must be >= 1, got 0" -- "$lbbench" validate configs/smoke.yaml --set platform.processors=0
+echo "not an archive" > "$tmp/notes.h5"
+expect 2 "not an HDF5 file" -- "$lbbench" run configs/smoke.yaml -o "$tmp/notes.h5"
+expect 2 "not an HDF5 file" -- "$lbbench" show "$tmp/notes.h5"
+expect 2 "no such archive" -- "$lbbench" show "$tmp/missing.h5"
+expect 2 "" -- "$lbbench" run
+expect 2 "" -- "$lbbench" frobnicate
+[ "$(cat "$tmp/notes.h5")" = "not an archive" ] || { echo "FAIL: notes.h5 was touched"; fails=$((fails + 1)); }
+[ "$(sha256sum "$tmp/a.h5")" = "$sum" ] || { echo "FAIL: the archive was modified"; fails=$((fails + 1)); }
+for sub in run validate list show; do
+  "$lbbench" "$sub" --help > /dev/null || { echo "FAIL: $sub --help"; fails=$((fails + 1)); }
+done
+echo "bad_input: $fails failures"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,179 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "harness/executor.h"
+#include "workloads/block_substitution.h"
+
+namespace lbb {
+namespace {
+
+Params small_problem(int blocks = 12) {
+  Params p;
+  p.set("blocks", std::int64_t{blocks});
+  p.set("width", std::int64_t{8});
+  p.set("mean_lines", 3.0);
+  p.set("sd", 1.0);
+  return resolve_params(BlockSubstitution::info().params, p);
+}
+
+// Moves a random subset of modules to random processors every step, remembering what it moved.
+class RandomReassigner final : public Balancer {
+ public:
+  explicit RandomReassigner(std::uint64_t seed) : rng_(seed) {}
+  Decision decide(const LoadView& v) override {
+    Decision d{true, {v.owner.begin(), v.owner.end()}, 1};
+    std::uniform_int_distribution<int> proc(0, v.processors() - 1);
+    std::int64_t moved = 0, bytes = 0;
+    for (int m = 0; m < v.modules(); ++m)
+      if (rng_() % 3 == 0) {
+        d.owner[m] = proc(rng_);
+        if (d.owner[m] != v.owner[m]) {
+          ++moved;
+          bytes += static_cast<std::int64_t>(v.bytes[m]);
+        }
+      }
+    moved_.push_back(moved);
+    bytes_.push_back(bytes);
+    return d;
+  }
+  std::vector<std::int64_t> moved_, bytes_;
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+class BrokenBalancer final : public Balancer {
+ public:
+  Decision decide(const LoadView& v) override {
+    Decision d{true, std::vector<int>(v.modules(), 0), 1};
+    d.owner.back() = v.processors();  // a processor that does not exist
+    return d;
+  }
+};
+
+struct Collect final : StepSink {
+  void on_step(const StepRecord& r) override { records.push_back(r); }
+  std::vector<StepRecord> records;
+};
+
+ExecutionPlan plan_for(int P, int steps, const Topology& topo) {
+  ExecutionPlan plan;
+  plan.processors = P;
+  plan.steps = steps;
+  plan.topology = &topo;
+  plan.speed.assign(P, 1.0);
+  plan.record_modules = true;
+  return plan;
+}
+
+TEST(BspExecutor, ModulesAreConservedAndBytesCountedUnderRandomReassignment) {
+  BlockSubstitution w(small_problem());
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kComplete, 4);
+  ExecutionPlan plan = plan_for(4, 40, topo);
+  RandomReassigner random(7);
+  plan.dynamic = &random;
+  Collect sink;
+  ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  ASSERT_EQ(sink.records.size(), 40u);
+  std::int64_t total = 0;
+  for (std::size_t s = 0; s < sink.records.size(); ++s) {
+    EXPECT_EQ(sink.records[s].migrations, random.moved_[s]) << "step " << s;
+    EXPECT_EQ(sink.records[s].bytes_moved, random.bytes_[s]) << "step " << s;
+    total += random.moved_[s];
+    // Every module ran on exactly one processor: the recorded owners partition the modules.
+    ASSERT_EQ(sink.records[s].module_owner.size(), 12u);
+    if (s > 0) {
+      // The owners in force during step s are the decision taken after step s-1.
+      std::vector<int> before = sink.records[s - 1].module_owner;
+      int changed = 0;
+      for (int m = 0; m < 12; ++m) changed += before[m] != sink.records[s].module_owner[m];
+      EXPECT_EQ(changed, random.moved_[s - 1]);
+    }
+  }
+  EXPECT_GT(total, 100);  // the test really moved modules around
+  EXPECT_EQ(x.migrations, total);
+  EXPECT_TRUE(store.complete());
+  Verification v = w.verify(store, x.steps_run);
+  EXPECT_TRUE(v.passed) << v.detail;
+}
+
+TEST(BspExecutor, MigrationCopiesStateIntoANewBlock) {
+  BlockSubstitution w(small_problem());
+  ModuleStore store(w);
+  for (int m = 0; m < store.size(); ++m) store.place(m);
+  std::vector<std::byte> before(store.state(5).begin(), store.state(5).end());
+  const std::byte* old_address = store.state(5).data();
+  EXPECT_EQ(store.migrate(5), w.state_bytes(5));
+  EXPECT_NE(store.state(5).data(), old_address);
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), store.state(5).begin()));
+}
+
+TEST(BspExecutor, InvalidDecisionIsRefused) {
+  BlockSubstitution w(small_problem());
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, 3);
+  ExecutionPlan plan = plan_for(3, 5, topo);
+  BrokenBalancer broken;
+  plan.dynamic = &broken;
+  Collect sink;
+  EXPECT_THROW(BspExecutor().run(w, store, plan, sink), std::logic_error);
+}
+
+TEST(BspExecutor, RecordsAreConsistent) {
+  BlockSubstitution w(small_problem(16));
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, 4);
+  ExecutionPlan plan = plan_for(4, 10, topo);
+  plan.warmup = 3;
+  Collect sink;
+  ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  EXPECT_EQ(x.steps_run, 13);
+  ASSERT_EQ(sink.records.size(), 10u);
+  for (const auto& r : sink.records) {
+    double max_load = 0, sum = 0;
+    for (int p = 0; p < 4; ++p) {
+      max_load = std::max(max_load, r.busy[p] + r.proc_balance[p] + r.proc_migration[p]);
+      sum += r.busy[p];
+      EXPECT_GE(r.idle[p], -1e-12);
+    }
+    EXPECT_DOUBLE_EQ(r.makespan, max_load + r.serial);
+    EXPECT_DOUBLE_EQ(r.ideal, sum / 4);
+    EXPECT_LE(r.ideal, r.makespan);
+    EXPECT_EQ(r.migrations, 0);
+    ASSERT_EQ(r.metrics.size(), 1u);  // the residual
+  }
+  EXPECT_EQ(sink.records.front().step, 0);
+  EXPECT_TRUE(w.verify(store, x.steps_run).passed);
+}
+
+TEST(Verification, CatchesACorruptedModuleResult) {
+  BlockSubstitution w(small_problem());
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, 2);
+  ExecutionPlan plan = plan_for(2, 6, topo);
+  Collect sink;
+  ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  ASSERT_TRUE(w.verify(store, x.steps_run).passed);
+  BlockSubstitution::iterate(store.state(4))[3] += 1e-6;  // one wrong value in one module
+  Verification v = w.verify(store, x.steps_run);
+  EXPECT_FALSE(v.passed) << v.detail;
+  EXPECT_GT(v.error, v.tolerance);
+}
+
+TEST(Verification, CatchesAStateSwappedBetweenModules) {
+  BlockSubstitution w(small_problem());
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, 2);
+  ExecutionPlan plan = plan_for(2, 4, topo);
+  Collect sink;
+  ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  auto a = store.state(2), b = store.state(3);
+  const std::size_t n = std::min(a.size(), b.size());
+  std::swap_ranges(a.begin(), a.begin() + n, b.begin());
+  EXPECT_FALSE(w.verify(store, x.steps_run).passed);
+}
+
+}  // namespace
+}  // namespace lbb
