@@ -18,6 +18,7 @@ namespace {
 struct alignas(64) ProcessorSlot {
   double start = 0, end = 0;  // wall clock around the module loop
   double busy_cpu = 0, busy_wall = 0;
+  std::vector<double> phase_cpu;  // busy CPU time per phase of the step
   double migration_cpu = 0;
   std::int64_t migrated = 0, bytes = 0;
 };
@@ -82,6 +83,9 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
   StepRecord rec;
   double migration_wall = 0, serial_wall = 0, balance_wall = 0;
   double balance_cpu = 0, serial_cpu = 0;
+  const int phases = workload.phases();
+  double phase_wait = 0;  // CPU s the busiest processor waits at the barriers between phases
+  for (auto& slot : slots) slot.phase_cpu.assign(phases, 0.0);
 
   auto fail = [&](std::exception_ptr e) {
 #pragma omp critical(lbb_executor_error)
@@ -98,10 +102,10 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       rec.bytes_moved += s.bytes;
       max_load = std::max(max_load, rec.busy[p] + rec.proc_balance[p] + s.migration_cpu);
     }
-    rec.makespan = max_load + rec.serial;
+    rec.makespan = max_load + phase_wait + rec.serial;
     for (int p = 0; p < P; ++p)
-      rec.idle[p] = rec.makespan - rec.serial -
-                    (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
+      rec.idle[p] =
+          rec.makespan - rec.serial - (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
     rec.wall = rec.compute_wall + serial_wall + balance_wall + migration_wall;
     if (!store.complete()) throw std::logic_error("a module lost its state");
     result.migrations += rec.migrations;
@@ -134,11 +138,21 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       speed_sum += plan.speed[p];
       // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so costs
       // add up to CPU busy time when preemption inflated the wall clock.
-      const double scale = s.busy_wall > s.busy_cpu && s.busy_wall > 0 ? s.busy_cpu / s.busy_wall
-                                                                         : 1.0;
+      const double scale =
+          s.busy_wall > s.busy_cpu && s.busy_wall > 0 ? s.busy_cpu / s.busy_wall : 1.0;
       for (int m : lists[p]) cost[m] = cost_wall[m] * scale;
     }
     rec.compute_wall = last - first;
+    // A barrier ends every phase: the step's compute time is the sum over phases of the
+    // slowest processor's, which exceeds the slowest processor's total by phase_wait.
+    double phase_sum = 0, busiest = 0;
+    for (int ph = 0; ph < phases; ++ph) {
+      double slowest = 0;
+      for (int q = 0; q < P; ++q) slowest = std::max(slowest, slots[q].phase_cpu[ph]);
+      phase_sum += slowest;
+    }
+    for (int q = 0; q < P; ++q) busiest = std::max(busiest, slots[q].busy_cpu);
+    phase_wait = phases > 1 ? std::max(0.0, phase_sum - busiest) : 0.0;
     rec.ideal = busy_sum / speed_sum;
     rec.serial = serial_cpu;
     rec.metrics = workload.step_metric_values(s);
@@ -170,22 +184,31 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
     }
     for (int s = 0; s < total && !abort; ++s) {
       ProcessorSlot& slot = slots[p];
-      const double c0 = thread_cpu_now();
       slot.start = wall_now();
       double busy_wall = 0;
-      try {
-        for (int m : lists[p]) {
-          const double a = wall_now();
-          workload.run_module(m, s, store.state(m));
-          const double b = wall_now();
-          cost_wall[m] = b - a;
-          busy_wall += b - a;
+      // Every phase of the step under the same assignment, a barrier after each but the last.
+      for (int ph = 0; ph < phases; ++ph) {
+        const double pc = thread_cpu_now();
+        try {
+          for (int m : lists[p]) {
+            const double a = wall_now();
+            workload.run_module(m, s, ph, store.state(m));
+            const double b = wall_now();
+            cost_wall[m] = (ph == 0 ? 0.0 : cost_wall[m]) + (b - a);
+            busy_wall += b - a;
+          }
+        } catch (...) {
+          fail(std::current_exception());
         }
-      } catch (...) {
-        fail(std::current_exception());
+        slot.phase_cpu[ph] = thread_cpu_now() - pc;
+        if (ph + 1 < phases) {
+#pragma omp barrier
+        }
       }
       slot.end = wall_now();
-      slot.busy_cpu = thread_cpu_now() - c0;
+      // The phases' CPU times only: spinning at a barrier between phases is not work.
+      slot.busy_cpu = 0;
+      for (double c : slot.phase_cpu) slot.busy_cpu += c;
       slot.busy_wall = busy_wall;
 #pragma omp barrier
 #pragma omp single
@@ -194,7 +217,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
           if (error) throw std::runtime_error("module failed");
           if (have_pending) finish_record();
           const double sw = wall_now(), sc = thread_cpu_now();
-          workload.finish_step(s);
+          workload.finish_step(s, store);
           serial_cpu = thread_cpu_now() - sc;
           serial_wall = wall_now() - sw;
           start_record(s);

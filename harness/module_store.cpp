@@ -1,5 +1,6 @@
 #include "harness/module_store.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -10,7 +11,9 @@ namespace {
 constexpr std::size_t kAlignment = 64;  // a cache line: no false sharing between modules
 }
 
-void ModuleStore::FreeDeleter::operator()(std::byte* p) const { std::free(p); }
+void ModuleStore::FreeDeleter::operator()(std::byte* p) const {
+  std::free(p);
+}
 
 std::unique_ptr<std::byte, ModuleStore::FreeDeleter> ModuleStore::allocate(std::size_t bytes) {
   const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
@@ -45,6 +48,17 @@ std::size_t ModuleStore::migrate(int module) {
   std::memcpy(fresh.get(), b.data.get(), b.size);
   b.data = std::move(fresh);
   return b.size;
+}
+
+void ModuleStore::resize(int module, std::size_t bytes) {
+  Block& b = blocks_[module];
+  if (bytes == b.size) return;
+  auto fresh = allocate(bytes);
+  const std::size_t keep = std::min(bytes, b.size);
+  if (keep) std::memcpy(fresh.get(), b.data.get(), keep);
+  std::memset(fresh.get() + keep, 0, bytes - keep);
+  b.data = std::move(fresh);
+  b.size = bytes;
 }
 
 bool ModuleStore::complete() const {
