@@ -163,6 +163,22 @@ std::vector<double> Matmul::step_metric_values(int step) const {
   return {checksum_.at(step)};
 }
 
+std::vector<double> Matmul::gather_product(ModuleStates& states) const {
+  std::vector<double> z(static_cast<std::size_t>(n_) * m_);
+  for (int b = 0; b < module_count(); ++b) {
+    std::span<std::byte> s = states.state(b);
+    if (s.size() != state_bytes(b))
+      throw std::runtime_error("state of module " + std::to_string(b) + " has a bad size");
+    RowBlockView view = view_of(s);
+    if (view.header->module != b || view.header->rows != rows(b) ||
+        view.header->first_row != first_row_[b] || view.header->r != r_ || view.header->m != m_)
+      throw std::runtime_error("state of module " + std::to_string(b) + " has a bad header");
+    std::memcpy(z.data() + static_cast<std::size_t>(first_row_[b]) * m_, view.z.data(),
+                view.z.size_bytes());
+  }
+  return z;
+}
+
 Verification Matmul::verify(ModuleStates& states, int steps_run) {
   // References from X and Y regenerated from the seed, in long double: sampled entries
   // z_ij = x_i . y_j, every row sum x_i . (Y 1) and every column sum (1^T X) . y_j (the
@@ -170,17 +186,12 @@ Verification Matmul::verify(ModuleStates& states, int steps_run) {
   // terms, so that 2 (r + max(n, m)) DBL_EPSILON bounds the rounding of a correct product.
   Verification v;
   v.tolerance = 2.0 * (r_ + std::max(n_, m_)) * DBL_EPSILON;
-  std::vector<double> z(static_cast<std::size_t>(n_) * m_);
-  for (int b = 0; b < module_count(); ++b) {
-    std::span<std::byte> s = states.state(b);
-    RowBlockView view = view_of(s);
-    if (s.size() != state_bytes(b) || view.header->module != b || view.header->rows != rows(b) ||
-        view.header->first_row != first_row_[b] || view.header->r != r_ || view.header->m != m_) {
-      v.detail = "state of module " + std::to_string(b) + " has a bad header or size";
-      return v;
-    }
-    std::memcpy(z.data() + static_cast<std::size_t>(first_row_[b]) * m_, view.z.data(),
-                view.z.size_bytes());
+  std::vector<double> z;
+  try {
+    z = gather_product(states);
+  } catch (const std::exception& e) {
+    v.detail = e.what();
+    return v;
   }
   const std::vector<double> y = make_y();
   std::vector<long double> y_row_sum(r_, 0), y_row_abs(r_, 0), x_col_sum(r_, 0), x_col_abs(r_, 0);

@@ -32,6 +32,8 @@ class Matmul final : public Workload {
   std::vector<double> x_row(int i) const;
   // Y, generated from the seed alone.
   std::vector<double> make_y() const;
+  // Z (n x m, row-major) gathered from the module states; throws on a bad header or size.
+  std::vector<double> gather_product(ModuleStates& states) const;
 
  private:
   int n_, r_, m_;
