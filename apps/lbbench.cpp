@@ -6,8 +6,9 @@
 #include "harness/cli/commands.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"lbbench: run real kernels on OpenMP threads under static and dynamic load "
-               "balancers, measure every step, archive it in HDF5"};
+  CLI::App app{
+      "lbbench: run real kernels on OpenMP threads under static and dynamic load "
+      "balancers, measure every step, archive it in HDF5"};
   app.require_subcommand(1);
   lbb::add_run_command(app);
   lbb::add_validate_command(app);

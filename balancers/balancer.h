@@ -22,9 +22,9 @@ struct LoadView {
   std::span<const int> owner;            // current owner per module; empty before the first step
   const Topology* topology = nullptr;    // processor graph, never null in a run
   ModuleStructure structure = ModuleStructure::kIndependent;
-  int dimensions = 0;                    // of coords
-  std::span<const double> coords;        // module centres, dimensions per module, may be empty
-  int step = -1;                         // last finished step; -1 for the initial partition
+  int dimensions = 0;              // of coords
+  std::span<const double> coords;  // module centres, dimensions per module, may be empty
+  int step = -1;                   // last finished step; -1 for the initial partition
 
   int processors() const { return static_cast<int>(speed.size()); }
   int modules() const { return static_cast<int>(cost.size()); }

@@ -6,8 +6,8 @@
 
 namespace lbb {
 
-ParamSpec int_param(std::string name, std::int64_t def, std::string doc,
-                    std::optional<double> min, std::optional<double> max) {
+ParamSpec int_param(std::string name, std::int64_t def, std::string doc, std::optional<double> min,
+                    std::optional<double> max) {
   return {std::move(name), ParamType::kInt, ParamValue(def), std::move(doc), min, max, {}};
 }
 
@@ -22,14 +22,19 @@ ParamSpec bool_param(std::string name, bool def, std::string doc) {
 
 ParamSpec string_param(std::string name, std::string def, std::string doc,
                        std::vector<std::string> choices) {
-  return {std::move(name), ParamType::kString, ParamValue(std::move(def)), std::move(doc),
-          {}, {}, std::move(choices)};
+  return {std::move(name),   ParamType::kString, ParamValue(std::move(def)), std::move(doc), {}, {},
+          std::move(choices)};
 }
 
 ParamSpec reals_param(std::string name, std::vector<double> def, std::string doc,
                       std::optional<double> min, std::optional<double> max) {
-  return {std::move(name), ParamType::kRealList, ParamValue(std::move(def)), std::move(doc),
-          min, max, {}};
+  return {std::move(name),
+          ParamType::kRealList,
+          ParamValue(std::move(def)),
+          std::move(doc),
+          min,
+          max,
+          {}};
 }
 
 ParamSpec required(ParamSpec spec) {
@@ -85,11 +90,16 @@ std::string Params::describe() const {
 
 std::string_view type_name(ParamType type) {
   switch (type) {
-    case ParamType::kInt: return "integer";
-    case ParamType::kReal: return "number";
-    case ParamType::kBool: return "boolean";
-    case ParamType::kString: return "string";
-    case ParamType::kRealList: return "list of numbers";
+    case ParamType::kInt:
+      return "integer";
+    case ParamType::kReal:
+      return "number";
+    case ParamType::kBool:
+      return "boolean";
+    case ParamType::kString:
+      return "string";
+    case ParamType::kRealList:
+      return "list of numbers";
   }
   return "?";
 }
@@ -250,8 +260,8 @@ void set_param_from_text(std::span<const ParamSpec> specs, std::string_view key_
                          Params& params) {
   auto eq = key_value.find('=');
   if (eq == std::string_view::npos || eq == 0)
-    throw ParamError(std::string(key_value), "expected key=value, got '" +
-                                                 std::string(key_value) + "'");
+    throw ParamError(std::string(key_value),
+                     "expected key=value, got '" + std::string(key_value) + "'");
   std::string key(key_value.substr(0, eq));
   const ParamSpec* spec = find_spec(specs, key);
   if (!spec) throw ParamError(key, "unknown parameter '" + key + "'");

@@ -22,9 +22,9 @@ struct ParamSpec {
   ParamType type = ParamType::kReal;
   std::optional<ParamValue> default_value;  // empty: the parameter is required
   std::string doc;
-  std::optional<double> min;          // inclusive bound for numbers (and for list elements)
-  std::optional<double> max;          // inclusive bound
-  std::vector<std::string> choices;   // allowed values of a string parameter
+  std::optional<double> min;         // inclusive bound for numbers (and for list elements)
+  std::optional<double> max;         // inclusive bound
+  std::vector<std::string> choices;  // allowed values of a string parameter
 };
 
 // Thrown for a parameter that is missing, unknown, of the wrong type or out of range.

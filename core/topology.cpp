@@ -19,11 +19,16 @@ std::optional<TopologyKind> parse_topology(std::string_view name) {
 
 std::string_view topology_name(TopologyKind kind) {
   switch (kind) {
-    case TopologyKind::kChain: return "chain";
-    case TopologyKind::kRing: return "ring";
-    case TopologyKind::kMesh2d: return "mesh2d";
-    case TopologyKind::kHypercube: return "hypercube";
-    case TopologyKind::kComplete: return "complete";
+    case TopologyKind::kChain:
+      return "chain";
+    case TopologyKind::kRing:
+      return "ring";
+    case TopologyKind::kMesh2d:
+      return "mesh2d";
+    case TopologyKind::kHypercube:
+      return "hypercube";
+    case TopologyKind::kComplete:
+      return "complete";
   }
   return "?";
 }
@@ -86,7 +91,8 @@ bool Topology::adjacent(int a, int b) const {
 int Topology::distance(int a, int b) const {
   if (a == b) return 0;
   switch (kind_) {
-    case TopologyKind::kChain: return std::abs(a - b);
+    case TopologyKind::kChain:
+      return std::abs(a - b);
     case TopologyKind::kRing: {
       int d = std::abs(a - b);
       return std::min(d, processors_ - d);
@@ -95,7 +101,8 @@ int Topology::distance(int a, int b) const {
       return std::abs(a / cols_ - b / cols_) + std::abs(a % cols_ - b % cols_);
     case TopologyKind::kHypercube:
       return std::popcount(static_cast<unsigned>(a ^ b));
-    case TopologyKind::kComplete: return 1;
+    case TopologyKind::kComplete:
+      return 1;
   }
   return 0;
 }

@@ -24,7 +24,7 @@ class Topology {
   int size() const { return processors_; }
   const std::vector<int>& neighbours(int p) const { return neighbours_[p]; }
   bool adjacent(int a, int b) const;
-  int distance(int a, int b) const;  // hops on the processor graph
+  int distance(int a, int b) const;        // hops on the processor graph
   int mesh_rows() const { return rows_; }  // mesh2d: rows x cols with rows <= cols
   int mesh_cols() const { return cols_; }
 

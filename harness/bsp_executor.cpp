@@ -75,7 +75,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
   std::vector<std::vector<int>> lists = modules_by_processor(owner, P);
 
   std::vector<ProcessorSlot> slots(P);
-  std::vector<double> cost_wall(M, 0.0), cost(M, 0.0);
+  std::vector<double> cost(M, 0.0);
   std::vector<int> moved;
   std::vector<int> step_owner;  // owner during the step being recorded
   bool migrate_now = false, abort = false, have_pending = false;
@@ -136,11 +136,6 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       rec.busy_wall[p] = s.busy_wall;
       busy_sum += s.busy_cpu;
       speed_sum += plan.speed[p];
-      // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so costs
-      // add up to CPU busy time when preemption inflated the wall clock.
-      const double scale =
-          s.busy_wall > s.busy_cpu && s.busy_wall > 0 ? s.busy_cpu / s.busy_wall : 1.0;
-      for (int m : lists[p]) cost[m] = cost_wall[m] * scale;
     }
     rec.compute_wall = last - first;
     // A barrier ends every phase: the step's compute time is the sum over phases of the
@@ -194,7 +189,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
             const double a = wall_now();
             workload.run_module(m, s, ph, store.state(m));
             const double b = wall_now();
-            cost_wall[m] = (ph == 0 ? 0.0 : cost_wall[m]) + (b - a);
+            cost[m] = (ph == 0 ? 0.0 : cost[m]) + (b - a);
             busy_wall += b - a;
           }
         } catch (...) {
@@ -210,6 +205,12 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       slot.busy_cpu = 0;
       for (double c : slot.phase_cpu) slot.busy_cpu += c;
       slot.busy_wall = busy_wall;
+      // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module
+      // costs add up to CPU busy time when preemption inflated the wall clock.
+      if (busy_wall > slot.busy_cpu && busy_wall > 0) {
+        const double scale = slot.busy_cpu / busy_wall;
+        for (int m : lists[p]) cost[m] *= scale;
+      }
 #pragma omp barrier
 #pragma omp single
       {

@@ -7,7 +7,9 @@
 
 namespace lbb {
 
-inline double seconds_of(const timespec& ts) { return ts.tv_sec + 1e-9 * ts.tv_nsec; }
+inline double seconds_of(const timespec& ts) {
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
 
 inline double wall_now() {
   timespec ts;

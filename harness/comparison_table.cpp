@@ -68,9 +68,9 @@ void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes
     r.migrations = median(mg);
     r.megabytes = median(mb);
     r.balance = median(bl);
-    r.verified = !error.empty()              ? "FAILED: " + error
-                 : passed == r.reps          ? "yes"
-                                             : "NO (" + std::to_string(r.reps - passed) + ")";
+    r.verified = !error.empty()     ? "FAILED: " + error
+                 : passed == r.reps ? "yes"
+                                    : "NO (" + std::to_string(r.reps - passed) + ")";
     rows.push_back(r);
   }
   // Best modelled makespan within each workload / processors / sweep group.
@@ -92,17 +92,18 @@ void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes
   }
   const bool any_sweep = std::any_of(rows.begin(), rows.end(),
                                      [](const Row& r) { return !r.spec->sweep_label.empty(); });
-  out << std::left << std::setw(20) << "workload" << std::right << std::setw(4) << "P" << "  "
-      << std::left << std::setw(static_cast<int>(wb)) << "balancer";
+  out << std::left << std::setw(20) << "workload" << std::right << std::setw(4) << "P"
+      << "  " << std::left << std::setw(static_cast<int>(wb)) << "balancer";
   if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << "sweep";
   out << std::right << std::setw(12) << "makespan_s" << std::setw(10) << "wall_s" << std::setw(10)
-      << "ideal_s" << std::setw(7) << "eff" << std::setw(8) << "imbal" << std::setw(9)
-      << "migr" << std::setw(10) << "MB_moved" << std::setw(11) << "balance_s" << "  "
+      << "ideal_s" << std::setw(7) << "eff" << std::setw(8) << "imbal" << std::setw(9) << "migr"
+      << std::setw(10) << "MB_moved" << std::setw(11) << "balance_s"
+      << "  "
       << "verified\n";
   for (const auto& r : rows) {
     out << std::left << std::setw(20) << r.spec->workload << std::right << std::setw(4)
-        << r.spec->processors << "  " << std::left
-        << std::setw(static_cast<int>(wb)) << ((r.best ? "*" : " ") + r.spec->balancer.label);
+        << r.spec->processors << "  " << std::left << std::setw(static_cast<int>(wb))
+        << ((r.best ? "*" : " ") + r.spec->balancer.label);
     if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << r.spec->sweep_label;
     out << std::right << std::fixed << std::setprecision(4) << std::setw(12) << r.makespan
         << std::setw(10) << r.wall << std::setw(10) << r.ideal << std::setprecision(3)

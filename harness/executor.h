@@ -13,21 +13,21 @@ namespace lbb {
 
 struct ExecutionPlan {
   int processors = 1;
-  int warmup = 0;              // steps run (and balanced) but not recorded
-  int steps = 1;               // recorded steps
+  int warmup = 0;  // steps run (and balanced) but not recorded
+  int steps = 1;   // recorded steps
   const Topology* topology = nullptr;
-  std::vector<double> speed;   // per processor
-  Balancer* initial = nullptr; // static partitioner; null: block
-  Balancer* dynamic = nullptr; // between-step balancer; null: never rebalance
-  bool record_modules = false; // fill StepRecord::module_cost/module_owner
+  std::vector<double> speed;    // per processor
+  Balancer* initial = nullptr;  // static partitioner; null: block
+  Balancer* dynamic = nullptr;  // between-step balancer; null: never rebalance
+  bool record_modules = false;  // fill StepRecord::module_cost/module_owner
 };
 
 struct ExecutionResult {
-  int steps_run = 0;                // warm-up included: what the workload has computed
+  int steps_run = 0;  // warm-up included: what the workload has computed
   double initial_partition_seconds = 0;
-  double record_seconds = 0;        // time spent handing records to the sink (archive I/O)
-  double run_wall = 0;              // the whole run, placement to last step
-  std::int64_t migrations = 0;      // over all steps, warm-up included
+  double record_seconds = 0;    // time spent handing records to the sink (archive I/O)
+  double run_wall = 0;          // the whole run, placement to last step
+  std::int64_t migrations = 0;  // over all steps, warm-up included
   std::int64_t bytes_moved = 0;
   std::vector<int> final_owner;
 };

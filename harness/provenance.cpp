@@ -30,11 +30,21 @@ std::string omp_environment() {
   for (const auto& v : vars) out += v + ";";
   const char* bind = "false";
   switch (omp_get_proc_bind()) {
-    case omp_proc_bind_false: bind = "false"; break;
-    case omp_proc_bind_true: bind = "true"; break;
-    case omp_proc_bind_master: bind = "master"; break;
-    case omp_proc_bind_close: bind = "close"; break;
-    case omp_proc_bind_spread: bind = "spread"; break;
+    case omp_proc_bind_false:
+      bind = "false";
+      break;
+    case omp_proc_bind_true:
+      bind = "true";
+      break;
+    case omp_proc_bind_master:
+      bind = "master";
+      break;
+    case omp_proc_bind_close:
+      bind = "close";
+      break;
+    case omp_proc_bind_spread:
+      bind = "spread";
+      break;
   }
   out += std::string("proc_bind=") + bind + ";places=" + std::to_string(omp_get_num_places());
   return out;

@@ -8,12 +8,12 @@ namespace lbb {
 
 struct RunSummary {
   int steps = 0;
-  double makespan = 0;    // s, sum of modelled step makespans
-  double wall = 0;        // s, sum of step wall times
-  double ideal = 0;       // s, sum of ideal step times
-  double balance = 0;     // s, sum of decision times
-  double migration = 0;   // s, sum over steps of the slowest processor's migration time
-  double imbalance = 0;   // mean over steps of max/mean processor busy time - 1
+  double makespan = 0;   // s, sum of modelled step makespans
+  double wall = 0;       // s, sum of step wall times
+  double ideal = 0;      // s, sum of ideal step times
+  double balance = 0;    // s, sum of decision times
+  double migration = 0;  // s, sum over steps of the slowest processor's migration time
+  double imbalance = 0;  // mean over steps of max/mean processor busy time - 1
   std::int64_t migrations = 0;
   std::int64_t bytes_moved = 0;
   double efficiency() const { return makespan > 0 ? ideal / makespan : 0; }

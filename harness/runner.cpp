@@ -91,8 +91,9 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     std::vector<std::string> metrics;
     for (const auto& m : workload->step_metrics()) metrics.push_back(m.name);
     if (archive) {
-      RunLayout layout{spec.balancer.label + (spec.sweep_label.empty() ? "" : "-" + spec.sweep_label),
-                       spec.processors, workload->module_count(), spec.module_detail, metrics};
+      RunLayout layout{
+          spec.balancer.label + (spec.sweep_label.empty() ? "" : "-" + spec.sweep_label),
+          spec.processors, workload->module_count(), spec.module_detail, metrics};
       writer = archive->begin_run(layout);
       out.run_id = writer->id();
       write_header(*writer, spec, repetition, workload->module_count(), provenance,

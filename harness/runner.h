@@ -14,12 +14,12 @@ namespace lbb {
 struct RunOutcome {
   const RunSpec* spec = nullptr;
   int repetition = 0;
-  std::string run_id;        // empty when not archived
+  std::string run_id;  // empty when not archived
   RunSummary summary;
   Verification verification;
   bool oversubscribed = false;
   double run_wall = 0;
-  std::string error;         // non-empty when the run failed before verification
+  std::string error;  // non-empty when the run failed before verification
   bool ok() const { return error.empty() && verification.passed; }
 };
 

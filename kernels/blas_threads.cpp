@@ -4,6 +4,8 @@
 
 namespace lbb::kernels {
 
-void use_one_blas_thread() { openblas_set_num_threads(1); }
+void use_one_blas_thread() {
+  openblas_set_num_threads(1);
+}
 
 }  // namespace lbb::kernels

@@ -96,8 +96,8 @@ TEST(Archive, AddingARunNeverRewritesEarlierOnes) {
     auto run = archive.begin_run({"first", 2, 2, false, {}});
     run->on_step(record(0, 2, 2));
   }
-  const auto first = ArchiveReader(path).read_series(ArchiveReader(path).runs()[0].id,
-                                                     "step/makespan");
+  const auto first =
+      ArchiveReader(path).read_series(ArchiveReader(path).runs()[0].id, "step/makespan");
   {
     ArchiveWriter archive(path);
     auto run = archive.begin_run({"first", 2, 2, false, {}});  // the same label again

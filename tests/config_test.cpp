@@ -45,7 +45,8 @@ TEST(Config, GoodConfigExpands) {
 
 TEST(Config, ListsAreACartesianSweep) {
   testing::TempDir dir;
-  Config c = load_config(dir.write("c.yaml", R"(workload: { kind: block_substitution, blocks: 16, sd: [0.5, 1, 2] }
+  Config c = load_config(
+      dir.write("c.yaml", R"(workload: { kind: block_substitution, blocks: 16, sd: [0.5, 1, 2] }
 platform: { processors: [2, 4] }
 balancers:
   - { static: block }

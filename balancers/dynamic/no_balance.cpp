@@ -3,7 +3,8 @@
 namespace lbb {
 
 BalancerInfo NoBalance::info() {
-  return {"none", BalancerKind::kDynamic,
+  return {"none",
+          BalancerKind::kDynamic,
           "never rebalance: keep the initial assignment (no-balance bound, Franklin & Govindan "
           "1995)",
           {},

@@ -3,7 +3,8 @@
 namespace lbb {
 
 BalancerInfo BlockPartition::info() {
-  return {"block", BalancerKind::kStatic,
+  return {"block",
+          BalancerKind::kStatic,
           "equal contiguous module counts per processor (static block scheme, Zaki et al. 1997)",
           {},
           [](const Params&) { return std::make_unique<BlockPartition>(); }};

@@ -3,10 +3,12 @@
 namespace lbb {
 
 BalancerInfo CyclicPartition::info() {
-  return {"cyclic", BalancerKind::kStatic,
-          "interleaved: module m on processor m mod P (static interleaved scheme, Zaki et al. 1997)",
-          {},
-          [](const Params&) { return std::make_unique<CyclicPartition>(); }};
+  return {
+      "cyclic",
+      BalancerKind::kStatic,
+      "interleaved: module m on processor m mod P (static interleaved scheme, Zaki et al. 1997)",
+      {},
+      [](const Params&) { return std::make_unique<CyclicPartition>(); }};
 }
 
 Decision CyclicPartition::decide(const LoadView& view) {

@@ -70,8 +70,8 @@ std::vector<RunInfo> ArchiveReader::runs() const {
 std::vector<double> ArchiveReader::read_matrix(const std::string& run, const std::string& dataset,
                                                std::size_t& rows, std::size_t& cols) const {
   const std::string path = "/runs/" + run + "/" + dataset;
-  auto d = h5::dataset(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT),
-                       path_ + ": no dataset " + path);
+  auto d =
+      h5::dataset(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), path_ + ": no dataset " + path);
   auto space = h5::dataspace(H5Dget_space(d.get()), "space");
   hsize_t dims[2] = {0, 1};
   const int rank = H5Sget_simple_extent_ndims(space.get());

@@ -1,5 +1,5 @@
-#include <filesystem>
 #include <sys/stat.h>
+#include <filesystem>
 
 #include "harness/archive/archive.h"
 
@@ -47,9 +47,9 @@ h5::Handle make_series(hid_t group, const std::string& name, hid_t file_type, hs
   }
   auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), name);
   H5Pset_create_intermediate_group(lcpl.get(), 1);
-  return h5::dataset(H5Dcreate2(group, name.c_str(), file_type, space.get(), lcpl.get(),
-                                dcpl.get(), H5P_DEFAULT),
-                     "create dataset " + name);
+  return h5::dataset(
+      H5Dcreate2(group, name.c_str(), file_type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
+      "create dataset " + name);
 }
 
 void append_row(hid_t dataset, hid_t mem_type, hsize_t cols, hsize_t row, const void* data) {
@@ -72,9 +72,9 @@ RunWriter::RunWriter(hid_t file, std::string id, const RunLayout& layout)
     : file_(file), id_(std::move(id)), layout_(layout) {
   auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
   H5Pset_create_intermediate_group(lcpl.get(), 1);
-  group_ = h5::group(H5Gcreate2(file, ("/runs/" + id_).c_str(), lcpl.get(), H5P_DEFAULT,
-                                H5P_DEFAULT),
-                     "create run group " + id_);
+  group_ =
+      h5::group(H5Gcreate2(file, ("/runs/" + id_).c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+                "create run group " + id_);
   const hsize_t P = layout.processors;
   const hsize_t M = layout.modules;
   auto add = [&](const std::string& name, hid_t file_type, hid_t mem_type, hsize_t cols) {
@@ -109,33 +109,33 @@ RunWriter::~RunWriter() {
   H5Fflush(file_, H5F_SCOPE_LOCAL);
 }
 
-void RunWriter::set_text(const std::string& name, const std::string& value) {
-  replace_attribute(group_.get(), name);
-  auto type = text_type();
+namespace {
+
+// Creates (or replaces) a scalar attribute of obj and writes one value into it.
+void write_scalar_attribute(hid_t obj, const std::string& name, hid_t file_type, hid_t mem_type,
+                            const void* value) {
+  replace_attribute(obj, name);
   auto space = h5::dataspace(H5Screate(H5S_SCALAR), name);
   auto attr = h5::attribute(
-      H5Acreate2(group_.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
       "attribute " + name);
+  h5::check(H5Awrite(attr.get(), mem_type, value), "write attribute " + name);
+}
+
+}  // namespace
+
+void RunWriter::set_text(const std::string& name, const std::string& value) {
+  auto type = text_type();
   const char* s = value.c_str();
-  h5::check(H5Awrite(attr.get(), type.get(), &s), "write attribute " + name);
+  write_scalar_attribute(group_.get(), name, type.get(), type.get(), &s);
 }
 
 void RunWriter::set_int(const std::string& name, std::int64_t value) {
-  replace_attribute(group_.get(), name);
-  auto space = h5::dataspace(H5Screate(H5S_SCALAR), name);
-  auto attr = h5::attribute(H5Acreate2(group_.get(), name.c_str(), H5T_STD_I64LE, space.get(),
-                                       H5P_DEFAULT, H5P_DEFAULT),
-                            "attribute " + name);
-  h5::check(H5Awrite(attr.get(), H5T_NATIVE_INT64, &value), "write attribute " + name);
+  write_scalar_attribute(group_.get(), name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
 }
 
 void RunWriter::set_real(const std::string& name, double value) {
-  replace_attribute(group_.get(), name);
-  auto space = h5::dataspace(H5Screate(H5S_SCALAR), name);
-  auto attr = h5::attribute(H5Acreate2(group_.get(), name.c_str(), H5T_IEEE_F64LE, space.get(),
-                                       H5P_DEFAULT, H5P_DEFAULT),
-                            "attribute " + name);
-  h5::check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value), "write attribute " + name);
+  write_scalar_attribute(group_.get(), name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
 void RunWriter::on_step(const StepRecord& r) {
@@ -167,7 +167,9 @@ void RunWriter::on_step(const StepRecord& r) {
   flush();
 }
 
-void RunWriter::flush() { h5::check(H5Fflush(file_, H5F_SCOPE_LOCAL), "flush archive"); }
+void RunWriter::flush() {
+  h5::check(H5Fflush(file_, H5F_SCOPE_LOCAL), "flush archive");
+}
 
 ArchiveWriter::ArchiveWriter(const std::string& path) : path_(path) {
   h5::silence_library_errors();
@@ -179,12 +181,14 @@ ArchiveWriter::ArchiveWriter(const std::string& path) : path_(path) {
       throw ArchiveError(path + ": not an HDF5 file (refusing to touch it)");
     hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
     if (f < 0)
-      throw ArchiveError(path + ": cannot open the HDF5 file for writing (corrupt, locked by "
-                                "another writer, or read-only)");
+      throw ArchiveError(path +
+                         ": cannot open the HDF5 file for writing (corrupt, locked by "
+                         "another writer, or read-only)");
     file_ = h5::Handle(f, H5Fclose);
     if (H5Lexists(f, "/runs", H5P_DEFAULT) <= 0)
-      throw ArchiveError(path + ": an HDF5 file without /runs is not an lbbench archive "
-                                "(refusing to touch it)");
+      throw ArchiveError(path +
+                         ": an HDF5 file without /runs is not an lbbench archive "
+                         "(refusing to touch it)");
   } else {
     if (auto parent = fs::path(path).parent_path(); !parent.empty())
       fs::create_directories(parent, ec);

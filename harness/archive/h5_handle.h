@@ -52,15 +52,31 @@ inline void check(herr_t status, const std::string& what) {
   if (status < 0) throw Error(what);
 }
 
-inline Handle file(hid_t id, const std::string& what) { return check(id, H5Fclose, what); }
-inline Handle group(hid_t id, const std::string& what) { return check(id, H5Gclose, what); }
-inline Handle dataset(hid_t id, const std::string& what) { return check(id, H5Dclose, what); }
-inline Handle dataspace(hid_t id, const std::string& what) { return check(id, H5Sclose, what); }
-inline Handle datatype(hid_t id, const std::string& what) { return check(id, H5Tclose, what); }
-inline Handle plist(hid_t id, const std::string& what) { return check(id, H5Pclose, what); }
-inline Handle attribute(hid_t id, const std::string& what) { return check(id, H5Aclose, what); }
+inline Handle file(hid_t id, const std::string& what) {
+  return check(id, H5Fclose, what);
+}
+inline Handle group(hid_t id, const std::string& what) {
+  return check(id, H5Gclose, what);
+}
+inline Handle dataset(hid_t id, const std::string& what) {
+  return check(id, H5Dclose, what);
+}
+inline Handle dataspace(hid_t id, const std::string& what) {
+  return check(id, H5Sclose, what);
+}
+inline Handle datatype(hid_t id, const std::string& what) {
+  return check(id, H5Tclose, what);
+}
+inline Handle plist(hid_t id, const std::string& what) {
+  return check(id, H5Pclose, what);
+}
+inline Handle attribute(hid_t id, const std::string& what) {
+  return check(id, H5Aclose, what);
+}
 
 // Library errors are reported by lbbench itself, not printed by HDF5.
-inline void silence_library_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+inline void silence_library_errors() {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
 
 }  // namespace lbb::h5

@@ -16,8 +16,8 @@ void print_params(std::span<const ParamSpec> specs) {
     std::cout << "      " << s.name << " (" << type_name(s.type) << ", "
               << (s.default_value ? "default " + to_string(*s.default_value) : "required");
     if (s.min || s.max)
-      std::cout << ", range [" << (s.min ? format_number(*s.min, 6) : "-inf") << ", "
-                << (s.max ? format_number(*s.max, 6) : "inf") << "]";
+      std::cout << ", range [" << (s.min ? format_number(*s.min, 12) : "-inf") << ", "
+                << (s.max ? format_number(*s.max, 12) : "inf") << "]";
     if (!s.choices.empty()) {
       std::cout << ", one of";
       for (const auto& c : s.choices) std::cout << " " << c;
@@ -29,8 +29,9 @@ void print_params(std::span<const ParamSpec> specs) {
 }  // namespace
 
 void add_list_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("list", "list workloads and balancers with their "
-                                             "parameters and defaults");
+  CLI::App* cmd = app.add_subcommand("list",
+                                     "list workloads and balancers with their "
+                                     "parameters and defaults");
   cmd->callback([] {
     std::cout << "workloads (config: workload: { kind: NAME, param: value })\n";
     for (const auto& w : workload_registry()) {

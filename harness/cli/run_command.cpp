@@ -93,13 +93,16 @@ void run(const RunOptions& o) {
 
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "run a config: every balancer, sweep point and "
-                                            "repetition; print the comparison; archive it");
+  CLI::App* cmd = app.add_subcommand("run",
+                                     "run a config: every balancer, sweep point and "
+                                     "repetition; print the comparison; archive it");
   cmd->add_option("config", o->config, "YAML config file")->required()->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", o->output, "HDF5 archive to add runs to (default: the config's "
-                                            "output, else results/<name>.h5)");
-  cmd->add_option("--set", o->overrides, "override a config value: key.path=value (repeatable; "
-                                         "a YAML list is a sweep)")
+  cmd->add_option("-o,--output", o->output,
+                  "HDF5 archive to add runs to (default: the config's "
+                  "output, else results/<name>.h5)");
+  cmd->add_option("--set", o->overrides,
+                  "override a config value: key.path=value (repeatable; "
+                  "a YAML list is a sweep)")
       ->allow_extra_args(false);
   cmd->add_flag("--no-archive", o->no_archive, "run and print, write no archive");
   cmd->callback([o] { run(*o); });

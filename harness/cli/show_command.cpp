@@ -39,19 +39,19 @@ void add_show_command(CLI::App& app) {
     std::cout << std::left << std::setw(static_cast<int>(wid) + 2) << "run" << std::setw(20)
               << "workload" << std::setw(static_cast<int>(wb) + 2) << "balancer" << std::right
               << std::setw(4) << "P" << std::setw(7) << "steps" << std::setw(10) << "status"
-              << std::setw(5) << "ok" << std::setw(12) << "makespan_s" << std::setw(10)
-              << "wall_s" << std::setw(7) << "eff" << std::setw(9) << "migr" << "  started\n";
+              << std::setw(5) << "ok" << std::setw(12) << "makespan_s" << std::setw(10) << "wall_s"
+              << std::setw(7) << "eff" << std::setw(9) << "migr"
+              << "  started\n";
     for (const auto& r : runs) {
       std::cout << std::left << std::setw(static_cast<int>(wid) + 2) << r.id << std::setw(20)
-                << text(r, "workload") << std::setw(static_cast<int>(wb) + 2)
-                << text(r, "balancer") << std::right << std::setw(4) << whole(r, "processors")
-                << std::setw(7) << whole(r, "steps") << std::setw(10) << text(r, "status")
-                << std::setw(5) << (number(r, "verified") == 1 ? "yes" : "no") << std::fixed
-                << std::setprecision(4) << std::setw(12) << number(r, "makespan_total")
-                << std::setw(10) << number(r, "wall_total") << std::setprecision(3)
-                << std::setw(7) << number(r, "efficiency") 
-                << std::setw(9) << whole(r, "migrations_total") << "  " << text(r, "started")
-                << "\n";
+                << text(r, "workload") << std::setw(static_cast<int>(wb) + 2) << text(r, "balancer")
+                << std::right << std::setw(4) << whole(r, "processors") << std::setw(7)
+                << whole(r, "steps") << std::setw(10) << text(r, "status") << std::setw(5)
+                << (number(r, "verified") == 1 ? "yes" : "no") << std::fixed << std::setprecision(4)
+                << std::setw(12) << number(r, "makespan_total") << std::setw(10)
+                << number(r, "wall_total") << std::setprecision(3) << std::setw(7)
+                << number(r, "efficiency") << std::setw(9) << whole(r, "migrations_total") << "  "
+                << text(r, "started") << "\n";
       std::cout.unsetf(std::ios::floatfield);
     }
     std::cout << runs.size() << " runs in " << *path << "\n";

@@ -10,8 +10,9 @@ namespace lbb {
 void add_validate_command(CLI::App& app) {
   auto config = std::make_shared<std::string>();
   auto overrides = std::make_shared<std::vector<std::string>>();
-  CLI::App* cmd = app.add_subcommand("validate", "check a config and list the runs it expands "
-                                                 "to, running nothing");
+  CLI::App* cmd = app.add_subcommand("validate",
+                                     "check a config and list the runs it expands "
+                                     "to, running nothing");
   cmd->add_option("config", *config, "YAML config file")->required()->check(CLI::ExistingFile);
   cmd->add_option("--set", *overrides, "override a config value: key.path=value")
       ->allow_extra_args(false);
@@ -23,8 +24,8 @@ void add_validate_command(CLI::App& app) {
       std::cout << *config << ": OK, " << c.runs.size() << " configurations, " << total
                 << " runs, archive " << c.output << "\n";
       for (const auto& r : c.runs)
-        std::cout << "  " << r.workload << " P=" << r.processors << " "
-                  << topology_name(r.topology) << " " << r.balancer.label
+        std::cout << "  " << r.workload << " P=" << r.processors << " " << topology_name(r.topology)
+                  << " " << r.balancer.label
                   << (r.sweep_label.empty() ? "" : " [" + r.sweep_label + "]") << " x"
                   << r.repetitions << "\n";
     } catch (const ConfigError& e) {

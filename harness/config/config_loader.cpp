@@ -79,11 +79,16 @@ std::optional<ParamValue> scalar_value(const YAML::Node& n, ParamType type) {
   if (!n.IsScalar()) return std::nullopt;
   try {
     switch (type) {
-      case ParamType::kInt: return ParamValue(n.as<std::int64_t>());
-      case ParamType::kReal: return ParamValue(n.as<double>());
-      case ParamType::kBool: return ParamValue(n.as<bool>());
-      case ParamType::kString: return ParamValue(n.as<std::string>());
-      case ParamType::kRealList: return std::nullopt;
+      case ParamType::kInt:
+        return ParamValue(n.as<std::int64_t>());
+      case ParamType::kReal:
+        return ParamValue(n.as<double>());
+      case ParamType::kBool:
+        return ParamValue(n.as<bool>());
+      case ParamType::kString:
+        return ParamValue(n.as<std::string>());
+      case ParamType::kRealList:
+        return std::nullopt;
     }
   } catch (const YAML::Exception&) {
   }
@@ -149,8 +154,8 @@ std::vector<Axis> read_section(const YAML::Node& section, const std::string& nam
     if (std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
     const ParamSpec* spec = find_spec(specs, key);
     if (!spec) {
-      problems.at(kv.first, "unknown key '" + key + "' in " + name + " (expected: " +
-                                known_keys(specs, skip) + ")");
+      problems.at(kv.first, "unknown key '" + key + "' in " + name +
+                                " (expected: " + known_keys(specs, skip) + ")");
       continue;
     }
     given.insert(key);
@@ -242,11 +247,10 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
       return nullptr;
     }
     if (info->kind != kind) {
-      problems.at(n, "'" + name + "' is a " +
-                         (info->kind == BalancerKind::kStatic ? "static" : "dynamic") +
-                         " balancer; write it as '" +
-                         (info->kind == BalancerKind::kStatic ? "static" : "dynamic") + ": " +
-                         name + "'");
+      problems.at(
+          n, "'" + name + "' is a " + (info->kind == BalancerKind::kStatic ? "static" : "dynamic") +
+                 " balancer; write it as '" +
+                 (info->kind == BalancerKind::kStatic ? "static" : "dynamic") + ": " + name + "'");
       return nullptr;
     }
     return info;
@@ -280,15 +284,15 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
       Axis a = read_axis(*ds, kv.second, problems);
       if (!a.values.empty()) e.dynamic_axes.push_back(std::move(a));
     } else if (st || dy) {
-      std::string owners = (st ? st->name : std::string()) +
-                           (st && dy ? " or " : "") + (dy ? dy->name : std::string());
-      std::string known = known_keys(st ? std::span<const ParamSpec>(st->params)
-                                        : std::span<const ParamSpec>(),
-                                     {"static", "dynamic", "label"});
+      std::string owners = (st ? st->name : std::string()) + (st && dy ? " or " : "") +
+                           (dy ? dy->name : std::string());
+      std::string known =
+          known_keys(st ? std::span<const ParamSpec>(st->params) : std::span<const ParamSpec>(),
+                     {"static", "dynamic", "label"});
       if (dy)
         for (const auto& s : dy->params) known += ", " + s.name;
-      problems.at(kv.first, "unknown parameter '" + key + "' for " + owners + " (expected: " +
-                                known + ")");
+      problems.at(kv.first,
+                  "unknown parameter '" + key + "' for " + owners + " (expected: " + known + ")");
     }
   }
   for (const auto* info : {st, dy}) {
@@ -511,8 +515,7 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     const YAML::Node where_p = processors_node ? *processors_node : root["platform"];
     if (base.processors > modules)
       problems.at(where_p, "processors (" + std::to_string(base.processors) +
-                               ") exceeds the workload's " + std::to_string(modules) +
-                               " modules");
+                               ") exceeds the workload's " + std::to_string(modules) + " modules");
     if (auto err = topology_size_error(base.topology, base.processors))
       problems.at(topology_node ? *topology_node : where_p, *err);
     const std::string global_label = swept(global, g);
