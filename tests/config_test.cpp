@@ -68,6 +68,32 @@ TEST(Config, SetOverridesAValueAndCanSweep) {
   EXPECT_EQ(d.runs[0].balancer.static_name, "cyclic");
 }
 
+TEST(Config, AListOfWorkloadsRunsEachWithItsOwnSweeps) {
+  testing::TempDir dir;
+  const std::string path = dir.write("c.yaml", R"(workload:
+  - { kind: block_substitution, blocks: 16, sd: [0.5, 1] }
+  - { kind: trfd, n: 10 }
+platform: { processors: 2 }
+balancers: [ { static: block }, { static: cyclic } ]
+)");
+  Config c = load_config(path);
+  ASSERT_EQ(c.runs.size(), 2u * 2u + 2u);
+  EXPECT_EQ(c.runs[0].workload, "block_substitution");
+  EXPECT_EQ(c.runs[0].sweep_label, "sd=0.5");
+  EXPECT_EQ(c.runs[4].workload, "trfd");
+  EXPECT_EQ(c.runs[4].workload_params.integer("n"), 10);
+  EXPECT_EQ(load_config(path, {"workload.1.n=12"}).runs[4].workload_params.integer("n"), 12);
+  EXPECT_EQ(error_of(R"(workload: [ { kind: trfd }, { kind: trfdd } ]
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)")
+                .substr(0, 39),
+            "FILE:1:37: unknown workload 'trfdd' (kn");
+  EXPECT_EQ(
+      error_of("workload: []\nplatform: { processors: 2 }\nbalancers: [ { static: block } ]\n"),
+      "FILE:1:11: workload: the list is empty");
+}
+
 TEST(Config, SyntaxErrorHasLineAndColumn) {
   EXPECT_EQ(error_of("workload: { kind: block_substitution\nplatform: [\n"),
             "FILE:2:9: end of map flow not found");
