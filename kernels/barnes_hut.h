@@ -31,10 +31,10 @@ struct BodyTree {
 };
 
 // Builds the tree of n bodies: pos holds dims values per body, mass and id one each. A cell is
-// opened when a body is within size / theta + |com - centre| of its centre of mass (Barnes 1994:
-// the offset term guards against a distant-looking centre of mass in a large cell); cells with at
-// most leaf_size bodies are leaves. theta must be below 2 / sqrt(3), so that no cell containing
-// a body is ever accepted for it. The previous contents of `tree` are replaced (capacity reused).
+// opened when a body is within size / theta + |com - centre| of its centre of mass (Salmon &
+// Warren 1994: the offset term guards against a distant-looking centre of mass in a large cell);
+// cells with at most leaf_size bodies are leaves. theta must be below 2 / sqrt(3), so that no
+// cell containing a body is ever accepted for it. The previous contents of `tree` are replaced.
 void build_tree(int dims, std::span<const double> pos, std::span<const double> mass,
                 std::span<const std::int64_t> id, double theta, int leaf_size, BodyTree& tree);
 

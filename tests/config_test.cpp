@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "harness/config/run_spec.h"
 #include "test_support.h"
 
@@ -92,6 +95,18 @@ balancers: [ { static: block } ]
   EXPECT_EQ(
       error_of("workload: []\nplatform: { processors: 2 }\nbalancers: [ { static: block } ]\n"),
       "FILE:1:11: workload: the list is empty");
+}
+
+TEST(Config, EveryShippedConfigLoads) {
+  const char* source = std::getenv("LBB_SOURCE_DIR");
+  ASSERT_NE(source, nullptr);
+  int configs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(source) + "/configs"))
+    if (entry.path().extension() == ".yaml") {
+      EXPECT_NO_THROW(load_config(entry.path().string())) << entry.path();
+      ++configs;
+    }
+  EXPECT_GE(configs, 5);
 }
 
 TEST(Config, SyntaxErrorHasLineAndColumn) {
