@@ -50,6 +50,9 @@ struct BalancerInfo {
   std::string summary;  // one line, with the paper it comes from
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Balancer>(const Params&)> make;
+  // Static partitioners whose result is always a contiguous chain partition (processor k holds
+  // one range of modules preceding processor k+1's): tools print such parts as [first, last].
+  bool contiguous = false;
 };
 
 // Every balancer, in the order `lbbench list` shows them (balancers/registry.cpp).

@@ -3,8 +3,14 @@
 
 #include "balancers/balancer.h"
 #include "balancers/dynamic/no_balance.h"
+#include "balancers/static/binary_dissection.h"
 #include "balancers/static/block_partition.h"
 #include "balancers/static/cyclic_partition.h"
+#include "balancers/static/greedy_probe.h"
+#include "balancers/static/lpt_partition.h"
+#include "balancers/static/optimal_chain.h"
+#include "balancers/static/optimal_chain_bokhari.h"
+#include "balancers/static/orb_partition.h"
 
 namespace lbb {
 
@@ -12,6 +18,12 @@ std::span<const BalancerInfo> balancer_registry() {
   static const std::vector<BalancerInfo> all = {
       BlockPartition::info(),
       CyclicPartition::info(),
+      OptimalChainBokhari::info(),
+      OptimalChain::info(),
+      BinaryDissection::info(),
+      GreedyProbe::info(),
+      LptPartition::info(),
+      OrbPartition::info(),
       NoBalance::info(),
   };
   return all;

@@ -3,11 +3,14 @@
 namespace lbb {
 
 BalancerInfo BlockPartition::info() {
-  return {"block",
-          BalancerKind::kStatic,
-          "equal contiguous module counts per processor (static block scheme, Zaki et al. 1997)",
-          {},
-          [](const Params&) { return std::make_unique<BlockPartition>(); }};
+  BalancerInfo info{
+      "block",
+      BalancerKind::kStatic,
+      "equal contiguous module counts per processor (static block scheme, Zaki et al. 1997)",
+      {},
+      [](const Params&) { return std::make_unique<BlockPartition>(); }};
+  info.contiguous = true;
+  return info;
 }
 
 std::vector<int> block_owners(int modules, int processors) {

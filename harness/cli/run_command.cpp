@@ -52,9 +52,14 @@ void run(const RunOptions& o) {
 
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
+  // Repetitions go round-robin over the configurations, so a slow spell of a shared machine
+  // lands on every strategy alike instead of on one.
+  int max_reps = 0;
+  for (const auto& spec : config.runs) max_reps = std::max(max_reps, spec.repetitions);
   int n = 0;
-  for (const auto& spec : config.runs)
-    for (int rep = 0; rep < spec.repetitions; ++rep) {
+  for (int rep = 0; rep < max_reps; ++rep)
+    for (const auto& spec : config.runs) {
+      if (rep >= spec.repetitions) continue;
       ++n;
       std::cerr << "[" << n << "/" << total << "] " << spec.workload << " P=" << spec.processors
                 << " " << spec.balancer.label

@@ -1,0 +1,142 @@
+#include "harness/cli/partition_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "balancers/balancer.h"
+#include "core/assignment.h"
+#include "core/topology.h"
+#include "harness/cli/commands.h"
+
+namespace lbb {
+
+std::vector<double> read_weights(std::istream& in, const std::string& source) {
+  std::vector<double> weights;
+  std::string line;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    std::istringstream tokens(line);
+    std::string token;
+    while (tokens >> token) {
+      const std::string where = source + ":" + std::to_string(line_no) + ": '" + token + "' ";
+      double value = 0;
+      const char* end = token.data() + token.size();
+      const auto [ptr, ec] = std::from_chars(token.data(), end, value);
+      if (ec == std::errc::result_out_of_range)
+        throw PartitionInputError(where + "is out of range");
+      if (ec != std::errc() || ptr != end) throw PartitionInputError(where + "is not a number");
+      if (!std::isfinite(value)) throw PartitionInputError(where + "is not a finite number");
+      if (value < 0) throw PartitionInputError(where + "is negative; weights must be >= 0");
+      weights.push_back(value);
+    }
+  }
+  if (in.bad()) throw PartitionInputError(source + ": read error");
+  if (weights.empty()) throw PartitionInputError(source + ": no weights");
+  return weights;
+}
+
+nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights) {
+  const BalancerInfo* info = find_balancer(request.method);
+  if (!info)
+    throw PartitionInputError("unknown method '" + request.method + "' (see lbbench list)");
+  if (info->kind != BalancerKind::kStatic)
+    throw PartitionInputError("'" + request.method + "' is not a static balancer");
+  if (request.processors < 1)
+    throw PartitionInputError("--processors must be >= 1, got " +
+                              std::to_string(request.processors));
+  std::vector<double> speeds = request.speeds;
+  if (speeds.empty()) speeds.assign(request.processors, 1.0);
+  if (static_cast<int>(speeds.size()) != request.processors)
+    throw PartitionInputError("--speeds gives " + std::to_string(speeds.size()) + " speeds for " +
+                              std::to_string(request.processors) + " processors");
+  for (double s : speeds)
+    if (!std::isfinite(s) || s <= 0) throw PartitionInputError("--speeds must all be positive");
+
+  std::unique_ptr<Balancer> balancer;
+  try {
+    Params given;
+    for (const auto& kv : request.params) set_param_from_text(info->params, kv, given);
+    balancer = make_balancer(request.method, given);
+  } catch (const ParamError& e) {
+    throw PartitionInputError("--param " + e.param() + ": " + e.what());
+  }
+
+  const int m = static_cast<int>(weights.size());
+  const Topology chain(TopologyKind::kChain, request.processors);
+  const std::vector<std::uint64_t> bytes(m, 0);
+  LoadView view;
+  view.cost = weights;
+  view.bytes = bytes;
+  view.speed = speeds;
+  view.topology = &chain;
+  view.structure = ModuleStructure::kChain;
+  Decision decision;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    decision = balancer->decide(view);
+  } catch (const std::invalid_argument& e) {
+    throw PartitionInputError(request.method + ": " + e.what());
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (auto error = assignment_error(decision.owner, m, request.processors))
+    throw std::logic_error(request.method + " returned a bad assignment: " + *error);
+  if (info->contiguous && !is_contiguous_chain(decision.owner, request.processors))
+    throw std::logic_error(request.method + " returned a non-contiguous partition");
+
+  nlohmann::json parts = nlohmann::json::array();
+  for (const auto& modules : modules_by_processor(decision.owner, request.processors)) {
+    if (!info->contiguous)
+      parts.push_back(modules);
+    else if (modules.empty())
+      parts.push_back(nlohmann::json::array());
+    else
+      parts.push_back({modules.front(), modules.back()});
+  }
+  return {{"method", request.method},
+          {"processors", request.processors},
+          {"bottleneck", bottleneck(decision.owner, weights, speeds)},
+          {"parts", std::move(parts)},
+          {"seconds", seconds}};
+}
+
+void add_partition_command(CLI::App& app) {
+  auto request = std::make_shared<PartitionRequest>();
+  auto input = std::make_shared<std::string>("-");
+  CLI::App* cmd =
+      app.add_subcommand("partition",
+                         "partition module weights (a file or standard input) with one static "
+                         "balancer and print the result as JSON");
+  cmd->add_option("--method", request->method, "static balancer (see lbbench list)")->required();
+  cmd->add_option("--processors", request->processors, "number of processors P >= 1")->required();
+  cmd->add_option("--speeds", request->speeds, "processor speeds s1,s2,... (default all 1)")
+      ->delimiter(',');
+  cmd->add_option("--param", request->params, "balancer parameter name=value (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("weights", *input,
+                  "file of whitespace-separated module weights; '-' or none: standard input");
+  cmd->callback([request, input] {
+    try {
+      std::vector<double> weights;
+      if (*input == "-") {
+        weights = read_weights(std::cin, "<stdin>");
+      } else {
+        std::ifstream file(*input);
+        if (!file) throw PartitionInputError(*input + ": cannot open");
+        weights = read_weights(file, *input);
+      }
+      std::cout << run_partition(*request, weights).dump() << "\n";
+    } catch (const PartitionInputError& e) {
+      std::cerr << "lbbench partition: " << e.what() << "\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+  });
+}
+
+}  // namespace lbb

@@ -1,0 +1,37 @@
+#pragma once
+// `lbbench partition`: one static partitioner on module weights read from a file or standard
+// input, its result printed as one JSON object. The pieces are here so tests can call them
+// without a process.
+#include <istream>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lbb {
+
+// Bad input to the partition command: the command prints it and exits with kExitBadInput.
+class PartitionInputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Whitespace-separated weights, each a finite non-negative number; at least one. `source` names
+// the input in messages ("weights.txt:3: 'x1' is not a number"). Throws PartitionInputError.
+std::vector<double> read_weights(std::istream& in, const std::string& source);
+
+struct PartitionRequest {
+  std::string method;               // a static balancer's name
+  int processors = 0;               // >= 1
+  std::vector<double> speeds;       // empty: all 1; else one positive speed per processor
+  std::vector<std::string> params;  // "name=value", checked against the balancer's ParamSpecs
+};
+
+// Runs the request through the balancer registry and returns {method, processors, bottleneck
+// (the largest processor load, weight sum / speed), parts, seconds (the partitioner's own
+// time)}. parts holds per processor [first, last] (inclusive, [] when empty) for balancers whose
+// partitions are contiguous chains, else the list of its modules. Throws PartitionInputError.
+nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights);
+
+}  // namespace lbb
