@@ -25,6 +25,12 @@ struct LoadView {
   int dimensions = 0;              // of coords
   std::span<const double> coords;  // module centres, dimensions per module, may be empty
   int step = -1;                   // last finished step; -1 for the initial partition
+  // Measured since the last synchronisation (Zaki, Li & Parthasarathy 1997), per processor; both
+  // may be empty. busy: seconds the processor spent executing modules (speed factor and external
+  // load included); when empty, profile-driven balancers take sum(cost) / speed of its modules.
+  // work_done: modules the processor completed; when empty, the number of modules it owns.
+  std::span<const double> busy;
+  std::span<const double> work_done;
 
   int processors() const { return static_cast<int>(speed.size()); }
   int modules() const { return static_cast<int>(cost.size()); }
@@ -36,10 +42,23 @@ struct Decision {
   int phases = 0;          // transfer phases the decision used (multi-phase balancers)
 };
 
+// When the executor stops processors to rebalance (Zaki, Li & Parthasarathy 1997): by default
+// between steps; profile-driven schemes synchronise a group as soon as its fastest processor has
+// finished its modules, and rebalance the modules the group has not run yet.
+struct SyncTrigger {
+  bool on_fastest_finish = false;
+  int group_size = 0;  // processors per group (consecutive ids); 0: all processors form one group
+};
+
 class Balancer {
  public:
   virtual ~Balancer() = default;
   virtual Decision decide(const LoadView& view) = 0;
+  // True for distributed schemes: every processor computes the same decision redundantly, so the
+  // executor calls decide on every thread at once (decide must then be safe to call concurrently)
+  // and applies one result; false: one thread decides while the others wait.
+  virtual bool redundant() const { return false; }
+  virtual SyncTrigger sync_trigger() const { return {}; }
 };
 
 enum class BalancerKind { kStatic, kDynamic };

@@ -2,7 +2,13 @@
 #include <stdexcept>
 
 #include "balancers/balancer.h"
+#include "balancers/dynamic/complete_redistribution.h"
+#include "balancers/dynamic/horton_diffusion.h"
+#include "balancers/dynamic/local_average_diffusion.h"
+#include "balancers/dynamic/multilevel_diffusion.h"
 #include "balancers/dynamic/no_balance.h"
+#include "balancers/dynamic/profiled_redistribution.h"
+#include "balancers/dynamic/random_neighbour.h"
 #include "balancers/static/binary_dissection.h"
 #include "balancers/static/block_partition.h"
 #include "balancers/static/cyclic_partition.h"
@@ -25,6 +31,15 @@ std::span<const BalancerInfo> balancer_registry() {
       LptPartition::info(),
       OrbPartition::info(),
       NoBalance::info(),
+      RandomNeighbour::info(),
+      LocalAverageDiffusion::info(),
+      CompleteRedistribution::info(),
+      HortonDiffusion::info(),
+      MultilevelDiffusion::info(),
+      ProfiledRedistribution::info(ProfiledScheme::kGCDLB),
+      ProfiledRedistribution::info(ProfiledScheme::kGDDLB),
+      ProfiledRedistribution::info(ProfiledScheme::kLCDLB),
+      ProfiledRedistribution::info(ProfiledScheme::kLDDLB),
   };
   return all;
 }

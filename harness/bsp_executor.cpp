@@ -8,6 +8,7 @@
 #include "core/assignment.h"
 #include "harness/clock.h"
 #include "harness/executor.h"
+#include "harness/platform_emulation.h"
 #include "kernels/blas_threads.h"
 
 namespace lbb {
@@ -18,6 +19,7 @@ namespace {
 struct alignas(64) ProcessorSlot {
   double start = 0, end = 0;  // wall clock around the module loop
   double busy_cpu = 0, busy_wall = 0;
+  double external_load = 0;       // mean emulated load level over the step's module time
   std::vector<double> phase_cpu;  // busy CPU time per phase of the step
   double migration_cpu = 0;
   std::int64_t migrated = 0, bytes = 0;
@@ -76,6 +78,12 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
 
   std::vector<ProcessorSlot> slots(P);
   std::vector<double> cost(M, 0.0);
+  // Emulated speeds and external load; balancers get costs at nominal speed (cost x speed).
+  const PlatformEmulation emulation(plan.speed, plan.external_load, run_start);
+  if (emulation.active()) busy_work_rate();  // calibrate before the first timed step
+  const bool nominal_differs =
+      std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; });
+  std::vector<double> nominal_cost(nominal_differs ? M : 0, 0.0);
   std::vector<int> moved;
   std::vector<int> step_owner;  // owner during the step being recorded
   bool migrate_now = false, abort = false, have_pending = false;
@@ -122,6 +130,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
     rec.step = s - plan.warmup;  // negative during warm-up: not handed to the sink
     rec.busy.assign(P, 0);
     rec.busy_wall.assign(P, 0);
+    rec.external_load.assign(P, 0);
     rec.idle.assign(P, 0);
     rec.proc_balance.assign(P, 0);
     rec.proc_migration.assign(P, 0);
@@ -134,7 +143,8 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       last = std::max(last, s.end);
       rec.busy[p] = s.busy_cpu;
       rec.busy_wall[p] = s.busy_wall;
-      busy_sum += s.busy_cpu;
+      rec.external_load[p] = s.external_load;
+      busy_sum += s.busy_cpu * plan.speed[p];  // nominal work: busy time at speed 1
       speed_sum += plan.speed[p];
     }
     rec.compute_wall = last - first;
@@ -180,15 +190,26 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
     for (int s = 0; s < total && !abort; ++s) {
       ProcessorSlot& slot = slots[p];
       slot.start = wall_now();
-      double busy_wall = 0;
+      double busy_wall = 0, loaded = 0, unloaded = 0;  // level x time, time before emulation
       // Every phase of the step under the same assignment, a barrier after each but the last.
       for (int ph = 0; ph < phases; ++ph) {
         const double pc = thread_cpu_now();
         try {
           for (int m : lists[p]) {
+            // Emulation stretches a module by its CPU time (a wall-clock base would also
+            // stretch preemption); the two extra CPU clock reads are paid only when emulating.
+            const double ca = emulation.active() ? thread_cpu_now() : 0.0;
             const double a = wall_now();
             workload.run_module(m, s, ph, store.state(m));
-            const double b = wall_now();
+            double b = wall_now();
+            if (emulation.active()) {
+              const double x = thread_cpu_now() - ca;
+              const double level = emulation.load_at(p, b);
+              busy_work(emulation.extra_seconds(p, x, level));
+              loaded += level * x;
+              unloaded += x;
+              b = wall_now();
+            }
             cost[m] = (ph == 0 ? 0.0 : cost[m]) + (b - a);
             busy_wall += b - a;
           }
@@ -205,12 +226,15 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       slot.busy_cpu = 0;
       for (double c : slot.phase_cpu) slot.busy_cpu += c;
       slot.busy_wall = busy_wall;
+      slot.external_load = unloaded > 0 ? loaded / unloaded : 0;
       // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module
       // costs add up to CPU busy time when preemption inflated the wall clock.
       if (busy_wall > slot.busy_cpu && busy_wall > 0) {
         const double scale = slot.busy_cpu / busy_wall;
         for (int m : lists[p]) cost[m] *= scale;
       }
+      if (nominal_differs)
+        for (int m : lists[p]) nominal_cost[m] = cost[m] * plan.speed[p];
 #pragma omp barrier
 #pragma omp single
       {
@@ -227,7 +251,9 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
           balance_wall = 0;
           if (plan.dynamic) {
             const std::vector<std::uint64_t> now_bytes = store.all_bytes();
-            LoadView view = initial_view(workload, cost, now_bytes, coords, plan);
+            LoadView view = initial_view(workload, nominal_differs ? nominal_cost : cost, now_bytes,
+                                         coords, plan);
+            view.busy = rec.busy;
             view.owner = owner;
             view.step = s;
             const double bw = wall_now(), bc = thread_cpu_now();

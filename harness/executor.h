@@ -6,6 +6,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/module_store.h"
+#include "harness/platform_emulation.h"
 #include "harness/step_record.h"
 #include "workloads/workload.h"
 
@@ -16,7 +17,8 @@ struct ExecutionPlan {
   int warmup = 0;  // steps run (and balanced) but not recorded
   int steps = 1;   // recorded steps
   const Topology* topology = nullptr;
-  std::vector<double> speed;    // per processor
+  std::vector<double> speed;    // per processor, (0, 1]: emulated by busy work (below 1)
+  ExternalLoad external_load;   // emulated transient load; max 0: none
   Balancer* initial = nullptr;  // static partitioner; null: block
   Balancer* dynamic = nullptr;  // between-step balancer; null: never rebalance
   bool record_modules = false;  // fill StepRecord::module_cost/module_owner

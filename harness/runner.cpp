@@ -83,7 +83,8 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     plan.warmup = spec.warmup;
     plan.steps = spec.steps;
     plan.topology = &topology;
-    plan.speed.assign(spec.processors, 1.0);
+    plan.speed = spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
+    plan.external_load = spec.external_load;
     plan.initial = initial.get();
     plan.dynamic = dynamic.get();
     plan.record_modules = spec.module_detail;

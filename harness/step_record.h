@@ -20,6 +20,7 @@ struct StepRecord {
   std::vector<double> idle;            // [P] s, makespan - serial - (busy + balance + migration)
   std::vector<double> proc_balance;    // [P] s
   std::vector<double> proc_migration;  // [P] s, CPU time copying module states in
+  std::vector<double> external_load;   // [P] emulated load level, mean over busy time
   std::vector<double> module_cost;     // [M] s, per module, scaled to the owner's CPU time
   std::vector<int> module_owner;       // [M] owner during the step
   std::vector<double> metrics;         // the workload's step metrics (e.g. residual)

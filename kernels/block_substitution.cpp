@@ -66,4 +66,20 @@ double block_residual_sq(int lines, int width, std::span<const double> x,
   return sum;
 }
 
+double poisson_energy(int lines, int width, std::span<const double> e) {
+  double sum = 0;
+  for (int r = 0; r < lines; ++r) {
+    const double* er = e.data() + static_cast<std::size_t>(r) * width;
+    for (int c = 0; c < width; ++c) {
+      double ae = 4.0 * er[c];
+      if (c > 0) ae -= er[c - 1];
+      if (c + 1 < width) ae -= er[c + 1];
+      if (r > 0) ae -= er[c - width];
+      if (r + 1 < lines) ae -= er[c + width];
+      sum += er[c] * ae;
+    }
+  }
+  return sum;
+}
+
 }  // namespace lbb::kernels

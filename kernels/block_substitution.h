@@ -31,4 +31,7 @@ void coupled_rhs(int lines, int width, std::span<const double> b, std::span<cons
 double block_residual_sq(int lines, int width, std::span<const double> x,
                          std::span<const double> rhs);
 
+// e^T A e for the Poisson operator of a lines x width grid (the squared A-norm), matrix-free.
+double poisson_energy(int lines, int width, std::span<const double> e);
+
 }  // namespace lbb::kernels

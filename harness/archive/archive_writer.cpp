@@ -95,6 +95,7 @@ RunWriter::RunWriter(hid_t file, std::string id, const RunLayout& layout)
   add("proc/idle", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
   add("proc/balance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
   add("proc/migration", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
+  add("proc/external_load", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
   if (layout.record_modules) {
     add("module/cost", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, M);
     add("module/owner", H5T_STD_I32LE, H5T_NATIVE_INT32, M);
@@ -158,6 +159,9 @@ void RunWriter::on_step(const StepRecord& r) {
   put(r.idle.data());
   put(r.proc_balance.data());
   put(r.proc_migration.data());
+  // Records from before load emulation carry no external_load: archive zeros.
+  const std::vector<double> no_load(r.external_load.empty() ? layout_.processors : 0, 0.0);
+  put(r.external_load.empty() ? no_load.data() : r.external_load.data());
   if (layout_.record_modules) {
     put(r.module_cost.data());
     put(r.module_owner.data());

@@ -20,6 +20,16 @@ const std::vector<ParamSpec>& platform_specs() {
       required(int_param("processors", 1, "processors (OpenMP threads)", 1, 4096)),
       string_param("topology", "chain", "processor graph for neighbour-restricted balancers",
                    {"chain", "ring", "mesh2d", "hypercube", "complete"}),
+      reals_param("speeds", {},
+                  "relative speed per processor in (0, 1], one per processor (empty: all 1); "
+                  "emulated by busy work after each module",
+                  1e-3, 1.0),
+      real_param("external_load", 0.0,
+                 "m: largest transient external load level; a processor under load L runs at "
+                 "speed s / (1 + L) (Zaki, Li & Parthasarathy 1997); 0: none",
+                 0.0, 1000.0),
+      real_param("load_persist_s", 0.2, "d: seconds one external load level lasts", 1e-3),
+      int_param("load_seed", 1, "seed of the external load levels", 0),
   };
   return specs;
 }
@@ -351,7 +361,15 @@ std::string resolved_yaml(const RunSpec& r, const std::string& output) {
   out << YAML::EndMap;
   out << YAML::Key << "platform" << YAML::Value << YAML::BeginMap << YAML::Key << "processors"
       << YAML::Value << r.processors << YAML::Key << "topology" << YAML::Value
-      << std::string(topology_name(r.topology)) << YAML::EndMap;
+      << std::string(topology_name(r.topology));
+  if (!r.speeds.empty()) {
+    out << YAML::Key << "speeds" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (double s : r.speeds) out << s;
+    out << YAML::EndSeq;
+  }
+  out << YAML::Key << "external_load" << YAML::Value << r.external_load.max << YAML::Key
+      << "load_persist_s" << YAML::Value << r.external_load.persist_s << YAML::Key << "load_seed"
+      << YAML::Value << r.external_load.seed << YAML::EndMap;
   out << YAML::Key << "execution" << YAML::Value << YAML::BeginMap << YAML::Key << "mode"
       << YAML::Value << r.mode << YAML::Key << "steps" << YAML::Value << r.steps << YAML::Key
       << "warmup" << YAML::Value << r.warmup << YAML::Key << "repetitions" << YAML::Value
@@ -507,12 +525,14 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
       Params wp, pp, ep;
       const YAML::Node* processors_node = nullptr;
       const YAML::Node* topology_node = nullptr;
+      const YAML::Node* speeds_node = nullptr;
       for (std::size_t i = 0; i < global.size(); ++i) {
         const Axis& a = *global[i];
         Params& target = i < n_workload ? wp : i < n_workload + n_platform ? pp : ep;
         target.set(a.key, a.values[g[i]]);
         if (a.key == "processors" && i >= n_workload) processors_node = &a.nodes[g[i]];
         if (a.key == "topology" && i >= n_workload) topology_node = &a.nodes[g[i]];
+        if (a.key == "speeds" && i >= n_workload) speeds_node = &a.nodes[g[i]];
       }
       try {
         base.workload_params = resolve_params(workload->params, wp);
@@ -524,6 +544,10 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
       Params execution = resolve_params(execution_specs(), ep);
       base.processors = static_cast<int>(platform.integer("processors"));
       base.topology = *parse_topology(platform.text("topology"));
+      base.speeds = platform.reals("speeds");
+      base.external_load.max = platform.real("external_load");
+      base.external_load.persist_s = platform.real("load_persist_s");
+      base.external_load.seed = static_cast<std::uint64_t>(platform.integer("load_seed"));
       base.mode = execution.text("mode");
       base.steps = static_cast<int>(execution.integer("steps"));
       base.warmup = static_cast<int>(execution.integer("warmup"));
@@ -535,6 +559,10 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
         problems.at(where_p, "processors (" + std::to_string(base.processors) +
                                  ") exceeds the workload's " + std::to_string(modules) +
                                  " modules");
+      if (!base.speeds.empty() && static_cast<int>(base.speeds.size()) != base.processors)
+        problems.at(speeds_node ? *speeds_node : where_p,
+                    "speeds has " + std::to_string(base.speeds.size()) + " values for " +
+                        std::to_string(base.processors) + " processors");
       if (auto err = topology_size_error(base.topology, base.processors))
         problems.at(topology_node ? *topology_node : where_p, *err);
       const std::string global_label = swept(global, g);

@@ -6,6 +6,7 @@
 
 #include "core/params.h"
 #include "core/topology.h"
+#include "harness/platform_emulation.h"
 
 namespace lbb {
 
@@ -23,6 +24,8 @@ struct RunSpec {
   Params workload_params;
   int processors = 1;
   TopologyKind topology = TopologyKind::kChain;
+  std::vector<double> speeds;  // per processor, emulated; empty: all 1
+  ExternalLoad external_load;  // emulated transient load (Zaki, Li & Parthasarathy 1997)
   std::string mode = "real";
   int steps = 1;
   int warmup = 0;

@@ -1,0 +1,137 @@
+#include "harness/cli/balance_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <variant>
+
+#include "balancers/balancer.h"
+#include "balancers/dynamic/unit_balance.h"
+#include "harness/cli/commands.h"
+
+namespace lbb {
+
+namespace {
+
+std::vector<std::string_view> split_list(std::string_view option, std::string_view text) {
+  if (text.empty()) throw std::invalid_argument(std::string(option) + ": empty list");
+  std::vector<std::string_view> items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    items.push_back(
+        text.substr(start, comma == std::string_view::npos ? text.npos : comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+std::vector<std::int64_t> parse_loads(std::string_view text) {
+  std::vector<std::int64_t> loads;
+  for (auto item : split_list("--loads", text)) {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (ec != std::errc() || end != item.data() + item.size() || item.empty() || value < 0)
+      throw std::invalid_argument("--loads: '" + std::string(item) +
+                                  "' is not a non-negative integer");
+    loads.push_back(value);
+  }
+  return loads;
+}
+
+std::vector<double> parse_speeds(std::string_view text, std::size_t processors) {
+  if (text.empty()) return std::vector<double>(processors, 1.0);
+  std::vector<double> speeds;
+  for (auto item : split_list("--speeds", text)) {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (ec != std::errc() || end != item.data() + item.size() || item.empty() ||
+        !std::isfinite(value) || value <= 0)
+      throw std::invalid_argument("--speeds: '" + std::string(item) + "' is not a positive number");
+    speeds.push_back(value);
+  }
+  if (speeds.size() != processors)
+    throw std::invalid_argument("--speeds: " + std::to_string(speeds.size()) + " speeds for " +
+                                std::to_string(processors) + " processors (one per load)");
+  return speeds;
+}
+
+nlohmann::json to_json(const ParamValue& value) {
+  return std::visit([](const auto& v) { return nlohmann::json(v); }, value);
+}
+
+}  // namespace
+
+nlohmann::json balance_report(const BalanceRequest& request) {
+  const BalancerInfo& info = unit_level_info(request.method);
+  const auto kind = parse_topology(request.topology);
+  if (!kind)
+    throw std::invalid_argument("--topology: unknown topology '" + request.topology +
+                                "' (chain, ring, mesh2d, hypercube or complete)");
+  const std::vector<std::int64_t> loads = parse_loads(request.loads);
+  const std::vector<double> speeds = parse_speeds(request.speeds, loads.size());
+  const int processors = static_cast<int>(loads.size());
+  if (auto err = topology_size_error(*kind, processors))
+    throw std::invalid_argument("--topology " + request.topology + ": " + *err);
+  Params given;
+  for (const auto& kv : request.params) set_param_from_text(info.params, kv, given);
+  const Params resolved = resolve_params(info.params, given);
+  const Topology topology(*kind, processors);
+  const TransferPlan plan = plan_units(info.name, given, {loads, speeds, &topology, request.step});
+
+  nlohmann::json out;
+  out["method"] = info.name;
+  out["topology"] = std::string(topology_name(*kind));
+  out["processors"] = processors;
+  out["params"] = nlohmann::json::object();
+  for (const auto& [name, value] : resolved.values()) out["params"][name] = to_json(value);
+  out["loads"] = loads;
+  out["speeds"] = speeds;
+  out["phases"] = nlohmann::json::array();
+  for (const auto& phase : plan.phases) {
+    nlohmann::json transfers = nlohmann::json::array();
+    for (const auto& t : phase.transfers)
+      transfers.push_back({{"from", t.from}, {"to", t.to}, {"units", t.units}});
+    out["phases"].push_back({{"transfers", transfers}, {"loads", phase.loads}});
+  }
+  out["final_loads"] = plan.final_loads;
+  out["imbalance"] = imbalance(plan.final_loads, speeds);
+  out["units_moved"] = plan.units_moved();
+  return out;
+}
+
+void add_balance_command(CLI::App& app) {
+  auto request = std::make_shared<BalanceRequest>();
+  CLI::App* cmd = app.add_subcommand(
+      "balance",
+      "run one dynamic balancer's decision on integer work units per processor (Horton 1993's "
+      "setting) and print its transfer phases as JSON");
+  cmd->add_option("--method", request->method,
+                  "balancer: diffusion_horton, multilevel, diffusion or random")
+      ->required();
+  cmd->add_option("--topology", request->topology, "chain, ring, mesh2d, hypercube or complete")
+      ->required();
+  cmd->add_option("--loads", request->loads, "work units per processor: l0,l1,...")->required();
+  cmd->add_option("--speeds", request->speeds, "relative speed per processor: s0,s1,...");
+  cmd->add_option("--param", request->params, "balancer parameter key=value (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--step", request->step, "step number: varies randomised draws (default 0)");
+  cmd->callback([request] {
+    try {
+      std::cout << balance_report(*request).dump() << "\n";  // one object, one line
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "lbbench balance: " << e.what() << "\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    } catch (const ParamError& e) {
+      std::cerr << "lbbench balance: --param: " << e.what() << "\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+  });
+}
+
+}  // namespace lbb

@@ -1,0 +1,46 @@
+#pragma once
+// Emulated platform heterogeneity: slower processors and transient external load (Zaki, Li &
+// Parthasarathy 1997: load of maximum amplitude m persisting d seconds). After each module the
+// executor adds calibrated busy work so that a module of x CPU seconds takes x (1 + L) / s on a
+// processor of speed s under load L; the work is real arithmetic, so it counts as busy on both
+// clocks, and balancers only see its effect in the measured costs.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace lbb {
+
+struct ExternalLoad {
+  double max = 0;          // m: the largest load level; 0: no external load
+  double persist_s = 0.2;  // d: seconds one level lasts
+  std::uint64_t seed = 1;
+};
+
+class PlatformEmulation {
+ public:
+  // start: the wall-clock time load intervals are counted from.
+  PlatformEmulation(std::span<const double> speed, const ExternalLoad& load, double start);
+
+  // False when every speed is 1 and there is no external load: nothing to add.
+  bool active() const { return active_; }
+  // Load level of processor p at wall time t: uniform in [0, max], drawn per processor and per
+  // interval of persist_s seconds from the seed (the same for every run with that seed).
+  double load_at(int p, double t) const;
+  // Busy seconds to add after a module that ran `seconds` on processor p under load `level`.
+  double extra_seconds(int p, double seconds, double level) const;
+
+ private:
+  std::vector<double> speed_;
+  ExternalLoad load_;
+  double start_;
+  bool active_;
+};
+
+// Runs about `seconds` of CPU work on the calling thread: floating-point arithmetic whose rate
+// was calibrated once per process against the thread CPU clock.
+void busy_work(double seconds);
+
+// The calibrated rate, iterations of busy_work's loop per CPU second.
+double busy_work_rate();
+
+}  // namespace lbb

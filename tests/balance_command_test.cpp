@@ -1,0 +1,78 @@
+// `lbbench balance`: the JSON it prints and the errors it gives.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/params.h"
+#include "harness/cli/balance_command.h"
+
+namespace lbb {
+namespace {
+
+BalanceRequest t2(const std::string& method) {
+  return {method, "chain", "16,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "", {}, 0};
+}
+
+TEST(BalanceCommand, MultilevelT2AsJson) {
+  const nlohmann::json out = balance_report(t2("multilevel"));
+  ASSERT_EQ(out["phases"].size(), 4u);
+  EXPECT_EQ(out["final_loads"], nlohmann::json(std::vector<int>(16, 1)));
+  EXPECT_DOUBLE_EQ(out["imbalance"].get<double>(), 0.0);
+  const auto& first = out["phases"][0];
+  ASSERT_EQ(first["transfers"].size(), 1u);
+  EXPECT_EQ(first["transfers"][0], (nlohmann::json{{"from", 7}, {"to", 8}, {"units", 8}}));
+  EXPECT_EQ(first["loads"][7], -8);
+  EXPECT_EQ(out["processors"], 16);
+  EXPECT_EQ(out["method"], "multilevel");
+}
+
+TEST(BalanceCommand, DiffusionT2IsImbalancedAndParamsAreResolved) {
+  BalanceRequest r = t2("diffusion_horton");
+  const nlohmann::json out = balance_report(r);
+  EXPECT_EQ(out["phases"].size(), 9u);
+  EXPECT_NEAR(out["imbalance"].get<double>(), std::sqrt(40.0), 1e-12);  // (5,4,3,2,1,1,0..) - 1
+  EXPECT_EQ(out["params"]["max_phases"], 100000);
+  r.params = {"max_phases=3"};
+  EXPECT_EQ(balance_report(r)["phases"].size(), 3u);
+}
+
+TEST(BalanceCommand, SpeedsAndRandomParameters) {
+  BalanceRequest r{"multilevel", "ring", "0,0,0,40", "1,1,1,1", {}, 0};
+  EXPECT_EQ(balance_report(r)["final_loads"], nlohmann::json({10, 10, 10, 10}));
+  r.speeds = "1,3,2,2";
+  EXPECT_EQ(balance_report(r)["final_loads"], nlohmann::json({5, 15, 10, 10}));
+  BalanceRequest random{"random", "mesh2d", "90,10,10,10", "", {"alpha=1", "seed=3"}, 2};
+  const auto out = balance_report(random);
+  EXPECT_EQ(out["params"]["alpha"], 1.0);
+  EXPECT_EQ(out["phases"][0]["transfers"][0]["units"], 57);  // 1.0 x (90 - 1.1 x 30)
+}
+
+void expect_error(const BalanceRequest& r, const std::string& fragment) {
+  try {
+    balance_report(r);
+    ADD_FAILURE() << "no error, expected one containing: " << fragment;
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(BalanceCommand, BadInputGetsAClearMessage) {
+  expect_error({"nope", "chain", "1,2", "", {}, 0}, "unknown balancer 'nope'");
+  expect_error({"block", "chain", "1,2", "", {}, 0}, "static partitioner");
+  expect_error({"redistribution", "chain", "1,2", "", {}, 0}, "no unit-level form");
+  expect_error({"gcdlb", "chain", "1,2", "", {}, 0}, "diffusion_horton, multilevel");
+  expect_error({"multilevel", "torus", "1,2", "", {}, 0}, "unknown topology 'torus'");
+  expect_error({"multilevel", "chain", "1,x", "", {}, 0}, "'x' is not a non-negative integer");
+  expect_error({"multilevel", "chain", "1,-2", "", {}, 0}, "'-2' is not a non-negative");
+  expect_error({"multilevel", "chain", "1,,2", "", {}, 0}, "'' is not a non-negative");
+  expect_error({"multilevel", "chain", "", "", {}, 0}, "--loads: empty list");
+  expect_error({"multilevel", "chain", "1,2", "1", {}, 0}, "1 speeds for 2 processors");
+  expect_error({"multilevel", "chain", "1,2", "1,0", {}, 0}, "'0' is not a positive number");
+  expect_error({"multilevel", "hypercube", "1,2,3", "", {}, 0}, "power-of-two");
+  expect_error({"multilevel", "chain", "1,2", "", {"alpha=1"}, 0}, "unknown parameter 'alpha'");
+  expect_error({"random", "chain", "1,2", "", {"alpha=2"}, 0}, "alpha must be <= 1");
+  expect_error({"random", "chain", "1,2", "", {"alpha"}, 0}, "expected key=value");
+}
+
+}  // namespace
+}  // namespace lbb

@@ -1,0 +1,204 @@
+// Emulated processor speeds and transient external load: the load function, the busy work, the
+// executor applying both, the costs balancers then see, and the platform keys of a config.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <set>
+
+#include "harness/clock.h"
+#include "harness/config/run_spec.h"
+#include "harness/executor.h"
+#include "harness/platform_emulation.h"
+#include "test_support.h"
+#include "workloads/block_substitution.h"
+
+namespace lbb {
+namespace {
+
+TEST(PlatformEmulation, LoadLevelsAreSeededPiecewiseConstantAndBounded) {
+  const std::vector<double> speed(4, 1.0);
+  const PlatformEmulation a(speed, {2.0, 0.5, 9}, 100.0), b(speed, {2.0, 0.5, 9}, 100.0);
+  const PlatformEmulation other_seed(speed, {2.0, 0.5, 10}, 100.0);
+  EXPECT_TRUE(a.active());
+  std::set<double> levels;
+  int differs_by_seed = 0;
+  for (int k = 0; k < 200; ++k) {
+    const double t = 100.0 + 0.5 * k + 0.1;
+    const double level = a.load_at(1, t);
+    EXPECT_GE(level, 0.0);
+    EXPECT_LE(level, 2.0);
+    EXPECT_EQ(level, a.load_at(1, t + 0.3));  // the same interval of 0.5 s
+    EXPECT_EQ(level, b.load_at(1, t));
+    differs_by_seed += level != other_seed.load_at(1, t);
+    levels.insert(level);
+  }
+  EXPECT_GT(levels.size(), 190u);
+  EXPECT_GT(differs_by_seed, 190);
+  EXPECT_NE(a.load_at(0, 100.1), a.load_at(1, 100.1));
+  const PlatformEmulation none(speed, {}, 0.0);
+  EXPECT_FALSE(none.active());
+  EXPECT_EQ(none.load_at(2, 5.0), 0.0);
+}
+
+TEST(PlatformEmulation, ExtraBusyTimeStretchesModulesToSpeedAndLoad) {
+  const std::vector<double> speed = {1.0, 0.5, 0.25};
+  const PlatformEmulation e(speed, {1.0, 0.2, 1}, 0.0);
+  EXPECT_DOUBLE_EQ(e.extra_seconds(0, 0.01, 0.0), 0.0);
+  EXPECT_DOUBLE_EQ(e.extra_seconds(1, 0.01, 0.0), 0.01);  // x (1/s - 1)
+  EXPECT_DOUBLE_EQ(e.extra_seconds(2, 0.01, 0.0), 0.03);
+  EXPECT_DOUBLE_EQ(e.extra_seconds(1, 0.01, 1.0), 0.03);  // x ((1 + L)/s - 1)
+  EXPECT_THROW(PlatformEmulation(std::vector<double>{1.0, 1.5}, {}, 0.0), std::invalid_argument);
+  EXPECT_THROW(PlatformEmulation(std::vector<double>{0.0}, {}, 0.0), std::invalid_argument);
+}
+
+TEST(PlatformEmulation, BusyWorkSpendsRoughlyTheCpuTimeAskedFor) {
+  const double c0 = thread_cpu_now();
+  busy_work(0.05);
+  const double spent = thread_cpu_now() - c0;
+  EXPECT_GT(spent, 0.015);  // loose: a check of the calibration, not a timing goal
+  EXPECT_LT(spent, 0.25);
+}
+
+Params problem() {
+  Params p;
+  p.set("blocks", std::int64_t{8});
+  p.set("width", std::int64_t{24});  // modules of ~0.1 ms: far above clock and timer noise
+  p.set("mean_lines", 64.0);
+  p.set("sd", 1.0);
+  return resolve_params(BlockSubstitution::info().params, p);
+}
+
+struct Collect final : StepSink {
+  void on_step(const StepRecord& r) override { records.push_back(r); }
+  std::vector<StepRecord> records;
+};
+
+// Keeps what every view showed; never moves anything.
+class Spy final : public Balancer {
+ public:
+  Decision decide(const LoadView& v) override {
+    costs.emplace_back(v.cost.begin(), v.cost.end());
+    busy.emplace_back(v.busy.begin(), v.busy.end());
+    return {};
+  }
+  std::vector<std::vector<double>> costs, busy;
+};
+
+// Per processor (block partition: modules 0-3 on 0, 4-7 on 1), summed over the steps: CPU busy
+// time, archived module costs (measured) and the costs the balancer saw.
+struct Sums {
+  double busy[2] = {0, 0}, measured[2] = {0, 0}, seen[2] = {0, 0};
+};
+
+Sums run_with_speeds(std::vector<double> speed) {
+  BlockSubstitution w(problem());
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, 2);
+  ExecutionPlan plan;
+  plan.processors = 2;
+  plan.steps = 10;
+  plan.topology = &topo;
+  plan.speed = std::move(speed);
+  plan.record_modules = true;
+  Spy spy;
+  plan.dynamic = &spy;
+  Collect sink;
+  const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  EXPECT_TRUE(w.verify(store, x.steps_run).passed);
+  Sums out;
+  EXPECT_EQ(sink.records.size(), 10u);
+  for (std::size_t s = 0; s < sink.records.size(); ++s) {
+    const StepRecord& r = sink.records[s];
+    EXPECT_EQ(spy.busy[s], r.busy);  // the balancer sees the measured busy time
+    EXPECT_EQ(r.external_load, std::vector<double>(2, 0.0));
+    for (int p = 0; p < 2; ++p) {
+      out.busy[p] += r.busy[p];
+      out.measured[p] +=
+          std::accumulate(r.module_cost.begin() + 4 * p, r.module_cost.begin() + 4 * p + 4, 0.0);
+      out.seen[p] +=
+          std::accumulate(spy.costs[s].begin() + 4 * p, spy.costs[s].begin() + 4 * p + 4, 0.0);
+    }
+  }
+  return out;
+}
+
+TEST(BspExecutorEmulation, SlowProcessorsBusyLongerWhileBalancersSeeNominalCosts) {
+  const Sums nominal = run_with_speeds({1.0, 1.0});
+  const Sums slowed = run_with_speeds({1.0, 0.25});
+  auto ratio = [](const double* v) { return v[1] / v[0]; };
+  // Processor 1 at a quarter of the speed: 4x the busy time expected, loosely checked.
+  EXPECT_GT(ratio(slowed.busy) / ratio(nominal.busy), 2.0);
+  EXPECT_GT(ratio(slowed.measured) / ratio(nominal.measured), 2.0);
+  // What the balancer sees is measured x speed: the same modules cost about the same.
+  EXPECT_LT(ratio(slowed.seen) / ratio(nominal.seen), 1.6);
+  EXPECT_GT(ratio(slowed.seen) / ratio(nominal.seen), 0.6);
+}
+
+TEST(BspExecutorEmulation, ExternalLoadIsAppliedAndRecordedPerStepAndProcessor) {
+  BlockSubstitution w(problem());
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, 2);
+  ExecutionPlan plan;
+  plan.processors = 2;
+  plan.steps = 8;
+  plan.topology = &topo;
+  plan.speed = {1.0, 1.0};
+  plan.external_load = {3.0, 1e-3, 5};
+  Collect sink;
+  const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  double total = 0;
+  for (const auto& r : sink.records) {
+    ASSERT_EQ(r.external_load.size(), 2u);
+    for (double l : r.external_load) {
+      EXPECT_GE(l, 0.0);
+      EXPECT_LE(l, 3.0);
+      total += l;
+    }
+  }
+  EXPECT_GT(total, 0.0);
+  EXPECT_TRUE(w.verify(store, x.steps_run).passed);
+}
+
+std::string load(const std::string& platform, RunSpec* out = nullptr) {
+  testing::TempDir dir;
+  const std::string path = dir.write("c.yaml",
+                                     "name: t\n"
+                                     "workload: { kind: block_substitution, blocks: 16, "
+                                     "width: 8, mean_lines: 2 }\n"
+                                     "platform: " +
+                                         platform +
+                                         "\n"
+                                         "balancers:\n  - { static: block }\n");
+  try {
+    Config c = load_config(path);
+    if (out) *out = c.runs.at(0);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PlatformConfig, SpeedsAndExternalLoadKeys) {
+  RunSpec spec;
+  EXPECT_EQ(load("{ processors: 4, speeds: [1, 0.5, 1, 0.25], external_load: 2, "
+                 "load_persist_s: 0.5, load_seed: 3 }",
+                 &spec),
+            "");
+  EXPECT_EQ(spec.speeds, (std::vector<double>{1, 0.5, 1, 0.25}));
+  EXPECT_EQ(spec.external_load.max, 2.0);
+  EXPECT_EQ(spec.external_load.persist_s, 0.5);
+  EXPECT_EQ(spec.external_load.seed, 3u);
+  EXPECT_NE(spec.resolved_yaml.find("speeds: [1, 0.5, 1, 0.25]"), std::string::npos)
+      << spec.resolved_yaml;
+  EXPECT_NE(load("{ processors: 4, speeds: [1, 0.5] }").find("speeds has 2 values for 4"),
+            std::string::npos);
+  EXPECT_NE(load("{ processors: 2, speeds: [1, 2] }").find("must be <= 1"), std::string::npos);
+  EXPECT_NE(load("{ processors: 2, external_load: -1 }").find("must be >= 0"), std::string::npos);
+  RunSpec plain;
+  EXPECT_EQ(load("{ processors: 2 }", &plain), "");
+  EXPECT_TRUE(plain.speeds.empty());
+  EXPECT_EQ(plain.external_load.max, 0.0);
+}
+
+}  // namespace
+}  // namespace lbb

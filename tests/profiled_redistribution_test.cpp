@@ -1,0 +1,186 @@
+// Zaki, Li & Parthasarathy 1997's GCDLB, GDDLB, LCDLB and LDDLB: load function, movement
+// threshold, the 10 % profitability rule, groups, centralised vs distributed.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+
+#include "balancers/balancer.h"
+#include "balancers/dynamic/profiled_redistribution.h"
+#include "balancers/static/block_partition.h"
+#include "core/assignment.h"
+
+namespace lbb {
+namespace {
+
+Params with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
+  Params p;
+  for (const auto& [k, v] : values) p.set(k, v);
+  return p;
+}
+
+// Migrations cost nothing unless a test says otherwise.
+Params free_moves() {
+  return with({{"latency", 0.0}, {"bandwidth", 1e30}});
+}
+
+struct Profile {
+  std::vector<double> cost, speed, busy, done;
+  std::vector<std::uint64_t> bytes;
+  std::vector<int> owner;
+  Topology topology;
+  ModuleStructure structure = ModuleStructure::kChain;
+  Profile(int processors, int modules)
+      : cost(modules, 1.0),
+        speed(processors, 1.0),
+        bytes(modules, 64),
+        owner(block_owners(modules, processors)),
+        topology(TopologyKind::kComplete, processors) {}
+  LoadView view() const {
+    LoadView v;
+    v.cost = cost;
+    v.bytes = bytes;
+    v.speed = speed;
+    v.owner = owner;
+    v.topology = &topology;
+    v.structure = structure;
+    v.busy = busy;
+    v.work_done = done;
+    v.step = 3;
+    return v;
+  }
+};
+
+TEST(ProportionalCounts, SumToTheTotalInProportion) {
+  EXPECT_EQ(proportional_counts(200, std::vector<double>{1.0, 1.3}), (std::vector<int>{87, 113}));
+  EXPECT_EQ(proportional_counts(10, std::vector<double>{1, 1, 1}), (std::vector<int>{4, 3, 3}));
+  std::mt19937_64 rng(2);
+  for (int trial = 0; trial < 100; ++trial) {
+    std::vector<double> rate(1 + rng() % 20);
+    for (auto& r : rate) r = 0.1 + static_cast<double>(rng() % 100);
+    const int total = static_cast<int>(rng() % 1000);
+    const auto counts = proportional_counts(total, rate);
+    EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), 0), total);
+  }
+}
+
+TEST(ProfiledRedistribution, ProfitabilityRuleSuppressesGainsUnderTenPercent) {
+  Profile p(2, 200);
+  auto gcdlb = make_balancer("gcdlb", free_moves());
+  // Processor 1 ran its 100 modules 1.18x faster: the best split 92 / 108 predicts 92 s
+  // instead of 100 s, an 8 % gain: nothing moves.
+  p.busy = {100.0, 100.0 / 1.18};
+  EXPECT_FALSE(gcdlb->decide(p.view()).act);
+  // 1.3x faster: 87 / 113 predicts 87 s, a 13 % gain: it moves, keeping the chain contiguous.
+  p.busy = {100.0, 100.0 / 1.3};
+  const Decision d = gcdlb->decide(p.view());
+  ASSERT_TRUE(d.act);
+  for (int m = 0; m < 200; ++m) EXPECT_EQ(d.owner[m], m < 87 ? 0 : 1) << m;
+  // The same case with the threshold at 20 %: suppressed.
+  Params strict = free_moves();
+  strict.set("profit", 0.2);
+  EXPECT_FALSE(make_balancer("gcdlb", strict)->decide(p.view()).act);
+}
+
+TEST(ProfiledRedistribution, MovementThresholdAndMigrationCostSuppressMoves) {
+  Profile p(2, 200);
+  p.busy = {100.0, 100.0 / 1.3};  // 13 modules would move for a 13 % gain
+  Params threshold = free_moves();
+  threshold.set("move_threshold", 0.1);  // 13 < 10 % of 200
+  EXPECT_FALSE(make_balancer("gcdlb", threshold)->decide(p.view()).act);
+  // 13 modules x 64 bytes at 100 B/s cost 8.3 s: 87 + 8.3 is not 10 % under 100.
+  EXPECT_FALSE(
+      make_balancer("gcdlb", with({{"latency", 0.0}, {"bandwidth", 100.0}}))->decide(p.view()).act);
+  EXPECT_TRUE(make_balancer("gcdlb", with({{"latency", 0.0}, {"bandwidth", 1000.0}}))
+                  ->decide(p.view())
+                  .act);
+  // One message at 4 s latency: 91 s is under 10 % better.
+  EXPECT_FALSE(
+      make_balancer("gcdlb", with({{"latency", 4.0}, {"bandwidth", 1e30}}))->decide(p.view()).act);
+}
+
+TEST(ProfiledRedistribution, LoadFunctionIsWorkDonePerSecondOfBusyTime) {
+  Profile p(2, 120);
+  p.done = {10, 30};  // same busy time, three times the work: rates 1 and 3
+  p.busy = {10, 10};
+  const Decision d = make_balancer("gddlb", free_moves())->decide(p.view());
+  ASSERT_TRUE(d.act);
+  EXPECT_EQ(std::count(d.owner.begin(), d.owner.end(), 1), 90);
+  // Without measurements the rate is modules per second of sum(cost) / speed: here the speeds.
+  Profile q(2, 150);
+  q.speed = {1, 2};
+  const Decision e = make_balancer("gcdlb", free_moves())->decide(q.view());
+  ASSERT_TRUE(e.act);
+  EXPECT_EQ(std::count(e.owner.begin(), e.owner.end(), 1), 100);
+}
+
+TEST(ProfiledRedistribution, LocalSchemesMoveModulesOnlyWithinGroupsOfK) {
+  std::mt19937_64 rng(5);
+  for (const char* name : {"lcdlb", "lddlb"}) {
+    Profile p(8, 400);
+    p.structure = ModuleStructure::kIndependent;
+    p.busy.resize(8);
+    for (auto& b : p.busy) b = 10.0 + static_cast<double>(rng() % 40);
+    Params k = free_moves();
+    k.set("group_size", std::int64_t{4});
+    const Decision d = make_balancer(name, k)->decide(p.view());
+    ASSERT_TRUE(d.act);
+    EXPECT_FALSE(assignment_error(d.owner, 400, 8));
+    int moved = 0;
+    for (int m = 0; m < 400; ++m) {
+      EXPECT_EQ(d.owner[m] / 4, p.owner[m] / 4) << m;
+      moved += d.owner[m] != p.owner[m];
+    }
+    EXPECT_GT(moved, 0);
+  }
+  // Only group 1 is imbalanced: group 0 keeps every module.
+  Profile p(8, 400);
+  p.busy = {10, 10, 10, 10, 10, 30, 10, 10};
+  Params k = free_moves();
+  k.set("group_size", std::int64_t{4});
+  const Decision d = make_balancer("lcdlb", k)->decide(p.view());
+  ASSERT_TRUE(d.act);
+  for (int m = 0; m < 200; ++m) EXPECT_EQ(d.owner[m], p.owner[m]);
+  EXPECT_NE(std::vector<int>(d.owner.begin() + 200, d.owner.end()),
+            std::vector<int>(p.owner.begin() + 200, p.owner.end()));
+}
+
+TEST(ProfiledRedistribution, CentralisedAndDistributedDecideAlikeButRunDifferently) {
+  Profile p(6, 300);
+  p.structure = ModuleStructure::kIndependent;
+  p.busy = {10, 20, 10, 40, 10, 10};
+  const Decision central = make_balancer("gcdlb", free_moves())->decide(p.view());
+  const Decision distributed = make_balancer("gddlb", free_moves())->decide(p.view());
+  ASSERT_TRUE(central.act);
+  EXPECT_EQ(central.owner, distributed.owner);
+  EXPECT_FALSE(make_balancer("gcdlb", {})->redundant());
+  EXPECT_TRUE(make_balancer("gddlb", {})->redundant());
+  EXPECT_FALSE(make_balancer("lcdlb", {})->redundant());
+  EXPECT_TRUE(make_balancer("lddlb", {})->redundant());
+  EXPECT_FALSE(make_balancer("multilevel", {})->redundant());
+  // All four synchronise when the fastest processor (of the group) finishes.
+  const SyncTrigger global = make_balancer("gddlb", {})->sync_trigger();
+  EXPECT_TRUE(global.on_fastest_finish);
+  EXPECT_EQ(global.group_size, 0);
+  const SyncTrigger local =
+      make_balancer("lddlb", with({{"group_size", std::int64_t{3}}}))->sync_trigger();
+  EXPECT_TRUE(local.on_fastest_finish);
+  EXPECT_EQ(local.group_size, 3);
+  EXPECT_FALSE(make_balancer("diffusion", {})->sync_trigger().on_fastest_finish);
+}
+
+TEST(ProfiledRedistribution, IndependentModulesMoveFromSurplusToDeficitOnly) {
+  Profile p(3, 90);
+  p.structure = ModuleStructure::kIndependent;
+  p.busy = {60, 30, 30};  // processor 0 is half as fast: targets 18 / 36 / 36
+  const Decision d = make_balancer("gcdlb", free_moves())->decide(p.view());
+  ASSERT_TRUE(d.act);
+  for (int m = 0; m < 90; ++m) {
+    if (d.owner[m] == p.owner[m]) continue;
+    EXPECT_EQ(p.owner[m], 0) << m;
+  }
+  EXPECT_EQ(std::count(d.owner.begin(), d.owner.end(), 0), 18);
+}
+
+}  // namespace
+}  // namespace lbb
