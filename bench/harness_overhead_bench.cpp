@@ -22,8 +22,10 @@ class EmptyWorkload final : public Workload {
   void init_state(int, std::span<std::byte> s) const override {
     std::fill(s.begin(), s.end(), std::byte{0});
   }
-  void run_module(int, int, std::span<std::byte> s) override { benchmark::DoNotOptimize(s.data()); }
-  void finish_step(int) override {}
+  void run_module(int, int, int, std::span<std::byte> s) override {
+    benchmark::DoNotOptimize(s.data());
+  }
+  void finish_step(int, ModuleStates&) override {}
   Verification verify(ModuleStates&, int) override { return {true, "empty", 0, 0, 0, 0}; }
 
  private:
@@ -44,7 +46,7 @@ double bare_loop(EmptyWorkload& w, std::vector<std::vector<std::byte>>& states, 
     const int first = static_cast<int>(static_cast<long long>(p) * M / P);
     const int last = static_cast<int>(static_cast<long long>(p + 1) * M / P);
     for (int s = 0; s < steps; ++s) {
-      for (int m = first; m < last; ++m) w.run_module(m, s, states[m]);
+      for (int m = first; m < last; ++m) w.run_module(m, s, 0, states[m]);
 #pragma omp barrier
     }
   }

@@ -19,7 +19,8 @@ namespace {
 struct alignas(64) ProcessorSlot {
   double start = 0, end = 0;  // wall clock around the module loop
   double busy_cpu = 0, busy_wall = 0;
-  double external_load = 0;  // mean emulated load level over the step's module time
+  double external_load = 0;       // mean emulated load level over the step's module time
+  std::vector<double> phase_cpu;  // busy CPU time per phase of the step
   double migration_cpu = 0;
   std::int64_t migrated = 0, bytes = 0;
 };
@@ -90,6 +91,9 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
   StepRecord rec;
   double migration_wall = 0, serial_wall = 0, balance_wall = 0;
   double balance_cpu = 0, serial_cpu = 0;
+  const int phases = workload.phases();
+  double phase_wait = 0;  // CPU s the busiest processor waits at the barriers between phases
+  for (auto& slot : slots) slot.phase_cpu.assign(phases, 0.0);
 
   auto fail = [&](std::exception_ptr e) {
 #pragma omp critical(lbb_executor_error)
@@ -106,7 +110,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       rec.bytes_moved += s.bytes;
       max_load = std::max(max_load, rec.busy[p] + rec.proc_balance[p] + s.migration_cpu);
     }
-    rec.makespan = max_load + rec.serial;
+    rec.makespan = max_load + phase_wait + rec.serial;
     for (int p = 0; p < P; ++p)
       rec.idle[p] =
           rec.makespan - rec.serial - (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
@@ -144,6 +148,16 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       speed_sum += plan.speed[p];
     }
     rec.compute_wall = last - first;
+    // A barrier ends every phase: the step's compute time is the sum over phases of the
+    // slowest processor's, which exceeds the slowest processor's total by phase_wait.
+    double phase_sum = 0, busiest = 0;
+    for (int ph = 0; ph < phases; ++ph) {
+      double slowest = 0;
+      for (int q = 0; q < P; ++q) slowest = std::max(slowest, slots[q].phase_cpu[ph]);
+      phase_sum += slowest;
+    }
+    for (int q = 0; q < P; ++q) busiest = std::max(busiest, slots[q].busy_cpu);
+    phase_wait = phases > 1 ? std::max(0.0, phase_sum - busiest) : 0.0;
     rec.ideal = busy_sum / speed_sum;
     rec.serial = serial_cpu;
     rec.metrics = workload.step_metric_values(s);
@@ -175,33 +189,42 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
     }
     for (int s = 0; s < total && !abort; ++s) {
       ProcessorSlot& slot = slots[p];
-      const double c0 = thread_cpu_now();
       slot.start = wall_now();
       double busy_wall = 0, loaded = 0, unloaded = 0;  // level x time, time before emulation
-      try {
-        for (int m : lists[p]) {
-          // Emulation stretches a module by its CPU time (a wall-clock base would also stretch
-          // preemption); the two extra CPU clock reads are paid only when emulating.
-          const double ca = emulation.active() ? thread_cpu_now() : 0.0;
-          const double a = wall_now();
-          workload.run_module(m, s, store.state(m));
-          double b = wall_now();
-          if (emulation.active()) {
-            const double x = thread_cpu_now() - ca;
-            const double level = emulation.load_at(p, b);
-            busy_work(emulation.extra_seconds(p, x, level));
-            loaded += level * x;
-            unloaded += x;
-            b = wall_now();
+      // Every phase of the step under the same assignment, a barrier after each but the last.
+      for (int ph = 0; ph < phases; ++ph) {
+        const double pc = thread_cpu_now();
+        try {
+          for (int m : lists[p]) {
+            // Emulation stretches a module by its CPU time (a wall-clock base would also
+            // stretch preemption); the two extra CPU clock reads are paid only when emulating.
+            const double ca = emulation.active() ? thread_cpu_now() : 0.0;
+            const double a = wall_now();
+            workload.run_module(m, s, ph, store.state(m));
+            double b = wall_now();
+            if (emulation.active()) {
+              const double x = thread_cpu_now() - ca;
+              const double level = emulation.load_at(p, b);
+              busy_work(emulation.extra_seconds(p, x, level));
+              loaded += level * x;
+              unloaded += x;
+              b = wall_now();
+            }
+            cost[m] = (ph == 0 ? 0.0 : cost[m]) + (b - a);
+            busy_wall += b - a;
           }
-          cost[m] = b - a;
-          busy_wall += b - a;
+        } catch (...) {
+          fail(std::current_exception());
         }
-      } catch (...) {
-        fail(std::current_exception());
+        slot.phase_cpu[ph] = thread_cpu_now() - pc;
+        if (ph + 1 < phases) {
+#pragma omp barrier
+        }
       }
       slot.end = wall_now();
-      slot.busy_cpu = thread_cpu_now() - c0;
+      // The phases' CPU times only: spinning at a barrier between phases is not work.
+      slot.busy_cpu = 0;
+      for (double c : slot.phase_cpu) slot.busy_cpu += c;
       slot.busy_wall = busy_wall;
       slot.external_load = unloaded > 0 ? loaded / unloaded : 0;
       // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module
@@ -219,7 +242,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
           if (error) throw std::runtime_error("module failed");
           if (have_pending) finish_record();
           const double sw = wall_now(), sc = thread_cpu_now();
-          workload.finish_step(s);
+          workload.finish_step(s, store);
           serial_cpu = thread_cpu_now() - sc;
           serial_wall = wall_now() - sw;
           start_record(s);

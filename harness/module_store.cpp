@@ -1,5 +1,6 @@
 #include "harness/module_store.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -47,6 +48,17 @@ std::size_t ModuleStore::migrate(int module) {
   std::memcpy(fresh.get(), b.data.get(), b.size);
   b.data = std::move(fresh);
   return b.size;
+}
+
+void ModuleStore::resize(int module, std::size_t bytes) {
+  Block& b = blocks_[module];
+  if (bytes == b.size) return;
+  auto fresh = allocate(bytes);
+  const std::size_t keep = std::min(bytes, b.size);
+  if (keep) std::memcpy(fresh.get(), b.data.get(), keep);
+  std::memset(fresh.get() + keep, 0, bytes - keep);
+  b.data = std::move(fresh);
+  b.size = bytes;
 }
 
 bool ModuleStore::complete() const {

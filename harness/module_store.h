@@ -17,6 +17,8 @@ class ModuleStore final : public ModuleStates {
 
   int size() const { return static_cast<int>(blocks_.size()); }
   std::span<std::byte> state(int module) override;
+  // A new block of `bytes` written by the calling thread (finish_step's), the old prefix kept.
+  void resize(int module, std::size_t bytes) override;
   std::size_t bytes(int module) const { return blocks_[module].size; }
   std::vector<std::uint64_t> all_bytes() const;
 

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "harness/config/run_spec.h"
 #include "test_support.h"
 
@@ -66,6 +69,44 @@ TEST(Config, SetOverridesAValueAndCanSweep) {
   EXPECT_EQ(c.runs[1].steps, 2);
   Config d = load_config(path, {"balancers.0.static=cyclic"});
   EXPECT_EQ(d.runs[0].balancer.static_name, "cyclic");
+}
+
+TEST(Config, AListOfWorkloadsRunsEachWithItsOwnSweeps) {
+  testing::TempDir dir;
+  const std::string path = dir.write("c.yaml", R"(workload:
+  - { kind: block_substitution, blocks: 16, sd: [0.5, 1] }
+  - { kind: trfd, n: 10 }
+platform: { processors: 2 }
+balancers: [ { static: block }, { static: cyclic } ]
+)");
+  Config c = load_config(path);
+  ASSERT_EQ(c.runs.size(), 2u * 2u + 2u);
+  EXPECT_EQ(c.runs[0].workload, "block_substitution");
+  EXPECT_EQ(c.runs[0].sweep_label, "sd=0.5");
+  EXPECT_EQ(c.runs[4].workload, "trfd");
+  EXPECT_EQ(c.runs[4].workload_params.integer("n"), 10);
+  EXPECT_EQ(load_config(path, {"workload.1.n=12"}).runs[4].workload_params.integer("n"), 12);
+  EXPECT_EQ(error_of(R"(workload: [ { kind: trfd }, { kind: trfdd } ]
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)")
+                .substr(0, 39),
+            "FILE:1:37: unknown workload 'trfdd' (kn");
+  EXPECT_EQ(
+      error_of("workload: []\nplatform: { processors: 2 }\nbalancers: [ { static: block } ]\n"),
+      "FILE:1:11: workload: the list is empty");
+}
+
+TEST(Config, EveryShippedConfigLoads) {
+  const char* source = std::getenv("LBB_SOURCE_DIR");
+  ASSERT_NE(source, nullptr);
+  int configs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(source) + "/configs"))
+    if (entry.path().extension() == ".yaml") {
+      EXPECT_NO_THROW(load_config(entry.path().string())) << entry.path();
+      ++configs;
+    }
+  EXPECT_GE(configs, 5);
 }
 
 TEST(Config, SyntaxErrorHasLineAndColumn) {

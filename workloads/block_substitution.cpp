@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "core/weight_distribution.h"
 #include "kernels/block_substitution.h"
+#include "workloads/vector_module_states.h"
 
 namespace lbb {
 
@@ -153,7 +154,8 @@ void BlockSubstitution::step_block(BlockJacobiSweep& sweep, int module, int step
               sizeof(double) * width_);
 }
 
-void BlockSubstitution::run_module(int module, int step, std::span<std::byte> state) {
+void BlockSubstitution::run_module(int module, int step, int /*phase*/,
+                                   std::span<std::byte> state) {
   step_block(sweep_, module, step, state);
 }
 
@@ -165,9 +167,8 @@ double norm2(std::span<const double> v) {
 }
 }  // namespace
 
-void BlockSubstitution::finish_step(int step) {
+void BlockSubstitution::finish_step(int /*step*/, ModuleStates& /*states*/) {
   // The residual of the iterate each block started the step from: ||b - A x(step)|| / ||b||.
-  static_cast<void>(step);
   residual_history_.push_back(sweep_.residual_norm() / norm2(b_));
 }
 
@@ -198,19 +199,7 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
   // Serial reference: the same iteration from the same initial states in private buffers.
   const int blocks = module_count();
   BlockJacobiSweep sweep(blocks, width_);
-  std::vector<std::vector<std::byte>> ref(blocks);
-  for (int m = 0; m < blocks; ++m) {
-    ref[m].resize(state_bytes(m));
-    init_state(m, ref[m]);
-  }
-  class RefStates final : public ModuleStates {
-   public:
-    explicit RefStates(std::vector<std::vector<std::byte>>& s) : s_(s) {}
-    std::span<std::byte> state(int m) override { return s_[m]; }
-
-   private:
-    std::vector<std::vector<std::byte>>& s_;
-  } ref_states(ref);
+  VectorModuleStates ref_states(*this);
 
   // The exact solution, by one banded Cholesky of the whole operator, to follow the error.
   const int total_lines = static_cast<int>(first_.back() / width_);
@@ -231,7 +220,7 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
   // (Householder-John); the residual's 2-norm need not fall monotonically.
   std::vector<double> ref_history, energy{error_energy(gather_solution(ref_states))};
   for (int s = 0; s < steps_run; ++s) {
-    for (int m = 0; m < blocks; ++m) step_block(sweep, m, s, ref[m]);
+    for (int m = 0; m < blocks; ++m) step_block(sweep, m, s, ref_states.state(m));
     ref_history.push_back(sweep.residual_norm() / norm2(b_));
     energy.push_back(error_energy(gather_solution(ref_states)));
   }

@@ -41,8 +41,8 @@ class BlockSubstitution final : public Workload {
   std::vector<double> predicted_weights() const override;
   std::size_t state_bytes(int module) const override;
   void init_state(int module, std::span<std::byte> state) const override;
-  void run_module(int module, int step, std::span<std::byte> state) override;
-  void finish_step(int step) override;
+  void run_module(int module, int step, int phase, std::span<std::byte> state) override;
+  void finish_step(int step, ModuleStates& states) override;
   std::vector<StepMetric> step_metrics() const override;
   std::vector<double> step_metric_values(int step) const override;
   Verification verify(ModuleStates& states, int steps_run) override;

@@ -1,6 +1,9 @@
 // The single table of workloads: adding one is one file plus one line here.
+#include "workloads/barnes_hut.h"
 #include "workloads/block_substitution.h"
+#include "workloads/matmul.h"
 #include "workloads/tree_search.h"
+#include "workloads/trfd.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -8,6 +11,9 @@ namespace lbb {
 std::span<const WorkloadInfo> workload_registry() {
   static const std::vector<WorkloadInfo> all = {
       BlockSubstitution::info(),
+      BarnesHut::info(),
+      Matmul::info(),
+      Trfd::info(),
       TreeSearch::info(),
   };
   return all;

@@ -1,8 +1,9 @@
 #pragma once
 // A workload = a kernel + a problem generator + a decomposition into modules + verification
 // against a serial reference. Lifecycle: construct (set up the problem) -> init_state for every
-// module -> per step: run_module for every module (concurrently, on the owner's thread), then
-// finish_step (serially) -> verify. A workload knows nothing of threads or balancers.
+// module -> per step: for each phase, run_module for every module (concurrently, on the owner's
+// thread; a barrier and a balancing point end every phase), then finish_step (serially) ->
+// verify. A workload knows nothing of threads or balancers.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -23,6 +24,10 @@ class ModuleStates {
  public:
   virtual ~ModuleStates() = default;
   virtual std::span<std::byte> state(int module) = 0;
+  // Changes the size of a module's state, keeping its first min(old, new) bytes; added bytes are
+  // zero. Workloads whose modules gain and lose data (particles crossing cell boundaries) call
+  // it from finish_step only, so it is never called concurrently.
+  virtual void resize(int module, std::size_t bytes) = 0;
 };
 
 struct Verification {
@@ -54,16 +59,28 @@ class Workload {
   virtual ModuleStructure structure() const = 0;
   virtual int dimensions() const { return 0; }
   virtual std::vector<double> module_coords() const { return {}; }  // dimensions per module
-  // The workload's own cost model, in arbitrary units, for static partitioners.
+  // The workload's own cost model, in arbitrary units, for static partitioners (all phases).
   virtual std::vector<double> predicted_weights() const = 0;
 
+  // Phases of one step. Each phase runs every module once and ends in a barrier that is a
+  // balancing point of its own, with its own assignment (TRFD's two loops are balanced
+  // separately: Zaki, Li & Parthasarathy 1997).
+  virtual int phases() const { return 1; }
+  // The cost model of one phase; a one-phase workload's is predicted_weights().
+  virtual std::vector<double> predicted_phase_weights(int /*phase*/) const {
+    return predicted_weights();
+  }
+
+  // The initial state size; finish_step may change it later through ModuleStates::resize.
   virtual std::size_t state_bytes(int module) const = 0;
   // Writes the initial state of a module into a buffer of state_bytes(module).
   virtual void init_state(int module, std::span<std::byte> state) const = 0;
-  // One step of one module. Called concurrently for distinct modules of the same step.
-  virtual void run_module(int module, int step, std::span<std::byte> state) = 0;
-  // After every module ran `step`; serial. Exchange buffers flip here.
-  virtual void finish_step(int step) = 0;
+  // One phase of one step of one module. Called concurrently for distinct modules of the same
+  // phase; phase is in [0, phases()).
+  virtual void run_module(int module, int step, int phase, std::span<std::byte> state) = 0;
+  // After every module ran every phase of `step`; serial. Exchange buffers flip here, and a
+  // workload whose modules gain or lose data moves it between states here.
+  virtual void finish_step(int step, ModuleStates& states) = 0;
 
   virtual std::vector<StepMetric> step_metrics() const { return {}; }
   // Values of step_metrics() for a finished step, in the same order.

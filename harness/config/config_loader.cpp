@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "balancers/balancer.h"
 #include "harness/config/run_spec.h"
@@ -479,26 +480,39 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
       problems.at(root["output"], "output must be a file path");
   }
 
-  // workload
-  const WorkloadInfo* workload = nullptr;
-  std::vector<Axis> workload_axes;
-  const YAML::Node wl = root["workload"];
-  if (!wl) {
-    problems.at(root, "missing required key 'workload'");
-  } else if (!wl.IsMap()) {
-    problems.at(wl, "workload must be a map with a 'kind'");
-  } else if (!wl["kind"]) {
-    problems.at(wl, "workload: missing required key 'kind'");
-  } else {
-    const std::string kind = wl["kind"].IsScalar() ? wl["kind"].Scalar() : "";
-    workload = find_workload(kind);
-    if (!workload) {
-      std::string known;
-      for (const auto& w : workload_registry()) known += (known.empty() ? "" : ", ") + w.name;
-      problems.at(wl["kind"], "unknown workload '" + kind + "' (known: " + known + ")");
+  // workload: one map, or a list of maps (one config covering several workloads)
+  struct WorkloadEntry {
+    const WorkloadInfo* info;
+    YAML::Node node;
+    std::vector<Axis> axes;
+  };
+  std::vector<WorkloadEntry> workloads;
+  auto read_workload = [&](const YAML::Node& wl) {
+    if (!wl.IsMap()) {
+      problems.at(wl, "workload must be a map with a 'kind' (or a list of such maps)");
+    } else if (!wl["kind"]) {
+      problems.at(wl, "workload: missing required key 'kind'");
     } else {
-      workload_axes = read_section(wl, "workload", workload->params, {"kind"}, problems);
+      const std::string kind = wl["kind"].IsScalar() ? wl["kind"].Scalar() : "";
+      const WorkloadInfo* info = find_workload(kind);
+      if (!info) {
+        std::string known;
+        for (const auto& w : workload_registry()) known += (known.empty() ? "" : ", ") + w.name;
+        problems.at(wl["kind"], "unknown workload '" + kind + "' (known: " + known + ")");
+      } else {
+        workloads.push_back(
+            {info, wl, read_section(wl, "workload", info->params, {"kind"}, problems)});
+      }
     }
+  };
+  const YAML::Node wl_root = root["workload"];
+  if (!wl_root) {
+    problems.at(root, "missing required key 'workload'");
+  } else if (wl_root.IsSequence()) {
+    if (wl_root.size() == 0) problems.at(wl_root, "workload: the list is empty");
+    for (const auto& wl : wl_root) read_workload(wl);
+  } else {
+    read_workload(wl_root);
   }
 
   auto section = [&](const char* name, std::span<const ParamSpec> specs, bool needed) {
@@ -528,111 +542,118 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   }
   if (problems.any()) throw ConfigError(problems.text());
 
-  // Expand: global sweeps x balancer entries x their sweeps.
-  std::vector<const Axis*> global;
-  for (auto* axes : {&workload_axes, &platform_axes, &execution_axes})
-    for (const auto& a : *axes) global.push_back(&a);
-  const std::size_t n_workload = workload_axes.size(), n_platform = platform_axes.size();
-  for_each_combination(global, [&](const std::vector<std::size_t>& g) {
-    RunSpec base;
-    base.name = config.name;
-    base.workload = workload->name;
-    Params wp, pp, ep;
-    const YAML::Node* processors_node = nullptr;
-    const YAML::Node* topology_node = nullptr;
-    const YAML::Node* speeds_node = nullptr;
-    for (std::size_t i = 0; i < global.size(); ++i) {
-      const Axis& a = *global[i];
-      Params& target = i < n_workload ? wp : i < n_workload + n_platform ? pp : ep;
-      target.set(a.key, a.values[g[i]]);
-      if (a.key == "processors" && i >= n_workload) processors_node = &a.nodes[g[i]];
-      if (a.key == "topology" && i >= n_workload) topology_node = &a.nodes[g[i]];
-      if (a.key == "speeds" && i >= n_workload) speeds_node = &a.nodes[g[i]];
-    }
-    try {
-      base.workload_params = resolve_params(workload->params, wp);
-    } catch (const ParamError& e) {
-      problems.at(wl, e.what());
-      return;
-    }
-    Params platform = resolve_params(platform_specs(), pp);
-    Params execution = resolve_params(execution_specs(), ep);
-    base.processors = static_cast<int>(platform.integer("processors"));
-    base.topology = *parse_topology(platform.text("topology"));
-    base.speeds = platform.reals("speeds");
-    base.external_load.max = platform.real("external_load");
-    base.external_load.persist_s = platform.real("load_persist_s");
-    base.external_load.seed = static_cast<std::uint64_t>(platform.integer("load_seed"));
-    base.mode = execution.text("mode");
-    base.steps = static_cast<int>(execution.integer("steps"));
-    base.warmup = static_cast<int>(execution.integer("warmup"));
-    base.repetitions = static_cast<int>(execution.integer("repetitions"));
-    base.module_detail = execution.boolean("module_detail");
-    int modules = 0;
-    try {
-      modules = workload->module_count(base.workload_params);
-    } catch (const std::invalid_argument& e) {
-      problems.at(wl, e.what());
-      return;
-    }
-    const YAML::Node where_p = processors_node ? *processors_node : root["platform"];
-    if (base.processors > modules)
-      problems.at(where_p, "processors (" + std::to_string(base.processors) +
-                               ") exceeds the workload's " + std::to_string(modules) + " modules");
-    if (!base.speeds.empty() && static_cast<int>(base.speeds.size()) != base.processors)
-      problems.at(speeds_node ? *speeds_node : where_p,
-                  "speeds has " + std::to_string(base.speeds.size()) + " values for " +
-                      std::to_string(base.processors) + " processors");
-    if (auto err = topology_size_error(base.topology, base.processors))
-      problems.at(topology_node ? *topology_node : where_p, *err);
-    const std::string global_label = swept(global, g);
+  // Expand: workloads x global sweeps x balancer entries x their sweeps.
+  for (const WorkloadEntry& we : workloads) {
+    const WorkloadInfo* workload = we.info;
+    const YAML::Node& wl = we.node;
+    std::vector<const Axis*> global;
+    for (const std::vector<Axis>* axes :
+         {&we.axes, &std::as_const(platform_axes), &std::as_const(execution_axes)})
+      for (const auto& a : *axes) global.push_back(&a);
+    const std::size_t n_workload = we.axes.size(), n_platform = platform_axes.size();
+    for_each_combination(global, [&](const std::vector<std::size_t>& g) {
+      RunSpec base;
+      base.name = config.name;
+      base.workload = workload->name;
+      Params wp, pp, ep;
+      const YAML::Node* processors_node = nullptr;
+      const YAML::Node* topology_node = nullptr;
+      const YAML::Node* speeds_node = nullptr;
+      for (std::size_t i = 0; i < global.size(); ++i) {
+        const Axis& a = *global[i];
+        Params& target = i < n_workload ? wp : i < n_workload + n_platform ? pp : ep;
+        target.set(a.key, a.values[g[i]]);
+        if (a.key == "processors" && i >= n_workload) processors_node = &a.nodes[g[i]];
+        if (a.key == "topology" && i >= n_workload) topology_node = &a.nodes[g[i]];
+        if (a.key == "speeds" && i >= n_workload) speeds_node = &a.nodes[g[i]];
+      }
+      try {
+        base.workload_params = resolve_params(workload->params, wp);
+      } catch (const ParamError& e) {
+        problems.at(wl, e.what());
+        return;
+      }
+      Params platform = resolve_params(platform_specs(), pp);
+      Params execution = resolve_params(execution_specs(), ep);
+      base.processors = static_cast<int>(platform.integer("processors"));
+      base.topology = *parse_topology(platform.text("topology"));
+      base.speeds = platform.reals("speeds");
+      base.external_load.max = platform.real("external_load");
+      base.external_load.persist_s = platform.real("load_persist_s");
+      base.external_load.seed = static_cast<std::uint64_t>(platform.integer("load_seed"));
+      base.mode = execution.text("mode");
+      base.steps = static_cast<int>(execution.integer("steps"));
+      base.warmup = static_cast<int>(execution.integer("warmup"));
+      base.repetitions = static_cast<int>(execution.integer("repetitions"));
+      base.module_detail = execution.boolean("module_detail");
+      int modules = 0;
+      try {
+        modules = workload->module_count(base.workload_params);
+      } catch (const std::invalid_argument& e) {
+        problems.at(wl, e.what());
+        return;
+      }
+      const YAML::Node where_p = processors_node ? *processors_node : root["platform"];
+      if (base.processors > modules)
+        problems.at(where_p, "processors (" + std::to_string(base.processors) +
+                                 ") exceeds the workload's " + std::to_string(modules) +
+                                 " modules");
+      if (!base.speeds.empty() && static_cast<int>(base.speeds.size()) != base.processors)
+        problems.at(speeds_node ? *speeds_node : where_p,
+                    "speeds has " + std::to_string(base.speeds.size()) + " values for " +
+                        std::to_string(base.processors) + " processors");
+      if (auto err = topology_size_error(base.topology, base.processors))
+        problems.at(topology_node ? *topology_node : where_p, *err);
+      const std::string global_label = swept(global, g);
 
-    for (const auto& entry : entries) {
-      // Level workloads (tasks born every level) have no static partition; schedules run
-      // only under the level executor so far.
-      if (workload->make_levels && !entry.static_name.empty()) {
-        problems.at(entry.node["static"], workload->name + " creates its tasks level by level: "
-                                          "there is no static partition (use dynamic: or "
-                                          "schedule:)");
-        continue;
+      for (const auto& entry : entries) {
+        // Level workloads (tasks born every level) have no static partition; schedules run
+        // only under the level executor so far.
+        if (workload->make_levels && !entry.static_name.empty()) {
+          problems.at(entry.node["static"], workload->name + " creates its tasks level by "
+                                            "level: there is no static partition (use "
+                                            "dynamic: or schedule:)");
+          continue;
+        }
+        if (!workload->make_levels && !entry.schedule_name.empty()) {
+          problems.at(entry.node["schedule"], "schedules run only with level workloads (e.g. "
+                                              "tree_search) so far");
+          continue;
+        }
+        std::vector<const Axis*> local;
+        for (const auto& a : entry.static_axes) local.push_back(&a);
+        for (const auto& a : entry.dynamic_axes) local.push_back(&a);
+        for (const auto& a : entry.schedule_axes) local.push_back(&a);
+        const std::size_t n_static = entry.static_axes.size();
+        const std::size_t n_balancer = n_static + entry.dynamic_axes.size();
+        for_each_combination(local, [&](const std::vector<std::size_t>& c) {
+          RunSpec run = base;
+          Params sp, dp, cp;
+          for (std::size_t i = 0; i < local.size(); ++i)
+            (i < n_static ? sp : i < n_balancer ? dp : cp)
+                .set(local[i]->key, local[i]->values[c[i]]);
+          BalancerChoice& b = run.balancer;
+          b.static_name = entry.static_name;
+          b.dynamic_name = entry.dynamic_name;
+          b.schedule_name = entry.schedule_name;
+          if (!b.static_name.empty())
+            b.static_params = resolve_params(find_balancer(b.static_name)->params, sp);
+          if (!b.dynamic_name.empty())
+            b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
+          if (!b.schedule_name.empty())
+            b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
+          b.label = entry.label;
+          if (b.label.empty())
+            b.label = b.static_name + (b.static_name.empty() || b.dynamic_name.empty() ? "" : "+") +
+                      b.dynamic_name + b.schedule_name;
+          if (const std::string sw = swept(local, c); !sw.empty()) b.label += "(" + sw + ")";
+          run.sweep_label = global_label;
+          run.resolved_yaml = resolved_yaml(run, config.output);
+          config.runs.push_back(std::move(run));
+        });
       }
-      if (!workload->make_levels && !entry.schedule_name.empty()) {
-        problems.at(entry.node["schedule"], "schedules run only with level workloads (e.g. "
-                                            "tree_search) so far");
-        continue;
-      }
-      std::vector<const Axis*> local;
-      for (const auto& a : entry.static_axes) local.push_back(&a);
-      for (const auto& a : entry.dynamic_axes) local.push_back(&a);
-      for (const auto& a : entry.schedule_axes) local.push_back(&a);
-      const std::size_t n_static = entry.static_axes.size();
-      const std::size_t n_balancer = n_static + entry.dynamic_axes.size();
-      for_each_combination(local, [&](const std::vector<std::size_t>& c) {
-        RunSpec run = base;
-        Params sp, dp, cp;
-        for (std::size_t i = 0; i < local.size(); ++i)
-          (i < n_static ? sp : i < n_balancer ? dp : cp).set(local[i]->key, local[i]->values[c[i]]);
-        BalancerChoice& b = run.balancer;
-        b.static_name = entry.static_name;
-        b.dynamic_name = entry.dynamic_name;
-        b.schedule_name = entry.schedule_name;
-        if (!b.static_name.empty())
-          b.static_params = resolve_params(find_balancer(b.static_name)->params, sp);
-        if (!b.dynamic_name.empty())
-          b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
-        if (!b.schedule_name.empty())
-          b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
-        b.label = entry.label;
-        if (b.label.empty())
-          b.label = b.static_name + (b.static_name.empty() || b.dynamic_name.empty() ? "" : "+") +
-                    b.dynamic_name + b.schedule_name;
-        if (const std::string sw = swept(local, c); !sw.empty()) b.label += "(" + sw + ")";
-        run.sweep_label = global_label;
-        run.resolved_yaml = resolved_yaml(run, config.output);
-        config.runs.push_back(std::move(run));
-      });
-    }
-  });
+    });
+  }
   if (problems.any()) throw ConfigError(problems.text());
   return config;
 }

@@ -1,0 +1,247 @@
+#include "kernels/barnes_hut.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace lbb::kernels {
+
+namespace {
+
+// Spreads the low bits of v so that bit k lands on bit D k (a Morton key's interleave).
+template <int D>
+std::uint64_t spread_bits(std::uint64_t v) {
+  std::uint64_t out = 0;
+  constexpr int bits = D == 2 ? 31 : 21;
+  for (int k = 0; k < bits; ++k) out |= ((v >> k) & 1u) << (D * k);
+  return out;
+}
+
+template <int D>
+class TreeBuilder {
+ public:
+  static constexpr int kBits = D == 2 ? 31 : 21;  // key bits per dimension
+  static constexpr int kChildren = 1 << D;
+
+  TreeBuilder(std::span<const double> pos, std::span<const double> mass,
+              std::span<const std::int64_t> id, double theta, int leaf_size, BodyTree& tree)
+      : pos_(pos), mass_(mass), id_(id), theta_(theta), leaf_size_(leaf_size), tree_(tree) {}
+
+  void build() {
+    const std::size_t n = mass_.size();
+    tree_.dims = D;
+    tree_.theta = theta_;
+    tree_.cells.clear();
+    if (n == 0) {
+      tree_.x.clear(), tree_.y.clear(), tree_.z.clear(), tree_.m.clear(), tree_.id.clear();
+      tree_.order.clear();
+      return;
+    }
+    // The root is the smallest cube holding every body, slightly enlarged so that the largest
+    // coordinate still maps below 2^kBits.
+    double lo[D], hi[D];
+    for (int d = 0; d < D; ++d) lo[d] = hi[d] = pos_[d];
+    for (std::size_t i = 0; i < n; ++i)
+      for (int d = 0; d < D; ++d) {
+        lo[d] = std::min(lo[d], pos_[i * D + d]);
+        hi[d] = std::max(hi[d], pos_[i * D + d]);
+      }
+    double size = 0;
+    for (int d = 0; d < D; ++d) size = std::max(size, hi[d] - lo[d]);
+    size = size > 0 ? size * (1 + 1e-9) : 1.0;
+    const double scale = std::ldexp(1.0, kBits) / size;
+    keys_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t key = 0;
+      for (int d = 0; d < D; ++d) {
+        const double q = std::floor((pos_[i * D + d] - lo[d]) * scale);
+        const auto c = static_cast<std::uint64_t>(std::clamp(q, 0.0, std::ldexp(1.0, kBits) - 1));
+        key |= spread_bits<D>(c) << d;
+      }
+      keys_[i] = {key, static_cast<std::int32_t>(i)};
+    }
+    std::sort(keys_.begin(), keys_.end());
+    tree_.order.resize(n);
+    tree_.x.resize(n);
+    tree_.y.resize(n);
+    tree_.z.resize(D == 3 ? n : 0);
+    tree_.m.resize(n);
+    tree_.id.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::int32_t i = keys_[k].second;
+      tree_.order[k] = i;
+      tree_.x[k] = pos_[i * D];
+      tree_.y[k] = pos_[i * D + 1];
+      if constexpr (D == 3) tree_.z[k] = pos_[i * D + 2];
+      tree_.m[k] = mass_[i];
+      tree_.id[k] = id_[i];
+    }
+    double centre[D];
+    for (int d = 0; d < D; ++d) centre[d] = lo[d] + 0.5 * size;
+    build_cell(0, 0, static_cast<int>(n), centre, size);
+  }
+
+ private:
+  // Builds the cell of bodies [begin, end) at `depth` and its subtree; returns its index.
+  int build_cell(int depth, int begin, int end, const double centre[D], double size) {
+    const int c = static_cast<int>(tree_.cells.size());
+    tree_.cells.push_back({});
+    double com[3] = {0, 0, 0}, mass = 0;
+    if (end - begin <= leaf_size_ || depth == kBits) {
+      for (int k = begin; k < end; ++k) {
+        const double mk = tree_.m[k];
+        mass += mk;
+        com[0] += mk * tree_.x[k];
+        com[1] += mk * tree_.y[k];
+        if constexpr (D == 3) com[2] += mk * tree_.z[k];
+      }
+      tree_.cells[c].first = begin;
+    } else {
+      const int shift = D * (kBits - 1 - depth);
+      int b = begin;
+      for (int child = 0; child < kChildren && b < end; ++child) {
+        // Keys are sorted, so the child's bodies are the run with this octant at this depth.
+        const auto stop =
+            std::partition_point(keys_.begin() + b, keys_.begin() + end, [&](const auto& kv) {
+              return static_cast<int>((kv.first >> shift) & (kChildren - 1)) <= child;
+            });
+        const int e = static_cast<int>(stop - keys_.begin());
+        if (e == b) continue;
+        double child_centre[D];
+        for (int d = 0; d < D; ++d)
+          child_centre[d] = centre[d] + ((child >> d) & 1 ? 0.25 : -0.25) * size;
+        const int k = build_cell(depth + 1, b, e, child_centre, 0.5 * size);
+        const TreeCell& kc = tree_.cells[k];
+        mass += kc.mass;
+        for (int d = 0; d < D; ++d) com[d] += kc.mass * kc.com[d];
+        b = e;
+      }
+      tree_.cells[c].first = -1;
+    }
+    TreeCell& cell = tree_.cells[c];
+    double offset2 = 0;
+    for (int d = 0; d < D; ++d) {
+      cell.com[d] = mass > 0 ? com[d] / mass : centre[d];
+      offset2 += (cell.com[d] - centre[d]) * (cell.com[d] - centre[d]);
+    }
+    const double radius = size / theta_ + std::sqrt(offset2);
+    cell.mass = mass;
+    cell.open2 = radius * radius;
+    cell.count = end - begin;
+    cell.depth = depth;
+    cell.next = static_cast<std::int32_t>(tree_.cells.size());
+    return c;
+  }
+
+  std::span<const double> pos_, mass_;
+  std::span<const std::int64_t> id_;
+  double theta_;
+  int leaf_size_;
+  BodyTree& tree_;
+  std::vector<std::pair<std::uint64_t, std::int32_t>> keys_;
+};
+
+template <int D>
+Force walk(const BodyTree& tree, const double* x, std::int64_t self, double eps) {
+  Force f;
+  const double eps2 = eps * eps;
+  const double* bx = tree.x.data();
+  const double* by = tree.y.data();
+  const double* bz = D == 3 ? tree.z.data() : nullptr;
+  const double* bm = tree.m.data();
+  const int n_cells = static_cast<int>(tree.cells.size());
+  double ax = 0, ay = 0, az = 0, phi = 0;
+  std::int64_t interactions = 0;
+  int c = 0;
+  while (c < n_cells) {
+    const TreeCell& cell = tree.cells[c];
+    const double dx = cell.com[0] - x[0], dy = cell.com[1] - x[1];
+    const double dz = D == 3 ? cell.com[2] - x[2] : 0.0;
+    const double d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 > cell.open2) {
+      const double inv = 1.0 / std::sqrt(d2 + eps2);
+      const double inv3 = cell.mass * inv * inv * inv;
+      ax += dx * inv3, ay += dy * inv3, az += dz * inv3;
+      phi -= cell.mass * inv;
+      ++interactions;
+      c = cell.next;
+    } else if (cell.first >= 0) {
+      const int end = cell.first + cell.count;
+      for (int k = cell.first; k < end; ++k) {
+        if (tree.id[k] == self) continue;
+        const double ex = bx[k] - x[0], ey = by[k] - x[1];
+        const double ez = D == 3 ? bz[k] - x[2] : 0.0;
+        const double inv = 1.0 / std::sqrt(ex * ex + ey * ey + ez * ez + eps2);
+        const double inv3 = bm[k] * inv * inv * inv;
+        ax += ex * inv3, ay += ey * inv3, az += ez * inv3;
+        phi -= bm[k] * inv;
+      }
+      interactions += cell.count;
+      c = cell.next;
+    } else {
+      ++c;  // open: descend to the first child
+    }
+  }
+  f.acc[0] = ax, f.acc[1] = ay, f.acc[2] = az;
+  f.phi = phi;
+  f.interactions = interactions;
+  return f;
+}
+
+template <int D>
+Force direct(const BodyTree& tree, const double* x, int self, double eps) {
+  const double eps2 = eps * eps;
+  const int n = tree.bodies();
+  const double* bx = tree.x.data();
+  const double* by = tree.y.data();
+  const double* bz = D == 3 ? tree.z.data() : nullptr;
+  const double* bm = tree.m.data();
+  double ax = 0, ay = 0, az = 0, phi = 0;
+  // Every body, the one at x included (it adds no force and -m / eps to phi, removed below),
+  // so that the loop has no branch and vectorizes.
+  for (int k = 0; k < n; ++k) {
+    const double ex = bx[k] - x[0], ey = by[k] - x[1];
+    const double ez = D == 3 ? bz[k] - x[2] : 0.0;
+    const double inv = 1.0 / std::sqrt(ex * ex + ey * ey + ez * ez + eps2);
+    const double inv3 = bm[k] * inv * inv * inv;
+    ax += ex * inv3, ay += ey * inv3, az += ez * inv3;
+    phi -= bm[k] * inv;
+  }
+  if (self >= 0) phi += bm[self] / eps;
+  Force f;
+  f.acc[0] = ax, f.acc[1] = ay, f.acc[2] = az;
+  f.phi = phi;
+  f.interactions = n;
+  return f;
+}
+
+}  // namespace
+
+void build_tree(int dims, std::span<const double> pos, std::span<const double> mass,
+                std::span<const std::int64_t> id, double theta, int leaf_size, BodyTree& tree) {
+  if (pos.size() != mass.size() * dims || id.size() != mass.size())
+    throw std::invalid_argument("build_tree: pos needs dims values, id one, per body");
+  if (!(theta > 0 && theta < 2 / std::sqrt(3.0)))
+    throw std::invalid_argument("build_tree: theta must be in (0, 2/sqrt(3))");
+  if (leaf_size < 1) throw std::invalid_argument("build_tree: leaf_size must be >= 1");
+  if (mass.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+    throw std::invalid_argument("build_tree: too many bodies");
+  if (dims == 2)
+    TreeBuilder<2>(pos, mass, id, theta, leaf_size, tree).build();
+  else if (dims == 3)
+    TreeBuilder<3>(pos, mass, id, theta, leaf_size, tree).build();
+  else
+    throw std::invalid_argument("build_tree: dims must be 2 or 3");
+}
+
+Force tree_force(const BodyTree& tree, const double* x, std::int64_t self, double eps) {
+  return tree.dims == 2 ? walk<2>(tree, x, self, eps) : walk<3>(tree, x, self, eps);
+}
+
+Force direct_force(const BodyTree& tree, const double* x, int self, double eps) {
+  return tree.dims == 2 ? direct<2>(tree, x, self, eps) : direct<3>(tree, x, self, eps);
+}
+
+}  // namespace lbb::kernels

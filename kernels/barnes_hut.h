@@ -1,0 +1,55 @@
+#pragma once
+// The Barnes-Hut hierarchical force calculation (Barnes & Hut 1986): bodies sorted into a
+// quadtree (2-D) or octree (3-D); a body sees a distant cell as one mass at the cell's centre of
+// mass. Direct summation over the same bodies is the reference. Gravity with G = 1 and Plummer
+// softening eps: a = sum m (x_j - x) / (|x_j - x|^2 + eps^2)^{3/2}. No threads, no balancing.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace lbb::kernels {
+
+struct TreeCell {
+  double com[3];  // centre of mass
+  double mass;
+  double open2;        // a body closer to com than sqrt(open2) opens the cell
+  std::int32_t next;   // the cell after this subtree in depth-first order (cells.size(): none)
+  std::int32_t first;  // leaf: its first body; internal cell: -1 (its first child is this + 1)
+  std::int32_t count;  // bodies in the subtree
+  std::int32_t depth;  // 0 at the root
+};
+
+// The tree and its bodies, re-ordered along the tree (structure of arrays; z empty in 2-D).
+struct BodyTree {
+  int dims = 3;
+  double theta = 0.5;
+  std::vector<TreeCell> cells;
+  std::vector<double> x, y, z, m;
+  std::vector<std::int64_t> id;     // body ids, for skipping a body's own contribution
+  std::vector<std::int32_t> order;  // order[k]: index in the build input of tree body k
+  int bodies() const { return static_cast<int>(m.size()); }
+};
+
+// Builds the tree of n bodies: pos holds dims values per body, mass and id one each. A cell is
+// opened when a body is within size / theta + |com - centre| of its centre of mass (Salmon &
+// Warren 1994: the offset term guards against a distant-looking centre of mass in a large cell);
+// cells with at most leaf_size bodies are leaves. theta must be below 2 / sqrt(3), so that no
+// cell containing a body is ever accepted for it. The previous contents of `tree` are replaced.
+void build_tree(int dims, std::span<const double> pos, std::span<const double> mass,
+                std::span<const std::int64_t> id, double theta, int leaf_size, BodyTree& tree);
+
+struct Force {
+  double acc[3] = {0, 0, 0};
+  double phi = 0;                 // potential, -sum m / sqrt(r^2 + eps^2)
+  std::int64_t interactions = 0;  // cells accepted plus bodies summed directly
+};
+
+// Acceleration and potential at x (dims values) from every body in the tree except the one with
+// id `self` (pass -1 for a point that is no body), by walking the tree.
+Force tree_force(const BodyTree& tree, const double* x, std::int64_t self, double eps);
+
+// The same by direct summation over all bodies of the tree (its cells are not used); `self` is
+// the tree index of the body at x, or -1.
+Force direct_force(const BodyTree& tree, const double* x, int self, double eps);
+
+}  // namespace lbb::kernels

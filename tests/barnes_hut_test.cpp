@@ -1,0 +1,188 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "kernels/barnes_hut.h"
+#include "kernels/plummer.h"
+#include "tests/serial_driver.h"
+#include "workloads/barnes_hut.h"
+
+namespace lbb {
+namespace {
+
+using testing::make_workload;
+using testing::run_serially;
+
+struct Bodies {
+  std::vector<double> pos, vel, mass;
+  std::vector<std::int64_t> ids;
+};
+
+Bodies plummer(int n, int dims, std::uint64_t seed) {
+  Bodies b{std::vector<double>(n * dims), std::vector<double>(n * dims), std::vector<double>(n),
+           std::vector<std::int64_t>(n)};
+  kernels::plummer_model(dims, seed, b.pos, b.vel, b.mass);
+  std::iota(b.ids.begin(), b.ids.end(), 0);
+  return b;
+}
+
+TEST(Plummer, UnitMassCentredAndNearStandardEnergy) {
+  const int n = 4000;
+  Bodies b = plummer(n, 3, 5);
+  EXPECT_NEAR(std::accumulate(b.mass.begin(), b.mass.end(), 0.0), 1.0, 1e-12);
+  for (int d = 0; d < 3; ++d) {
+    double c = 0, v = 0;
+    for (int i = 0; i < n; ++i)
+      c += b.pos[i * 3 + d] * b.mass[i], v += b.vel[i * 3 + d] * b.mass[i];
+    EXPECT_NEAR(c, 0, 1e-12);
+    EXPECT_NEAR(v, 0, 1e-12);
+  }
+  // Standard units: E = -1/4 (Aarseth, Henon & Wielen 1974), up to sampling noise.
+  kernels::BodyTree tree;
+  kernels::build_tree(3, b.pos, b.mass, b.ids, 0.5, 8, tree);
+  double kinetic = 0, potential = 0;
+  for (int i = 0; i < n; ++i) {
+    const int k =
+        static_cast<int>(std::find(tree.order.begin(), tree.order.end(), i) - tree.order.begin());
+    potential += 0.5 * b.mass[i] * kernels::direct_force(tree, &b.pos[i * 3], k, 1e-4).phi;
+    for (int d = 0; d < 3; ++d) kinetic += 0.5 * b.mass[i] * b.vel[i * 3 + d] * b.vel[i * 3 + d];
+  }
+  EXPECT_NEAR(kinetic + potential, -0.25, 0.025);
+  EXPECT_NEAR(-potential / (2 * kinetic), 1.0, 0.1);  // virial equilibrium
+}
+
+TEST(Plummer, SameSeedSameBodiesOtherSeedOthers) {
+  EXPECT_EQ(plummer(100, 2, 3).pos, plummer(100, 2, 3).pos);
+  EXPECT_NE(plummer(100, 2, 3).pos, plummer(100, 2, 4).pos);
+}
+
+TEST(BarnesHutTree, CellsHoldEveryBodyOnce) {
+  for (int dims : {2, 3}) {
+    Bodies b = plummer(3000, dims, 2);
+    kernels::BodyTree tree;
+    kernels::build_tree(dims, b.pos, b.mass, b.ids, 0.5, 8, tree);
+    ASSERT_FALSE(tree.cells.empty());
+    EXPECT_EQ(tree.cells[0].count, 3000);
+    EXPECT_NEAR(tree.cells[0].mass, 1.0, 1e-12);
+    EXPECT_EQ(tree.cells[0].next, static_cast<int>(tree.cells.size()));
+    std::vector<int> seen(3000, 0);
+    for (const auto& c : tree.cells)
+      if (c.first >= 0) {
+        EXPECT_LE(c.count, 8);
+        for (int k = c.first; k < c.first + c.count; ++k) ++seen[tree.order[k]];
+      }
+    for (int s : seen) EXPECT_EQ(s, 1);
+  }
+}
+
+double rms_force_error(int dims, double theta) {
+  Bodies b = plummer(3000, dims, 9);
+  kernels::BodyTree tree;
+  kernels::build_tree(dims, b.pos, b.mass, b.ids, theta, 8, tree);
+  double sum = 0;
+  for (int k = 0; k < 3000; k += 10) {
+    const int i = tree.order[k];
+    const auto t = kernels::tree_force(tree, &b.pos[i * dims], b.ids[i], 0.05);
+    const auto d = kernels::direct_force(tree, &b.pos[i * dims], k, 0.05);
+    double e2 = 0, r2 = 0;
+    for (int c = 0; c < 3; ++c) e2 += std::pow(t.acc[c] - d.acc[c], 2), r2 += d.acc[c] * d.acc[c];
+    sum += e2 / r2;
+    EXPECT_NEAR(t.phi, d.phi, 0.05 * std::abs(d.phi));
+  }
+  return std::sqrt(sum / 300);
+}
+
+TEST(BarnesHutTree, ForceErrorShrinksWithThetaAndStaysUnderTheBound) {
+  for (int dims : {2, 3}) {
+    double previous = INFINITY;
+    for (double theta : {1.0, 0.7, 0.5, 0.3, 0.1}) {
+      const double e = rms_force_error(dims, theta);
+      EXPECT_LE(e, barnes_hut_force_error_bound(theta, dims)) << dims << "-D theta " << theta;
+      EXPECT_LT(e, previous);
+      previous = e;
+    }
+  }
+}
+
+TEST(BarnesHutTree, SelfIsExcluded) {
+  Bodies b = plummer(200, 2, 1);
+  kernels::BodyTree tree;
+  kernels::build_tree(2, b.pos, b.mass, b.ids, 0.5, 4, tree);
+  const int i = tree.order[0];
+  const auto with_self = kernels::direct_force(tree, &b.pos[i * 2], -1, 0.05);
+  const auto without = kernels::direct_force(tree, &b.pos[i * 2], 0, 0.05);
+  EXPECT_NEAR(with_self.phi - without.phi, -b.mass[i] / 0.05, 1e-12);
+}
+
+TEST(BarnesHutTree, BadInputIsRefused) {
+  Bodies b = plummer(10, 2, 1);
+  kernels::BodyTree tree;
+  EXPECT_THROW(kernels::build_tree(2, b.pos, b.mass, b.ids, 1.2, 8, tree), std::invalid_argument);
+  EXPECT_THROW(kernels::build_tree(3, b.pos, b.mass, b.ids, 0.5, 8, tree), std::invalid_argument);
+}
+
+std::unique_ptr<Workload> small_cluster(int dims) {
+  return make_workload("barnes_hut",
+                       {"particles=3000", dims == 2 ? "dimensions=2" : "dimensions=3",
+                        dims == 2 ? "cells_per_side=4" : "cells_per_side=3", "drift=1", "dt=0.01"});
+}
+
+TEST(BarnesHutWorkload, SerialRunVerifiesAndBodiesCrossCells) {
+  for (int dims : {2, 3}) {
+    auto w = small_cluster(dims);
+    VectorModuleStates states(*w);
+    std::vector<std::size_t> before;
+    for (int m = 0; m < w->module_count(); ++m) before.push_back(states.state(m).size());
+    const int steps = 12;
+    run_serially(*w, states, 0, steps);
+    double crossings = 0;
+    for (int s = 0; s < steps; ++s) crossings += w->step_metric_values(s)[1];
+    EXPECT_GT(crossings, 0);
+    int resized = 0;
+    for (int m = 0; m < w->module_count(); ++m) resized += states.state(m).size() != before[m];
+    EXPECT_GT(resized, 0);
+    const Verification v = w->verify(states, steps);
+    EXPECT_TRUE(v.passed) << v.detail;
+    EXPECT_EQ(v.error, 0.0) << "the serial replay is the same arithmetic";
+  }
+}
+
+TEST(BarnesHutWorkload, PredictedWeightsFollowTheCellPopulation) {
+  auto w = small_cluster(2);
+  const auto weights = w->predicted_weights();
+  ASSERT_EQ(static_cast<int>(weights.size()), w->module_count());
+  // The cluster is centred: the four central cells of the 4 x 4 grid carry the most work.
+  const double central = weights[5] + weights[6] + weights[9] + weights[10];
+  EXPECT_GT(central, 0.5 * std::accumulate(weights.begin(), weights.end(), 0.0));
+}
+
+TEST(BarnesHutWorkload, CorruptedModuleIsCaught) {
+  auto w = small_cluster(2);
+  VectorModuleStates states(*w);
+  run_serially(*w, states, 0, 4);
+  int m = 0;
+  while (states.state(m).size() <= 16) ++m;
+  double* first_velocity = reinterpret_cast<double*>(states.state(m).data() + 16) + 2;
+  *first_velocity += 1e-6;
+  const Verification v = w->verify(states, 4);
+  EXPECT_FALSE(v.passed);
+  EXPECT_GT(v.error, v.tolerance);
+}
+
+TEST(BarnesHutWorkload, BodyInTheWrongCellIsCaught) {
+  auto w = small_cluster(2);
+  VectorModuleStates states(*w);
+  run_serially(*w, states, 0, 2);
+  int m = 0;
+  while (states.state(m).size() <= 16) ++m;
+  double* x = reinterpret_cast<double*>(states.state(m).data() + 16);
+  x[0] += 10;  // far outside the cell of module m
+  const Verification v = w->verify(states, 2);
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.detail.find("outside"), std::string::npos) << v.detail;
+}
+
+}  // namespace
+}  // namespace lbb

@@ -1,0 +1,449 @@
+#include "workloads/barnes_hut.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+#include "core/text.h"
+#include "kernels/plummer.h"
+#include "workloads/vector_module_states.h"
+
+namespace lbb {
+
+namespace {
+
+// Module state: this header, then `count` records of 2 dims + 2 doubles each:
+// position[dims], velocity[dims], mass, id. Between steps the velocity is the leapfrog
+// half-step velocity v(t - dt/2); before step 0 it is v(0).
+struct CellHeader {
+  std::int32_t module;
+  std::int32_t dims;
+  std::int64_t count;
+};
+
+CellHeader& header_of(std::span<std::byte> state) {
+  return *reinterpret_cast<CellHeader*>(state.data());
+}
+
+double* records_of(std::span<std::byte> state) {
+  return reinterpret_cast<double*>(state.data() + sizeof(CellHeader));
+}
+
+std::size_t bytes_for(std::size_t bodies, int record_doubles) {
+  return sizeof(CellHeader) + sizeof(double) * bodies * record_doubles;
+}
+
+}  // namespace
+
+double barnes_hut_force_error_bound(double theta, int dims) {
+  // Monopole cells: the error grows as theta^2 (the neglected quadrupole term). The constants
+  // are twice the rms relative errors measured on Plummer clusters (0.05 theta^2 in the plane,
+  // at most 0.01 theta^2 in space; docs/workloads.md).
+  return (dims == 2 ? 0.1 : 0.02) * theta * theta;
+}
+
+WorkloadInfo BarnesHut::info() {
+  return {
+      "barnes_hut",
+      "Barnes-Hut N-body simulation of a Plummer cluster, leapfrog steps; modules are cells of "
+      "a fixed spatial grid whose bodies drift across cell boundaries (Franklin & Govindan 1995)",
+      {
+          int_param("particles", 20000, "bodies in the cluster", 2, 1 << 26),
+          int_param("dimensions", 2, "2: quadtree in the plane, 3: octree", 2, 3),
+          int_param("cells_per_side", 8, "grid cells per dimension; modules = cells^dimensions", 1,
+                    256),
+          real_param("box", 2.5,
+                     "half-width of the grid (standard units); bodies outside "
+                     "belong to the nearest edge cell",
+                     1e-3, 1e6),
+          real_param("theta", 0.5, "opening parameter of the tree walk", 0.05, 1.15),
+          real_param("eps", 0.05, "Plummer softening length", 1e-6, 10),
+          real_param("dt", 0.01, "leapfrog time step", 1e-8, 1),
+          real_param("drift", 0.5,
+                     "bulk speed of the cluster along x, carrying it across the "
+                     "fixed grid",
+                     0, 100),
+          int_param("leaf_size", 8, "most bodies in a tree leaf", 1, 1024),
+          int_param("force_samples", 200,
+                    "bodies whose tree force is checked against direct "
+                    "summation at verification",
+                    1, 1 << 20),
+          real_param("energy_tolerance", 2e-3,
+                     "largest relative drift of the total energy "
+                     "accepted by verification",
+                     0, 1),
+          int_param("seed", 1, "seed of the Plummer model and of the sampled bodies", 0),
+      },
+      [](const Params& p) { return std::make_unique<BarnesHut>(p); },
+      [](const Params& p) {
+        int modules = 1;
+        for (int d = 0; d < p.integer("dimensions"); ++d)
+          modules *= static_cast<int>(p.integer("cells_per_side"));
+        return modules;
+      },
+  };
+}
+
+BarnesHut::BarnesHut(const Params& params)
+    : dims_(static_cast<int>(params.integer("dimensions"))),
+      cells_per_side_(static_cast<int>(params.integer("cells_per_side"))),
+      box_(params.real("box")),
+      theta_(params.real("theta")),
+      eps_(params.real("eps")),
+      dt_(params.real("dt")),
+      leaf_size_(static_cast<int>(params.integer("leaf_size"))),
+      force_samples_(static_cast<int>(params.integer("force_samples"))),
+      energy_tolerance_(params.real("energy_tolerance")),
+      seed_(static_cast<std::uint64_t>(params.integer("seed"))),
+      sweep_(0) {
+  if (dims_ != 2 && dims_ != 3) throw std::invalid_argument("dimensions must be 2 or 3");
+  int modules = 1;
+  for (int d = 0; d < dims_; ++d) modules *= cells_per_side_;
+  const auto n = static_cast<std::size_t>(params.integer("particles"));
+  std::vector<double> pos(n * dims_), vel(n * dims_), mass(n);
+  kernels::plummer_model(dims_, seed_, pos, vel, mass);
+
+  // Virial equilibrium 2K = -W with the softened potential (for the 2-D projection, whose
+  // potential is deeper than the sphere's), then the bulk drift.
+  std::vector<std::int64_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int64_t>(i);
+  kernels::BodyTree tree;
+  kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, tree);
+  double kinetic = 0, potential = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double v2 = 0;
+    for (int d = 0; d < dims_; ++d) v2 += vel[i * dims_ + d] * vel[i * dims_ + d];
+    kinetic += 0.5 * mass[i] * v2;
+    potential += 0.5 * mass[i] * kernels::tree_force(tree, &pos[i * dims_], ids[i], eps_).phi;
+  }
+  const double scale = kinetic > 0 ? std::sqrt(-potential / (2 * kinetic)) : 1.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int d = 0; d < dims_; ++d) vel[i * dims_ + d] *= scale;
+    vel[i * dims_] += params.real("drift");
+  }
+
+  initial_.assign(modules, {});
+  const int rec = record_doubles();
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& cell = initial_[cell_of(&pos[i * dims_])];
+    cell.insert(cell.end(), &pos[i * dims_], &pos[i * dims_] + dims_);
+    cell.insert(cell.end(), &vel[i * dims_], &vel[i * dims_] + dims_);
+    cell.push_back(mass[i]);
+    cell.push_back(static_cast<double>(i));
+  }
+
+  // Cost model: a cell's bodies times the tree interactions per body, estimated by walking up
+  // to 32 of its bodies in the initial tree (the walk is the module's work).
+  predicted_.assign(modules, 0.0);
+  for (int m = 0; m < modules; ++m) {
+    const std::size_t count = initial_[m].size() / rec;
+    const std::size_t samples = std::min<std::size_t>(count, 32);
+    double walked = 0;
+    for (std::size_t k = 0; k < samples; ++k) {
+      const double* r = &initial_[m][(k * count / samples) * rec];
+      walked += static_cast<double>(
+          kernels::tree_force(tree, r, static_cast<std::int64_t>(r[2 * dims_ + 1]), eps_)
+              .interactions);
+    }
+    predicted_[m] = samples ? static_cast<double>(count) * walked / samples : 0.0;
+  }
+
+  sweep_ = NbodySweep(modules);
+  VectorModuleStates states(*this);
+  rebuild_tree(sweep_, states);
+}
+
+int BarnesHut::cell_of(const double* x) const {
+  int cell = 0, stride = 1;
+  for (int d = 0; d < dims_; ++d) {
+    const double u = (x[d] + box_) / (2 * box_) * cells_per_side_;
+    const int k = u >= 1 ? (u < cells_per_side_ ? static_cast<int>(u) : cells_per_side_ - 1) : 0;
+    cell += k * stride;
+    stride *= cells_per_side_;
+  }
+  return cell;
+}
+
+std::vector<double> BarnesHut::module_coords() const {
+  std::vector<double> c;
+  const double width = 2 * box_ / cells_per_side_;
+  for (int m = 0; m < module_count(); ++m) {
+    int rest = m;
+    for (int d = 0; d < dims_; ++d) {
+      c.push_back(-box_ + (rest % cells_per_side_ + 0.5) * width);
+      rest /= cells_per_side_;
+    }
+  }
+  return c;
+}
+
+std::size_t BarnesHut::state_bytes(int module) const {
+  return sizeof(CellHeader) + sizeof(double) * initial_[module].size();
+}
+
+void BarnesHut::init_state(int module, std::span<std::byte> state) const {
+  header_of(state) = {module, dims_,
+                      static_cast<std::int64_t>(initial_[module].size() / record_doubles())};
+  std::memcpy(records_of(state), initial_[module].data(), sizeof(double) * initial_[module].size());
+}
+
+void BarnesHut::step_module(NbodySweep& sweep, int module, int step,
+                            std::span<std::byte> state) const {
+  const CellHeader& h = header_of(state);
+  if (h.module != module || h.dims != dims_)
+    throw std::runtime_error("barnes_hut: state of module " + std::to_string(module) +
+                             " has a bad header");
+  const int rec = record_doubles();
+  double* r = records_of(state);
+  double kinetic = 0, potential = 0;
+  std::int64_t interactions = 0;
+  for (std::int64_t i = 0; i < h.count; ++i, r += rec) {
+    double* x = r;
+    double* v = r + dims_;
+    const double m = r[2 * dims_];
+    const auto id = static_cast<std::int64_t>(r[2 * dims_ + 1]);
+    const kernels::Force f = kernels::tree_force(sweep.tree, x, id, eps_);
+    interactions += f.interactions;
+    // Leapfrog (kick-drift-kick merged): v(t) = v(t - dt/2) + a dt/2 synchronises the velocity
+    // for the energy; v(t + dt/2) = v(t) + a dt/2; x(t + dt) = x(t) + v(t + dt/2) dt.
+    double v2 = 0;
+    for (int d = 0; d < dims_; ++d) {
+      const double v_now = step == 0 ? v[d] : v[d] + 0.5 * dt_ * f.acc[d];
+      v2 += v_now * v_now;
+      v[d] = v_now + 0.5 * dt_ * f.acc[d];
+      x[d] += v[d] * dt_;
+    }
+    kinetic += 0.5 * m * v2;
+    potential += 0.5 * m * f.phi;
+  }
+  sweep.kinetic[module] = kinetic;
+  sweep.potential[module] = potential;
+  sweep.interactions[module] = interactions;
+}
+
+void BarnesHut::run_module(int module, int step, int /*phase*/, std::span<std::byte> state) {
+  step_module(sweep_, module, step, state);
+}
+
+int BarnesHut::redistribute(ModuleStates& states) const {
+  const int rec = record_doubles();
+  const int modules = module_count();
+  // Movers in (source module, position) order, so arrivals are appended deterministically.
+  std::vector<std::pair<int, std::size_t>> movers;  // (target, offset in `moving`)
+  std::vector<double> moving;
+  for (int m = 0; m < modules; ++m) {
+    std::span<std::byte> s = states.state(m);
+    CellHeader& h = header_of(s);
+    double* r = records_of(s);
+    std::int64_t kept = 0;
+    for (std::int64_t i = 0; i < h.count; ++i) {
+      const double* body = r + i * rec;
+      const int target = cell_of(body);
+      if (target == m) {
+        if (kept != i) std::memmove(r + kept * rec, body, sizeof(double) * rec);
+        ++kept;
+      } else {
+        movers.emplace_back(target, moving.size());
+        moving.insert(moving.end(), body, body + rec);
+      }
+    }
+    h.count = kept;
+  }
+  std::stable_sort(movers.begin(), movers.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::int64_t> arrivals(modules, 0);
+  for (const auto& [target, offset] : movers) ++arrivals[target];
+  std::size_t next = 0;
+  for (int m = 0; m < modules; ++m) {
+    const std::int64_t kept = header_of(states.state(m)).count;
+    const std::int64_t total = kept + arrivals[m];
+    if (states.state(m).size() != bytes_for(total, rec)) states.resize(m, bytes_for(total, rec));
+    std::span<std::byte> s = states.state(m);
+    double* r = records_of(s) + kept * rec;
+    for (std::int64_t a = 0; a < arrivals[m]; ++a, ++next, r += rec)
+      std::memcpy(r, moving.data() + movers[next].second, sizeof(double) * rec);
+    header_of(s).count = total;
+  }
+  return static_cast<int>(movers.size());
+}
+
+void BarnesHut::rebuild_tree(NbodySweep& sweep, ModuleStates& states) const {
+  const int rec = record_doubles();
+  std::vector<double> pos, mass;
+  std::vector<std::int64_t> ids;
+  for (int m = 0; m < module_count(); ++m) {
+    std::span<std::byte> s = states.state(m);
+    const double* r = records_of(s);
+    for (std::int64_t i = 0; i < header_of(s).count; ++i, r += rec) {
+      pos.insert(pos.end(), r, r + dims_);
+      mass.push_back(r[2 * dims_]);
+      ids.push_back(static_cast<std::int64_t>(r[2 * dims_ + 1]));
+    }
+  }
+  kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, sweep.tree);
+}
+
+void BarnesHut::end_step(NbodySweep& sweep, ModuleStates& states) const {
+  double energy = 0, interactions = 0;
+  for (int m = 0; m < module_count(); ++m) {
+    energy += sweep.kinetic[m] + sweep.potential[m];
+    interactions += static_cast<double>(sweep.interactions[m]);
+  }
+  sweep.energy.push_back(energy);
+  sweep.total_interactions.push_back(interactions);
+  sweep.crossings.push_back(redistribute(states));
+  rebuild_tree(sweep, states);
+}
+
+void BarnesHut::finish_step(int /*step*/, ModuleStates& states) {
+  end_step(sweep_, states);
+}
+
+std::vector<StepMetric> BarnesHut::step_metrics() const {
+  return {
+      {"energy", "total energy (kinetic + tree potential) at the start of the step"},
+      {"crossings", "bodies that moved to another module (cell) at the end of the step"},
+      {"interactions", "tree interactions (cells accepted + bodies summed) in the step"},
+  };
+}
+
+std::vector<double> BarnesHut::step_metric_values(int step) const {
+  return {sweep_.energy.at(step), sweep_.crossings.at(step), sweep_.total_interactions.at(step)};
+}
+
+std::vector<double> BarnesHut::gather_bodies(ModuleStates& states) const {
+  const int rec = record_doubles();
+  std::vector<double> all;
+  for (int m = 0; m < module_count(); ++m) {
+    std::span<std::byte> s = states.state(m);
+    if (s.size() < sizeof(CellHeader))
+      throw std::runtime_error("state of module " + std::to_string(m) + " is too short");
+    const CellHeader& h = header_of(s);
+    if (h.module != m || h.dims != dims_ || h.count < 0 || s.size() != bytes_for(h.count, rec))
+      throw std::runtime_error("state of module " + std::to_string(m) + " has a bad header");
+    const double* r = records_of(s);
+    for (std::int64_t i = 0; i < h.count; ++i, r += rec) {
+      if (cell_of(r) != m)
+        throw std::runtime_error("a body of module " + std::to_string(m) + " lies outside it");
+      all.insert(all.end(), r, r + rec);
+    }
+  }
+  const std::size_t n = all.size() / rec;
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return all[a * rec + rec - 1] < all[b * rec + rec - 1];
+  });
+  std::vector<double> sorted(all.size());
+  for (std::size_t i = 0; i < n; ++i)
+    std::memcpy(&sorted[i * rec], &all[order[i] * rec], sizeof(double) * rec);
+  return sorted;
+}
+
+Verification BarnesHut::verify(ModuleStates& states, int steps_run) {
+  const int rec = record_doubles();
+  // 1. Serial reference: the same simulation from the same initial states in private buffers.
+  VectorModuleStates ref_states(*this);
+  NbodySweep ref(module_count());
+  rebuild_tree(ref, ref_states);
+  for (int s = 0; s < steps_run; ++s) {
+    for (int m = 0; m < module_count(); ++m) step_module(ref, m, s, ref_states.state(m));
+    end_step(ref, ref_states);
+  }
+  const std::vector<double> expected = gather_bodies(ref_states);
+
+  Verification v;
+  v.tolerance = 1e-12;
+  std::vector<double> got;
+  try {
+    got = gather_bodies(states);
+  } catch (const std::exception& e) {
+    v.detail = e.what();
+    return v;
+  }
+  // Relative to the extent of the system, position and velocity errors alike.
+  double diff = 0, extent = 0;
+  const bool same_bodies = got.size() == expected.size();
+  if (same_bodies)
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      diff = std::max(diff, std::abs(got[i] - expected[i]));
+      extent = std::max(extent, std::abs(expected[i]));
+      v.checksum += got[i];
+      v.reference_checksum += expected[i];
+    }
+  v.error = same_bodies ? diff / std::max(extent, 1e-300) : INFINITY;
+  if (!std::isfinite(v.error)) v.error = INFINITY;
+
+  double history_error = 0;
+  const bool history_complete = sweep_.energy.size() == static_cast<std::size_t>(steps_run);
+  if (history_complete)
+    for (int s = 0; s < steps_run; ++s)
+      history_error = std::max(
+          history_error, std::abs(sweep_.energy[s] - ref.energy[s]) / std::abs(ref.energy[s]));
+  const bool history_ok = history_complete && history_error <= 1e-12;
+
+  // 2. Energy conservation of the reference run.
+  double drift = 0;
+  for (double e : ref.energy) drift = std::max(drift, std::abs(e - ref.energy[0]));
+  if (!ref.energy.empty()) drift /= std::abs(ref.energy[0]);
+  const bool energy_ok = drift <= energy_tolerance_;
+
+  // 3. Tree forces against direct summation on sampled bodies of the final state.
+  const std::size_t n = expected.size() / rec;
+  std::vector<double> pos(n * dims_), mass(n);
+  std::vector<std::int64_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(&pos[i * dims_], &expected[i * rec], sizeof(double) * dims_);
+    mass[i] = expected[i * rec + 2 * dims_];
+    ids[i] = static_cast<std::int64_t>(expected[i * rec + 2 * dims_ + 1]);
+  }
+  kernels::BodyTree tree;
+  kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, tree);
+  std::vector<int> tree_index(n);
+  for (std::size_t k = 0; k < n; ++k) tree_index[tree.order[k]] = static_cast<int>(k);
+  std::mt19937_64 rng(seed_ ^ 0x5bd1e995u);
+  std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+  double sum_sq = 0, worst = 0;
+  const int samples = static_cast<int>(std::min<std::size_t>(force_samples_, n));
+  for (int k = 0; k < samples; ++k) {
+    const std::size_t i = pick(rng);
+    const kernels::Force t = kernels::tree_force(tree, &pos[i * dims_], ids[i], eps_);
+    const kernels::Force d = kernels::direct_force(tree, &pos[i * dims_], tree_index[i], eps_);
+    double err2 = 0, ref2 = 0;
+    for (int c = 0; c < dims_; ++c) {
+      err2 += (t.acc[c] - d.acc[c]) * (t.acc[c] - d.acc[c]);
+      ref2 += d.acc[c] * d.acc[c];
+    }
+    const double rel = std::sqrt(err2 / std::max(ref2, 1e-300));
+    sum_sq += rel * rel;
+    worst = std::max(worst, rel);
+  }
+  const double rms = samples ? std::sqrt(sum_sq / samples) : 0.0;
+  const double bound = barnes_hut_force_error_bound(theta_, dims_);
+  const bool force_ok = rms <= bound;
+
+  v.passed = v.error <= v.tolerance && history_ok && energy_ok && force_ok;
+  v.detail = "bodies vs serial replay: rel. error " + format_number(v.error) + "; energy " +
+             (history_ok ? "history matches" : "history differs") + ", drift " +
+             format_number(drift) + (energy_ok ? " <= " : " > ") +
+             format_number(energy_tolerance_) + "; force vs direct on " + std::to_string(samples) +
+             " bodies: rms " + format_number(rms) + (force_ok ? " <= " : " > ") +
+             format_number(bound) + ", max " + format_number(worst) + " (theta " +
+             format_number(theta_) + ")";
+  double walked = 0;
+  for (double i : ref.total_interactions) walked += i;
+  attributes_ = {
+      {"force_rms_error", rms},
+      {"force_max_error", worst},
+      {"force_error_bound", bound},
+      {"energy_drift", drift},
+      {"energy_drift_bound", energy_tolerance_},
+      {"interactions_per_body", steps_run && n ? walked / steps_run / n : 0.0},
+      {"tree_cells", static_cast<double>(tree.cells.size())},
+  };
+  return v;
+}
+
+}  // namespace lbb

@@ -1,0 +1,81 @@
+#pragma once
+// Barnes-Hut N-body simulation of a Plummer star cluster (Franklin & Govindan 1995, section 4),
+// in 2-D (quadtree) or 3-D (octree), with leapfrog time integration. Modules are the cells of a
+// fixed grid over space; a module holds the bodies inside its cell, and bodies that cross a cell
+// boundary move to the neighbouring module at the end of every step, so module sizes and costs
+// drift (the task arrivals and departures lambda, mu of Franklin & Govindan's model).
+//
+// Sharing the global tree: finish_step (serial) moves crossing bodies between module states,
+// then builds one tree over all bodies, the exchange buffer of the step. Every module walks that
+// tree for its own bodies in run_module, so the force walk, the dominant O(N log N) work, is the
+// module's cost, while the O(N log N) build with a small constant stays a measured serial part.
+#include <cstdint>
+#include <vector>
+
+#include "kernels/barnes_hut.h"
+#include "workloads/workload.h"
+
+namespace lbb {
+
+// The exchange buffers of one simulation: the tree of the bodies' current positions and the
+// per-module sums of the step. The run and its serial reference each own one.
+struct NbodySweep {
+  explicit NbodySweep(int modules)
+      : kinetic(modules, 0.0), potential(modules, 0.0), interactions(modules, 0) {}
+  kernels::BodyTree tree;
+  std::vector<double> kinetic, potential;  // per module, at the start of the step
+  std::vector<std::int64_t> interactions;  // per module, tree interactions of the step
+  std::vector<double> energy;              // per step: kinetic + potential at its start
+  std::vector<double> crossings;           // per step: bodies that changed module after it
+  std::vector<double> total_interactions;  // per step
+};
+
+class BarnesHut final : public Workload {
+ public:
+  static WorkloadInfo info();
+  explicit BarnesHut(const Params& params);
+
+  int module_count() const override { return static_cast<int>(initial_.size()); }
+  ModuleStructure structure() const override { return ModuleStructure::kSpatial; }
+  int dimensions() const override { return dims_; }
+  std::vector<double> module_coords() const override;
+  std::vector<double> predicted_weights() const override { return predicted_; }
+  std::size_t state_bytes(int module) const override;
+  void init_state(int module, std::span<std::byte> state) const override;
+  void run_module(int module, int step, int phase, std::span<std::byte> state) override;
+  void finish_step(int step, ModuleStates& states) override;
+  std::vector<StepMetric> step_metrics() const override;
+  std::vector<double> step_metric_values(int step) const override;
+  Verification verify(ModuleStates& states, int steps_run) override;
+  std::vector<WorkloadAttribute> attributes() const override { return attributes_; }
+
+  // The module (grid cell) a position belongs to; outside the grid, the nearest edge cell.
+  int cell_of(const double* x) const;
+  // Every body's record (position, velocity, mass, id), ordered by id.
+  std::vector<double> gather_bodies(ModuleStates& states) const;
+  int record_doubles() const { return 2 * dims_ + 2; }
+
+ private:
+  void step_module(NbodySweep& sweep, int module, int step, std::span<std::byte> state) const;
+  void end_step(NbodySweep& sweep, ModuleStates& states) const;
+  int redistribute(ModuleStates& states) const;
+  void rebuild_tree(NbodySweep& sweep, ModuleStates& states) const;
+
+  int dims_;
+  int cells_per_side_;
+  double box_, theta_, eps_, dt_;
+  int leaf_size_;
+  int force_samples_;
+  double energy_tolerance_;
+  std::uint64_t seed_;
+  std::vector<std::vector<double>> initial_;  // per module: its bodies' records at t = 0
+  std::vector<double> predicted_;
+  NbodySweep sweep_;
+  std::vector<WorkloadAttribute> attributes_;
+};
+
+// Bound on the rms relative force error of the tree against direct summation at opening
+// parameter theta in `dims` dimensions, for the opening criterion used here (docs/workloads.md).
+double barnes_hut_force_error_bound(double theta, int dims);
+
+}  // namespace lbb
