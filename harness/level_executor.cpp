@@ -9,6 +9,7 @@
 #include "core/assignment.h"
 #include "core/level_cost.h"
 #include "harness/clock.h"
+#include "harness/emulated_run.h"
 
 namespace lbb {
 
@@ -29,10 +30,10 @@ struct alignas(64) ProcessorSlot {
   double busy_cpu = 0, busy_wall = 0;
   double cut_cpu = 0, cut_wall = 0;
   double migration_cpu = 0;
-  double loaded = 0, unloaded = 0;  // emulated load level x task CPU time, task CPU time
+  LoadTally load;  // emulated external load over the tasks run here
   void clear_measurements() {
     start = end = busy_cpu = busy_wall = cut_cpu = cut_wall = migration_cpu = 0;
-    loaded = unloaded = 0;
+    load = {};
   }
 };
 
@@ -104,7 +105,7 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
       rec.busy[p] = s.busy_cpu + s.cut_cpu;
       rec.busy_wall[p] = s.busy_wall + s.cut_wall;
       rec.proc_migration[p] = s.migration_cpu;
-      rec.external_load[p] = s.unloaded > 0 ? s.loaded / s.unloaded : 0;
+      rec.external_load[p] = s.load.mean();
       first = std::min(first, s.start);
       last = std::max(last, s.end);
       busy_sum += rec.busy[p];
@@ -215,23 +216,12 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
   auto run_task = [&](int a, int q, bool cpu) {
     try {
       ProcessorSlot& s = slots[q];
-      const bool emulate = emulation.active();
-      const double c0 = cpu || emulate ? thread_cpu_now() : 0.0;
-      const double t0 = wall_now();
-      workload.run_task(level, q, tasks[a].state, s.children);
-      double t1 = wall_now();
-      if (emulate) {
-        const double x = thread_cpu_now() - c0;
-        const double load = emulation.load_at(q, t1);
-        busy_work(emulation.extra_seconds(q, x, load));
-        s.loaded += load * x;
-        s.unloaded += x;
-        t1 = wall_now();
-      }
+      const double c0 = cpu ? thread_cpu_now() : 0.0;
+      s.busy_wall += run_emulated(emulation, q, s.load,
+                                  [&] { workload.run_task(level, q, tasks[a].state, s.children); });
       if (cpu) s.busy_cpu += thread_cpu_now() - c0;
       runner[a] = q;
-      s.busy_wall += t1 - t0;
-      s.end = std::max(s.end, t1);
+      s.end = std::max(s.end, wall_now());
     } catch (...) {
       fail(std::current_exception());
     }
@@ -281,8 +271,16 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
         case InStepSchedule::kAssigned:
           for (int a : lists[p]) run_task(a, p, false);
           break;
+        case InStepSchedule::kOmpStatic:
+#pragma omp for schedule(static) nowait
+          for (int a = 0; a < M; ++a) run_task(a, p, false);
+          break;
         case InStepSchedule::kOmpDynamic:
 #pragma omp for schedule(dynamic, plan.chunk) nowait
+          for (int a = 0; a < M; ++a) run_task(a, p, false);
+          break;
+        case InStepSchedule::kOmpGuided:
+#pragma omp for schedule(guided, plan.chunk) nowait
           for (int a = 0; a < M; ++a) run_task(a, p, false);
           break;
         case InStepSchedule::kOmpTasks:

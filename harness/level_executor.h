@@ -11,16 +11,11 @@
 
 #include "balancers/balancer.h"
 #include "harness/platform_emulation.h"
+#include "harness/schedule.h"
 #include "harness/step_record.h"
 #include "workloads/level_workload.h"
 
 namespace lbb {
-
-enum class InStepSchedule {
-  kAssigned,    // each task runs on the processor the balancer chose (its creator without one)
-  kOmpDynamic,  // omp for schedule(dynamic, chunk) over the level's tasks
-  kOmpTasks,    // each creator spawns its tasks as OpenMP tasks; any idle thread runs them
-};
 
 struct LevelPlan {
   int processors = 1;
@@ -29,7 +24,7 @@ struct LevelPlan {
   ExternalLoad external_load;    // emulated transient load
   Balancer* balancer = nullptr;  // kAssigned: decides every level; null: tasks stay put
   InStepSchedule schedule = InStepSchedule::kAssigned;
-  int chunk = 1;  // kOmpDynamic
+  int chunk = 1;  // kOmpDynamic, kOmpGuided
 };
 
 struct LevelResult {

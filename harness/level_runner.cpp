@@ -8,20 +8,6 @@
 
 namespace lbb {
 
-namespace {
-
-InStepSchedule schedule_of(const BalancerChoice& b, int& chunk) {
-  if (b.schedule_name.empty()) return InStepSchedule::kAssigned;
-  if (b.schedule_name == "omp_dynamic") {
-    chunk = static_cast<int>(b.schedule_params.integer("chunk"));
-    return InStepSchedule::kOmpDynamic;
-  }
-  if (b.schedule_name == "omp_tasks") return InStepSchedule::kOmpTasks;
-  throw std::invalid_argument("the level executor cannot run schedule " + b.schedule_name);
-}
-
-}  // namespace
-
 RunOutcome execute_level_run(const RunSpec& spec, const WorkloadInfo& info, int repetition,
                              ArchiveWriter* archive, const Provenance& provenance) {
   RunOutcome out;
@@ -46,7 +32,10 @@ RunOutcome execute_level_run(const RunSpec& spec, const WorkloadInfo& info, int 
     plan.speed = spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
     plan.external_load = spec.external_load;
     plan.balancer = balancer.get();
-    plan.schedule = schedule_of(spec.balancer, plan.chunk);
+    const ScheduleChoice schedule =
+        schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params);
+    plan.schedule = schedule.kind;
+    plan.chunk = schedule.chunk;
 
     std::vector<std::string> metrics;
     for (const auto& m : workload->level_metrics()) metrics.push_back(m.name);

@@ -4,6 +4,7 @@
 
 #include "harness/executor.h"
 #include "harness/module_store.h"
+#include "harness/self_scheduled_executor.h"
 
 namespace lbb {
 
@@ -12,7 +13,11 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_text("name", spec.name);
   w.set_text("workload", spec.workload);
   w.set_text("balancer", spec.balancer.label);
-  w.set_text("static", spec.balancer.static_name.empty() ? "block" : spec.balancer.static_name);
+  // A schedule's modules stay where an OpenMP static loop placed them: no static partitioner.
+  const bool scheduled = !spec.balancer.schedule_name.empty();
+  w.set_text("static", !spec.balancer.static_name.empty() ? spec.balancer.static_name
+                       : scheduled                        ? ""
+                                                          : "block");
   w.set_text("dynamic", spec.balancer.dynamic_name.empty() ? "" : spec.balancer.dynamic_name);
   w.set_text("schedule", spec.balancer.schedule_name);
   w.set_text("sweep", spec.sweep_label);
@@ -88,8 +93,23 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     plan.dynamic = dynamic.get();
     plan.record_modules = spec.module_detail;
 
+    // Balancers run under the bulk-synchronous executor; an in-step schedule under its own.
+    const ScheduleChoice schedule =
+        schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params);
+    std::unique_ptr<Executor> executor;
+    SelfScheduledExecutor* self_scheduled = nullptr;
+    if (schedule.kind == InStepSchedule::kAssigned) {
+      executor = std::make_unique<BspExecutor>();
+    } else {
+      auto e = std::make_unique<SelfScheduledExecutor>(schedule.kind, schedule.chunk);
+      self_scheduled = e.get();
+      executor = std::move(e);
+    }
+
     std::vector<std::string> metrics;
     for (const auto& m : workload->step_metrics()) metrics.push_back(m.name);
+    if (self_scheduled)
+      for (const auto& m : self_scheduled_metrics()) metrics.push_back(m.name);
     if (archive) {
       RunLayout layout{
           spec.balancer.label + (spec.sweep_label.empty() ? "" : "-" + spec.sweep_label),
@@ -97,16 +117,18 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
       writer = archive->begin_run(layout);
       out.run_id = writer->id();
       write_run_header(*writer, spec, repetition, workload->module_count(), provenance,
-                       out.oversubscribed, "bsp");
+                       out.oversubscribed,
+                       self_scheduled ? spec.balancer.schedule_name : std::string("bsp"));
     }
     SummarySink sink(writer.get());
     ModuleStore store(*workload);
-    BspExecutor executor;
-    ExecutionResult x = executor.run(*workload, store, plan, sink);
+    ExecutionResult x = executor->run(*workload, store, plan, sink);
     out.summary = sink.summary();
     out.run_wall = x.run_wall;
     out.verification = workload->verify(store, x.steps_run);
     out.attributes = workload->attributes();
+    if (self_scheduled)
+      out.attributes.push_back({"remote_runs", static_cast<double>(self_scheduled->remote_runs())});
     if (writer) {
       write_run_summary(*writer, out.summary, x);
       const Verification& v = out.verification;
@@ -116,7 +138,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
       writer->set_real("verification_tolerance", v.tolerance);
       writer->set_real("checksum", v.checksum);
       writer->set_real("reference_checksum", v.reference_checksum);
-      for (const auto& a : workload->attributes()) writer->set_real(a.name, a.value);
+      for (const auto& a : out.attributes) writer->set_real(a.name, a.value);
       writer->set_text("finished", iso_time_now());
       writer->set_text("status", v.passed ? "complete" : "failed");
       writer->flush();

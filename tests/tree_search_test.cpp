@@ -40,7 +40,9 @@ const Strategy kStrategies[] = {
     {"tree_mesh", "tree_mesh", InStepSchedule::kAssigned},
     {"list_scheduling", "list_scheduling", InStepSchedule::kAssigned},
     {"decreasing_fit", "decreasing_fit", InStepSchedule::kAssigned},
+    {"omp_static", "", InStepSchedule::kOmpStatic},
     {"omp_dynamic", "", InStepSchedule::kOmpDynamic},
+    {"omp_guided", "", InStepSchedule::kOmpGuided},
     {"omp_tasks", "", InStepSchedule::kOmpTasks},
 };
 
@@ -208,7 +210,7 @@ TEST(TreeSearch, RefusesInfiniteTreesAndStaticPartitions) {
   EXPECT_THROW(load_config(path), ConfigError);
   std::ofstream(path) << "workload: { kind: block_substitution }\n"
                          "platform: { processors: 2 }\n"
-                         "balancers: [ { schedule: omp_tasks } ]\n";
+                         "balancers: [ { schedule: omp_tasks, chunk: 2 } ]\n";
   EXPECT_THROW(load_config(path), ConfigError);
   std::ofstream(path) << "workload: { kind: tree_search, t: 1, a: 3, d: 10, b: 4, r: 19 }\n"
                          "platform: { processors: [2, 4], topology: mesh2d }\n"

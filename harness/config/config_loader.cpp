@@ -607,17 +607,11 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
       const std::string global_label = swept(global, g);
 
       for (const auto& entry : entries) {
-        // Level workloads (tasks born every level) have no static partition; schedules run
-        // only under the level executor so far.
+        // Level workloads (tasks born every level) have no static partition.
         if (workload->make_levels && !entry.static_name.empty()) {
           problems.at(entry.node["static"], workload->name + " creates its tasks level by "
                                             "level: there is no static partition (use "
                                             "dynamic: or schedule:)");
-          continue;
-        }
-        if (!workload->make_levels && !entry.schedule_name.empty()) {
-          problems.at(entry.node["schedule"], "schedules run only with level workloads (e.g. "
-                                              "tree_search) so far");
           continue;
         }
         std::vector<const Axis*> local;

@@ -1,0 +1,34 @@
+#pragma once
+// Turning processors' measurements of a step into a StepRecord, the same way for every executor
+// (docs/ARCHITECTURE.md, "The two clocks"): busy is thread CPU time of work, the modelled
+// makespan is max_p(busy + balance + migration) + phase wait + serial.
+#include <span>
+#include <vector>
+
+#include "harness/emulated_run.h"
+#include "harness/step_record.h"
+
+namespace lbb {
+
+// One processor's measurements of a step's compute phases, padded against false sharing.
+struct alignas(64) ProcessorStep {
+  double start = 0, end = 0;      // wall clock: start of its first phase, end of its last work
+  double busy_wall = 0;           // wall seconds running modules (preemption included)
+  LoadTally load;                 // emulated external load over its modules
+  std::vector<double> phase_cpu;  // thread CPU seconds of work per phase (no waiting)
+  double busy_cpu() const;
+  void clear(int phases);
+};
+
+// Fills the compute columns of `rec` (busy, busy_wall, external_load, compute_wall, ideal =
+// sum(busy x speed) / sum(speed)) and zeroes idle, proc_balance and proc_migration. Returns the
+// phase wait: a barrier ends every phase, so the compute time is the sum over phases of the
+// slowest processor's, which exceeds the busiest processor's total by this much.
+double record_compute(std::span<const ProcessorStep> procs, std::span<const double> speed,
+                      StepRecord& rec);
+
+// makespan = max_p(busy + balance + migration) + phase_wait + serial; idle per processor is
+// what remains of makespan - serial. Needs busy, proc_balance, proc_migration and serial set.
+void record_makespan(StepRecord& rec, double phase_wait);
+
+}  // namespace lbb

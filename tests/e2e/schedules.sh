@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# End to end: the in-step schedules on a module workload through `lbbench run`: every row
+# verified, omp_static never runs a module away from its state, the archive says which
+# executor ran and who ran each module, and a bad chunk is refused with its position, exit 2.
+set -euo pipefail
+lbbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/s.yaml" <<'YAML'
+name: schedules-e2e
+workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, seed: 3 }
+platform: { processors: 4, topology: chain }
+execution: { steps: 6, warmup: 1, module_detail: true }
+balancers:
+  - { dynamic: none }
+  - { schedule: omp_static }
+  - { schedule: omp_dynamic, chunk: 2 }
+  - { schedule: omp_guided }
+  - { schedule: omp_tasks }
+YAML
+"$lbbench" run "$tmp/s.yaml" -o "$tmp/s.h5" > "$tmp/out.txt" 2> "$tmp/err.txt"
+rows=$(grep -cE '^block_substitution +4 .* yes  remote_runs=[0-9]+$' "$tmp/out.txt" || true)
+[ "$rows" -eq 4 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
+grep -qE '[ *]omp_static .* yes  remote_runs=0$' "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }
+attr() { h5dump -a "/runs/$1/$2" "$tmp/s.h5" | grep -A1 'DATA {' | tail -1; }
+attr run-00000-none executor | grep -q '"bsp"'
+attr run-00002-omp_dynamic executor | grep -q '"omp_dynamic"'
+attr run-00004-omp_tasks executor | grep -q '"omp_tasks"'
+attr run-00004-omp_tasks schedule | grep -q '"omp_tasks"'
+h5dump -H "$tmp/s.h5" > "$tmp/dump.txt"
+[ "$(grep -c 'DATASET "remote_runs"' "$tmp/dump.txt")" -eq 4 ]
+[ "$(grep -c 'DATASET "owner"' "$tmp/dump.txt")" -eq 5 ]
+sed -i 's/chunk: 2/chunk: 0/' "$tmp/s.yaml"
+code=0
+"$lbbench" run "$tmp/s.yaml" -o "$tmp/bad.h5" > /dev/null 2> "$tmp/err.txt" || code=$?
+[ "$code" -eq 2 ] && grep -q "s.yaml:8:37: chunk must be >= 1, got 0" "$tmp/err.txt" ||
+  { cat "$tmp/err.txt"; exit 1; }
+[ ! -e "$tmp/bad.h5" ]
+echo "schedules: OK"
