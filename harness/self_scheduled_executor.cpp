@@ -66,6 +66,8 @@ ExecutionResult SelfScheduledExecutor::run(Workload& workload, ModuleStore& stor
   std::vector<std::vector<int>> homed(P);  // modules by home: what omp_tasks threads spawn
   std::vector<ProcessorStep> procs(P);
   std::vector<ThreadRuns> runs(P);
+  for (ThreadRuns& r : runs)  // room for a whole step: no allocation inside a timed step
+    r.runs.reserve(static_cast<std::size_t>(phases) * M);
   // Per (phase, module) of the current step, gathered from the threads' runs.
   std::vector<int> run_count(static_cast<std::size_t>(phases) * M), runner(run_count.size());
   std::vector<double> run_wall(run_count.size());
