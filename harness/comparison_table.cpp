@@ -125,8 +125,9 @@ void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes
   out.unsetf(std::ios::floatfield);
   if (!rows.empty())
     out << "medians over " << rows.front().reps
-        << " repetition(s); makespan = modelled from thread CPU time (max over processors of "
-           "busy + balance + migration, plus serial work), summed over steps; wall = measured; "
+        << " repetition(s); makespan = modelled from thread CPU time (per phase, max over "
+           "processors of busy + balance + migration; plus serial work), summed over steps; "
+           "wall = measured; "
            "eff = ideal / makespan; imbal = mean over steps of max/mean busy - 1; * = best "
            "makespan in its group\n";
 }
