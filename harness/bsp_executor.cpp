@@ -292,6 +292,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
   auto run_modules = [&](int p, int s, int ph, const std::vector<int>& list, std::size_t i,
                          const std::atomic<bool>* stop, ProcessorSlot& slot) {
     double* const c = cost[ph].data();
+    double wall = 0, loaded = 0, unloaded = 0;  // kept local: run_module may alias anything
     for (; i < list.size(); ++i) {
       if (stop && stop->load(std::memory_order_relaxed)) break;
       const int m = list[i];
@@ -305,13 +306,16 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
         const double x = thread_cpu_now() - ca;
         const double level = emulation.load_at(p, b);
         busy_work(emulation.extra_seconds(p, x, level));
-        slot.loaded += level * x;
-        slot.unloaded += x;
+        loaded += level * x;
+        unloaded += x;
         b = wall_now();
       }
       c[m] = b - a;
-      slot.busy_wall += b - a;
+      wall += b - a;
     }
+    slot.busy_wall += wall;
+    slot.loaded += loaded;
+    slot.unloaded += unloaded;
     return i;
   };
 
