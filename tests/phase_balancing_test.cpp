@@ -49,19 +49,6 @@ Outcome run(Workload& w, int P, int steps, Balancer* initial, std::vector<Balanc
   return out;
 }
 
-// One chain partition of the summed weights for every phase: the assignment the executor used
-// before phases were balanced separately.
-class JointChain final : public Balancer {
- public:
-  explicit JointChain(std::vector<double> total) : total_(std::move(total)) {}
-  Decision decide(const LoadView& v) override {
-    return {true, chain_owners(optimal_chain(total_, v.speed)), 0};
-  }
-
- private:
-  std::vector<double> total_;
-};
-
 double sum_over_phases_of_bottlenecks(const Workload& w, const std::vector<std::vector<int>>& owner,
                                       std::span<const double> speed) {
   double sum = 0;
@@ -119,23 +106,18 @@ TEST(PhaseBalancing, EachPhaseStartsFromItsOwnPartitionAndModulesMoveBetweenPhas
 }
 
 TEST(PhaseBalancing, PerPhasePartitionsLowerThePredictedBottleneck) {
-  // Predicted weights are deterministic; measured makespans of these small problems are not
-  // (per-phase / joint measured 0.84-1.11 over repeated runs on a loaded machine, the copies
-  // between the phases included), so the margin is asserted on the cost model.
+  // Predicted weights are deterministic; measured makespans of these small problems are not,
+  // so the margin is asserted on the cost model of the partitions the executor used. The
+  // measured comparison is bench/phase_balancing_bench.cpp.
   for (int n : {24, 32}) {
     auto w = make_workload("trfd", {"n=" + std::to_string(n)});
     const std::vector<double> speed(4, 1.0);
     auto per_phase = make_balancer("optimal_chain", Params{});
-    JointChain joint(w->predicted_weights());
     const Outcome a = run(*w, 4, 1, per_phase.get());
-    auto w2 = make_workload("trfd", {"n=" + std::to_string(n)});
-    const Outcome b = run(*w2, 4, 1, &joint);
-    ASSERT_TRUE(a.verification.passed && b.verification.passed);
-    EXPECT_EQ(b.result.final_phase_owner[0], b.result.final_phase_owner[1]);
-    EXPECT_EQ(b.records[0].migrations, 0);  // one assignment: nothing moves between phases
-    EXPECT_GT(a.records[0].migrations, 0);
+    ASSERT_TRUE(a.verification.passed);
+    const std::vector<int> one = chain_owners(optimal_chain(w->predicted_weights(), speed));
     const double ratio = sum_over_phases_of_bottlenecks(*w, a.result.final_phase_owner, speed) /
-                         sum_over_phases_of_bottlenecks(*w, b.result.final_phase_owner, speed);
+                         sum_over_phases_of_bottlenecks(*w, {one, one}, speed);
     EXPECT_LT(ratio, 0.85) << "n=" << n;  // 0.839 (n = 24), 0.803 (n = 32)
   }
 }
