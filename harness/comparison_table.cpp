@@ -121,7 +121,7 @@ void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes
         << std::setw(9) << r.migrations << std::setprecision(2) << std::setw(10) << r.megabytes
         << std::setprecision(5) << std::setw(11) << r.balance << "  " << r.verified;
     // A few attributes (tree counts) stay on the row; long lists go on an indented line.
-    if (r.attributes.size() <= 60)
+    if (r.attributes.size() <= 120)
       out << r.attributes << "\n";
     else
       out << "\n" << std::string(24, ' ') << "^" << r.attributes << "\n";
