@@ -1,13 +1,16 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <stdexcept>
+#include <string>
 
 #include "balancers/static/block_partition.h"
 #include "core/assignment.h"
 #include "harness/clock.h"
 #include "harness/executor.h"
+#include "harness/group_sync.h"
 #include "harness/platform_emulation.h"
 #include "kernels/blas_threads.h"
 
@@ -15,19 +18,46 @@ namespace lbb {
 
 namespace {
 
+// One processor's times in one phase of the current step, CPU seconds unless named wall.
+struct PhaseTimes {
+  double busy = 0;     // running modules
+  double finish = 0;   // modelled, from the phase's start to its last module: busy, or after a
+                       // group synchronisation: the group's last arrival + decision + copies + rest
+  double balance = 0;  // deciding at the synchronisation: its own time, or the decider's
+  double migration = 0;      // copying in the modules it gained at the synchronisation
+  double end_balance = 0;    // deciding at the phase's end: its own time, or the decider's
+  double end_migration = 0;  // copying in its modules of the next phase (not the last phase)
+  double balance_wall = 0, end_balance_wall = 0;
+};
+
 // One processor's measurements of the current step, padded against false sharing.
 struct alignas(64) ProcessorSlot {
-  double start = 0, end = 0;  // wall clock around the module loop
-  double busy_cpu = 0, busy_wall = 0;
-  double external_load = 0;       // mean emulated load level over the step's module time
-  std::vector<double> phase_cpu;  // busy CPU time per phase of the step
-  double migration_cpu = 0;
-  std::int64_t migrated = 0, bytes = 0;
+  double start = 0, end = 0;  // wall clock around the step's phases
+  double busy_wall = 0;
+  double loaded = 0, unloaded = 0;  // emulated load level x CPU time; CPU time before emulation
+  std::vector<PhaseTimes> phase;
+  std::int64_t migrated = 0, bytes = 0;  // copies during the step
+  // Copies after the last phase, toward the next step: charged to this step.
+  double tail_migration = 0;
+  std::int64_t tail_migrated = 0, tail_bytes = 0;
+  int triggered = 0;   // group synchronisations it triggered in this step
+  GroupDecision mine;  // its own decision in the current phase (published to its group)
 };
 
 void check_assignment(std::span<const int> owner, int modules, int processors) {
   if (auto err = assignment_error(owner, modules, processors))
     throw std::logic_error("balancer returned an invalid assignment: " + *err);
+}
+
+// Every module on exactly one processor's list, and that processor its owner.
+void check_lists(const std::vector<std::vector<int>>& lists, std::span<const int> owner) {
+  std::vector<char> seen(owner.size(), 0);
+  for (std::size_t q = 0; q < lists.size(); ++q)
+    for (int m : lists[q])
+      if (seen[m]++ || owner[m] != static_cast<int>(q))
+        throw std::logic_error("module " + std::to_string(m) + " is run twice or by a non-owner");
+  if (std::find(seen.begin(), seen.end(), 0) != seen.end())
+    throw std::logic_error("a module is on no processor's list");
 }
 
 }  // namespace
@@ -52,69 +82,114 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
   const int P = plan.processors;
   const int M = workload.module_count();
   const int total = plan.warmup + plan.steps;
+  const int phases = workload.phases();
   if (static_cast<int>(plan.speed.size()) != P) throw std::invalid_argument("speeds != P");
+  if (!plan.later_phase_dynamic.empty() &&
+      (!plan.dynamic || static_cast<int>(plan.later_phase_dynamic.size()) != phases - 1))
+    throw std::invalid_argument("a workload of " + std::to_string(phases) + " phases needs 1 + " +
+                                std::to_string(phases - 1) +
+                                " dynamic balancers, or one for all phases");
   kernels::use_one_blas_thread();
   ExecutionResult result;
   const double run_start = wall_now();
 
-  // Initial partition from the workload's cost model.
+  // Every phase is a balancing point with its own assignment (Zaki, Li & Parthasarathy 1997 balance
+  // TRFD's two loops separately), each started from the static partition of the phase's weights.
   std::vector<std::uint64_t> bytes(M);
   for (int m = 0; m < M; ++m) bytes[m] = workload.state_bytes(m);
   const std::vector<double> coords = workload.module_coords();
-  const std::vector<double> weights = workload.predicted_weights();
-  std::vector<int> owner;
+  std::vector<std::vector<double>> weights(phases);
+  std::vector<std::vector<int>> owner(phases);
   {
     const double t0 = thread_cpu_now();
-    if (plan.initial) {
-      Decision d = plan.initial->decide(initial_view(workload, weights, bytes, coords, plan));
-      owner = d.act ? std::move(d.owner) : block_owners(M, P);
-    } else {
-      owner = block_owners(M, P);
+    for (int ph = 0; ph < phases; ++ph) {
+      weights[ph] =
+          phases == 1 ? workload.predicted_weights() : workload.predicted_phase_weights(ph);
+      if (plan.initial) {
+        Decision d = plan.initial->decide(initial_view(workload, weights[ph], bytes, coords, plan));
+        owner[ph] = d.act ? std::move(d.owner) : block_owners(M, P);
+      } else {
+        owner[ph] = block_owners(M, P);
+      }
     }
     result.initial_partition_seconds = thread_cpu_now() - t0;
-    check_assignment(owner, M, P);
+    for (const auto& o : owner) check_assignment(o, M, P);
   }
-  std::vector<std::vector<int>> lists = modules_by_processor(owner, P);
+  std::vector<std::vector<std::vector<int>>> lists(phases);
+  for (int ph = 0; ph < phases; ++ph) lists[ph] = modules_by_processor(owner[ph], P);
+  std::vector<int> where = owner[0];  // the processor holding each module's state
+
+  // Per phase: its balancer, whether every thread decides, and the in-step synchronisation.
+  std::vector<Balancer*> dynamic(phases, plan.dynamic);
+  for (int ph = 1; ph < phases && !plan.later_phase_dynamic.empty(); ++ph)
+    dynamic[ph] = plan.later_phase_dynamic[ph - 1];
+  std::vector<char> redundant(phases, 0), in_step(phases, 0);
+  std::vector<int> group_of_size(phases, P);
+  std::vector<std::vector<std::unique_ptr<SyncGroup>>> groups(phases);
+  bool any_in_step = false;
+  for (int ph = 0; ph < phases; ++ph) {
+    if (!dynamic[ph]) continue;
+    redundant[ph] = dynamic[ph]->redundant();
+    const SyncTrigger trigger = dynamic[ph]->sync_trigger();
+    if (!trigger.on_fastest_finish) continue;
+    in_step[ph] = 1;
+    any_in_step = true;
+    groups[ph] = make_sync_groups(P, trigger.group_size);
+    group_of_size[ph] = groups[ph].front()->size;
+  }
+  std::vector<StopReport> reports(any_in_step ? P : 0);
+  std::vector<double> unrun_cost(any_in_step ? M : 0, 0.0);
+  std::vector<char> measured(phases, 0);  // every module's cost of the phase measured once
 
   std::vector<ProcessorSlot> slots(P);
-  std::vector<double> cost(M, 0.0);
+  for (auto& slot : slots) slot.phase.assign(phases, PhaseTimes{});
+  std::vector<std::vector<double>> cost(phases, std::vector<double>(M, 0.0));
   // Emulated speeds and external load; balancers get costs at nominal speed (cost x speed).
   const PlatformEmulation emulation(plan.speed, plan.external_load, run_start);
   if (emulation.active()) busy_work_rate();  // calibrate before the first timed step
   const bool nominal_differs =
       std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; });
-  std::vector<double> nominal_cost(nominal_differs ? M : 0, 0.0);
-  std::vector<int> moved;
-  std::vector<int> step_owner;  // owner during the step being recorded
-  bool migrate_now = false, abort = false, have_pending = false;
+  std::vector<std::vector<double>> nominal(phases,
+                                           std::vector<double>(nominal_differs ? M : 0, 0.0));
+  std::vector<int> moved;  // modules to copy in before the next phase
+  bool migrate_now = false, abort = false, have_pending = false, end_redundant = false;
+  bool changed = false;  // an assignment changed since the last migration
   std::exception_ptr error;
   StepRecord rec;
-  double migration_wall = 0, serial_wall = 0, balance_wall = 0;
-  double balance_cpu = 0, serial_cpu = 0;
-  const int phases = workload.phases();
-  double phase_wait = 0;  // CPU s the busiest processor waits at the barriers between phases
-  for (auto& slot : slots) slot.phase_cpu.assign(phases, 0.0);
+  std::vector<double> phase_time;  // [phase][P] of the pending record, before the tail copies
+  double serial_wall = 0, serial_cpu = 0, tail_wall = 0;
+  // The view of a phase-end decision that every thread computes (redundant balancers).
+  LoadView end_view;
+  std::vector<std::uint64_t> end_bytes;
+  std::vector<double> end_busy(P, 0.0);
 
   auto fail = [&](std::exception_ptr e) {
 #pragma omp critical(lbb_executor_error)
     if (!error) error = e;
   };
 
-  // Completes the record of the previous step once its migrations are known, and hands it on.
+  // Completes the record of the previous step once its last copies are known, and hands it on.
   auto finish_record = [&]() {
-    double max_load = 0;
+    double makespan = 0;
     for (int p = 0; p < P; ++p) {
       const ProcessorSlot& s = slots[p];
-      rec.proc_migration[p] = s.migration_cpu;
-      rec.migrations += s.migrated;
-      rec.bytes_moved += s.bytes;
-      max_load = std::max(max_load, rec.busy[p] + rec.proc_balance[p] + s.migration_cpu);
+      rec.proc_migration[p] += s.tail_migration;
+      rec.migrations += s.tail_migrated;
+      rec.bytes_moved += s.tail_bytes;
     }
-    rec.makespan = max_load + phase_wait + rec.serial;
+    // A barrier ends every phase: the step takes the sum over phases of the slowest processor.
+    for (int ph = 0; ph < phases; ++ph) {
+      double slowest = 0;
+      for (int p = 0; p < P; ++p)
+        slowest = std::max(slowest, phase_time[static_cast<std::size_t>(ph) * P + p] +
+                                        (ph + 1 == phases ? slots[p].tail_migration : 0.0));
+      makespan += slowest;
+    }
+    rec.makespan = makespan + rec.serial;
     for (int p = 0; p < P; ++p)
       rec.idle[p] =
           rec.makespan - rec.serial - (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
-    rec.wall = rec.compute_wall + serial_wall + balance_wall + migration_wall;
+    rec.wall += tail_wall;
     if (!store.complete()) throw std::logic_error("a module lost its state");
     result.migrations += rec.migrations;
     result.bytes_moved += rec.bytes_moved;
@@ -125,7 +200,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
     }
   };
 
-  // Starts the record of step s from the processors' slots.
+  // Starts the record of step s from the processors' slots (before the last phase's decision).
   auto start_record = [&](int s) {
     rec.step = s - plan.warmup;  // negative during warm-up: not handed to the sink
     rec.busy.assign(P, 0);
@@ -134,6 +209,7 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
     rec.idle.assign(P, 0);
     rec.proc_balance.assign(P, 0);
     rec.proc_migration.assign(P, 0);
+    rec.triggered.assign(P, 0);
     rec.migrations = 0;
     rec.bytes_moved = 0;
     double first = slots[0].start, last = slots[0].end, busy_sum = 0, speed_sum = 0;
@@ -141,37 +217,277 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
       const ProcessorSlot& s = slots[p];
       first = std::min(first, s.start);
       last = std::max(last, s.end);
-      rec.busy[p] = s.busy_cpu;
+      for (const PhaseTimes& t : s.phase) rec.busy[p] += t.busy;
       rec.busy_wall[p] = s.busy_wall;
-      rec.external_load[p] = s.external_load;
-      busy_sum += s.busy_cpu * plan.speed[p];  // nominal work: busy time at speed 1
+      rec.external_load[p] = s.unloaded > 0 ? s.loaded / s.unloaded : 0;
+      rec.triggered[p] = s.triggered;
+      rec.migrations += s.migrated;
+      rec.bytes_moved += s.bytes;
+      busy_sum += rec.busy[p] * plan.speed[p];  // nominal work: busy time at speed 1
       speed_sum += plan.speed[p];
     }
     rec.compute_wall = last - first;
-    // A barrier ends every phase: the step's compute time is the sum over phases of the
-    // slowest processor's, which exceeds the slowest processor's total by phase_wait.
-    double phase_sum = 0, busiest = 0;
-    for (int ph = 0; ph < phases; ++ph) {
-      double slowest = 0;
-      for (int q = 0; q < P; ++q) slowest = std::max(slowest, slots[q].phase_cpu[ph]);
-      phase_sum += slowest;
-    }
-    for (int q = 0; q < P; ++q) busiest = std::max(busiest, slots[q].busy_cpu);
-    phase_wait = phases > 1 ? std::max(0.0, phase_sum - busiest) : 0.0;
     rec.ideal = busy_sum / speed_sum;
     rec.serial = serial_cpu;
     rec.metrics = workload.step_metric_values(s);
     if (plan.record_modules) {
-      rec.module_cost = cost;
-      rec.module_owner = owner;
+      rec.module_cost = cost[0];
+      for (int ph = 1; ph < phases; ++ph)
+        for (int m = 0; m < M; ++m) rec.module_cost[m] += cost[ph][m];
+      rec.module_owner = owner[0];  // who ran each module (in the first phase)
     }
+  };
+
+  // Balance and copy times of the step, once its last phase's decision is taken.
+  auto account_balance = [&]() {
+    rec.balance = 0;
+    rec.balance_wall = 0;
+    phase_time.assign(static_cast<std::size_t>(phases) * P, 0.0);
+    double end_wall = 0;
+    for (int ph = 0; ph < phases; ++ph) {
+      double most = 0, sync_wall = 0;
+      end_wall = 0;
+      for (int p = 0; p < P; ++p) {
+        const PhaseTimes& t = slots[p].phase[ph];
+        const double balance = t.balance + t.end_balance;
+        rec.proc_balance[p] += balance;
+        rec.proc_migration[p] += t.migration + t.end_migration;
+        most = std::max(most, balance);
+        sync_wall = std::max(sync_wall, t.balance_wall);
+        end_wall = std::max(end_wall, t.end_balance_wall);
+        phase_time[static_cast<std::size_t>(ph) * P + p] =
+            t.finish + t.end_balance + t.end_migration;
+      }
+      rec.balance += most;  // a centralised decision: the decider's time, which all waited
+      rec.balance_wall += sync_wall + end_wall;
+    }
+    rec.wall = rec.compute_wall + serial_wall + end_wall;  // + the last copies' wall time
+    have_pending = true;
+  };
+
+  auto apply = [&](int ph, Decision& d) {
+    if (!d.act) return;
+    check_assignment(d.owner, M, P);
+    owner[ph] = std::move(d.owner);
+    lists[ph] = modules_by_processor(owner[ph], P);
+    changed = true;
+  };
+
+  // After phase ph's decision: what moves before the next phase; the record on the last phase.
+  auto close_phase = [&](int ph) {
+    const int next = (ph + 1) % phases;
+    moved.clear();
+    if (phases > 1 || changed)
+      for (int m = 0; m < M; ++m)
+        if (owner[next][m] != where[m]) {
+          moved.push_back(m);
+          where[m] = owner[next][m];
+        }
+    changed = false;
+    migrate_now = !moved.empty();
+    if (ph + 1 == phases) account_balance();
+  };
+
+  // Runs list[i..] on processor p until the end or until `stop` is raised; returns where it got.
+  auto run_modules = [&](int p, int s, int ph, const std::vector<int>& list, std::size_t i,
+                         const std::atomic<bool>* stop, ProcessorSlot& slot) {
+    double* const c = cost[ph].data();
+    double wall = 0, loaded = 0, unloaded = 0;  // kept local: run_module may alias anything
+    for (; i < list.size(); ++i) {
+      if (stop && stop->load(std::memory_order_relaxed)) break;
+      const int m = list[i];
+      // Emulation stretches a module by its CPU time (a wall-clock base would also stretch
+      // preemption); the two extra CPU clock reads are paid only when emulating.
+      const double ca = emulation.active() ? thread_cpu_now() : 0.0;
+      const double a = wall_now();
+      workload.run_module(m, s, ph, store.state(m));
+      double b = wall_now();
+      if (emulation.active()) {
+        const double x = thread_cpu_now() - ca;
+        const double level = emulation.load_at(p, b);
+        busy_work(emulation.extra_seconds(p, x, level));
+        loaded += level * x;
+        unloaded += x;
+        b = wall_now();
+      }
+      c[m] = b - a;
+      wall += b - a;
+    }
+    slot.busy_wall += wall;
+    slot.loaded += loaded;
+    slot.unloaded += unloaded;
+    return i;
+  };
+
+  // Zaki, Li & Parthasarathy 1997: processor p stops (at index i of its list, c0 the phase's start
+  // on its CPU clock) because it finished or its group's fastest did; the group decides on its
+  // unfinished modules; p copies in what it gained and runs the rest.
+  auto synchronise = [&](int p, int s, int ph, std::size_t i, double c0, ProcessorSlot& slot,
+                         PhaseTimes& t) {
+    std::vector<int>& list = lists[ph][p];
+    SyncGroup& group = *groups[ph][p / group_of_size[ph]];
+    StopReport& report = reports[p];
+    report.busy = thread_cpu_now() - c0;
+    report.done = static_cast<int>(i);
+    report.ran_seconds = report.ran_weight = 0;
+    try {
+      report.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
+      const std::vector<double>& seen = nominal_differs ? nominal[ph] : cost[ph];
+      if (measured[ph]) {
+        for (int m : report.unrun) unrun_cost[m] = seen[m];  // the last step's, not yet rewritten
+      } else {
+        for (std::size_t k = 0; k < i; ++k) {
+          report.ran_seconds += cost[ph][list[k]] * plan.speed[p];
+          report.ran_weight += weights[ph][list[k]];
+        }
+      }
+    } catch (...) {
+      fail(std::current_exception());
+      report.unrun.clear();
+    }
+    if (i == list.size() && !group.stop.exchange(true, std::memory_order_acq_rel)) ++slot.triggered;
+    group.barrier.arrive_and_wait();
+
+    double arrival = 0;  // the group waits for its last processor to finish its current module
+    std::size_t unfinished = 0;
+    for (int q = group.first; q < group.first + group.size; ++q) {
+      arrival = std::max(arrival, reports[q].busy);
+      unfinished += reports[q].unrun.size();
+    }
+    t.finish = arrival;
+    t.busy = report.busy;
+    if (unfinished == 0) return;
+    const double w0 = wall_now();
+    const GroupDecision* applied = nullptr;
+    if (redundant[ph] || p == group.first) {
+      GroupViewContext ctx;
+      ctx.unrun_cost = unrun_cost;
+      ctx.measured = measured[ph];
+      ctx.predicted = weights[ph];
+      ctx.speed = plan.speed;
+      ctx.topology = plan.topology;
+      ctx.structure = workload.structure();
+      ctx.dimensions = workload.dimensions();
+      ctx.coords = coords;
+      ctx.step = s;
+      ctx.store = &store;
+      try {
+        slot.mine = decide_for_group(*dynamic[ph], group, reports, ctx);
+      } catch (...) {
+        fail(std::current_exception());
+        slot.mine = GroupDecision{};  // nothing moves
+      }
+      // The first result published is the one the group applies; the others must equal it.
+      const GroupDecision* first = nullptr;
+      if (group.published.compare_exchange_strong(first, &slot.mine, std::memory_order_acq_rel,
+                                                  std::memory_order_acquire)) {
+        group.published.notify_all();
+        applied = &slot.mine;
+      } else {
+        applied = first;
+        if (!same_decision(first->decision, slot.mine.decision))
+          fail(std::make_exception_ptr(
+              std::logic_error("redundant decisions of one group differ (decide is not "
+                               "deterministic)")));
+      }
+      t.balance = slot.mine.cpu;
+    } else {
+      while (!(applied = group.published.load(std::memory_order_acquire)))
+        group.published.wait(nullptr, std::memory_order_acquire);
+      t.balance = applied->cpu;  // it waited for the decider
+    }
+    t.balance_wall = wall_now() - w0;
+    const Decision& d = applied->decision;
+    if (d.act) {
+      const double c2 = thread_cpu_now();
+      try {
+        list.resize(i);
+        for (std::size_t k = 0; k < applied->modules.size(); ++k) {
+          if (d.owner[k] != p) continue;
+          const int m = applied->modules[k];
+          list.push_back(m);
+          owner[ph][m] = p;
+          if (where[m] != p) {
+            slot.bytes += static_cast<std::int64_t>(store.migrate(m));
+            ++slot.migrated;
+            where[m] = p;
+          }
+        }
+      } catch (...) {
+        fail(std::current_exception());
+      }
+      t.migration = thread_cpu_now() - c2;
+    }
+    const double c3 = thread_cpu_now();
+    try {
+      run_modules(p, s, ph, list, i, nullptr, slot);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    const double rest = thread_cpu_now() - c3;
+    t.busy += rest;
+    t.finish += t.balance + t.migration + rest;
+  };
+
+  // The serial part after phase ph of step s: the workload's end of step, records, and the
+  // phase's decision when one thread takes it.
+  auto end_phase = [&](int s, int ph) {
+    if (error) throw std::runtime_error("module failed");
+    if (in_step[ph]) {
+      for (auto& g : groups[ph]) g->reset();
+      check_lists(lists[ph], owner[ph]);  // the synchronisation rebuilt them
+    }
+    measured[ph] = 1;
+    const bool last = ph + 1 == phases;
+    if (last) {
+      if (have_pending) finish_record();
+      const double sw = wall_now(), sc = thread_cpu_now();
+      workload.finish_step(s, store);
+      serial_cpu = thread_cpu_now() - sc;
+      serial_wall = wall_now() - sw;
+      start_record(s);
+    }
+    end_redundant = false;
+    if (dynamic[ph] && !in_step[ph]) {
+      end_bytes = store.all_bytes();
+      for (int p = 0; p < P; ++p) end_busy[p] = slots[p].phase[ph].busy;
+      end_view =
+          initial_view(workload, nominal_differs ? nominal[ph] : cost[ph], end_bytes, coords, plan);
+      end_view.busy = end_busy;
+      end_view.owner = owner[ph];
+      end_view.step = s;
+      if (redundant[ph]) {
+        end_redundant = true;  // every thread decides next, then the first result is applied
+        return;
+      }
+      const double bw = wall_now(), bc = thread_cpu_now();
+      Decision d = dynamic[ph]->decide(end_view);
+      const double cpu = thread_cpu_now() - bc, wall = wall_now() - bw;
+      // Centralised decision: every processor waits for it.
+      for (auto& q : slots) {
+        q.phase[ph].end_balance = cpu;
+        q.phase[ph].end_balance_wall = wall;
+      }
+      apply(ph, d);
+    }
+    close_phase(ph);
+  };
+
+  // After every thread decided the same phase end redundantly: check, apply one, close.
+  auto apply_redundant = [&](int ph) {
+    if (error) throw std::runtime_error("a redundant decision failed");
+    for (int p = 1; p < P; ++p)
+      if (!same_decision(slots[p].mine.decision, slots[0].mine.decision))
+        throw std::logic_error("redundant decisions differ (decide is not deterministic)");
+    apply(ph, slots[0].mine.decision);
+    close_phase(ph);
   };
 
 #pragma omp parallel num_threads(P)
   {
     const int p = omp_get_thread_num();
     try {
-      for (int m : lists[p]) store.place(m);
+      for (int m : lists[0][p]) store.place(m);
     } catch (...) {
       fail(std::current_exception());
     }
@@ -187,120 +503,114 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
               std::to_string(P) + " (check OMP_THREAD_LIMIT / OMP_DYNAMIC)"));
       }
     }
+    ProcessorSlot& slot = slots[p];
     for (int s = 0; s < total && !abort; ++s) {
-      ProcessorSlot& slot = slots[p];
       slot.start = wall_now();
-      double busy_wall = 0, loaded = 0, unloaded = 0;  // level x time, time before emulation
-      // Every phase of the step under the same assignment, a barrier after each but the last.
+      slot.busy_wall = slot.loaded = slot.unloaded = 0;
+      slot.migrated = slot.bytes = 0;
+      slot.triggered = 0;
       for (int ph = 0; ph < phases; ++ph) {
-        const double pc = thread_cpu_now();
+        PhaseTimes& t = slot.phase[ph];
+        t = PhaseTimes{};
+        const double c0 = thread_cpu_now();
+        const double w0 = slot.busy_wall;
+        std::size_t i = 0;
         try {
-          for (int m : lists[p]) {
-            // Emulation stretches a module by its CPU time (a wall-clock base would also
-            // stretch preemption); the two extra CPU clock reads are paid only when emulating.
-            const double ca = emulation.active() ? thread_cpu_now() : 0.0;
-            const double a = wall_now();
-            workload.run_module(m, s, ph, store.state(m));
-            double b = wall_now();
-            if (emulation.active()) {
-              const double x = thread_cpu_now() - ca;
-              const double level = emulation.load_at(p, b);
-              busy_work(emulation.extra_seconds(p, x, level));
-              loaded += level * x;
-              unloaded += x;
-              b = wall_now();
-            }
-            cost[m] = (ph == 0 ? 0.0 : cost[m]) + (b - a);
-            busy_wall += b - a;
-          }
+          i = run_modules(p, s, ph, lists[ph][p], 0,
+                          in_step[ph] ? &groups[ph][p / group_of_size[ph]]->stop : nullptr, slot);
         } catch (...) {
           fail(std::current_exception());
+          i = lists[ph][p].size();
         }
-        slot.phase_cpu[ph] = thread_cpu_now() - pc;
-        if (ph + 1 < phases) {
-#pragma omp barrier
+        if (in_step[ph]) {
+          synchronise(p, s, ph, i, c0, slot, t);
+        } else {
+          t.busy = thread_cpu_now() - c0;
+          t.finish = t.busy;
         }
-      }
-      slot.end = wall_now();
-      // The phases' CPU times only: spinning at a barrier between phases is not work.
-      slot.busy_cpu = 0;
-      for (double c : slot.phase_cpu) slot.busy_cpu += c;
-      slot.busy_wall = busy_wall;
-      slot.external_load = unloaded > 0 ? loaded / unloaded : 0;
-      // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module
-      // costs add up to CPU busy time when preemption inflated the wall clock.
-      if (busy_wall > slot.busy_cpu && busy_wall > 0) {
-        const double scale = slot.busy_cpu / busy_wall;
-        for (int m : lists[p]) cost[m] *= scale;
-      }
-      if (nominal_differs)
-        for (int m : lists[p]) nominal_cost[m] = cost[m] * plan.speed[p];
+        if (ph + 1 == phases) slot.end = wall_now();
+        // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module
+        // costs add up to CPU busy time when preemption inflated the wall clock.
+        const double phase_wall = slot.busy_wall - w0;
+        if (phase_wall > t.busy && phase_wall > 0) {
+          const double scale = t.busy / phase_wall;
+          for (int m : lists[ph][p]) cost[ph][m] *= scale;
+        }
+        if (nominal_differs)
+          for (int m : lists[ph][p]) nominal[ph][m] = cost[ph][m] * plan.speed[p];
 #pragma omp barrier
 #pragma omp single
-      {
-        try {
-          if (error) throw std::runtime_error("module failed");
-          if (have_pending) finish_record();
-          const double sw = wall_now(), sc = thread_cpu_now();
-          workload.finish_step(s, store);
-          serial_cpu = thread_cpu_now() - sc;
-          serial_wall = wall_now() - sw;
-          start_record(s);
-          moved.clear();
-          balance_cpu = 0;
-          balance_wall = 0;
-          if (plan.dynamic) {
-            const std::vector<std::uint64_t> now_bytes = store.all_bytes();
-            LoadView view = initial_view(workload, nominal_differs ? nominal_cost : cost, now_bytes,
-                                         coords, plan);
-            view.busy = rec.busy;
-            view.owner = owner;
-            view.step = s;
-            const double bw = wall_now(), bc = thread_cpu_now();
-            Decision d = plan.dynamic->decide(view);
-            balance_cpu = thread_cpu_now() - bc;
-            balance_wall = wall_now() - bw;
-            if (d.act) {
-              check_assignment(d.owner, M, P);
-              for (int m = 0; m < M; ++m)
-                if (d.owner[m] != owner[m]) moved.push_back(m);
-              owner = std::move(d.owner);
-              lists = modules_by_processor(owner, P);
+        {
+          try {
+            end_phase(s, ph);
+          } catch (...) {
+            if (!error) error = std::current_exception();
+            abort = true;
+          }
+        }
+        if (abort) break;
+        if (end_redundant) {
+          const double bw = wall_now(), bc = thread_cpu_now();
+          try {
+            slot.mine.decision = dynamic[ph]->decide(end_view);
+          } catch (...) {
+            fail(std::current_exception());
+          }
+          t.end_balance = thread_cpu_now() - bc;  // its own clock: nobody waits for a decider
+          t.end_balance_wall = wall_now() - bw;
+#pragma omp barrier
+#pragma omp single
+          {
+            try {
+              apply_redundant(ph);
+            } catch (...) {
+              if (!error) error = std::current_exception();
+              abort = true;
             }
           }
-          // Centralised decision: every processor waits for it.
-          std::fill(rec.proc_balance.begin(), rec.proc_balance.end(), balance_cpu);
-          rec.balance = balance_cpu;
-          migrate_now = !moved.empty();
-          have_pending = true;
-        } catch (...) {
-          if (!error) error = std::current_exception();
-          abort = true;
+          if (abort) break;
         }
-      }
-      if (abort) break;
-      const double mw = wall_now();
-      slot.migration_cpu = 0;
-      slot.migrated = 0;
-      slot.bytes = 0;
-      if (migrate_now) {
-        const double mc = thread_cpu_now();
-        for (int m : moved)
-          if (owner[m] == p) {
-            slot.bytes += static_cast<std::int64_t>(store.migrate(m));
-            ++slot.migrated;
+        // Copy in the modules this processor holds in the next phase (or the next step).
+        const bool last = ph + 1 == phases;
+        const double mw = wall_now();
+        if (migrate_now) {
+          const int next = last ? 0 : ph + 1;
+          const double mc = thread_cpu_now();
+          std::int64_t n = 0, b = 0;
+          try {
+            for (int m : moved)
+              if (owner[next][m] == p) {
+                b += static_cast<std::int64_t>(store.migrate(m));
+                ++n;
+              }
+          } catch (...) {
+            fail(std::current_exception());
           }
-        slot.migration_cpu = thread_cpu_now() - mc;
+          const double cpu = thread_cpu_now() - mc;
+          if (last) {
+            slot.tail_migration = cpu;
+            slot.tail_migrated = n;
+            slot.tail_bytes = b;
+          } else {
+            t.end_migration = cpu;
+            slot.migrated += n;
+            slot.bytes += b;
+          }
 #pragma omp barrier
+        } else if (last) {
+          slot.tail_migration = 0;
+          slot.tail_migrated = slot.tail_bytes = 0;
+        }
+        if (last && p == 0) tail_wall = wall_now() - mw;
       }
-      if (p == 0) migration_wall = wall_now() - mw;
     }
   }
   if (error) std::rethrow_exception(error);
   if (have_pending) finish_record();
   if (!store.complete()) throw std::logic_error("a module lost its state");
   result.steps_run = total;
-  result.final_owner = owner;
+  result.final_owner = owner[0];
+  result.final_phase_owner = std::move(owner);
   result.run_wall = wall_now() - run_start;
   return result;
 }

@@ -119,14 +119,19 @@ void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes
         << std::setw(10) << r.wall << std::setw(10) << r.ideal << std::setprecision(3)
         << std::setw(7) << r.efficiency << std::setw(8) << r.imbalance << std::setprecision(0)
         << std::setw(9) << r.migrations << std::setprecision(2) << std::setw(10) << r.megabytes
-        << std::setprecision(5) << std::setw(11) << r.balance << "  " << r.verified
-        << r.attributes << "\n";
+        << std::setprecision(5) << std::setw(11) << r.balance << "  " << r.verified;
+    // A few attributes (tree counts) stay on the row; long lists go on an indented line.
+    if (r.attributes.size() <= 120)
+      out << r.attributes << "\n";
+    else
+      out << "\n" << std::string(24, ' ') << "^" << r.attributes << "\n";
   }
   out.unsetf(std::ios::floatfield);
   if (!rows.empty())
     out << "medians over " << rows.front().reps
-        << " repetition(s); makespan = modelled from thread CPU time (max over processors of "
-           "busy + balance + migration, plus serial work), summed over steps; wall = measured; "
+        << " repetition(s); makespan = modelled from thread CPU time (per phase, max over "
+           "processors of busy + balance + migration; plus serial work), summed over steps; "
+           "wall = measured; "
            "eff = ideal / makespan; imbal = mean over steps of max/mean busy - 1; * = best "
            "makespan in its group\n";
 }

@@ -20,7 +20,10 @@ struct ExecutionPlan {
   std::vector<double> speed;    // per processor, (0, 1]: emulated by busy work (below 1)
   ExternalLoad external_load;   // emulated transient load; max 0: none
   Balancer* initial = nullptr;  // static partitioner; null: block
-  Balancer* dynamic = nullptr;  // between-step balancer; null: never rebalance
+  Balancer* dynamic = nullptr;  // between-step balancer (phase 0's); null: never rebalance
+  // A workload with phases() > 1 balances each phase separately: the balancers of phases 1, 2,
+  // ..., one object per phase since balancers may keep history; empty: `dynamic` serves all.
+  std::vector<Balancer*> later_phase_dynamic;
   bool record_modules = false;  // fill StepRecord::module_cost/module_owner
 };
 
@@ -31,7 +34,8 @@ struct ExecutionResult {
   double run_wall = 0;          // the whole run, placement to last step
   std::int64_t migrations = 0;  // over all steps, warm-up included
   std::int64_t bytes_moved = 0;
-  std::vector<int> final_owner;
+  std::vector<int> final_owner;                     // of phase 0
+  std::vector<std::vector<int>> final_phase_owner;  // [phase][module]
 };
 
 class Executor {
@@ -41,7 +45,10 @@ class Executor {
                               StepSink& sink) = 0;
 };
 
-// Bulk-synchronous: every processor finishes step s before any starts s+1.
+// Bulk-synchronous: every processor finishes step s before any starts s+1, and every phase of a
+// step before any starts the next phase. Each phase has its own assignment and balancer. A
+// balancer whose sync_trigger() says on_fastest_finish rebalances inside the phase, when the
+// fastest processor of a group finishes (Zaki, Li & Parthasarathy 1997); others between steps.
 class BspExecutor final : public Executor {
  public:
   ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,

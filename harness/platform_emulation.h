@@ -36,8 +36,8 @@ class PlatformEmulation {
   bool active_;
 };
 
-// Runs about `seconds` of CPU work on the calling thread: floating-point arithmetic whose rate
-// was calibrated once per process against the thread CPU clock.
+// Runs `seconds` of CPU work on the calling thread (floating-point arithmetic), measured by the
+// thread CPU clock, so preemption does not shorten it.
 void busy_work(double seconds);
 
 // The calibrated rate, iterations of busy_work's loop per CPU second.

@@ -76,10 +76,15 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
     std::unique_ptr<Workload> workload = info->make(spec.workload_params);
     std::unique_ptr<Balancer> initial, dynamic;
+    std::vector<std::unique_ptr<Balancer>> later_phases;  // each phase balanced on its own
     if (!spec.balancer.static_name.empty())
       initial = make_balancer(spec.balancer.static_name, spec.balancer.static_params);
-    if (!spec.balancer.dynamic_name.empty())
+    if (!spec.balancer.dynamic_name.empty()) {
       dynamic = make_balancer(spec.balancer.dynamic_name, spec.balancer.dynamic_params);
+      for (int ph = 1; ph < workload->phases(); ++ph)
+        later_phases.push_back(
+            make_balancer(spec.balancer.dynamic_name, spec.balancer.dynamic_params));
+    }
     const Topology topology(spec.topology, spec.processors);
 
     ExecutionPlan plan;
@@ -91,6 +96,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     plan.external_load = spec.external_load;
     plan.initial = initial.get();
     plan.dynamic = dynamic.get();
+    for (const auto& b : later_phases) plan.later_phase_dynamic.push_back(b.get());
     plan.record_modules = spec.module_detail;
 
     // Balancers run under the bulk-synchronous executor; an in-step schedule under its own.

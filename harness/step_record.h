@@ -6,21 +6,23 @@
 namespace lbb {
 
 struct StepRecord {
-  int step = 0;                 // measured step index (warm-up steps are not recorded)
-  double wall = 0;              // s: compute + serial + balance + migration phases, wall clock
-  double compute_wall = 0;      // s: first processor start to last processor end
-  double makespan = 0;          // s: modelled, max_p(busy + balance + migration) + serial, CPU
-  double ideal = 0;             // s: sum of busy CPU time / sum of speeds (the lower bound)
-  double serial = 0;            // s: the workload's serial end-of-step work (CPU)
-  double balance = 0;           // s: balancer decision time (CPU of the deciding thread)
-  std::int64_t migrations = 0;  // modules that changed owner after this step
+  int step = 0;             // measured step index (warm-up steps are not recorded)
+  double wall = 0;          // s: compute + serial + balance + migration phases, wall clock
+  double compute_wall = 0;  // s: first processor start to last processor end
+  double makespan = 0;      // s: modelled, sum over phases of max_p(its time) + serial, CPU
+  double ideal = 0;         // s: sum of busy CPU time / sum of speeds (the lower bound)
+  double serial = 0;        // s: the workload's serial end-of-step work (CPU)
+  double balance = 0;       // s: decision time, sum over phases of the largest processor's (CPU)
+  double balance_wall = 0;  // s: wall time of the step's decisions (waiting for them included)
+  std::int64_t migrations = 0;  // module copies during the step and after it (its decisions)
   std::int64_t bytes_moved = 0;
   std::vector<double> busy;            // [P] s, thread CPU time running modules
   std::vector<double> busy_wall;       // [P] s, wall time running modules (preemption included)
   std::vector<double> idle;            // [P] s, makespan - serial - (busy + balance + migration)
-  std::vector<double> proc_balance;    // [P] s
+  std::vector<double> proc_balance;    // [P] s, its own decision time, or the decider's it waited
   std::vector<double> proc_migration;  // [P] s, CPU time copying module states in
   std::vector<double> external_load;   // [P] emulated load level, mean over busy time
+  std::vector<int> triggered;          // [P] group synchronisations it triggered by finishing first
   std::vector<double> module_cost;     // [M] s, per module, scaled to the owner's CPU time
   std::vector<int> module_owner;       // [M] owner during the step
   std::vector<double> metrics;         // the workload's step metrics (e.g. residual)

@@ -88,6 +88,7 @@ RunWriter::RunWriter(hid_t file, std::string id, const RunLayout& layout)
   add("step/ideal", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
   add("step/serial", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
   add("step/balance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
+  add("step/balance_wall", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
   add("step/migrations", H5T_STD_I64LE, H5T_NATIVE_INT64, 0);
   add("step/bytes_moved", H5T_STD_I64LE, H5T_NATIVE_INT64, 0);
   add("proc/busy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
@@ -96,6 +97,7 @@ RunWriter::RunWriter(hid_t file, std::string id, const RunLayout& layout)
   add("proc/balance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
   add("proc/migration", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
   add("proc/external_load", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
+  add("proc/triggered", H5T_STD_I32LE, H5T_NATIVE_INT32, P);
   if (layout.record_modules) {
     add("module/cost", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, M);
     add("module/owner", H5T_STD_I32LE, H5T_NATIVE_INT32, M);
@@ -152,6 +154,7 @@ void RunWriter::on_step(const StepRecord& r) {
   put(&r.ideal);
   put(&r.serial);
   put(&r.balance);
+  put(&r.balance_wall);
   put(&r.migrations);
   put(&r.bytes_moved);
   put(r.busy.data());
@@ -162,6 +165,9 @@ void RunWriter::on_step(const StepRecord& r) {
   // Records from before load emulation carry no external_load: archive zeros.
   const std::vector<double> no_load(r.external_load.empty() ? layout_.processors : 0, 0.0);
   put(r.external_load.empty() ? no_load.data() : r.external_load.data());
+  // Executors without in-step synchronisation leave triggered empty.
+  const std::vector<int> none(r.triggered.empty() ? layout_.processors : 0, 0);
+  put(r.triggered.empty() ? none.data() : r.triggered.data());
   if (layout_.record_modules) {
     put(r.module_cost.data());
     put(r.module_owner.data());
