@@ -51,7 +51,7 @@ ExecutionResult SelfScheduledExecutor::run(Workload& workload, ModuleStore& stor
   const int total = plan.warmup + plan.steps;
   if (P < 1 || static_cast<int>(plan.speed.size()) != P)
     throw std::invalid_argument("self-scheduled executor: processors and speeds disagree");
-  if (plan.initial || plan.dynamic)
+  if (plan.initial || plan.dynamic || !plan.later_phase_dynamic.empty())
     throw std::invalid_argument("self-scheduled executor: a schedule takes no balancer");
   kernels::use_one_blas_thread();
   ExecutionResult result;
@@ -122,19 +122,13 @@ ExecutionResult SelfScheduledExecutor::run(Workload& workload, ModuleStore& stor
       if (procs[q].busy_wall > rec.busy[q] && procs[q].busy_wall > 0)
         scale[q] = rec.busy[q] / procs[q].busy_wall;
     rec.module_cost.assign(M, 0.0);
-    rec.module_owner.assign(M, -1);
-    for (int m = 0; m < M; ++m) {
-      double costliest = -1;
-      for (int ph = 0; ph < phases; ++ph) {
+    for (int ph = 0; ph < phases; ++ph)
+      for (int m = 0; m < M; ++m) {
         const std::size_t i = static_cast<std::size_t>(ph) * M + m;
-        const double c = run_wall[i] * scale[runner[i]];
-        rec.module_cost[m] += c;
-        if (c > costliest) {
-          costliest = c;
-          rec.module_owner[m] = runner[i];
-        }
+        rec.module_cost[m] += run_wall[i] * scale[runner[i]];
       }
-    }
+    // Who ran each module in the first phase, as the bulk-synchronous executor records it.
+    rec.module_owner.assign(runner.begin(), runner.begin() + M);
   };
 
   // Empties every thread's measurements for the next step.
@@ -234,8 +228,8 @@ ExecutionResult SelfScheduledExecutor::run(Workload& workload, ModuleStore& stor
           const double serial_wall = wall_now() - sw;
           if (s >= plan.warmup) {
             rec.step = s - plan.warmup;
-            const double phase_wait = record_compute(procs, plan.speed, rec);
-            record_makespan(rec, phase_wait);
+            record_compute(procs, plan.speed, rec);
+            record_makespan(procs, rec);
             rec.wall = rec.compute_wall + serial_wall;
             rec.metrics = workload.step_metric_values(s);
             rec.metrics.push_back(static_cast<double>(remote));
@@ -257,6 +251,7 @@ ExecutionResult SelfScheduledExecutor::run(Workload& workload, ModuleStore& stor
   if (!store.complete()) throw std::logic_error("a module lost its state");
   result.steps_run = total;
   result.final_owner = home;
+  result.final_phase_owner.assign(phases, home);
   result.run_wall = wall_now() - run_start;
   return result;
 }

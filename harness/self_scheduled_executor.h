@@ -24,8 +24,8 @@ class SelfScheduledExecutor final : public Executor {
   SelfScheduledExecutor(InStepSchedule schedule, int chunk);
 
   // The plan takes no balancers. StepRecord::module_owner is the thread that ran the module in
-  // that step (of a multi-phase step: the thread that ran its costliest phase); ExecutionResult
-  // ::final_owner is where the states live.
+  // that step (of a multi-phase step: in its first phase, as the bulk-synchronous executor
+  // records owners); ExecutionResult::final_owner is where the states live.
   ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                       StepSink& sink) override;
 

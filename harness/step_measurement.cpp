@@ -16,8 +16,8 @@ void ProcessorStep::clear(int phases) {
   phase_cpu.assign(phases, 0.0);
 }
 
-double record_compute(std::span<const ProcessorStep> procs, std::span<const double> speed,
-                      StepRecord& rec) {
+void record_compute(std::span<const ProcessorStep> procs, std::span<const double> speed,
+                    StepRecord& rec) {
   const int P = static_cast<int>(procs.size());
   rec.busy.assign(P, 0);
   rec.busy_wall.assign(P, 0);
@@ -25,7 +25,7 @@ double record_compute(std::span<const ProcessorStep> procs, std::span<const doub
   rec.idle.assign(P, 0);
   rec.proc_balance.assign(P, 0);
   rec.proc_migration.assign(P, 0);
-  double first = procs[0].start, last = procs[0].end, busy_sum = 0, speed_sum = 0, busiest = 0;
+  double first = procs[0].start, last = procs[0].end, busy_sum = 0, speed_sum = 0;
   for (int p = 0; p < P; ++p) {
     const ProcessorStep& s = procs[p];
     first = std::min(first, s.start);
@@ -35,28 +35,20 @@ double record_compute(std::span<const ProcessorStep> procs, std::span<const doub
     rec.external_load[p] = s.load.mean();
     busy_sum += rec.busy[p] * speed[p];  // nominal work: busy time at speed 1
     speed_sum += speed[p];
-    busiest = std::max(busiest, rec.busy[p]);
   }
   rec.compute_wall = last - first;
   rec.ideal = busy_sum / speed_sum;
-  const int phases = static_cast<int>(procs[0].phase_cpu.size());
-  if (phases <= 1) return 0;
-  double phase_sum = 0;
-  for (int ph = 0; ph < phases; ++ph) {
-    double slowest = 0;
-    for (const ProcessorStep& s : procs) slowest = std::max(slowest, s.phase_cpu[ph]);
-    phase_sum += slowest;
-  }
-  return std::max(0.0, phase_sum - busiest);
 }
 
-void record_makespan(StepRecord& rec, double phase_wait) {
-  const std::size_t P = rec.busy.size();
-  double max_load = 0;
-  for (std::size_t p = 0; p < P; ++p)
-    max_load = std::max(max_load, rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
-  rec.makespan = max_load + phase_wait + rec.serial;
-  for (std::size_t p = 0; p < P; ++p)
+void record_makespan(std::span<const ProcessorStep> procs, StepRecord& rec) {
+  double makespan = 0;
+  for (std::size_t ph = 0; ph < procs[0].phase_cpu.size(); ++ph) {
+    double slowest = 0;
+    for (const ProcessorStep& s : procs) slowest = std::max(slowest, s.phase_cpu[ph]);
+    makespan += slowest;
+  }
+  rec.makespan = makespan + rec.serial;
+  for (std::size_t p = 0; p < rec.busy.size(); ++p)
     rec.idle[p] =
         rec.makespan - rec.serial - (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
 }

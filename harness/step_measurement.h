@@ -1,7 +1,7 @@
 #pragma once
-// Turning processors' measurements of a step into a StepRecord, the same way for every executor
-// (docs/ARCHITECTURE.md, "The two clocks"): busy is thread CPU time of work, the modelled
-// makespan is max_p(busy + balance + migration) + phase wait + serial.
+// Turning processors' measurements of a step into a StepRecord for an executor that takes no
+// decisions inside the step (docs/ARCHITECTURE.md, "The two clocks"): busy is thread CPU time of
+// work, and the modelled makespan is the sum over phases of the slowest processor's, plus serial.
 #include <span>
 #include <vector>
 
@@ -21,14 +21,13 @@ struct alignas(64) ProcessorStep {
 };
 
 // Fills the compute columns of `rec` (busy, busy_wall, external_load, compute_wall, ideal =
-// sum(busy x speed) / sum(speed)) and zeroes idle, proc_balance and proc_migration. Returns the
-// phase wait: a barrier ends every phase, so the compute time is the sum over phases of the
-// slowest processor's, which exceeds the busiest processor's total by this much.
-double record_compute(std::span<const ProcessorStep> procs, std::span<const double> speed,
-                      StepRecord& rec);
+// sum(busy x speed) / sum(speed)) and zeroes idle, proc_balance and proc_migration.
+void record_compute(std::span<const ProcessorStep> procs, std::span<const double> speed,
+                    StepRecord& rec);
 
-// makespan = max_p(busy + balance + migration) + phase_wait + serial; idle per processor is
-// what remains of makespan - serial. Needs busy, proc_balance, proc_migration and serial set.
-void record_makespan(StepRecord& rec, double phase_wait);
+// A barrier ends every phase: makespan = sum over phases of max_p(phase CPU) + serial, as the
+// bulk-synchronous executor's without decisions; idle per processor is what remains of
+// makespan - serial. Needs record_compute's columns and rec.serial.
+void record_makespan(std::span<const ProcessorStep> procs, StepRecord& rec);
 
 }  // namespace lbb
