@@ -114,37 +114,56 @@ TEST(TreeSearch, TreeMeshKeepsEveryLevelWithinItsCommunicationLimit) {
   EXPECT_TRUE(over);
 }
 
-TEST(TreeSearch, EmulatedSpeedsAndLoadAreHonoured) {
-  // Processor 1 runs at a quarter speed under a transient load: the tree still verifies, the
-  // records carry the load, and tree_mesh (which splits halves by speed) keeps the two
-  // processors' busy times of the large levels within a factor 2 (equal shares of the work
-  // would make processor 1 about 4 times busier).
-  TreeSearch w(kernels::find_uts_sample_tree("small-t5")->params, 4, 0.3, 0, 0);
+TEST(TreeSearch, EmulatedSpeedsAreHonoured) {
+  // Processor 1 runs at a quarter speed: tree_mesh splits halves by speed, so the two
+  // processors' busy times of the large levels stay within a factor 2 (equal shares of the work
+  // would make processor 1 about 4 times busier). No external load here: its levels follow
+  // wall-clock intervals, which a loaded host makes different in every run. Granularity 40
+  // (SHA-1 evaluations per child) makes the levels' CPU times large against clock noise.
+  kernels::UtsParams tree = kernels::find_uts_sample_tree("small-t5")->params;
+  tree.granularity = 40;
+  TreeSearch w(tree, 4, 0.3, 0, 0);
   Topology mesh(TopologyKind::kMesh2d, 2);
   auto balancer = make_balancer("tree_mesh", Params{});
   LevelPlan plan;
   plan.processors = 2;
   plan.topology = &mesh;
   plan.speed = {1.0, 0.25};
+  plan.balancer = balancer.get();
+  Capture sink;
+  LevelExecutor().run(w, plan, sink);
+  EXPECT_TRUE(w.verify().passed);
+  double busy0 = 0, busy1 = 0;
+  for (const auto& r : sink.records)
+    if (metric(w, r, "tasks") >= 20) {
+      busy0 += r.busy[0];
+      busy1 += r.busy[1];
+    }
+  ASSERT_GT(busy0, 0);
+  EXPECT_LT(busy1 / busy0, 2.0);
+  EXPECT_GT(busy1 / busy0, 0.5);
+}
+
+TEST(TreeSearch, ExternalLoadIsAppliedAndRecorded) {
+  TreeSearch w(kernels::find_uts_sample_tree("small-t5")->params, 4, 0.3, 0, 0);
+  Topology mesh(TopologyKind::kMesh2d, 2);
+  auto balancer = make_balancer("tree_mesh", Params{});
+  LevelPlan plan;
+  plan.processors = 2;
+  plan.topology = &mesh;
+  plan.speed = {1.0, 1.0};
   plan.external_load = ExternalLoad{0.5, 0.01, 3};
   plan.balancer = balancer.get();
   Capture sink;
   LevelExecutor().run(w, plan, sink);
   EXPECT_TRUE(w.verify().passed);
-  double busy0 = 0, busy1 = 0, max_load = 0;
+  double max_load = 0;
   for (const auto& r : sink.records) {
     ASSERT_EQ(r.external_load.size(), 2u);
     max_load = std::max({max_load, r.external_load[0], r.external_load[1]});
-    if (metric(w, r, "tasks") >= 20) {
-      busy0 += r.busy[0];
-      busy1 += r.busy[1];
-    }
   }
   EXPECT_GT(max_load, 0);
   EXPECT_LE(max_load, 0.5);
-  ASSERT_GT(busy0, 0);
-  EXPECT_LT(busy1 / busy0, 2.0);
-  EXPECT_GT(busy1 / busy0, 0.5);
 }
 
 TEST(TreeSearch, LevelRecordsAreConsistent) {
