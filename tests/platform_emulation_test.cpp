@@ -64,7 +64,7 @@ Params problem() {
   p.set("blocks", std::int64_t{8});
   p.set("width", std::int64_t{24});  // modules of ~0.1 ms: far above clock and timer noise
   p.set("mean_lines", 64.0);
-  p.set("sd", 1.0);
+  p.set("distribution", std::string("constant"));
   return resolve_params(BlockSubstitution::info().params, p);
 }
 
@@ -123,15 +123,17 @@ Sums run_with_speeds(std::vector<double> speed) {
 }
 
 TEST(BspExecutorEmulation, SlowProcessorsBusyLongerWhileBalancersSeeNominalCosts) {
-  const Sums nominal = run_with_speeds({1.0, 1.0});
+  // Both processors hold equal blocks (constant heights) and run side by side in one run, so
+  // host contention hits both alike; comparing two separate runs' CPU times was not robust
+  // on a loaded 2-core host (the same work's CPU time varied up to 2.5x between runs).
   const Sums slowed = run_with_speeds({1.0, 0.25});
   auto ratio = [](const double* v) { return v[1] / v[0]; };
   // Processor 1 at a quarter of the speed: 4x the busy time expected, loosely checked.
-  EXPECT_GT(ratio(slowed.busy) / ratio(nominal.busy), 2.0);
-  EXPECT_GT(ratio(slowed.measured) / ratio(nominal.measured), 2.0);
-  // What the balancer sees is measured x speed: the same modules cost about the same.
-  EXPECT_LT(ratio(slowed.seen) / ratio(nominal.seen), 1.6);
-  EXPECT_GT(ratio(slowed.seen) / ratio(nominal.seen), 0.6);
+  EXPECT_GT(ratio(slowed.busy), 2.0);
+  EXPECT_GT(ratio(slowed.measured), 2.0);
+  // What the balancer sees is measured x speed: equal modules cost about the same.
+  EXPECT_LT(ratio(slowed.seen), 1.6);
+  EXPECT_GT(ratio(slowed.seen), 0.6);
 }
 
 TEST(BspExecutorEmulation, ExternalLoadIsAppliedAndRecordedPerStepAndProcessor) {
