@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -45,10 +46,20 @@ void run(const RunOptions& o) {
     max_p = std::max(max_p, r.processors);
     total += r.repetitions;
   }
-  if (max_p > prov.available)
+  if (max_p > prov.available) {
     std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
               << " available cores: oversubscribed (archived as oversubscribed = 1); compare "
                  "the modelled makespan, which is taken from thread CPU time\n";
+    const bool self_scheduled =
+        std::any_of(config.runs.begin(), config.runs.end(), [&](const RunSpec& r) {
+          return !r.balancer.schedule_name.empty() && r.processors > prov.available;
+        });
+    if (self_scheduled)
+      std::cerr << "note: in-step schedules hand work to whichever threads hold a core, so on "
+                   "an oversubscribed node their per-step busy times (and modelled makespan) "
+                   "reflect the host's free cores, not P processors; compare them with "
+                   "balancers on a node with P free cores\n";
+  }
 
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
