@@ -70,29 +70,11 @@ RunOutcome execute_level_run(const RunSpec& spec, const WorkloadInfo& info, int 
       writer->set_int("steps", x.levels);
       writer->set_int("tasks_total", x.tasks);
       writer->set_int("max_distance", x.max_distance);
-      const Verification& v = out.verification;
-      writer->set_int("verified", v.passed ? 1 : 0);
-      writer->set_text("verification", v.detail);
-      writer->set_real("verification_error", v.error);
-      writer->set_real("verification_tolerance", v.tolerance);
-      writer->set_real("checksum", v.checksum);
-      writer->set_real("reference_checksum", v.reference_checksum);
-      for (const auto& a : out.attributes) writer->set_real(a.name, a.value);
-      writer->set_text("finished", iso_time_now());
-      writer->set_text("status", v.passed ? "complete" : "failed");
-      writer->flush();
+      write_run_outcome(*writer, out);
     }
   } catch (const std::exception& e) {
     out.error = e.what();
-    if (writer) {
-      try {
-        writer->set_text("status", "failed");
-        writer->set_text("error", out.error);
-        writer->set_text("finished", iso_time_now());
-        writer->flush();
-      } catch (const std::exception&) {
-      }
-    }
+    if (writer) write_run_failure(*writer, out.error);
   }
   return out;
 }

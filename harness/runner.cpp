@@ -62,6 +62,30 @@ void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult&
   w.set_real("run_wall", x.run_wall);
 }
 
+void write_run_outcome(RunWriter& w, const RunOutcome& out) {
+  const Verification& v = out.verification;
+  w.set_int("verified", v.passed ? 1 : 0);
+  w.set_text("verification", v.detail);
+  w.set_real("verification_error", v.error);
+  w.set_real("verification_tolerance", v.tolerance);
+  w.set_real("checksum", v.checksum);
+  w.set_real("reference_checksum", v.reference_checksum);
+  for (const auto& a : out.attributes) w.set_real(a.name, a.value);
+  w.set_text("finished", iso_time_now());
+  w.set_text("status", v.passed ? "complete" : "failed");
+  w.flush();
+}
+
+void write_run_failure(RunWriter& w, const std::string& error) noexcept {
+  try {
+    w.set_text("status", "failed");
+    w.set_text("error", error);
+    w.set_text("finished", iso_time_now());
+    w.flush();
+  } catch (const std::exception&) {
+  }
+}
+
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                        const Provenance& provenance) {
   if (const WorkloadInfo* info = find_workload(spec.workload); info && info->make_levels)
@@ -137,29 +161,11 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
       out.attributes.push_back({"remote_runs", static_cast<double>(self_scheduled->remote_runs())});
     if (writer) {
       write_run_summary(*writer, out.summary, x);
-      const Verification& v = out.verification;
-      writer->set_int("verified", v.passed ? 1 : 0);
-      writer->set_text("verification", v.detail);
-      writer->set_real("verification_error", v.error);
-      writer->set_real("verification_tolerance", v.tolerance);
-      writer->set_real("checksum", v.checksum);
-      writer->set_real("reference_checksum", v.reference_checksum);
-      for (const auto& a : out.attributes) writer->set_real(a.name, a.value);
-      writer->set_text("finished", iso_time_now());
-      writer->set_text("status", v.passed ? "complete" : "failed");
-      writer->flush();
+      write_run_outcome(*writer, out);
     }
   } catch (const std::exception& e) {
     out.error = e.what();
-    if (writer) {
-      try {
-        writer->set_text("status", "failed");
-        writer->set_text("error", out.error);
-        writer->set_text("finished", iso_time_now());
-        writer->flush();
-      } catch (const std::exception&) {
-      }
-    }
+    if (writer) write_run_failure(*writer, out.error);
   }
   return out;
 }

@@ -39,5 +39,9 @@ struct ExecutionResult;
 void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
                       const Provenance& prov, bool oversubscribed, const std::string& executor);
 void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x);
+// Verification, the workload's attributes and the final status of a finished run.
+void write_run_outcome(RunWriter& w, const RunOutcome& out);
+// Marks a run that stopped with an error as failed; never throws (the run's own error wins).
+void write_run_failure(RunWriter& w, const std::string& error) noexcept;
 
 }  // namespace lbb
