@@ -20,7 +20,7 @@ struct RunOutcome {
   Verification verification;
   bool oversubscribed = false;
   double run_wall = 0;
-  std::string error;  // non-empty when the run failed before verification
+  std::string error;                          // non-empty when the run failed before verification
   std::vector<WorkloadAttribute> attributes;  // the workload's (e.g. tree node counts)
   bool ok() const { return error.empty() && verification.passed; }
 };

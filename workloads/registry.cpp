@@ -9,6 +9,8 @@
 namespace lbb {
 
 std::span<const WorkloadInfo> workload_registry() {
+  // One registration per line keeps additions one-line diffs.
+  // clang-format off
   static const std::vector<WorkloadInfo> all = {
       BlockSubstitution::info(),
       BarnesHut::info(),
@@ -16,6 +18,7 @@ std::span<const WorkloadInfo> workload_registry() {
       Trfd::info(),
       TreeSearch::info(),
   };
+  // clang-format on
   return all;
 }
 

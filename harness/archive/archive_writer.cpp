@@ -119,9 +119,9 @@ void write_scalar_attribute(hid_t obj, const std::string& name, hid_t file_type,
                             const void* value) {
   replace_attribute(obj, name);
   auto space = h5::dataspace(H5Screate(H5S_SCALAR), name);
-  auto attr = h5::attribute(
-      H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-      "attribute " + name);
+  auto attr =
+      h5::attribute(H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                    "attribute " + name);
   h5::check(H5Awrite(attr.get(), mem_type, value), "write attribute " + name);
 }
 

@@ -280,8 +280,9 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
       return std::nullopt;
     }
     if (node["static"] || node["dynamic"]) {
-      problems.at(node, "a schedule entry takes no 'static:' or 'dynamic:': the threads take "
-                        "the work as they go");
+      problems.at(node,
+                  "a schedule entry takes no 'static:' or 'dynamic:': the threads take "
+                  "the work as they go");
       return std::nullopt;
     }
     e.schedule_name = sc->name;
@@ -609,9 +610,10 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
       for (const auto& entry : entries) {
         // Level workloads (tasks born every level) have no static partition.
         if (workload->make_levels && !entry.static_name.empty()) {
-          problems.at(entry.node["static"], workload->name + " creates its tasks level by "
-                                            "level: there is no static partition (use "
-                                            "dynamic: or schedule:)");
+          problems.at(entry.node["static"], workload->name +
+                                                " creates its tasks level by "
+                                                "level: there is no static partition (use "
+                                                "dynamic: or schedule:)");
           continue;
         }
         std::vector<const Axis*> local;
@@ -624,7 +626,9 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
           RunSpec run = base;
           Params sp, dp, cp;
           for (std::size_t i = 0; i < local.size(); ++i)
-            (i < n_static ? sp : i < n_balancer ? dp : cp)
+            (i < n_static     ? sp
+             : i < n_balancer ? dp
+                              : cp)
                 .set(local[i]->key, local[i]->values[c[i]]);
           BalancerChoice& b = run.balancer;
           b.static_name = entry.static_name;
