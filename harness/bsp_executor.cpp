@@ -9,6 +9,7 @@
 #include "balancers/static/block_partition.h"
 #include "core/assignment.h"
 #include "harness/clock.h"
+#include "harness/emulated_run.h"
 #include "harness/executor.h"
 #include "harness/group_sync.h"
 #include "harness/platform_emulation.h"
@@ -292,30 +293,22 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
   auto run_modules = [&](int p, int s, int ph, const std::vector<int>& list, std::size_t i,
                          const std::atomic<bool>* stop, ProcessorSlot& slot) {
     double* const c = cost[ph].data();
-    double wall = 0, loaded = 0, unloaded = 0;  // kept local: run_module may alias anything
+    double wall = 0;  // kept local: run_module may alias anything
+    LoadTally tally;
+    // Back to back: each module's end is the next one's start, one wall clock read a module.
+    double a = wall_now();
     for (; i < list.size(); ++i) {
       if (stop && stop->load(std::memory_order_relaxed)) break;
       const int m = list[i];
-      // Emulation stretches a module by its CPU time (a wall-clock base would also stretch
-      // preemption); the two extra CPU clock reads are paid only when emulating.
-      const double ca = emulation.active() ? thread_cpu_now() : 0.0;
-      const double a = wall_now();
-      workload.run_module(m, s, ph, store.state(m));
-      double b = wall_now();
-      if (emulation.active()) {
-        const double x = thread_cpu_now() - ca;
-        const double level = emulation.load_at(p, b);
-        busy_work(emulation.extra_seconds(p, x, level));
-        loaded += level * x;
-        unloaded += x;
-        b = wall_now();
-      }
+      const double b = run_emulated_until_end(
+          emulation, p, tally, [&] { workload.run_module(m, s, ph, store.state(m)); });
       c[m] = b - a;
       wall += b - a;
+      a = b;
     }
     slot.busy_wall += wall;
-    slot.loaded += loaded;
-    slot.unloaded += unloaded;
+    slot.loaded += tally.loaded;
+    slot.unloaded += tally.unloaded;
     return i;
   };
 
