@@ -12,6 +12,7 @@
 #include "harness/emulated_run.h"
 #include "harness/executor.h"
 #include "harness/group_sync.h"
+#include "harness/omp_team.h"
 #include "harness/platform_emulation.h"
 #include "kernels/blas_threads.h"
 
@@ -488,12 +489,9 @@ ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const E
 #pragma omp single
     {
       if (error || !store.complete()) abort = true;
-      if (omp_get_num_threads() != P) {
+      if (auto team = team_size_error(P)) {
         abort = true;
-        if (!error)
-          error = std::make_exception_ptr(std::runtime_error(
-              "OpenMP gave " + std::to_string(omp_get_num_threads()) + " threads, not " +
-              std::to_string(P) + " (check OMP_THREAD_LIMIT / OMP_DYNAMIC)"));
+        if (!error) error = std::make_exception_ptr(std::runtime_error(*team));
       }
     }
     ProcessorSlot& slot = slots[p];

@@ -1,4 +1,5 @@
 #include "harness/level_executor.h"
+#include "harness/omp_team.h"
 
 #include <omp.h>
 
@@ -231,11 +232,9 @@ LevelResult LevelExecutor::run(LevelWorkload& workload, const LevelPlan& plan, S
   {
     const int p = omp_get_thread_num();
 #pragma omp single
-    if (omp_get_num_threads() != P) {
+    if (auto team = team_size_error(P)) {
       done = true;
-      error = std::make_exception_ptr(std::runtime_error(
-          "OpenMP gave " + std::to_string(omp_get_num_threads()) + " threads, not " +
-          std::to_string(P) + " (check OMP_THREAD_LIMIT / OMP_DYNAMIC)"));
+      error = std::make_exception_ptr(std::runtime_error(*team));
     }
     // Every thread leaves only after the same single section saw the end (never on a stale
     // flag at the loop head, which would leave the others waiting in that section's barrier).

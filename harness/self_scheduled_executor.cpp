@@ -9,6 +9,7 @@
 
 #include "harness/clock.h"
 #include "harness/emulated_run.h"
+#include "harness/omp_team.h"
 #include "harness/step_measurement.h"
 #include "kernels/blas_threads.h"
 
@@ -156,12 +157,9 @@ ExecutionResult SelfScheduledExecutor::run(Workload& workload, ModuleStore& stor
 #pragma omp single
     {
       if (error || !store.complete()) abort = true;
-      if (omp_get_num_threads() != P) {
+      if (auto team = team_size_error(P)) {
         abort = true;
-        if (!error)
-          error = std::make_exception_ptr(std::runtime_error(
-              "OpenMP gave " + std::to_string(omp_get_num_threads()) + " threads, not " +
-              std::to_string(P) + " (check OMP_THREAD_LIMIT / OMP_DYNAMIC)"));
+        if (!error) error = std::make_exception_ptr(std::runtime_error(*team));
       }
       for (int m = 0; m < M && !abort; ++m) homed[home[m]].push_back(m);
       clear_slots();
