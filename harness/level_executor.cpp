@@ -1,5 +1,4 @@
 #include "harness/level_executor.h"
-#include "harness/omp_team.h"
 
 #include <omp.h>
 
@@ -11,6 +10,7 @@
 #include "core/level_cost.h"
 #include "harness/clock.h"
 #include "harness/emulated_run.h"
+#include "harness/omp_team.h"
 
 namespace lbb {
 
