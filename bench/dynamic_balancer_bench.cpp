@@ -10,6 +10,7 @@
 
 #include "balancers/balancer.h"
 #include "balancers/dynamic/complete_redistribution.h"
+#include "balancers/load_snapshot.h"
 #include "balancers/static/block_partition.h"
 #include "core/assignment.h"
 #include "core/weight_distribution.h"
@@ -69,32 +70,19 @@ BENCHMARK(BM_TouchStep)->Unit(benchmark::kMicrosecond);
 // A measured step of a chain-structured workload on a chain of P processors: costs with
 // truncated-normal spread (Iqbal, Saltz & Bokhari 1986's model) and a hot region three times as
 // costly, so that every balancer finds something to do.
-struct MeasuredStep {
+struct MeasuredStep : LoadSnapshot {
   Topology topology;
-  std::vector<double> cost, speed, busy;
-  std::vector<std::uint64_t> bytes;
-  std::vector<int> owner;
-  explicit MeasuredStep(int processors)
-      : topology(TopologyKind::kChain, processors),
-        cost(draw_weights(WeightDistribution::kTruncatedNormal, kModules, 0.5, 11)),
-        speed(processors, 1.0),
-        bytes(kModules, 4096),
-        owner(block_owners(kModules, processors)) {
+  explicit MeasuredStep(int processors) : topology(TopologyKind::kChain, processors) {
+    cost = draw_weights(WeightDistribution::kTruncatedNormal, kModules, 0.5, 11);
+    speed.assign(processors, 1.0);
+    bytes.assign(kModules, 4096);
+    owner = block_owners(kModules, processors);
     for (int m = 0; m < kModules / 20; ++m) cost[m] *= 3;
     busy = processor_loads(owner, cost, speed);
+    structure = ModuleStructure::kChain;
+    step = 7;
   }
-  LoadView view() const {
-    LoadView v;
-    v.cost = cost;
-    v.bytes = bytes;
-    v.speed = speed;
-    v.owner = owner;
-    v.topology = &topology;
-    v.structure = ModuleStructure::kChain;
-    v.busy = busy;
-    v.step = 7;
-    return v;
-  }
+  LoadView view() const { return LoadSnapshot::view(topology); }
 };
 
 void BM_Decide(benchmark::State& state, const std::string& name) {

@@ -10,6 +10,7 @@
 #include "balancers/dynamic/complete_redistribution.h"
 #include "balancers/dynamic/unit_balance.h"
 #include "balancers/dynamic/unit_plan_balancer.h"
+#include "balancers/load_snapshot.h"
 #include "balancers/static/block_partition.h"
 #include "core/assignment.h"
 
@@ -29,13 +30,9 @@ bool single_phase_neighbour_balancer(const std::string& name) {
 
 // A drifting random workload: costs follow a multiplicative random walk with occasional hot
 // spots, processors suffer transient external load that only the measured busy time shows.
-struct Scenario {
+struct Scenario : LoadSnapshot {
   int processors;
   TopologyKind kind;
-  ModuleStructure structure;
-  std::vector<double> cost, speed, coords, busy;
-  std::vector<std::uint64_t> bytes;
-  std::vector<int> owner;
   std::mt19937_64 rng;
 
   Scenario(std::uint64_t seed) : rng(seed) {
@@ -52,8 +49,12 @@ struct Scenario {
     for (auto& c : cost) c = 0.5 + uniform();
     bytes.resize(modules);
     for (auto& b : bytes) b = 8 + rng() % 4096;
-    coords.resize(2 * modules);
-    for (auto& x : coords) x = uniform();
+    std::vector<double> centres(2 * modules);
+    for (auto& x : centres) x = uniform();
+    if (structure == ModuleStructure::kSpatial) {
+      coords = std::move(centres);
+      dimensions = 2;
+    }
     speed.resize(processors);
     for (auto& s : speed) s = rng() % 3 == 0 ? 0.5 + uniform() : 1.0;
     owner = block_owners(modules, processors);
@@ -70,20 +71,9 @@ struct Scenario {
     for (auto& b : busy) b *= 1.0 + (rng() % 5 == 0 ? uniform() : 0.0);  // external load
   }
 
-  LoadView view(const Topology& topology, int step) const {
-    LoadView v;
-    v.cost = cost;
-    v.bytes = bytes;
-    v.speed = speed;
-    v.owner = owner;
-    v.topology = &topology;
-    v.structure = structure;
-    if (structure == ModuleStructure::kSpatial) {
-      v.dimensions = 2;
-      v.coords = coords;
-    }
-    v.busy = busy;
-    v.step = step;
+  LoadView view(const Topology& topology, int at_step) const {
+    LoadView v = LoadSnapshot::view(topology);
+    v.step = at_step;
     return v;
   }
 };
@@ -191,28 +181,17 @@ TEST(UnitLevelBalancers, ConserveUnitsAndTransferOnlyBetweenNeighbours) {
     }
 }
 
-struct ChainCase {
-  std::vector<double> cost, speed;
-  std::vector<std::uint64_t> bytes;
-  std::vector<int> owner;
+struct ChainCase : LoadSnapshot {
   Topology topology;
   ChainCase(std::vector<int> counts, TopologyKind kind = TopologyKind::kChain)
-      : speed(counts.size(), 1.0), topology(kind, static_cast<int>(counts.size())) {
+      : topology(kind, static_cast<int>(counts.size())) {
+    speed.assign(counts.size(), 1.0);
     for (std::size_t p = 0; p < counts.size(); ++p) owner.insert(owner.end(), counts[p], p);
     cost.assign(owner.size(), 1.0);
     bytes.assign(owner.size(), 64);
+    structure = ModuleStructure::kChain;
   }
-  LoadView view() const {
-    LoadView v;
-    v.cost = cost;
-    v.bytes = bytes;
-    v.speed = speed;
-    v.owner = owner;
-    v.topology = &topology;
-    v.structure = ModuleStructure::kChain;
-    v.step = 0;
-    return v;
-  }
+  LoadView view() const { return LoadSnapshot::view(topology); }
 };
 
 TEST(ModuleLevel, MultilevelRealisesT2WithContiguousNeighbourMoves) {

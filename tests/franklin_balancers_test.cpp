@@ -8,6 +8,7 @@
 #include "balancers/dynamic/complete_redistribution.h"
 #include "balancers/dynamic/ideal_loads.h"
 #include "balancers/dynamic/unit_balance.h"
+#include "balancers/load_snapshot.h"
 #include "balancers/static/block_partition.h"
 #include "core/assignment.h"
 
@@ -101,27 +102,18 @@ TEST(DiffusionBalancer, SendsTheExcessOverTheLocalIdealInProportionToDeficits) {
   EXPECT_EQ(some.phases[0].transfers[0].units, 30);  // 60 - w~_1 (= 30)
 }
 
-struct ModuleCase {
-  std::vector<double> cost;
-  std::vector<std::uint64_t> bytes;
-  std::vector<double> speed;
-  std::vector<int> owner;
+struct ModuleCase : LoadSnapshot {
   Topology topology;
   ModuleCase(int processors, std::vector<double> c, TopologyKind kind = TopologyKind::kChain)
-      : cost(std::move(c)), topology(kind, processors) {
+      : topology(kind, processors) {
+    cost = std::move(c);
     bytes.assign(cost.size(), 64);
     speed.assign(processors, 1.0);
     owner = block_owners(static_cast<int>(cost.size()), processors);
   }
-  LoadView view(ModuleStructure structure = ModuleStructure::kChain) const {
-    LoadView v;
-    v.cost = cost;
-    v.bytes = bytes;
-    v.speed = speed;
-    v.owner = owner;
-    v.topology = &topology;
-    v.structure = structure;
-    v.step = 0;
+  LoadView view(ModuleStructure as = ModuleStructure::kChain) const {
+    LoadView v = LoadSnapshot::view(topology);
+    v.structure = as;
     return v;
   }
 };

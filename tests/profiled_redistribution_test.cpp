@@ -7,6 +7,7 @@
 
 #include "balancers/balancer.h"
 #include "balancers/dynamic/profiled_redistribution.h"
+#include "balancers/load_snapshot.h"
 #include "balancers/static/block_partition.h"
 #include "core/assignment.h"
 
@@ -24,31 +25,17 @@ Params free_moves() {
   return with({{"latency", 0.0}, {"bandwidth", 1e30}});
 }
 
-struct Profile {
-  std::vector<double> cost, speed, busy, done;
-  std::vector<std::uint64_t> bytes;
-  std::vector<int> owner;
+struct Profile : LoadSnapshot {
   Topology topology;
-  ModuleStructure structure = ModuleStructure::kChain;
-  Profile(int processors, int modules)
-      : cost(modules, 1.0),
-        speed(processors, 1.0),
-        bytes(modules, 64),
-        owner(block_owners(modules, processors)),
-        topology(TopologyKind::kComplete, processors) {}
-  LoadView view() const {
-    LoadView v;
-    v.cost = cost;
-    v.bytes = bytes;
-    v.speed = speed;
-    v.owner = owner;
-    v.topology = &topology;
-    v.structure = structure;
-    v.busy = busy;
-    v.work_done = done;
-    v.step = 3;
-    return v;
+  Profile(int processors, int modules) : topology(TopologyKind::kComplete, processors) {
+    cost.assign(modules, 1.0);
+    speed.assign(processors, 1.0);
+    bytes.assign(modules, 64);
+    owner = block_owners(modules, processors);
+    structure = ModuleStructure::kChain;
+    step = 3;
   }
+  LoadView view() const { return LoadSnapshot::view(topology); }
 };
 
 TEST(ProportionalCounts, SumToTheTotalInProportion) {
@@ -101,7 +88,7 @@ TEST(ProfiledRedistribution, MovementThresholdAndMigrationCostSuppressMoves) {
 
 TEST(ProfiledRedistribution, LoadFunctionIsWorkDonePerSecondOfBusyTime) {
   Profile p(2, 120);
-  p.done = {10, 30};  // same busy time, three times the work: rates 1 and 3
+  p.work_done = {10, 30};  // same busy time, three times the work: rates 1 and 3
   p.busy = {10, 10};
   const Decision d = make_balancer("gddlb", free_moves())->decide(p.view());
   ASSERT_TRUE(d.act);
