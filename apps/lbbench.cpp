@@ -4,11 +4,18 @@
 #include <iostream>
 
 #include "harness/cli/commands.h"
+#include "lbb/build_info.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
       "lbbench: run real kernels on OpenMP threads under static and dynamic load "
       "balancers, measure every step, archive it in HDF5"};
+  // The sha carries "-dirty" when the tree had uncommitted changes at build time.
+  const std::string sha = lbb::build::kGitSha;
+  const bool dirty = sha.ends_with("-dirty");
+  app.set_version_flag("--version", std::string("lbbench ") + lbb::build::kVersion + " (git " +
+                                        sha.substr(0, dirty ? sha.size() - 6 : sha.size()) +
+                                        (dirty ? ", dirty" : ", clean") + ")");
   app.require_subcommand(1);
   lbb::add_run_command(app);
   lbb::add_validate_command(app);
@@ -16,11 +23,15 @@ int main(int argc, char** argv) {
   lbb::add_show_command(app);
   lbb::add_partition_command(app);
   lbb::add_balance_command(app);
+  lbb::add_table_command(app);
+  lbb::add_compare_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::RuntimeError& e) {
     return e.get_exit_code();

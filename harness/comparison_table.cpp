@@ -1,139 +1,171 @@
 #include "harness/comparison_table.h"
 
 #include <algorithm>
-#include <iomanip>
+#include <cmath>
+#include <limits>
 #include <map>
-#include <sstream>
+#include <set>
 
 #include "core/text.h"
+#include "harness/stats/verdict.h"
 
 namespace lbb {
 
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+constexpr double kAlpha = 0.05;
+constexpr std::size_t kFewRepetitions = 5;
+
+std::string group_key(const ConfigResult& c) {
+  return c.workload + "|" + std::to_string(c.processors) + "|" + c.sweep;
 }
 
-struct Row {
-  const RunSpec* spec = nullptr;
-  int reps = 0;
-  double makespan = 0, wall = 0, ideal = 0, efficiency = 0, imbalance = 0, migrations = 0,
-         megabytes = 0, balance = 0;
-  std::string verified;
-  bool best = false;
-  std::string attributes;  // the workload's run attributes, "name=value ..." (medians)
-};
+// Medians of the verified repetitions; the verification column counts the rest.
+ComparisonRow summarize_config(const ConfigResult& c) {
+  ComparisonRow row;
+  row.config = &c;
+  std::vector<double> mk, wl, id, ef, im, mg, mb, bl;
+  std::vector<std::pair<std::string, std::vector<double>>> attrs;
+  std::string error;
+  int failed = 0;
+  for (const Repetition& r : c.reps) {
+    if (!r.error.empty()) error = r.error;
+    if (!r.verified) {
+      ++failed;
+      continue;
+    }
+    mk.push_back(r.makespan);
+    wl.push_back(r.wall);
+    id.push_back(r.ideal);
+    ef.push_back(r.efficiency);
+    im.push_back(r.imbalance);
+    mg.push_back(r.migrations);
+    mb.push_back(r.megabytes);
+    bl.push_back(r.balance);
+    for (const auto& [name, value] : r.attributes) {
+      auto it = std::find_if(attrs.begin(), attrs.end(), [&](auto& a) { return a.first == name; });
+      if (it == attrs.end()) it = attrs.insert(attrs.end(), {name, {}});
+      it->second.push_back(value);
+    }
+  }
+  row.makespan = stats::summarize(mk);
+  row.wall = stats::summarize(wl);
+  row.ideal = stats::median(id);
+  row.efficiency = stats::median(ef);
+  row.imbalance = stats::median(im);
+  row.migrations = stats::median(mg);
+  row.megabytes = stats::median(mb);
+  row.balance = stats::median(bl);
+  for (const auto& [name, values] : attrs)
+    row.attributes += "  " + name + "=" + format_number(stats::median(values), 7);
+  row.verified = !error.empty() ? "FAILED: " + error
+                 : failed == 0  ? "yes"
+                                : "NO (" + std::to_string(failed) + ")";
+  return row;
+}
+
+std::vector<double> headline_sample(const ConfigResult& c, Clock clock) {
+  std::vector<double> v;
+  for (const Repetition& r : c.reps)
+    if (r.verified) v.push_back(clock == Clock::kWall ? r.wall : r.makespan);
+  return v;
+}
+
+// Baseline, ratios and verdict of one group (rows given by index).
+void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& group,
+           const Headline& headline) {
+  std::vector<std::vector<double>> samples;
+  std::vector<bool> eligible;
+  const ComparisonRow* base = nullptr;
+  for (std::size_t i : group) {
+    ComparisonRow& r = rows[i];
+    r.headline = headline.clock;
+    samples.push_back(headline_sample(*r.config, headline.clock));
+    r.eligible = r.verified == "yes" &&
+                 (headline.clock == Clock::kWall || modelled_makespan_orders(*r.config));
+    eligible.push_back(r.eligible);
+    if (r.config->baseline && (!base || !base->config->baseline)) base = &r;
+    if (!base && r.config->label == "none") base = &r;
+  }
+  const std::vector<std::span<const double>> spans(samples.begin(), samples.end());
+  const stats::GroupVerdict v = stats::judge_group(spans, eligible, kAlpha);
+  for (std::size_t k = 0; k < group.size(); ++k) {
+    ComparisonRow& r = rows[group[k]];
+    r.best = v.best == static_cast<int>(k);
+    r.starred = r.best && v.starred;
+    r.tied = v.tied[k];
+    r.p_vs_best = v.p_adjusted[k];
+    if (!base) {
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      r.vs_baseline = {nan, nan, nan, 0};
+      continue;
+    }
+    r.baseline = base->config->label;
+    r.is_baseline = &r == base;
+    r.vs_baseline =
+        stats::ratio_interval(samples[k], headline_sample(*base->config, headline.clock));
+  }
+}
 
 }  // namespace
 
-void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes) {
-  std::vector<Row> rows;
-  std::map<const RunSpec*, std::vector<const RunOutcome*>> by_spec;
-  std::vector<const RunSpec*> order;
-  for (const auto& o : outcomes) {
-    if (!by_spec.count(o.spec)) order.push_back(o.spec);
-    by_spec[o.spec].push_back(&o);
-  }
-  for (const RunSpec* spec : order) {
-    Row r;
-    r.spec = spec;
-    std::vector<double> mk, wl, id, ef, im, mg, mb, bl;
-    std::vector<std::pair<std::string, std::vector<double>>> attrs;
-    int passed = 0;
-    std::string error;
-    for (const RunOutcome* o : by_spec[spec]) {
-      ++r.reps;
-      if (!o->error.empty()) {
-        error = o->error;
-        continue;
-      }
-      if (o->verification.passed) ++passed;
-      const RunSummary& s = o->summary;
-      mk.push_back(s.makespan);
-      wl.push_back(s.wall);
-      id.push_back(s.ideal);
-      ef.push_back(s.efficiency());
-      im.push_back(s.imbalance);
-      mg.push_back(static_cast<double>(s.migrations));
-      mb.push_back(s.bytes_moved / 1e6);
-      bl.push_back(s.balance);
-      for (const auto& a : o->attributes) {
-        auto it = std::find_if(attrs.begin(), attrs.end(),
-                               [&](const auto& x) { return x.first == a.name; });
-        if (it == attrs.end()) it = attrs.insert(attrs.end(), {a.name, {}});
-        it->second.push_back(a.value);
-      }
-    }
-    for (const auto& [name, values] : attrs)
-      r.attributes += "  " + name + "=" + format_number(median(values), 7);
-    r.makespan = median(mk);
-    r.wall = median(wl);
-    r.ideal = median(id);
-    r.efficiency = median(ef);
-    r.imbalance = median(im);
-    r.migrations = median(mg);
-    r.megabytes = median(mb);
-    r.balance = median(bl);
-    r.verified = !error.empty()     ? "FAILED: " + error
-                 : passed == r.reps ? "yes"
-                                    : "NO (" + std::to_string(r.reps - passed) + ")";
-    rows.push_back(r);
-  }
-  // Best modelled makespan within each workload / processors / sweep group.
-  std::map<std::string, std::size_t> best;
-  auto group = [](const RunSpec* s) {
-    return s->workload + "|" + std::to_string(s->processors) + "|" + s->sweep_label;
-  };
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].verified != "yes") continue;
-    auto [it, fresh] = best.try_emplace(group(rows[i].spec), i);
-    if (!fresh && rows[i].makespan < rows[it->second].makespan) it->second = i;
-  }
-  for (const auto& [g, i] : best) rows[i].best = true;
+Headline choose_headline(int processors, int available, double load_average) {
+  const int free_cores = available - static_cast<int>(std::lround(load_average));
+  const std::string host = std::to_string(available) + " cores, load average " +
+                           format_number(load_average, 3) + " at start";
+  if (free_cores >= processors)
+    return {Clock::kWall, "ranked by wall time (P = " + std::to_string(processors) +
+                              " <= " + std::to_string(free_cores) + " free cores: " + host + ")"};
+  return {Clock::kModelled, "ranked by modelled makespan (P = " + std::to_string(processors) +
+                                " > " + std::to_string(std::max(free_cores, 0)) +
+                                " free cores: " + host + "); wall time is shown beside it"};
+}
 
-  std::size_t wb = 8, ws = 5;
-  for (const auto& r : rows) {
-    wb = std::max(wb, r.spec->balancer.label.size() + 2);
-    ws = std::max(ws, r.spec->sweep_label.size());
+bool modelled_makespan_orders(const ConfigResult& c) {
+  static const std::set<std::string> fastest_finish = {"gcdlb", "gddlb", "lcdlb", "lddlb"};
+  return c.schedule_name.empty() && !fastest_finish.count(c.dynamic_name);
+}
+
+Comparison compare_configs(const std::vector<ConfigResult>& configs) {
+  Comparison out;
+  std::map<std::string, std::vector<std::size_t>> groups;
+  std::vector<std::string> order;
+  for (const ConfigResult& c : configs) {
+    out.rows.push_back(summarize_config(c));
+    auto [it, fresh] = groups.try_emplace(group_key(c));
+    if (fresh) order.push_back(it->first);
+    it->second.push_back(out.rows.size() - 1);
   }
-  const bool any_sweep = std::any_of(rows.begin(), rows.end(),
-                                     [](const Row& r) { return !r.spec->sweep_label.empty(); });
-  out << std::left << std::setw(20) << "workload" << std::right << std::setw(4) << "P"
-      << "  " << std::left << std::setw(static_cast<int>(wb)) << "balancer";
-  if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << "sweep";
-  out << std::right << std::setw(12) << "makespan_s" << std::setw(10) << "wall_s" << std::setw(10)
-      << "ideal_s" << std::setw(7) << "eff" << std::setw(8) << "imbal" << std::setw(9) << "migr"
-      << std::setw(10) << "MB_moved" << std::setw(11) << "balance_s"
-      << "  "
-      << "verified\n";
-  for (const auto& r : rows) {
-    out << std::left << std::setw(20) << r.spec->workload << std::right << std::setw(4)
-        << r.spec->processors << "  " << std::left << std::setw(static_cast<int>(wb))
-        << ((r.best ? "*" : " ") + r.spec->balancer.label);
-    if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << r.spec->sweep_label;
-    out << std::right << std::fixed << std::setprecision(4) << std::setw(12) << r.makespan
-        << std::setw(10) << r.wall << std::setw(10) << r.ideal << std::setprecision(3)
-        << std::setw(7) << r.efficiency << std::setw(8) << r.imbalance << std::setprecision(0)
-        << std::setw(9) << r.migrations << std::setprecision(2) << std::setw(10) << r.megabytes
-        << std::setprecision(5) << std::setw(11) << r.balance << "  " << r.verified;
-    // A few attributes (tree counts) stay on the row; long lists go on an indented line.
-    if (r.attributes.size() <= 120)
-      out << r.attributes << "\n";
-    else
-      out << "\n" << std::string(24, ' ') << "^" << r.attributes << "\n";
+  std::set<std::string> reasons;
+  bool unranked = false, ties = false, few = false;
+  for (const std::string& g : order) {
+    const ConfigResult& first = *out.rows[groups[g].front()].config;
+    const Headline h = choose_headline(first.processors, first.available, first.load_average);
+    if (reasons.insert(h.reason).second) out.notes.push_back(h.reason);
+    judge(out.rows, groups[g], h);
+    for (std::size_t i : groups[g]) {
+      const ComparisonRow& r = out.rows[i];
+      unranked |= r.verified == "yes" && !r.eligible;
+      ties |= r.tied;
+      few |= r.config->reps.size() < kFewRepetitions;
+    }
   }
-  out.unsetf(std::ios::floatfield);
-  if (!rows.empty())
-    out << "medians over " << rows.front().reps
-        << " repetition(s); makespan = modelled from thread CPU time (per phase, max over "
-           "processors of busy + balance + migration; plus serial work), summed over steps; "
-           "wall = measured; "
-           "eff = ideal / makespan; imbal = mean over steps of max/mean busy - 1; * = best "
-           "makespan in its group\n";
+  out.notes.push_back(
+      "* = best on the ranking clock and faster than every other ranked row of its group "
+      "(two-sided Mann-Whitney U, Holm-adjusted over the group, 95 %)");
+  if (ties)
+    out.notes.push_back(
+        "~ = not significantly slower than the group's best: a tie; a group with a ~ row has no "
+        "significant winner, so its best gets no *");
+  if (unranked)
+    out.notes.push_back(
+        "- = not ranked: on an oversubscribed host the modelled makespan misorders in-step "
+        "schedules and fastest-finish schemes (see README, \"Reading the table\")");
+  if (few)
+    out.notes.push_back("warning: fewer than " + std::to_string(kFewRepetitions) +
+                        " repetitions in some rows: intervals are wide and few differences can "
+                        "be significant; use --repetitions");
+  return out;
 }
 
 }  // namespace lbb

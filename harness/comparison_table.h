@@ -1,13 +1,53 @@
 #pragma once
+// The comparison of strategies: per configuration, both clocks' medians with their intervals,
+// the ratio to the group's baseline, and the verdict of each workload / processors / sweep group
+// on the clock this host can measure honestly.
 #include <ostream>
+#include <string>
 #include <vector>
 
-#include "harness/runner.h"
+#include "harness/results/result_set.h"
+#include "harness/stats/rank_tests.h"
+#include "harness/stats/sample_summary.h"
 
 namespace lbb {
 
-// One row per configuration (medians over its repetitions), best makespan of each
-// workload/P/sweep group marked with '*'.
-void print_comparison(std::ostream& out, const std::vector<RunOutcome>& outcomes);
+enum class Clock { kModelled, kWall };
+enum class OutputFormat { kTable, kCsv, kJson };
+
+// Which clock ranks a group of P processors: wall time when the host had at least P free cores
+// (available processors less the load average, rounded), else the modelled makespan.
+struct Headline {
+  Clock clock = Clock::kModelled;
+  std::string reason;  // one line for the footer
+};
+Headline choose_headline(int processors, int available, double load_average);
+
+// Whether the modelled makespan orders this strategy as real cores do when the host is
+// oversubscribed: bulk-synchronous strategies that balance between steps. In-step schedules
+// and the fastest-finish schemes (Horton 1991: gcdlb, gddlb, lcdlb, lddlb) it misorders.
+bool modelled_makespan_orders(const ConfigResult& c);
+
+struct ComparisonRow {
+  const ConfigResult* config = nullptr;
+  stats::SampleSummary makespan, wall;  // over the verified repetitions
+  double ideal = 0, efficiency = 0, imbalance = 0, migrations = 0, megabytes = 0, balance = 0;
+  std::string attributes;  // the workload's run attributes, "  name=value" (medians)
+  std::string verified;    // yes, NO (k), FAILED: reason
+  Clock headline = Clock::kModelled;
+  std::string baseline;  // the group's baseline label; empty: none
+  bool is_baseline = false;
+  stats::RatioInterval vs_baseline;  // headline clock, this row / the baseline
+  bool eligible = false, best = false, starred = false, tied = false;
+  double p_vs_best = 1;  // Holm-adjusted Mann-Whitney p against the group's best
+};
+
+struct Comparison {
+  std::vector<ComparisonRow> rows;
+  std::vector<std::string> notes;  // the footer, one line each
+};
+
+Comparison compare_configs(const std::vector<ConfigResult>& configs);
+void print_comparison(std::ostream& out, const Comparison& c, OutputFormat format);
 
 }  // namespace lbb

@@ -7,8 +7,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <vector>
 
 #include "lbb/build_info.h"
@@ -50,6 +53,22 @@ std::string omp_environment() {
   return out;
 }
 
+// UTC start time to the microsecond and the process id: later invocations sort after earlier ones.
+std::string invocation_id() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const auto us =
+      std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() %
+      1000000;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  const std::size_t len = std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%S", &tm);
+  std::snprintf(buf + len, sizeof buf - len, ".%06lldZ-%d", static_cast<long long>(us),
+                static_cast<int>(getpid()));
+  return buf;
+}
+
 }  // namespace
 
 Provenance gather_provenance() {
@@ -66,6 +85,8 @@ Provenance gather_provenance() {
   p.hdf5_version = std::to_string(maj) + "." + std::to_string(min) + "." + std::to_string(rel);
   p.openblas = openblas_get_config();
   p.available = omp_get_num_procs();
+  if (std::ifstream loadavg("/proc/loadavg"); !(loadavg >> p.load_average)) p.load_average = 0;
+  p.invocation = invocation_id();
 
   hwloc_topology_t topo;
   if (hwloc_topology_init(&topo) == 0) {

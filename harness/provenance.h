@@ -9,6 +9,8 @@ struct Provenance {
   int cores = 0;             // physical cores (hwloc)
   int hardware_threads = 0;  // processing units (hwloc)
   int available = 0;         // processors this process may run on (affinity mask)
+  double load_average = 0;   // 1-minute load average when the invocation began (/proc/loadavg)
+  std::string invocation;    // one id per lbbench invocation, sortable by start time
 };
 
 Provenance gather_provenance();

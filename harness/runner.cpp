@@ -44,6 +44,8 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_int("hardware_threads", prov.hardware_threads);
   w.set_int("available_processors", prov.available);
   w.set_int("oversubscribed", oversubscribed ? 1 : 0);
+  w.set_text("invocation", prov.invocation);
+  w.set_real("load_average", prov.load_average);
   w.set_text("started", iso_time_now());
   w.flush();
 }

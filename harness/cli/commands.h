@@ -1,6 +1,11 @@
 #pragma once
 // The lbbench subcommands; each registers itself on the app (apps/lbbench.cpp calls these).
 // A command that fails throws CLI::RuntimeError(exit code) after printing why.
+#include <string>
+#include <vector>
+
+#include "harness/results/result_set.h"
+
 namespace CLI {
 class App;
 }
@@ -17,5 +22,10 @@ void add_list_command(CLI::App& app);
 void add_show_command(CLI::App& app);
 void add_partition_command(CLI::App& app);
 void add_balance_command(CLI::App& app);
+void add_table_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
+
+// An archive's selected runs, for table and compare; exit 2 when it cannot be read.
+std::vector<ConfigResult> read_results(const std::string& path, const Selection& selection);
 
 }  // namespace lbb

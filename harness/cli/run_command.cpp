@@ -1,12 +1,16 @@
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
 #include "core/text.h"
 #include "harness/archive/archive.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/result_options.h"
 #include "harness/comparison_table.h"
 #include "harness/config/run_spec.h"
 #include "harness/runner.h"
@@ -19,17 +23,96 @@ struct RunOptions {
   std::string config;
   std::string output;
   std::vector<std::string> overrides;
+  int repetitions = 0;  // 0: the config's
   bool no_archive = false;
+  ResultOptions results;
 };
 
-void run(const RunOptions& o) {
+Config load_selected(const RunOptions& o) {
+  std::vector<std::string> overrides = o.overrides;
+  if (o.repetitions > 0)
+    overrides.push_back("execution.repetitions=" + std::to_string(o.repetitions));
   Config config;
   try {
-    config = load_config(o.config, o.overrides);
+    config = load_config(o.config, overrides);
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
+  const Selection& sel = o.results.selection;
+  std::erase_if(config.runs,
+                [&](const RunSpec& r) { return !sel.selects(r.workload, r.balancer.label); });
+  if (config.runs.empty()) {
+    std::cerr << "lbbench: --only / --exclude left nothing of " << o.config << " to run\n";
+    throw CLI::RuntimeError(kExitBadInput);
+  }
+  return config;
+}
+
+void warn_oversubscribed(const Config& config, const Provenance& prov) {
+  int max_p = 0;
+  for (const auto& r : config.runs) max_p = std::max(max_p, r.processors);
+  if (max_p <= prov.available) return;
+  std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
+            << " available cores: oversubscribed (archived as oversubscribed = 1); the table "
+               "ranks by the modelled makespan, which is taken from thread CPU time\n";
+}
+
+std::string duration(double s) {
+  const int t = static_cast<int>(std::lround(s));
+  char buf[32];
+  if (t >= 60)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", t / 60, t % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ds", t);
+  return buf;
+}
+
+// Runs every repetition; on a terminal one progress line per run with an ETA, else only failures.
+std::vector<RunOutcome> run_all(const Config& config, ArchiveWriter* archive,
+                                const Provenance& prov) {
+  const bool tty = isatty(fileno(stderr)) != 0;
+  int total = 0, max_reps = 0;
+  for (const auto& spec : config.runs) {
+    total += spec.repetitions;
+    max_reps = std::max(max_reps, spec.repetitions);
+  }
+  std::vector<RunOutcome> outcomes;
+  outcomes.reserve(total);
+  const auto start = std::chrono::steady_clock::now();
+  int n = 0;
+  // Repetitions go round-robin over the configurations, so a slow spell of a shared machine
+  // lands on every strategy alike instead of on one.
+  for (int rep = 0; rep < max_reps; ++rep)
+    for (const auto& spec : config.runs) {
+      if (rep >= spec.repetitions) continue;
+      ++n;
+      const std::string what =
+          "[" + std::to_string(n) + "/" + std::to_string(total) + "] " + spec.workload +
+          " P=" + std::to_string(spec.processors) + " " + spec.balancer.label +
+          (spec.sweep_label.empty() ? "" : " " + spec.sweep_label) +
+          (spec.repetitions > 1
+               ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
+               : "");
+      if (tty) std::cerr << what << std::flush;
+      outcomes.push_back(execute_run(spec, rep, archive, prov));
+      const RunOutcome& r = outcomes.back();
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (!r.error.empty())
+        std::cerr << (tty ? "" : what) << "  FAILED: " << r.error << "\n";
+      else if (!r.verification.passed)
+        std::cerr << (tty ? "" : what) << "  VERIFICATION FAILED: " << r.verification.detail
+                  << "\n";
+      else if (tty)
+        std::cerr << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
+                  << duration(elapsed / n * (total - n)) << "\n";
+    }
+  return outcomes;
+}
+
+void run(const RunOptions& o) {
+  const Config config = load_selected(o);
   const std::string output = o.output.empty() ? config.output : o.output;
   std::unique_ptr<ArchiveWriter> archive;
   if (!o.no_archive) {
@@ -41,54 +124,15 @@ void run(const RunOptions& o) {
     }
   }
   const Provenance prov = gather_provenance();
-  int max_p = 0, total = 0;
-  for (const auto& r : config.runs) {
-    max_p = std::max(max_p, r.processors);
-    total += r.repetitions;
-  }
-  if (max_p > prov.available) {
-    std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
-              << " available cores: oversubscribed (archived as oversubscribed = 1); compare "
-                 "the modelled makespan, which is taken from thread CPU time\n";
-    const bool self_scheduled =
-        std::any_of(config.runs.begin(), config.runs.end(), [&](const RunSpec& r) {
-          return !r.balancer.schedule_name.empty() && r.processors > prov.available;
-        });
-    if (self_scheduled)
-      std::cerr << "note: in-step schedules hand work to whichever threads hold a core, so on "
-                   "an oversubscribed node their per-step busy times (and modelled makespan) "
-                   "reflect the host's free cores, not P processors; compare them with "
-                   "balancers on a node with P free cores\n";
-  }
-
-  std::vector<RunOutcome> outcomes;
-  outcomes.reserve(total);
-  // Repetitions go round-robin over the configurations, so a slow spell of a shared machine
-  // lands on every strategy alike instead of on one.
-  int max_reps = 0;
-  for (const auto& spec : config.runs) max_reps = std::max(max_reps, spec.repetitions);
-  int n = 0;
-  for (int rep = 0; rep < max_reps; ++rep)
-    for (const auto& spec : config.runs) {
-      if (rep >= spec.repetitions) continue;
-      ++n;
-      std::cerr << "[" << n << "/" << total << "] " << spec.workload << " P=" << spec.processors
-                << " " << spec.balancer.label
-                << (spec.sweep_label.empty() ? "" : " " + spec.sweep_label);
-      if (spec.repetitions > 1) std::cerr << " rep " << rep + 1 << "/" << spec.repetitions;
-      std::cerr << std::flush;
-      outcomes.push_back(execute_run(spec, rep, archive.get(), prov));
-      const RunOutcome& r = outcomes.back();
-      if (!r.error.empty())
-        std::cerr << "  FAILED: " << r.error << "\n";
-      else if (!r.verification.passed)
-        std::cerr << "  VERIFICATION FAILED: " << r.verification.detail << "\n";
-      else
-        std::cerr << "  " << format_number(r.run_wall, 3) << " s, verified\n";
-    }
-  std::cout << "\n";
-  print_comparison(std::cout, outcomes);
-  if (archive) std::cout << "archive: " << archive->path() << " (" << total << " runs added)\n";
+  warn_oversubscribed(config, prov);
+  const std::vector<RunOutcome> outcomes = run_all(config, archive.get(), prov);
+  const std::vector<ConfigResult> results = results_from_outcomes(outcomes, prov);
+  const bool table = o.results.format == OutputFormat::kTable;
+  if (table) std::cout << "\n";
+  print_comparison(std::cout, compare_configs(results), o.results.format);
+  if (archive)
+    (table ? std::cout : std::cerr) << "archive: " << archive->path() << " (" << outcomes.size()
+                                    << " runs added, invocation " << prov.invocation << ")\n";
 
   bool failed = false, unverified = false;
   for (const auto& r : outcomes) {
@@ -120,7 +164,11 @@ void add_run_command(CLI::App& app) {
                   "override a config value: key.path=value (repeatable; "
                   "a YAML list is a sweep)")
       ->allow_extra_args(false);
+  cmd->add_option("--repetitions", o->repetitions,
+                  "repetitions of every configuration (as --set execution.repetitions=N)")
+      ->check(CLI::Range(1, 10000));
   cmd->add_flag("--no-archive", o->no_archive, "run and print, write no archive");
+  add_result_options(*cmd, o->results);
   cmd->callback([o] { run(*o); });
 }
 

@@ -232,6 +232,7 @@ struct BalancerEntry {
   YAML::Node node;
   std::string static_name, dynamic_name, schedule_name, label;
   std::vector<Axis> static_axes, dynamic_axes, schedule_axes;
+  bool baseline = false;
 };
 
 std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& problems) {
@@ -239,7 +240,7 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
     problems.at(node, "a balancers entry must be a map, e.g. { static: block }");
     return std::nullopt;
   }
-  BalancerEntry e{node, {}, {}, {}, {}, {}, {}, {}};
+  BalancerEntry e{node, {}, {}, {}, {}, {}, {}, {}, false};
   const BalancerInfo* st = nullptr;
   const BalancerInfo* dy = nullptr;
   auto lookup = [&](const std::string& role, BalancerKind kind) -> const BalancerInfo* {
@@ -299,17 +300,25 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
     else
       problems.at(node["label"], "label must be a string");
   }
+  if (const YAML::Node b = node["baseline"]) {
+    if (auto v = scalar_value(b, ParamType::kBool))
+      e.baseline = std::get<bool>(*v);
+    else
+      problems.at(b, "baseline must be true or false");
+  }
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
-    if (key == "static" || key == "dynamic" || key == "schedule" || key == "label") continue;
+    if (key == "static" || key == "dynamic" || key == "schedule" || key == "label" ||
+        key == "baseline")
+      continue;
     if (sc) {
       if (const ParamSpec* spec = find_spec(sc->params, key)) {
         Axis a = read_axis(*spec, kv.second, problems);
         if (!a.values.empty()) e.schedule_axes.push_back(std::move(a));
       } else {
         problems.at(kv.first, "unknown parameter '" + key + "' for schedule " + sc->name +
-                                  " (expected: " + known_keys(sc->params, {"schedule", "label"}) +
-                                  ")");
+                                  " (expected: " +
+                                  known_keys(sc->params, {"schedule", "label", "baseline"}) + ")");
       }
       continue;
     }
@@ -329,7 +338,7 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
                            (dy ? dy->name : std::string());
       std::string known =
           known_keys(st ? std::span<const ParamSpec>(st->params) : std::span<const ParamSpec>(),
-                     {"static", "dynamic", "label"});
+                     {"static", "dynamic", "label", "baseline"});
       if (dy)
         for (const auto& s : dy->params) known += ", " + s.name;
       problems.at(kv.first,
@@ -419,6 +428,7 @@ std::string resolved_yaml(const RunSpec& r, const std::string& output) {
     emit_params(out, r.balancer.schedule_params);
   }
   out << YAML::Key << "label" << YAML::Value << r.balancer.label;
+  if (r.balancer.baseline) out << YAML::Key << "baseline" << YAML::Value << true;
   out << YAML::EndMap << YAML::EndSeq;
   out << YAML::Key << "output" << YAML::Value << output;
   out << YAML::EndMap;
@@ -641,6 +651,7 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
           if (!b.schedule_name.empty())
             b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
           b.label = entry.label;
+          b.baseline = entry.baseline;
           if (b.label.empty())
             b.label = b.static_name + (b.static_name.empty() || b.dynamic_name.empty() ? "" : "+") +
                       b.dynamic_name + b.schedule_name;

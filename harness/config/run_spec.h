@@ -17,7 +17,8 @@ struct BalancerChoice {
   Params dynamic_params;
   std::string schedule_name;  // an in-step schedule (harness/schedule.h) instead of balancers
   Params schedule_params;
-  std::string label;  // what tables and run ids call it
+  std::string label;      // what tables and run ids call it
+  bool baseline = false;  // the entry the table's ratios divide by (default: the `none` entry)
 };
 
 struct RunSpec {

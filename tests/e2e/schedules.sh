@@ -21,7 +21,7 @@ YAML
 "$lbbench" run "$tmp/s.yaml" -o "$tmp/s.h5" > "$tmp/out.txt" 2> "$tmp/err.txt"
 rows=$(grep -cE '^block_substitution +4 .* yes  remote_runs=[0-9]+$' "$tmp/out.txt" || true)
 [ "$rows" -eq 4 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
-grep -qE '[ *]omp_static .* yes  remote_runs=0$' "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }
+grep -qE '[ *~-]omp_static .* yes  remote_runs=0$' "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }
 attr() { h5dump -a "/runs/$1/$2" "$tmp/s.h5" | grep -A1 'DATA {' | tail -1; }
 attr run-00000-none executor | grep -q '"bsp"'
 attr run-00002-omp_dynamic executor | grep -q '"omp_dynamic"'

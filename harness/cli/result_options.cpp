@@ -1,0 +1,37 @@
+#include "harness/cli/result_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <regex>
+
+namespace lbb {
+
+namespace {
+
+std::string regex_problem(const std::string& pattern) {
+  try {
+    std::regex r(pattern, std::regex::ECMAScript);
+    return "";
+  } catch (const std::regex_error& e) {
+    return "not a regular expression: " + pattern + " (" + e.what() + ")";
+  }
+}
+
+}  // namespace
+
+void add_result_options(CLI::App& cmd, ResultOptions& o) {
+  static const std::map<std::string, OutputFormat> formats = {
+      {"table", OutputFormat::kTable}, {"csv", OutputFormat::kCsv}, {"json", OutputFormat::kJson}};
+  cmd.add_option("--format", o.format, "table (default), csv, or json: a list of rows")
+      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
+  const CLI::Validator is_regex(regex_problem, "REGEX");
+  cmd.add_option("--only", o.selection.only,
+                 "keep only balancer labels or workload kinds matching this regular expression")
+      ->check(is_regex);
+  cmd.add_option("--exclude", o.selection.exclude,
+                 "drop balancer labels and workload kinds matching this regular expression")
+      ->check(is_regex);
+}
+
+}  // namespace lbb

@@ -1,0 +1,23 @@
+#pragma once
+// Options shared by the commands that print results (run, table, compare): --format, --only,
+// --exclude.
+#include <string>
+
+#include "harness/comparison_table.h"
+#include "harness/results/result_set.h"
+
+namespace CLI {
+class App;
+}
+
+namespace lbb {
+
+struct ResultOptions {
+  OutputFormat format = OutputFormat::kTable;
+  Selection selection;
+};
+
+// Registers --format, --only and --exclude; a bad regular expression fails the parse (exit 2).
+void add_result_options(CLI::App& cmd, ResultOptions& o);
+
+}  // namespace lbb

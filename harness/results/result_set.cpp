@@ -1,0 +1,143 @@
+#include "harness/results/result_set.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <map>
+
+namespace lbb {
+
+namespace {
+
+bool searches(const std::string& pattern, const std::string& text) {
+  return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
+}
+
+bool yaml_baseline(const std::string& resolved_yaml) {
+  try {
+    const YAML::Node b = YAML::Load(resolved_yaml)["balancers"][0]["baseline"];
+    return b && b.as<bool>();
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+// Appends the repetition to the configuration with its key, creating it in first-seen order.
+template <typename Key>
+ConfigResult& config_for(std::vector<ConfigResult>& out, std::map<Key, std::size_t>& index,
+                         const Key& key, const ConfigResult& fields) {
+  auto [it, fresh] = index.try_emplace(key, out.size());
+  if (fresh) out.push_back(fields);
+  return out[it->second];
+}
+
+}  // namespace
+
+bool Selection::selects(const std::string& workload, const std::string& label) const {
+  if (!only.empty() && !searches(only, workload) && !searches(only, label)) return false;
+  if (!exclude.empty() && (searches(exclude, workload) || searches(exclude, label))) return false;
+  return true;
+}
+
+std::string match_key(const std::string& resolved_yaml) {
+  try {
+    YAML::Node n = YAML::Load(resolved_yaml);
+    n.remove("name");
+    n.remove("output");
+    if (n["execution"]) n["execution"].remove("repetitions");
+    YAML::Emitter out;
+    out << n;
+    return out.c_str();
+  } catch (const YAML::Exception&) {
+    return resolved_yaml;
+  }
+}
+
+std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& outcomes,
+                                                const Provenance& prov) {
+  std::vector<ConfigResult> out;
+  std::map<const RunSpec*, std::size_t> index;  // a live run's configurations are its specs
+  for (const RunOutcome& o : outcomes) {
+    const RunSpec& s = *o.spec;
+    ConfigResult fields;
+    fields.workload = s.workload;
+    fields.label = s.balancer.label;
+    fields.sweep = s.sweep_label;
+    fields.static_name = s.balancer.static_name;
+    fields.dynamic_name = s.balancer.dynamic_name;
+    fields.schedule_name = s.balancer.schedule_name;
+    fields.processors = s.processors;
+    fields.baseline = s.balancer.baseline;
+    fields.match_key = match_key(s.resolved_yaml);
+    fields.available = prov.available;
+    fields.load_average = prov.load_average;
+    Repetition r;
+    r.error = o.error;
+    r.verified = o.error.empty() && o.verification.passed;
+    const RunSummary& m = o.summary;
+    r.makespan = m.makespan;
+    r.wall = m.wall;
+    r.ideal = m.ideal;
+    r.efficiency = m.efficiency();
+    r.imbalance = m.imbalance;
+    r.migrations = static_cast<double>(m.migrations);
+    r.megabytes = static_cast<double>(m.bytes_moved) / 1e6;
+    r.balance = m.balance;
+    for (const auto& a : o.attributes) r.attributes.push_back({a.name, a.value});
+    config_for(out, index, o.spec, fields).reps.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, const Selection& sel) {
+  const std::vector<RunInfo> runs = archive.runs();
+  std::string latest;
+  for (const RunInfo& r : runs) {
+    auto it = r.text.find("invocation");
+    latest = std::max(latest, it == r.text.end() ? std::string() : it->second);
+  }
+  auto text = [](const RunInfo& r, const char* k) {
+    auto it = r.text.find(k);
+    return it == r.text.end() ? std::string() : it->second;
+  };
+  auto number = [](const RunInfo& r, const char* k) {
+    auto it = r.number.find(k);
+    return it == r.number.end() ? 0.0 : it->second;
+  };
+  std::vector<ConfigResult> out;
+  std::map<std::string, std::size_t> index;
+  for (const RunInfo& info : runs) {
+    if (!sel.all_invocations && text(info, "invocation") != latest) continue;
+    if (!sel.selects(text(info, "workload"), text(info, "balancer"))) continue;
+    ConfigResult fields;
+    fields.workload = text(info, "workload");
+    fields.label = text(info, "balancer");
+    fields.sweep = text(info, "sweep");
+    fields.static_name = text(info, "static");
+    fields.dynamic_name = text(info, "dynamic");
+    fields.schedule_name = text(info, "schedule");
+    fields.processors = static_cast<int>(number(info, "processors"));
+    fields.baseline = yaml_baseline(text(info, "config_yaml"));
+    fields.match_key = match_key(text(info, "config_yaml"));
+    fields.available = static_cast<int>(number(info, "available_processors"));
+    fields.load_average = number(info, "load_average");
+    Repetition r;
+    const std::string status = text(info, "status");
+    if (status != "complete")
+      r.error = text(info, "error").empty() ? "status " + status : text(info, "error");
+    r.verified = status == "complete" && number(info, "verified") == 1;
+    if (status == "failed" && text(info, "error").empty()) r.error.clear();  // did not verify
+    r.makespan = number(info, "makespan_total");
+    r.wall = number(info, "wall_total");
+    r.ideal = number(info, "ideal_total");
+    r.efficiency = number(info, "efficiency");
+    r.imbalance = number(info, "imbalance");
+    r.migrations = number(info, "migrations_total");
+    r.megabytes = number(info, "bytes_moved_total") / 1e6;
+    r.balance = number(info, "balance_total");
+    config_for(out, index, fields.match_key, fields).reps.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace lbb

@@ -1,0 +1,48 @@
+#pragma once
+// The repetitions of each configuration, from a live `lbbench run` or read back from an archive:
+// what the comparison table and `lbbench compare` judge.
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/archive/archive.h"
+#include "harness/runner.h"
+
+namespace lbb {
+
+struct Repetition {
+  double makespan = 0, wall = 0, ideal = 0, efficiency = 0, imbalance = 0, migrations = 0,
+         megabytes = 0, balance = 0;
+  bool verified = false;
+  std::string error;  // non-empty: the run failed before verification
+  std::vector<std::pair<std::string, double>> attributes;  // the workload's (live runs only)
+};
+
+struct ConfigResult {
+  std::string workload, label, sweep, static_name, dynamic_name, schedule_name;
+  int processors = 1;
+  bool baseline = false;  // marked `baseline: true` in the config
+  std::string match_key;  // the resolved configuration, less name, output and repetitions
+  int available = 0;      // processors the host offered, and its load average, at invocation
+  double load_average = 0;
+  std::vector<Repetition> reps;
+};
+
+// Which runs to read: --only / --exclude match balancer labels and workload kinds (ECMAScript
+// regular expressions, searched anywhere in the name).
+struct Selection {
+  std::string only, exclude;
+  bool all_invocations = false;  // else the latest invocation only (archives)
+  bool selects(const std::string& workload, const std::string& label) const;
+};
+
+std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& outcomes,
+                                                const Provenance& prov);
+// Throws ArchiveError. Runs from before invocation ids count as one invocation, older than any.
+std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, const Selection& s);
+
+// A resolved config YAML less what does not change what runs: name, output, repetitions.
+std::string match_key(const std::string& resolved_yaml);
+
+}  // namespace lbb
