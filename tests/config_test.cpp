@@ -179,6 +179,29 @@ balancers: [ { static: block } ]
             "FILE:2:38: a hypercube needs a power-of-two number of processors, got 6");
 }
 
+// `baseline: true` marks the entry the table's ratios divide by; the archive keeps it in the
+// resolved config (where `lbbench table` finds it again).
+TEST(Config, BaselineEntry) {
+  testing::TempDir dir;
+  const Config c = load_config(dir.write("c.yaml", R"(workload: { kind: block_substitution }
+platform: { processors: 2 }
+balancers:
+  - { static: block }
+  - { static: cyclic, baseline: true }
+)"));
+  ASSERT_EQ(c.runs.size(), 2u);
+  EXPECT_FALSE(c.runs[0].balancer.baseline);
+  EXPECT_TRUE(c.runs[1].balancer.baseline);
+  EXPECT_NE(c.runs[1].resolved_yaml.find("baseline: true"), std::string::npos);
+  EXPECT_EQ(c.runs[0].resolved_yaml.find("baseline"), std::string::npos);
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+platform: { processors: 2 }
+balancers:
+  - { static: block, baseline: often }
+)"),
+            "FILE:4:32: baseline must be true or false");
+}
+
 TEST(Config, BalancerMistakes) {
   const std::string unknown = error_of(R"(workload: { kind: block_substitution }
 platform: { processors: 2 }

@@ -1,0 +1,100 @@
+// The comparison table's choices: the ranking clock from the host's free cores, which strategies
+// an oversubscribed host may rank, the baseline, and the stars.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "harness/comparison_table.h"
+
+namespace lbb {
+namespace {
+
+ConfigResult config(const std::string& label, std::vector<double> makespan,
+                    std::vector<double> wall, int available, double load) {
+  ConfigResult c;
+  c.workload = "block_substitution";
+  c.label = label;
+  c.processors = 8;
+  c.available = available;
+  c.load_average = load;
+  if (label.starts_with("omp_")) c.schedule_name = label;
+  if (label == "gcdlb" || label == "none") c.dynamic_name = label;
+  for (std::size_t i = 0; i < makespan.size(); ++i) {
+    Repetition r;
+    r.makespan = makespan[i];
+    r.wall = wall[i];
+    r.verified = true;
+    c.reps.push_back(r);
+  }
+  return c;
+}
+
+TEST(ComparisonTable, HeadlineClockFollowsFreeCores) {
+  EXPECT_EQ(choose_headline(8, 16, 0.3).clock, Clock::kWall);
+  EXPECT_EQ(choose_headline(8, 2, 0.0).clock, Clock::kModelled);
+  EXPECT_EQ(choose_headline(16, 16, 0.6).clock, Clock::kModelled);  // one core busy elsewhere
+  EXPECT_EQ(choose_headline(8, 8, 0.4).clock, Clock::kWall);
+}
+
+// Modelled makespans say omp_dynamic is fastest, wall times say block: an oversubscribed host
+// ranks block and does not rank the schedule or the fastest-finish scheme at all; a host with
+// free cores ranks everything by wall time.
+std::vector<ConfigResult> group(int available, double load) {
+  const std::vector<double> fast = {1.0, 1.01, 0.99, 1.02, 0.98, 1.0, 1.01};
+  const std::vector<double> slow = {2.0, 2.02, 1.98, 2.04, 1.96, 2.0, 2.02};
+  const std::vector<double> slowest = {3.0, 3.03, 2.97, 3.06, 2.94, 3.0, 3.03};
+  const std::vector<double> fastest = {0.5, 0.51, 0.49, 0.52, 0.48, 0.5, 0.51};
+  return {config("none", slow, slow, available, load), config("block", fast, fast, available, load),
+          config("omp_dynamic", fastest, slowest, available, load),
+          config("gcdlb", fastest, slowest, available, load)};
+}
+
+TEST(ComparisonTable, OversubscribedHostRanksOnlyWhatTheModelOrders) {
+  const auto configs = group(2, 1.5);
+  const Comparison c = compare_configs(configs);
+  ASSERT_EQ(c.rows.size(), 4u);
+  EXPECT_TRUE(c.rows[1].starred);  // block beats none
+  EXPECT_FALSE(c.rows[2].eligible);
+  EXPECT_FALSE(c.rows[2].starred || c.rows[2].best || c.rows[2].tied);
+  EXPECT_FALSE(c.rows[3].eligible);
+  EXPECT_EQ(c.rows[1].headline, Clock::kModelled);
+  EXPECT_EQ(c.rows[1].baseline, "none");
+  EXPECT_NEAR(c.rows[1].vs_baseline.estimate, 0.5, 0.01);
+  EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(),
+                          [](auto& n) { return n.starts_with("- = not ranked"); }));
+  std::ostringstream text;
+  print_comparison(text, c, OutputFormat::kTable);
+  EXPECT_NE(text.str().find("*block"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("-omp_dynamic"), std::string::npos) << text.str();
+}
+
+TEST(ComparisonTable, FreeHostRanksEverythingByWallTime) {
+  const auto configs = group(16, 0.2);
+  const Comparison c = compare_configs(configs);
+  EXPECT_EQ(c.rows[1].headline, Clock::kWall);
+  EXPECT_TRUE(c.rows[1].starred);
+  EXPECT_TRUE(c.rows[2].eligible && c.rows[3].eligible);
+  EXPECT_FALSE(c.rows[2].best);
+}
+
+TEST(ComparisonTable, MarkedBaselineWinsOverNone) {
+  auto configs = group(16, 0.2);
+  configs[2].baseline = true;
+  const Comparison c = compare_configs(configs);
+  EXPECT_EQ(c.rows[0].baseline, "omp_dynamic");
+  EXPECT_TRUE(c.rows[2].is_baseline);
+  EXPECT_NEAR(c.rows[1].vs_baseline.estimate, 1.0 / 3, 0.01);  // wall: 1 against 3
+}
+
+TEST(ComparisonTable, FewRepetitionsWarn) {
+  std::vector<ConfigResult> configs = {config("none", {1, 2}, {1, 2}, 16, 0),
+                                       config("block", {1, 2}, {1, 2}, 16, 0)};
+  const Comparison c = compare_configs(configs);
+  EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(),
+                          [](auto& n) { return n.starts_with("warning: fewer than 5"); }));
+  EXPECT_FALSE(c.rows[0].starred || c.rows[1].starred);
+}
+
+}  // namespace
+}  // namespace lbb
