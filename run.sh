@@ -28,20 +28,22 @@ ensure_packages() {
     "${missing[@]}" >/dev/null
 }
 
+# build [TARGET]: configure once, then build TARGET (default: everything), showing cmake's
+# progress lines so a first build (minutes on 2 cores) is never a blank terminal.
 build() {
   ensure_packages
   if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+    echo "run.sh: configuring $BUILD_DIR (Release)"
     cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
-  cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E 'error|warning|Error' || true
-  # The grep hides the progress lines; a failed build must still stop here.
-  cmake --build "$BUILD_DIR" -j"$(nproc)" >/dev/null
+  echo "run.sh: building ${1:-everything} in $BUILD_DIR"
+  cmake --build "$BUILD_DIR" -j"$(nproc)" ${1:+--target "$1"}
 }
 
 cmd=${1:-default}
 case "$cmd" in
   default)
-    build
+    build lbbench
     "$BUILD_DIR/lbbench" run configs/default.yaml
     ;;
   build)
@@ -52,14 +54,14 @@ case "$cmd" in
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
     ;;
   bench)
-    build
+    build lbbench_micro
     shift
     "$BUILD_DIR/bench/lbbench_micro" "$@"
     ;;
   run)
     shift
     [ $# -ge 1 ] || { echo "usage: ./run.sh run CONFIG [lbbench run options]" >&2; exit 2; }
-    build
+    build lbbench
     "$BUILD_DIR/lbbench" run "$@"
     ;;
   help|-h|--help)

@@ -25,7 +25,8 @@ Headline choose_headline(int processors, int available, double load_average);
 
 // Whether the modelled makespan orders this strategy as real cores do when the host is
 // oversubscribed: bulk-synchronous strategies that balance between steps. In-step schedules
-// and the fastest-finish schemes (Horton 1991: gcdlb, gddlb, lcdlb, lddlb) it misorders.
+// and the fastest-finish schemes (Zaki, Li & Parthasarathy 1997: gcdlb, gddlb, lcdlb, lddlb) it
+// misorders.
 bool modelled_makespan_orders(const ConfigResult& c);
 
 struct ComparisonRow {
