@@ -9,7 +9,8 @@ namespace lbb {
 
 namespace {
 
-// Navigates/creates a.b.c (numbers index lists) and sets it to the parsed value.
+// Navigates/creates a.b.c (numbers index lists) and sets it to the parsed value; sections the
+// config leaves out (execution:) are created.
 void set_path(YAML::Node root, const std::string& path, const YAML::Node& value,
               const std::string& origin) {
   std::vector<std::string> keys;
@@ -37,7 +38,7 @@ void set_path(YAML::Node root, const std::string& path, const YAML::Node& value,
         node.reset(next);
       }
     } else {
-      if (!node.IsMap() && !node.IsNull())
+      if (node.IsDefined() && !node.IsMap() && !node.IsNull())
         throw ConfigError(origin + ": '" + k + "' is inside a value, not a section");
       if (last) {
         node[k] = value;
