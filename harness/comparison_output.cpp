@@ -130,6 +130,7 @@ JsonRow row_json(const ComparisonRow& r) {
           {"ratio_to_baseline", finite(r.vs_baseline.estimate)},
           {"ratio_ci_low", finite(r.vs_baseline.low)},
           {"ratio_ci_high", finite(r.vs_baseline.high)},
+          {"ideal_s", r.ideal},
           {"efficiency", r.efficiency},
           {"imbalance", r.imbalance},
           {"migrations", r.migrations},

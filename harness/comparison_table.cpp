@@ -146,7 +146,7 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs) {
     for (std::size_t i : groups[g]) {
       const ComparisonRow& r = out.rows[i];
       unranked |= r.verified == "yes" && !r.eligible;
-      ties |= r.tied;
+      ties |= r.tied || (r.best && !r.starred);  // as the table marks them
       few |= r.config->reps.size() < kFewRepetitions;
     }
   }
@@ -155,8 +155,8 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs) {
       "(two-sided Mann-Whitney U, Holm-adjusted over the group, 95 %)");
   if (ties)
     out.notes.push_back(
-        "~ = not significantly slower than the group's best: a tie; a group with a ~ row has no "
-        "significant winner, so its best gets no *");
+        "~ = the group's best (lowest median) and every row not significantly slower than it: a "
+        "tie, the group has no significant winner");
   if (unranked)
     out.notes.push_back(
         "- = not ranked: on an oversubscribed host the modelled makespan misorders in-step "
