@@ -1,6 +1,7 @@
 // The single table of balancers: adding one is one file plus one line here.
 #include <stdexcept>
 
+#include "balancers/async/predictive.h"
 #include "balancers/balancer.h"
 #include "balancers/dynamic/complete_redistribution.h"
 #include "balancers/dynamic/decreasing_fit.h"
@@ -46,6 +47,7 @@ std::span<const BalancerInfo> balancer_registry() {
       TreeMesh::info(),
       ListScheduling::info(),
       DecreasingFit::info(),
+      Predictive::info(),
   };
   return all;
 }
