@@ -113,7 +113,7 @@ std::optional<int> Predictive::module_to_give(int from, int to,
   int best_links = 0;
   double best_potential = 0;
   for (int m : depend_[to].boundary()) {
-    if (owner_[m] != from || !movable(m)) continue;
+    if (owner_[m] != from || step_[m] >= final_step_ || !movable(m)) continue;
     int links = 0;
     for (int j : graph_->neighbours(m)) links += owner_[j] == to;
     const double potential = depend_[from].module_potential(m);
