@@ -8,8 +8,9 @@
 #include <numeric>
 
 #include "balancers/async/predictive.h"
-#include "balancers/static/optimal_chain.h"
-#include "harness/async_executor.h"
+#include "balancers/partition/optimal_chain.h"
+#include "harness/exec/async_executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "workloads/block_substitution.h"
 
 namespace lbb {

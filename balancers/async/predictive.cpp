@@ -4,7 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "balancers/static/block_partition.h"
+#include "balancers/partition/block.h"
 
 namespace lbb {
 
