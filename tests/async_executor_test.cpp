@@ -41,7 +41,12 @@ Params block_problem() {
   return resolve_params(BlockSubstitution::info().params, p);
 }
 
-TEST(AsyncExecutor, BlockSubstitutionEqualsBulkSynchronousBitForBit) {
+// Both orders: as the host runs the threads, and in the modelled clocks' order.
+class AsyncOrders : public ::testing::TestWithParam<AsyncOrder> {};
+INSTANTIATE_TEST_SUITE_P(Orders, AsyncOrders,
+                         ::testing::Values(AsyncOrder::kArrival, AsyncOrder::kModelled));
+
+TEST_P(AsyncOrders, BlockSubstitutionEqualsBulkSynchronousBitForBit) {
   const int P = 4, steps = 30;
   const Topology chain(TopologyKind::kChain, P);
   BlockSubstitution bsp_work(block_problem()), async_work(block_problem());
@@ -51,7 +56,7 @@ TEST(AsyncExecutor, BlockSubstitutionEqualsBulkSynchronousBitForBit) {
   BspExecutor().run(bsp_work, bsp_store, plan, bsp_sink);
   Predictive predictive(3.0, 0.0);  // a low bar: modules move often
   plan.dynamic = &predictive;
-  AsyncExecutor async;
+  AsyncExecutor async(GetParam());
   const ExecutionResult x = async.run(async_work, async_store, plan, async_sink);
   EXPECT_GT(x.migrations, 0);
   EXPECT_EQ(async_work.gather_solution(async_store), bsp_work.gather_solution(bsp_store));
@@ -148,7 +153,7 @@ class DependencyProbe : public Workload {
   std::atomic<int> violations_{0};
 };
 
-TEST(AsyncExecutor, NoModuleRunsAStepBeforeItsDependenciesOnAGrid) {
+TEST_P(AsyncOrders, NoModuleRunsAStepBeforeItsDependenciesOnAGrid) {
   const int extents[] = {6, 6};
   const int P = 6, steps = 60;
   DependencyProbe probe(ModuleGraph::grid(extents), steps);
@@ -158,14 +163,14 @@ TEST(AsyncExecutor, NoModuleRunsAStepBeforeItsDependenciesOnAGrid) {
   Predictive predictive(4.0, 0.0);
   plan.dynamic = &predictive;
   Collect sink;
-  AsyncExecutor().run(probe, store, plan, sink);
+  AsyncExecutor(GetParam()).run(probe, store, plan, sink);
   EXPECT_EQ(probe.violations(), 0);
   EXPECT_TRUE(probe.verify(store, steps).passed);
 }
 
 // 16 threads, tiny modules, hundreds of steps, a balancer that moves modules all the time: every
 // module runs every step once (the executor checks each step), none is lost or duplicated.
-TEST(AsyncExecutor, OwnershipTransfersConserveModulesUnderStress) {
+TEST_P(AsyncOrders, OwnershipTransfersConserveModulesUnderStress) {
   const int P = 16, steps = 300;
   const Topology topology(TopologyKind::kChain, P);
   ExecutionPlan plan = plan_for(P, steps, topology);
@@ -177,7 +182,7 @@ TEST(AsyncExecutor, OwnershipTransfersConserveModulesUnderStress) {
   OptimalChain start;
   plan.initial = &start;
   Collect sink;
-  const ExecutionResult x = AsyncExecutor().run(warm, warm_store, plan, sink);
+  const ExecutionResult x = AsyncExecutor(GetParam()).run(warm, warm_store, plan, sink);
   EXPECT_EQ(warm.violations(), 0);
   EXPECT_TRUE(warm.verify(warm_store, x.steps_run).passed);
   EXPECT_TRUE(warm_store.complete());

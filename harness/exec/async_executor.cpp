@@ -175,7 +175,7 @@ ExecutionResult AsyncExecutor::run(Workload& workload, ModuleStore& store,
   if (predictive) predictive->start(graph, owner, weights, *plan.topology, total);
   result.initial_partition_seconds = thread_cpu_now() - c0;
 
-  AsyncRun run(workload, store, graph, P, owner, total, predictive, emulation);
+  AsyncRun run(workload, store, graph, P, owner, total, predictive, emulation, order_);
   double placed_at = 0;
   team.run([&](int p) {
     team.guard([&] {
@@ -212,7 +212,7 @@ ExecutionResult AsyncExecutor::run(Workload& workload, ModuleStore& store,
 }
 
 std::string AsyncExecutor::name() const {
-  return "async";
+  return order_ == AsyncOrder::kArrival ? "async" : "async_modelled";
 }
 
 std::vector<StepMetric> AsyncExecutor::metrics() const {

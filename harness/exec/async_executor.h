@@ -8,16 +8,21 @@
 // run every step; the result is the bulk-synchronous one, since every module reads exactly its
 // neighbours' data of the previous step.
 //
+// The processors act as the host runs them (kArrival, `async`), or in the order of their
+// modelled clocks, one at a time (kModelled, `async_modelled`; see AsyncOrder).
+//
 // Time is modelled from the measured CPU costs, as in the other executors: every processor has a
 // clock that a module step advances by its CPU time, starting no earlier than the processor's
 // clock and the finish of the steps it depends on; decisions and copies advance the clock by
-// their CPU time too. Utilization is busy time over P x the modelled time, the paper's measure;
-// on a host with fewer free cores than processors the order of events still depends on which
-// threads the host runs, the modelled times do not.
+// their CPU time too. Utilization is busy time over P x the modelled time, the paper's measure.
+// Under kArrival on a host with fewer free cores than processors the order of events (and so
+// the balancer's decisions) follows which threads the host runs, which the modelled times do
+// not show: use kModelled there.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "harness/exec/async_run.h"
 #include "harness/exec/executor.h"
 
 namespace lbb {
@@ -28,6 +33,8 @@ std::vector<StepMetric> async_metrics();
 
 class AsyncExecutor final : public Executor {
  public:
+  explicit AsyncExecutor(AsyncOrder order = AsyncOrder::kArrival) : order_(order) {}
+
   // plan.dynamic: the predictive balancer or none; plan.initial: the start (null: block).
   // Throws std::invalid_argument for a workload without dependencies() or another balancer.
   ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
@@ -43,6 +50,7 @@ class AsyncExecutor final : public Executor {
   std::vector<WorkloadAttribute> attributes() const override;
 
  private:
+  AsyncOrder order_;
   double utilization_ = 0;
   double moves_per_step_ = 0;
   double idle_wall_ = 0;

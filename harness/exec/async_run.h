@@ -32,6 +32,13 @@ struct ClosedStep {
   std::vector<double> metrics;  // the workload's step metrics
 };
 
+// In which order processors act. kArrival: as the host runs the threads, all at once (a host
+// with a free core per processor). kModelled: in the order of the modelled clocks, one action
+// at a time, a finished step visible to the others only from its modelled end on: on a host with
+// fewer free cores than processors, the run the modelled clocks describe is then the one a
+// machine of P dedicated processors would have run, decisions included.
+enum class AsyncOrder { kArrival, kModelled };
+
 struct ModuleTakeRecord {
   double when;  // the taker's modelled clock
   std::uint64_t bytes;
@@ -41,7 +48,7 @@ class AsyncRun {
  public:
   AsyncRun(Workload& workload, ModuleStore& store, const ModuleGraph& graph, int processors,
            std::vector<int> owner, int steps, Predictive* predictive,
-           const PlatformEmulation& emulation);
+           const PlatformEmulation& emulation, AsyncOrder order);
 
   // Processor p's loop, on its own thread, until every module has run every step or a thread
   // failed. Errors are kept (rethrow_if_failed) and stop every processor.
@@ -64,9 +71,18 @@ class AsyncRun {
     return static_cast<std::size_t>(module) * steps_ + step;
   }
   bool done() const { return failed_ || completed_ == static_cast<std::int64_t>(n_) * steps_; }
+  void arrival_loop(int p);
+  void modelled_loop(int p);
   int ready_module(int p) const;
+  double earliest_start(int m, int p) const;
   double start_module(int m, int p);
-  void finish_module(int m, int p, double start, double cpu);
+  double run_module(int m, int p, Lock& lock);  // unlocked while the kernel runs; CPU seconds
+  void record_run(int m, int p, double start, double cpu);
+  void make_visible(int m);
+  // kModelled: the next processor to act, after every finished step that ends before its action.
+  void schedule();
+  double next_action(int p) const;
+  void act(int p, Lock& lock);
   void close_step(int s);
   void take_if_short(int p, Lock& lock);
   void wait_for_change(int p, Lock& lock);
@@ -100,6 +116,17 @@ class AsyncRun {
   std::vector<ClosedStep> closed_;
   std::vector<double> idle_wall_;
   std::vector<LoadTally> load_;
+  // kModelled: who may act, whether someone is acting, and the finished steps not yet visible.
+  struct Pending {
+    double end;
+    int module, processor;
+    bool operator>(const Pending& o) const { return end > o.end; }
+  };
+  AsyncOrder order_;
+  int turn_ = -1;
+  bool acting_ = false;
+  std::vector<char> finishing_;   // per processor: its last step is pending
+  std::vector<Pending> pending_;  // a min-heap on end
 };
 
 }  // namespace lbb

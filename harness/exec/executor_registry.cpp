@@ -37,6 +37,12 @@ std::span<const ExecutorInfo> executor_registry() {
        "s-1; the predictive balancer moves modules meanwhile (Iqbal, Saltz & Bokhari 1986)",
        WorkShape::kModules, true, false,
        module_execution([](const RunSpec&) { return std::make_unique<AsyncExecutor>(); })},
+      {"async_modelled",
+       "async in the order of the modelled clocks, one processor acting at a time: the run P "
+       "dedicated processors would make, on a host with fewer free cores",
+       WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
+         return std::make_unique<AsyncExecutor>(AsyncOrder::kModelled);
+       })},
   };
   return all;
 }
