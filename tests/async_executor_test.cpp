@@ -44,7 +44,10 @@ Params block_problem() {
 // Both orders: as the host runs the threads, and in the modelled clocks' order.
 class AsyncOrders : public ::testing::TestWithParam<AsyncOrder> {};
 INSTANTIATE_TEST_SUITE_P(Orders, AsyncOrders,
-                         ::testing::Values(AsyncOrder::kArrival, AsyncOrder::kModelled));
+                         ::testing::Values(AsyncOrder::kArrival, AsyncOrder::kModelled),
+                         [](const auto& info) {
+                           return info.param == AsyncOrder::kArrival ? "arrival" : "modelled";
+                         });
 
 TEST_P(AsyncOrders, BlockSubstitutionEqualsBulkSynchronousBitForBit) {
   const int P = 4, steps = 30;
