@@ -75,6 +75,9 @@ def sweep_figures(table, out_dir):
 def build_figures(archive, table, out_dir, highlight=None):
     """Every figure the archive calls for, and the list of what could not be shown."""
     figures, missing = [], []
+    if table.empty or archive.complete().empty:
+        missing.append("No complete, verified run in the archive (or the selection): "
+                       "no figure of results can be drawn.")
     for key, rows in table.groupby(GROUP, sort=False):
         figures += group_figures(archive, rows, key, out_dir, highlight, missing)
     figures += scaling_figures(table, out_dir, missing)
