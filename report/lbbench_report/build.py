@@ -21,11 +21,13 @@ def group_runs(complete, key, labels):
 def pick_busy_maps(rows, runs, highlight):
     """(role, label, runs): the best, the baseline and one chosen strategy, each once."""
     ranked = rows.sort_values(rows.headline.iloc[0] + "_median")
-    best = ranked[ranked.best.astype(bool)].label.tolist() or ranked.label.tolist()[:1]
-    base = ranked[ranked.baseline.astype(bool)].label.tolist()
+    best = ranked[ranked.best].label.tolist() or ranked.label.tolist()[:1]
+    base = ranked[ranked.baseline].label.tolist()
     others = [lab for lab in ranked.label if lab not in best[:1] + base[:1]]
     chosen = [highlight] if highlight in others else others[:1]
-    picks = [("best" if rows.best.any() else "shortest median", best[0])]
+    starred = ranked[ranked.label == best[0]].starred.any()
+    picks = [("best (starred)" if starred else "best median (tied: no significant winner)",
+              best[0])]
     picks += [("baseline", lab) for lab in base[:1] if lab != best[0]]
     picks += [("chosen (--highlight)" if highlight in chosen else "runner-up", lab)
               for lab in chosen]

@@ -13,7 +13,10 @@ COLUMNS = ["workload", "label", "processors", "sweep", "n", "headline",
            "makespan_median", "makespan_ci_low", "makespan_ci_high",
            "wall_median", "wall_ci_low", "wall_ci_high",
            "ratio", "ratio_ci_low", "ratio_ci_high",
-           "best", "tied", "baseline", "ranked", "ideal_median", "note"]
+           "best", "starred", "tied", "baseline", "ranked", "efficiency", "verified"]
+# The table's JSON name -> the report's.
+RENAMES = {"ranked_by": "headline", "tied_with_best": "tied", "ratio_to_baseline": "ratio"}
+CLOCKS = {"modelled": "makespan", "wall": "wall"}  # ranked_by values -> column prefixes
 
 
 class StatsUnavailable(RuntimeError):
@@ -35,15 +38,22 @@ def table_rows(lbbench, archive, extra_args=()):
 
 
 def compare_rows(lbbench, archive_a, archive_b, extra_args=()):
-    """`lbbench compare A B`: one row per matched configuration, plus the unmatched ones."""
-    return _run_json([lbbench, "compare", archive_a, archive_b, "--format", "json", *extra_args])
+    """`lbbench compare A B`: one row per configuration, status matched, only_a or only_b."""
+    rows = _run_json([lbbench, "compare", archive_a, archive_b, "--format", "json", *extra_args])
+    return pd.DataFrame([_flatten(r) for r in rows])
 
 
 def normalise(rows):
-    frame = pd.DataFrame([_flatten(r) for r in rows])
+    frame = pd.DataFrame([_flatten(r) for r in rows]).rename(columns=RENAMES)
     for c in COLUMNS:
         if c not in frame:
             frame[c] = None
+    frame["headline"] = frame.headline.map(lambda c: CLOCKS.get(c, c))
+    for c in ["best", "starred", "tied", "baseline", "ranked"]:
+        frame[c] = frame[c].fillna(False).astype(bool)
+    for c in COLUMNS[5:15] + ["efficiency"]:
+        if c != "headline":
+            frame[c] = pd.to_numeric(frame[c], errors="coerce")
     return frame[COLUMNS]
 
 
@@ -62,3 +72,8 @@ def _flatten(row):
 def interim_rows(archive):  # TEMPORARY: see interim_table.py
     from . import interim_table
     return normalise(interim_table.rows_from_archive(archive))
+
+
+def interim_compare(a, b):  # TEMPORARY: see interim_table.py
+    from . import interim_table
+    return pd.DataFrame([_flatten(r) for r in interim_table.compare_from_archives(a, b)])

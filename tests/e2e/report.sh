@@ -17,6 +17,9 @@ grep -q "^report: $tmp/smoke/index.html$" "$tmp/out.txt"
 "$lbbench" report "$tmp/sweep.h5" > /dev/null  # default folder: beside the archive
 /usr/bin/python3 tests/e2e/check_report.py "$tmp/sweep.h5" "$tmp/sweep_report" "Parameter sweeps"
 grep -q "alpha x threshold" "$tmp/sweep_report/figures.json"
+# Two archives: the comparison figure comes first, then archive A's figures.
+"$lbbench" report "$tmp/smoke.h5" "$tmp/smoke.h5" --out "$tmp/both" > /dev/null
+/usr/bin/python3 tests/e2e/check_report.py "$tmp/smoke.h5" "$tmp/both" "Comparison of two archives"
 # Bad input: exit 2, a message naming the file, no report folder.
 echo "not hdf5" > "$tmp/bad.h5"
 rc=0

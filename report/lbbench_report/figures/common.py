@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 DPI = 110
 FAMILY_COLOURS = {"static": "#1f77b4", "between-step dynamic": "#2ca02c",
                   "fastest-finish dynamic": "#d62728", "in-step schedule": "#9467bd"}
-MARK_BEST, MARK_TIE, MARK_BASELINE = "*", "~", "(baseline)"
+MARK_BEST, MARK_TIE, MARK_UNRANKED, MARK_BASELINE = "*", "~", "-", "(baseline)"
 
 plt.rcParams.update({"font.size": 10, "axes.titlesize": 11, "axes.grid": True,
                      "grid.alpha": 0.3, "figure.constrained_layout.use": True})
@@ -23,6 +23,18 @@ class Figure:
     title: str
     caption: str   # one or two sentences: what it shows and how to read it
     path: str = ""
+
+
+def mark(r):
+    """The table's mark of a row (`lbbench table`): a significant winner, a tie with the best
+    (the best itself when nothing beats the rest significantly), or not ranked on this host."""
+    if r.starred:
+        return MARK_BEST
+    if r.tied or r.best:
+        return MARK_TIE
+    if r.verified == "yes" and not r.ranked:
+        return MARK_UNRANKED
+    return ""
 
 
 def slug(*parts):

@@ -1,20 +1,18 @@
 """Per group (workload, P, sweep point): each strategy's headline measure with its interval."""
 import numpy as np
 
-from .common import (FAMILY_COLOURS, MARK_BASELINE, MARK_BEST, MARK_TIE, Figure, group_title,
-                     plt, save, seconds_unit, slug)
+from .common import (FAMILY_COLOURS, MARK_BASELINE, MARK_BEST, MARK_TIE, MARK_UNRANKED, Figure,
+                     group_title, mark, plt, save, seconds_unit)
 
 
 def row_label(r):
-    mark = MARK_BEST if r.best else MARK_TIE if r.tied else " "
-    return f"{mark} {r.label}" + (f" {MARK_BASELINE}" if r.baseline else "")
+    return f"{mark(r) or ' '} {r.label}" + (f" {MARK_BASELINE}" if r.baseline else "")
 
 
 def gap_to_ideal(r):
-    """Makespan over the ideal bound (sum of work / sum of speeds), minus 1."""
-    if r.ideal_median and r.ideal_median > 0 and r.makespan_median:
-        return r.makespan_median / r.ideal_median - 1
-    return np.nan
+    """The modelled makespan's excess over the ideal bound: 1 / efficiency - 1, since the
+    table's efficiency is ideal / makespan."""
+    return 1 / r.efficiency - 1 if r.efficiency and r.efficiency > 0 else np.nan
 
 
 def _annotation(r):
@@ -50,7 +48,7 @@ def headline_figure(rows, families, out_dir, key):
                     mfc=colour if r.ranked else "white")
         ax.annotate(_annotation(r), (1.0, yi), xycoords=("axes fraction", "data"),
                     xytext=(6, 0), textcoords="offset points", va="center", fontsize=8)
-    ideal = rows.ideal_median.astype(float).median()
+    ideal = float(np.nanmedian(rows.makespan_median * rows.efficiency)) if len(rows) else np.nan
     if clock == "makespan" and ideal == ideal:
         ax.axvline(ideal * scale, color="black", ls="--", lw=1)
         ax.annotate("ideal bound", (ideal * scale, 1.0), xycoords=("data", "axes fraction"),
@@ -65,8 +63,8 @@ def headline_figure(rows, families, out_dir, key):
     ax.set_title(f"{group_title(w, p, s)}: ranked by {name}", pad=14)
     caption = (f"Each strategy's {name} (dot: median; bar: distribution-free 95 % interval of the "
                f"median; colour: strategy family; hollow: not ranked on this host), shortest at the "
-               f"top; {MARK_BEST} marks a significant winner, {MARK_TIE} a strategy "
-               f"indistinguishable from the best, as in `lbbench table`. Right: the ratio to "
+               f"top; marks as in `lbbench table`: {MARK_BEST} a significant winner, {MARK_TIE} "
+               f"indistinguishable from the best, {MARK_UNRANKED} not ranked. Right: the ratio to "
                f"the baseline with its interval (below 1 is faster) and the gap of the modelled "
                f"makespan to the ideal bound (sum of work / sum of speeds).")
     record = Figure(key, "Headline", f"Strategies on {group_title(w, p, s)}", caption)

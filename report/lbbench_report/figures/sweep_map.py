@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..archive_data import label_params, sweep_params
-from .common import MARK_BEST, MARK_TIE, Figure, plt, save
+from .common import MARK_BEST, MARK_TIE, Figure, mark, plt, save
 
 
 def _value(text):
@@ -40,8 +40,7 @@ def _grid(g, x, y):
     for r, p in zip(g.itertuples(), g.params):
         i, j = ys.index(p[y]), xs.index(p[x])
         ratio[i, j] = float(r.ratio) if r.ratio is not None else np.nan
-        mark = MARK_BEST if r.best else MARK_TIE if r.tied else ""
-        text[i][j] = f"{ratio[i, j]:.2f}{mark}"
+        text[i][j] = f"{ratio[i, j]:.2f}{mark(r)}"
     return xs, ys, ratio, text
 
 
