@@ -18,7 +18,7 @@ TEXT_ATTRS = ["workload", "balancer", "static", "dynamic", "schedule", "sweep", 
 NUMBER_ATTRS = ["processors", "steps", "repetition", "verified", "oversubscribed", "cores",
                 "hardware_threads", "available_processors", "makespan_total", "wall_total",
                 "ideal_total", "efficiency", "imbalance", "balance_total", "migrations_total",
-                "bytes_moved_total"]
+                "bytes_moved_total", "load_average"]
 # Per-step series a figure plots: [S] or [S, P].
 STEP_SERIES = ["step/makespan", "step/wall", "step/ideal", "step/balance", "step/migrations",
                "step/bytes_moved"]

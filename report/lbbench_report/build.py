@@ -7,6 +7,7 @@ from .figures.scaling import scaling_figure
 from .figures.steps import steps_figure
 from .figures.sweep_map import two_parameter_sweeps, sweep_map_figure
 from .archive_data import sweep_params
+from .notes import load_context
 
 GROUP = ["workload", "processors", "sweep"]
 
@@ -74,17 +75,26 @@ def sweep_figures(table, out_dir):
     return figures
 
 
+def with_context(figures, runs):
+    for f in figures:
+        f.context = load_context(runs)
+    return figures
+
+
 def build_figures(archive, table, out_dir, highlight=None):
     """Every figure the archive calls for, and the list of what could not be shown."""
     figures, missing = [], []
     if table.empty or archive.complete().empty:
         missing.append("No complete, verified run in the archive (or the selection): "
                        "no figure of results can be drawn.")
-    for key, rows in table.groupby(GROUP, sort=False):
-        figures += group_figures(archive, rows, key, out_dir, highlight, missing)
-    figures += scaling_figures(table, out_dir, missing)
-    figures += sweep_figures(table, out_dir)
     complete = archive.complete()
+    for key, rows in table.groupby(GROUP, sort=False):
+        runs = complete[(complete.workload == key[0]) & (complete.processors == key[1])
+                        & (complete.sweep == key[2])]
+        figures += with_context(group_figures(archive, rows, key, out_dir, highlight, missing), runs)
+    for w, runs in complete.groupby("workload", sort=False):
+        figures += with_context(scaling_figures(table[table.workload == w], out_dir, missing), runs)
+        figures += with_context(sweep_figures(table[table.workload == w], out_dir), runs)
     if not complete.empty:
-        figures.append(model_wall_figure(complete, out_dir))
+        figures += with_context([model_wall_figure(complete, out_dir)], complete)
     return figures, missing

@@ -1,7 +1,7 @@
 """The words beside the figures: warnings, what is missing, and where every run came from."""
 FEW_REPETITIONS = 5  # below this the table warns too (issue 9)
 
-PROVENANCE = ["host", "cpu_model", "cores", "hardware_threads", "available_processors",
+PROVENANCE = ["load_average", "host", "cpu_model", "cores", "hardware_threads", "available_processors",
               "compiler", "flags", "git_sha", "omp_env", "openblas", "hdf5_version"]
 
 
@@ -56,3 +56,17 @@ def provenance(archive):
         row["finished"] = max(g.finished)
         table.append(row)
     return table
+
+
+def load_context(runs):
+    """The conditions a figure's runs were measured under, in words: load average and cores."""
+    if runs.empty:
+        return ""
+    cores = sorted({int(c) for c in runs.available_processors.dropna()})
+    text = f"{len(runs)} runs; free cores: {', '.join(map(str, cores)) or 'not recorded'}"
+    load = runs.load_average.dropna()
+    if load.empty:
+        return text + "; load average: not recorded in this archive"
+    low, high = load.min(), load.max()
+    span = f"{low:.2f}" if low == high else f"{low:.2f}-{high:.2f}"
+    return text + f"; 1-minute load average at the start of its invocation(s): {span}"

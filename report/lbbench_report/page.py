@@ -39,7 +39,8 @@ def _figure(f):
         data = base64.b64encode(png.read()).decode()
     return (f'<figure id="fig-{_e(f.key)}"><img id="{_e(f.key)}" alt="{_e(f.title)}" '
             f'src="data:image/png;base64,{data}">\n<figcaption><b>{_e(f.title)}.</b> '
-            f'{_e(f.caption)}</figcaption></figure>')
+            f'{_e(f.caption)}' + (f'<br><small>{_e(f.context)}</small>' if f.context else "")
+            + '</figcaption></figure>')
 
 
 def _list(css, title, items):

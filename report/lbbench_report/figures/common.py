@@ -23,6 +23,7 @@ class Figure:
     title: str
     caption: str   # one or two sentences: what it shows and how to read it
     path: str = ""
+    context: str = ""  # the conditions of the runs it shows (load average, cores)
 
 
 def mark(r):
