@@ -18,7 +18,7 @@ TEXT_ATTRS = ["workload", "balancer", "static", "dynamic", "schedule", "sweep", 
 NUMBER_ATTRS = ["processors", "steps", "repetition", "verified", "oversubscribed", "cores",
                 "hardware_threads", "available_processors", "makespan_total", "wall_total",
                 "ideal_total", "efficiency", "imbalance", "balance_total", "migrations_total",
-                "bytes_moved_total", "load_average"]
+                "bytes_moved_total", "load_average", "load_start", "load_end"]
 # Per-step series a figure plots: [S] or [S, P].
 STEP_SERIES = ["step/makespan", "step/wall", "step/ideal", "step/balance", "step/migrations",
                "step/bytes_moved"]
@@ -90,6 +90,8 @@ def _read_run(rid, group, problems):
         else:
             problems.append(f"{rid}: dataset {name} missing")
     row["steps_recorded"] = len(data["step/makespan"]) if "step/makespan" in data else 0
+    if row["load_average"] != row["load_average"]:  # archives that name it load_start
+        row["load_average"] = row["load_start"]
     row["label"] = row["balancer"]
     row["family"] = family(row)
     return row, data

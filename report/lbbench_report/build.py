@@ -35,9 +35,22 @@ def pick_busy_maps(rows, runs, highlight):
     return [(role, lab, runs[lab]) for role, lab in picks if lab in runs]
 
 
+def measured(rows, key, missing):
+    """The table's rows with a median to draw; the others are said to be missing."""
+    medians = [r[f"{r.headline}_median"] for _, r in rows.iterrows()]
+    ok = [m == m and m is not None and m > 0 for m in medians]
+    for r in rows[[not x for x in ok]].itertuples():
+        missing.append(f"{key[0]} P={int(key[1])} {key[2]} {r.label}: no verified repetition "
+                       f"(table: verified {r.verified}); not drawn")
+    return rows[ok]
+
+
 def group_figures(archive, rows, key, out_dir, highlight, missing):
     families = dict(zip(archive.runs.label, archive.runs.family))
     name = slug(*key[:2], *[f"{k}={v}" for k, v in sweep_params(key[2]).items()])
+    rows = measured(rows, key, missing)
+    if rows.empty:
+        return []
     figures = [headline_figure(rows, families, out_dir, f"headline-{name}")]
     runs = group_runs(archive.complete(), key, list(rows.label))
     if not runs:

@@ -100,6 +100,8 @@ def report(args):
     write_page(page, f"lbbench report: {os.path.basename(args.archives[0])}", figures,
                notes.warnings(archive, table), missing, notes.provenance(archive),
                intro=f"Archive {args.archives[0]}: {len(archive.runs)} runs. ")
+    # The numbers behind the figures, as the table gave them.
+    table.to_json(os.path.join(out, "table.json"), orient="records", indent=1)
     with open(os.path.join(out, "figures.json"), "w") as manifest:
         json.dump([{"key": f.key, "section": f.section, "title": f.title, "caption": f.caption,
                     "png": os.path.basename(f.path)} for f in figures], manifest, indent=1)

@@ -17,6 +17,13 @@ grep -q "^report: $tmp/smoke/index.html$" "$tmp/out.txt"
 "$lbbench" report "$tmp/sweep.h5" > /dev/null  # default folder: beside the archive
 /usr/bin/python3 tests/e2e/check_report.py "$tmp/sweep.h5" "$tmp/sweep_report" "Parameter sweeps"
 grep -q "alpha x threshold" "$tmp/sweep_report/figures.json"
+# --only selects strategies as lbbench table does (with --highlight naming one of them).
+"$lbbench" report "$tmp/sweep.h5" --only 'none|lpt' --highlight lpt --out "$tmp/only" > /dev/null
+/usr/bin/python3 - "$tmp/only" <<'PY'
+import json, sys
+labels = {r["label"] for r in json.load(open(sys.argv[1] + "/table.json"))}
+assert labels == {"none", "lpt"}, labels
+PY
 # Two archives: the comparison figure comes first, then archive A's figures.
 "$lbbench" report "$tmp/smoke.h5" "$tmp/smoke.h5" --out "$tmp/both" > /dev/null
 /usr/bin/python3 tests/e2e/check_report.py "$tmp/smoke.h5" "$tmp/both" "Comparison of two archives"
