@@ -69,6 +69,7 @@ class Archive:
     path: str
     runs: pd.DataFrame                       # one row per run, attributes as columns
     series: dict = field(default_factory=dict)  # run id -> {dataset name: ndarray}
+    invocations: dict = field(default_factory=dict)  # id -> attributes of /invocations/<id>
     problems: list = field(default_factory=list)  # what could not be read, in words
 
     def complete(self):
@@ -106,7 +107,11 @@ def read_archive(path):
     with f:
         if "runs" not in f:
             raise NotAnArchive(f"{path}: no /runs group (not an lbbench archive)")
-        return _read_runs(path, f["runs"])
+        archive = _read_runs(path, f["runs"])
+        # Archives that store provenance once per invocation (the schema's /invocations/<id>).
+        for iid, group in f.get("invocations", {}).items():
+            archive.invocations[iid] = {k: _text(v) for k, v in group.attrs.items()}
+        return archive
 
 
 def _read_runs(path, runs_group):
@@ -121,4 +126,4 @@ def _read_runs(path, runs_group):
         series[rid] = data
     runs = pd.DataFrame(rows, columns=["run", "label", "family", "steps_recorded"] + TEXT_ATTRS
                         + NUMBER_ATTRS)
-    return Archive(path, runs, series, problems)
+    return Archive(path, runs, series=series, problems=problems)

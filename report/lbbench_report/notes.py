@@ -54,6 +54,8 @@ def provenance(archive):
         row["runs"] = len(g)
         row["started"] = min(g.started)
         row["finished"] = max(g.finished)
+        extra = archive.invocations.get(row["invocation"], {})
+        row.update({k: v for k, v in extra.items() if k not in row})
         table.append(row)
     return table
 
