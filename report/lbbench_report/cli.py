@@ -80,6 +80,7 @@ def comparison(args, archive, out):
     missing = [f"{r.workload} P={int(r.processors)} {r.label} {r.sweep}: only in "
                f"{names[0] if r.status == 'only_a' else names[1]}, not compared"
                for r in rows[rows.status != "matched"].itertuples()]
+    rows.to_json(os.path.join(out, "compare.json"), orient="records", indent=1)
     matched = rows[rows.status == "matched"]
     if matched.empty:
         return [], missing + ["No configuration is in both archives: no comparison figure."]

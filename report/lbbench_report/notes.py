@@ -21,7 +21,7 @@ def warnings(archive, table):
         least = int(few.n.min())
         out.append(f"Few repetitions: {len(few)} of {len(table)} configurations have fewer than "
                    f"{FEW_REPETITIONS} (least: {least}); their intervals are wide"
-                   + (" or absent (one repetition has no interval)" if least < 2 else "") + ".")
+                   + (" or absent (fewer than two repetitions give no interval)" if least < 2 else "") + ".")
     serial = sorted({b for b in runs.openblas if b and "USE_OPENMP" not in b})
     if serial:
         out.append("OpenBLAS fallback: the runs used an OpenBLAS that is not the OpenMP build "

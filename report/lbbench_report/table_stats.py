@@ -48,6 +48,9 @@ def normalise(rows):
     for c in COLUMNS:
         if c not in frame:
             frame[c] = None
+    # The table names each row's baseline (a label); the report asks "is this the baseline?".
+    frame["baseline"] = [b is True or (isinstance(b, str) and b == lab)
+                         for b, lab in zip(frame.baseline, frame.label)]
     frame["headline"] = frame.headline.map(lambda c: CLOCKS.get(c, c))
     for c in ["best", "starred", "tied", "baseline", "ranked"]:
         frame[c] = frame[c].fillna(False).astype(bool)

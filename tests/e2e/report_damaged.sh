@@ -18,7 +18,7 @@ report() {  # ARCHIVE: writes $tmp/<name>/index.html and prints its "What is mis
 print("\n".join(re.findall(r"<li>(.*?)</li>", p)))' "$tmp/$name/index.html" > "$tmp/$name.items"
 }
 report "$tmp/one.h5"
-grep -q "Few repetitions:.*one repetition has no interval" "$tmp/one.items"
+grep -q "Few repetitions:.*fewer than two repetitions give no interval" "$tmp/one.items"
 /usr/bin/python3 tests/e2e/check_report.py "$tmp/one.h5" "$tmp/one"
 report "$tmp/failed.h5"
 grep -q "run-00000-none.*failed: injected by degrade_archive.py" "$tmp/failed.items"

@@ -8,11 +8,17 @@ CLOCKS = [("makespan", "modelled makespan"), ("wall", "wall time")]
 
 
 def ratio_ticks(low, high):
-    """Readable ticks of a log axis of ratios: fine near 1 when the range is narrow."""
-    coarse = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
-    fine = [0.8, 0.9, 0.95, 1.05, 1.1, 1.25]
-    ticks = [t for t in coarse if low <= t <= high]
-    return sorted(ticks + [t for t in fine if low <= t <= high] if len(ticks) < 4 else ticks)
+    """Readable ticks of a log axis of ratios: powers of ten on wide ranges, finer near 1."""
+    span = np.log(high / low)
+    if span > np.log(1000):
+        ticks = [0.001, 0.01, 0.1, 1, 10, 100, 1000]
+    elif span > np.log(8):
+        ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
+    elif span > np.log(2):
+        ticks = [0.25, 0.5, 0.8, 1, 1.25, 2, 4]
+    else:
+        ticks = [0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.4]
+    return [t for t in ticks if low <= t <= high]
 
 
 def config_name(r):
