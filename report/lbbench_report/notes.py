@@ -44,13 +44,21 @@ def missing_runs(archive):
     return out
 
 
+def _shown(value):
+    if isinstance(value, float):
+        return "not recorded" if value != value else f"{value:g}"
+    return value
+
+
 def provenance(archive):
-    """One row per invocation (or per distinct set of provenance where none is recorded)."""
+    """One record per invocation (or per distinct set of provenance where none is recorded)."""
     runs = archive.runs.fillna({"invocation": ""})
     keys = ["invocation", "name"] + PROVENANCE
     table = []
     for key, g in runs.groupby(keys, sort=False, dropna=False):
-        row = dict(zip(keys, key))
+        row = {k: _shown(v) for k, v in zip(keys, key)}
+        row["topology (platform)"] = ", ".join(sorted(set(g.topology)))
+        row["processors"] = ", ".join(str(int(p)) for p in sorted(set(g.processors.dropna())))
         row["runs"] = len(g)
         row["started"] = min(g.started)
         row["finished"] = max(g.finished)

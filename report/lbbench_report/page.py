@@ -51,13 +51,16 @@ def _list(css, title, items):
 
 
 def _provenance(rows):
+    """One column per invocation, one row per field: long values stay readable."""
     if not rows:
         return ""
-    keys = [k for k in rows[0] if any(str(r[k]) for r in rows)]
-    head = "".join(f"<th>{_e(k)}</th>" for k in keys)
-    body = "".join("<tr>" + "".join(f"<td>{_e(r[k])}</td>" for k in keys) + "</tr>" for r in rows)
-    return (f'<h2 id="provenance">Provenance of every invocation</h2><table><tr>{head}</tr>'
-            f"{body}</table>")
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    keys = [k for k in keys if any(str(r.get(k, "")) for r in rows)]
+    head = "".join(f"<th>invocation {i + 1}</th>" for i in range(len(rows)))
+    body = "".join(f"<tr><th>{_e(k)}</th>" + "".join(f"<td>{_e(r.get(k, ''))}</td>" for r in rows)
+                   + "</tr>" for k in keys)
+    return (f'<h2 id="provenance">Provenance of every invocation</h2><table><tr><th></th>{head}'
+            f"</tr>{body}</table>")
 
 
 def write_page(path, title, figures, warnings, missing, provenance, intro=""):
