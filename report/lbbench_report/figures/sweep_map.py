@@ -25,6 +25,8 @@ def two_parameter_sweeps(rows):
     """{(x, y): {base: rows}} for every strategy whose rows vary in exactly two parameters."""
     found = {}
     for base, g in with_params(rows).groupby("base", sort=False):
+        if g.baseline.all():
+            continue  # the baseline against itself: 1 everywhere
         keys = set().union(*g.params)
         varying = sorted(k for k in keys if len({p.get(k) for p in g.params}) > 1)
         if len(varying) == 2:
