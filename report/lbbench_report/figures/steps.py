@@ -47,6 +47,8 @@ def steps_figure(archive, runs_by_label, group, out_dir, key):
             ax.plot(np.arange(len(p[name])), p[name] * scale, color=colours[lab], lw=1.2,
                     label=lab, marker="." if len(p[name]) < 30 else None)
         ax.set_title(title + unit)
+        if name in ("migrations", "bytes_moved", "balance"):
+            ax.set_ylim(bottom=0, top=max(ax.get_ylim()[1], 1))  # counts: from 0, never below
     for ax in axes[-1]:
         ax.set_xlabel("step (after warm-up)")
     # Beside the top right panel: constrained layout (matplotlib 3.6) makes room for it there.
