@@ -49,6 +49,17 @@ const std::vector<ParamSpec>& execution_specs() {
   return specs;
 }
 
+// Empty when the executor `execution.executor` names runs the workload with an entry of this
+// schedule (none: balancers), else why not.
+std::string executor_refusal(const RunSpec& base, const WorkloadInfo& workload,
+                             const std::string& schedule) {
+  if (base.executor == "auto") return "";
+  RunSpec entry = base;
+  entry.balancer.schedule_name = schedule;
+  return executor_mismatch(*find_executor(base.executor), entry,
+                           workload.make_levels ? WorkShape::kLevels : WorkShape::kModules);
+}
+
 // Collects problems with their positions.
 class Problems {
  public:
@@ -618,6 +629,11 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
                                                 " creates its tasks level by "
                                                 "level: there is no static partition (use "
                                                 "dynamic: or schedule:)");
+          continue;
+        }
+        if (const std::string why = executor_refusal(base, *workload, entry.schedule_name);
+            !why.empty()) {
+          problems.at(entry.node, why);
           continue;
         }
         std::vector<const Axis*> local;
