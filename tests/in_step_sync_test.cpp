@@ -10,7 +10,7 @@
 #include <set>
 
 #include "balancers/balancer.h"
-#include "balancers/static/block_partition.h"
+#include "balancers/partition/block.h"
 #include "harness/archive/archive.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/group_barrier.h"

@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "balancers/balancer.h"
-#include "balancers/static/optimal_chain.h"
+#include "balancers/partition/optimal_chain.h"
 #include "core/assignment.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/runner.h"

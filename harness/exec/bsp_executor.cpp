@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "balancers/static/block_partition.h"
+#include "balancers/partition/block.h"
 #include "core/assignment.h"
 #include "harness/clock.h"
 #include "harness/exec/emulated_run.h"
