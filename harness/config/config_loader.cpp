@@ -254,15 +254,16 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
     if (!info) {
       std::string known;
       for (const auto& b : balancer_registry())
-        if (b.kind == kind) known += (known.empty() ? "" : ", ") + b.name;
+        if (b.kind() == kind) known += (known.empty() ? "" : ", ") + b.name;
       problems.at(n, "unknown " + role + " balancer '" + name + "' (known: " + known + ")");
       return nullptr;
     }
-    if (info->kind != kind) {
-      problems.at(
-          n, "'" + name + "' is a " + (info->kind == BalancerKind::kStatic ? "static" : "dynamic") +
-                 " balancer; write it as '" +
-                 (info->kind == BalancerKind::kStatic ? "static" : "dynamic") + ": " + name + "'");
+    if (info->kind() != kind) {
+      problems.at(n, "'" + name + "' is a " +
+                         (info->kind() == BalancerKind::kStatic ? "static" : "dynamic") +
+                         " balancer; write it as '" +
+                         (info->kind() == BalancerKind::kStatic ? "static" : "dynamic") + ": " +
+                         name + "'");
       return nullptr;
     }
     return info;
