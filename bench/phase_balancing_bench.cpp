@@ -7,7 +7,7 @@
 
 #include "balancers/partition/optimal_chain.h"
 #include "core/assignment.h"
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "workloads/trfd.h"
 
 namespace lbb {

@@ -8,7 +8,7 @@
 #include "balancers/balancer.h"
 #include "balancers/partition/optimal_chain.h"
 #include "core/assignment.h"
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "harness/runner.h"
 #include "tests/serial_driver.h"
 

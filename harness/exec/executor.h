@@ -1,7 +1,10 @@
 #pragma once
 // An executor runs a workload's modules on P processors (OpenMP threads) for a number of steps,
-// applying balancer decisions between steps and reporting one StepRecord per measured step.
+// applying balancer decisions (or an in-step schedule) and reporting one StepRecord per measured
+// step. The executors of module workloads implement Executor; the runner picks one by
+// `execution.executor` from harness/exec/executor_registry.cpp.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "balancers/balancer.h"
@@ -43,21 +46,12 @@ class Executor {
   virtual ~Executor() = default;
   virtual ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                               StepSink& sink) = 0;
+  // What the archive's `executor` attribute calls it.
+  virtual std::string name() const = 0;
+  // Figures it appends to each StepRecord::metrics, after the workload's own step metrics.
+  virtual std::vector<StepMetric> metrics() const { return {}; }
+  // Whole-run figures of the last run, archived beside the workload's attributes.
+  virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
 };
-
-// Bulk-synchronous: every processor finishes step s before any starts s+1, and every phase of a
-// step before any starts the next phase. Each phase has its own assignment and balancer. A
-// balancer whose sync_trigger() says on_fastest_finish rebalances inside the phase, when the
-// fastest processor of a group finishes (Zaki, Li & Parthasarathy 1997); others between steps.
-class BspExecutor final : public Executor {
- public:
-  ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
-                      StepSink& sink) override;
-};
-
-// The view a balancer gets of a workload before the first step (predicted weights).
-LoadView initial_view(const Workload& workload, const std::vector<double>& weights,
-                      const std::vector<std::uint64_t>& bytes, const std::vector<double>& coords,
-                      const ExecutionPlan& plan);
 
 }  // namespace lbb

@@ -4,19 +4,16 @@
 // out, and the record says who ran what. Module states stay where they were placed (by an
 // OpenMP static loop, so first-touched by the thread that schedule(static) gives them to):
 // nothing migrates, a module run elsewhere reads its state remotely. Measured as the
-// bulk-synchronous executor measures (harness/step_measurement.h), with the same platform
+// bulk-synchronous executor measures (harness/exec/step_recorder.h), with the same platform
 // emulation, so the two are comparable step by step.
 #include <cstdint>
+#include <string>
 #include <vector>
 
-#include "harness/executor.h"
+#include "harness/exec/executor.h"
 #include "harness/schedule.h"
 
 namespace lbb {
-
-// Names of the figures the executor appends to each step's StepRecord::metrics, after the
-// workload's own step metrics.
-std::vector<StepMetric> self_scheduled_metrics();
 
 class SelfScheduledExecutor final : public Executor {
  public:
@@ -28,6 +25,9 @@ class SelfScheduledExecutor final : public Executor {
   // records owners); ExecutionResult::final_owner is where the states live.
   ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                       StepSink& sink) override;
+  std::string name() const override;  // the schedule's
+  std::vector<StepMetric> metrics() const override;
+  std::vector<WorkloadAttribute> attributes() const override;
 
   // Module runs (one per module and phase) of the recorded steps of the last run on a thread
   // other than the one holding the module's state.

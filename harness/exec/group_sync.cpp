@@ -1,4 +1,4 @@
-#include "harness/group_sync.h"
+#include "harness/exec/group_sync.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -19,7 +19,9 @@ std::vector<std::unique_ptr<SyncGroup>> make_sync_groups(int processors, int gro
 GroupDecision decide_for_group(Balancer& balancer, const SyncGroup& group,
                                std::span<const StopReport> reports, const GroupViewContext& ctx) {
   const double start = thread_cpu_now();
-  const int processors = static_cast<int>(ctx.speed.size());
+  const int processors = static_cast<int>(ctx.views->speed().size());
+  const std::span<const double> run_coords = ctx.views->coords();
+  const int dimensions = ctx.views->dimensions();
   GroupDecision out;
   std::vector<int>& modules = out.modules;
   std::vector<double> busy(processors, 0.0), done(processors, 0.0);
@@ -41,29 +43,19 @@ GroupDecision decide_for_group(Balancer& balancer, const SyncGroup& group,
   // Costs predicted from the previous step's measurements; before any, the predicted weights in
   // the seconds per unit weight the group measured so far.
   const double scale = ran_weight > 0 && ran_seconds > 0 ? ran_seconds / ran_weight : 1.0;
-  std::vector<double> cost(n), coords(static_cast<std::size_t>(n) * ctx.dimensions);
+  std::vector<double> cost(n), coords(run_coords.empty() ? 0 : std::size_t(n) * dimensions);
   std::vector<std::uint64_t> bytes(n);
   for (int i = 0; i < n; ++i) {
     const int m = modules[i];
     cost[i] = ctx.measured ? ctx.unrun_cost[m] : ctx.predicted[m] * scale;
     bytes[i] = ctx.store->bytes(m);
-    if (!ctx.coords.empty())
-      std::copy_n(ctx.coords.begin() + static_cast<std::ptrdiff_t>(m) * ctx.dimensions,
-                  ctx.dimensions, coords.begin() + static_cast<std::ptrdiff_t>(i) * ctx.dimensions);
+    if (!coords.empty())
+      std::copy_n(run_coords.begin() + static_cast<std::ptrdiff_t>(m) * dimensions, dimensions,
+                  coords.begin() + static_cast<std::ptrdiff_t>(i) * dimensions);
   }
-  LoadView view;
-  view.cost = cost;
-  view.bytes = bytes;
-  view.speed = ctx.speed;
-  view.owner = owner;
-  view.topology = ctx.topology;
-  view.structure = ctx.structure;
-  view.dimensions = ctx.coords.empty() ? 0 : ctx.dimensions;
-  if (!ctx.coords.empty()) view.coords = coords;
-  view.step = ctx.step;
-  view.busy = busy;
-  view.work_done = done;
-  out.decision = balancer.decide(view);
+  out.decision = balancer.decide(ctx.views->view(
+      ctx.step,
+      ViewLoads(cost, bytes).owners(owner).busy_times(busy).work(done).module_coords(coords)));
   if (out.decision.act) {
     if (static_cast<int>(out.decision.owner.size()) != n)
       throw std::logic_error("balancer returned " + std::to_string(out.decision.owner.size()) +

@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "balancers/balancer.h"
-#include "harness/group_barrier.h"
+#include "harness/exec/group_barrier.h"
+#include "harness/exec/load_view_builder.h"
 #include "harness/module_store.h"
 
 namespace lbb {
@@ -57,11 +58,7 @@ struct GroupViewContext {
   std::span<const double> unrun_cost;  // per module: nominal seconds, snapshot taken at the stop
   bool measured = true;                // false: unrun_cost is unset, scale the predicted weights
   std::span<const double> predicted;   // per module: the phase's predicted weight
-  std::span<const double> speed;
-  const Topology* topology = nullptr;
-  ModuleStructure structure = ModuleStructure::kIndependent;
-  int dimensions = 0;
-  std::span<const double> coords;
+  const LoadViewBuilder* views = nullptr;  // speeds, topology, structure, module coordinates
   int step = 0;
   const ModuleStore* store = nullptr;  // state sizes
 };
