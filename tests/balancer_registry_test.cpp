@@ -24,6 +24,8 @@ std::string role_folder(BalancerRole role) {
       return "in_step";
     case BalancerRole::kLevel:
       return "level";
+    case BalancerRole::kAsync:
+      return "async";
   }
   return "?";
 }
