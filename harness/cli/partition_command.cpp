@@ -14,6 +14,7 @@
 #include "core/assignment.h"
 #include "core/topology.h"
 #include "harness/cli/commands.h"
+#include "harness/exec/load_view_builder.h"
 
 namespace lbb {
 
@@ -70,12 +71,8 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
   const int m = static_cast<int>(weights.size());
   const Topology chain(TopologyKind::kChain, request.processors);
   const std::vector<std::uint64_t> bytes(m, 0);
-  LoadView view;
-  view.cost = weights;
-  view.bytes = bytes;
-  view.speed = speeds;
-  view.topology = &chain;
-  view.structure = ModuleStructure::kChain;
+  const LoadView view = LoadViewBuilder(speeds, &chain, ModuleStructure::kChain)
+                            .view(-1, ViewLoads(weights, bytes));  // an initial partition
   Decision decision;
   const auto start = std::chrono::steady_clock::now();
   try {
