@@ -62,6 +62,8 @@ std::string_view role_name(BalancerRole role) {
       return "in step";
     case BalancerRole::kLevel:
       return "level";
+    case BalancerRole::kAsync:
+      return "async";
   }
   return "?";
 }

@@ -11,7 +11,7 @@ namespace lbb {
 BalancerInfo Predictive::info() {
   return {
       "predictive",
-      BalancerKind::kDynamic,
+      BalancerRole::kAsync,
       "a processor whose potential work (DEPEND graph, eq. 3-4) falls below the threshold takes "
       "a module from the neighbour with the most, if that is >= threshold + safety factor "
       "(Iqbal, Saltz & Bokhari 1986, section 6); drives the async executor",
