@@ -72,8 +72,8 @@ enum class BalancerRole {
   kBetweenSteps,  // dynamic: after every step, on the step's measured costs
   kInStep,        // dynamic: inside a step, when a group's fastest processor finishes (Zaki et al.)
   kLevel,         // dynamic: once per level of a growing task tree (Hwang & Hong 2001)
-  kAsync,         // dynamic: no steps in common; a processor short of potential work takes a module
-                  // (Iqbal, Saltz & Bokhari 1986, section 6; the async executor)
+  kAsync,  // dynamic: with no barrier between steps, as modules advance (Iqbal, Saltz & Bokhari
+           // 1986)
 };
 std::string_view role_name(BalancerRole role);  // "partition", "between steps", ...
 

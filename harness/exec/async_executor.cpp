@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "balancers/between_steps/none.h"
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
 #include "harness/clock.h"
@@ -33,7 +34,8 @@ ModuleGraph dependencies_of(const Workload& workload, const ExecutionPlan& plan)
         "(block_substitution); this one needs bulk-synchronous steps");
   if (graph->modules() != workload.module_count() || workload.phases() != 1)
     throw std::invalid_argument("async executor: one phase and one graph vertex per module");
-  if (plan.dynamic && !dynamic_cast<Predictive*>(plan.dynamic))
+  if (plan.dynamic && !dynamic_cast<Predictive*>(plan.dynamic) &&
+      !dynamic_cast<NoBalance*>(plan.dynamic))
     throw std::invalid_argument("the async executor runs the predictive balancer or none");
   if (static_cast<int>(plan.speed.size()) != plan.processors || !plan.topology)
     throw std::invalid_argument("async executor: a speed per processor and a topology");

@@ -34,9 +34,10 @@ struct ClosedStep {
 
 // In which order processors act. kArrival: as the host runs the threads, all at once (a host
 // with a free core per processor). kModelled: in the order of the modelled clocks, one action
-// at a time, a finished step visible to the others only from its modelled end on: on a host with
-// fewer free cores than processors, the run the modelled clocks describe is then the one a
-// machine of P dedicated processors would have run, decisions included.
+// at a time on one thread (a discrete-event run of the real kernels), a finished step visible to
+// the others only from its modelled end on: on a host with fewer free cores than processors, the
+// run the modelled clocks describe is then the one a machine of P dedicated processors would
+// have run, decisions included.
 enum class AsyncOrder { kArrival, kModelled };
 
 struct ModuleTakeRecord {
@@ -116,7 +117,7 @@ class AsyncRun {
   std::vector<ClosedStep> closed_;
   std::vector<double> idle_wall_;
   std::vector<LoadTally> load_;
-  // kModelled: who may act, whether someone is acting, and the finished steps not yet visible.
+  // kModelled: who acts next, and the finished steps not yet visible.
   struct Pending {
     double end;
     int module, processor;
@@ -124,7 +125,6 @@ class AsyncRun {
   };
   AsyncOrder order_;
   int turn_ = -1;
-  bool acting_ = false;
   std::vector<char> finishing_;   // per processor: its last step is pending
   std::vector<Pending> pending_;  // a min-heap on end
 };
