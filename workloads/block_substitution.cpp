@@ -95,8 +95,10 @@ BlockSubstitution::BlockSubstitution(const Params& params)
   first_.resize(blocks + 1, 0);
   for (int i = 0; i < blocks; ++i) {
     lines_[i] = std::max(1, static_cast<int>(std::lround(mean_lines * weights[i])));
+    kernels::band_order(lines_[i], width_);  // throws when a block outgrows LAPACK's int
     first_[i + 1] = first_[i] + static_cast<std::size_t>(lines_[i]) * width_;
   }
+  kernels::band_order(first_.back() / width_, width_);  // the whole grid, solved at verify
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   b_.resize(first_.back());
