@@ -79,6 +79,15 @@ WorkloadInfo BlockSubstitution::info() {
       },
       [](const Params& p) { return std::make_unique<BlockSubstitution>(p); },
       [](const Params& p) { return static_cast<int>(p.integer("blocks")); },
+      nullptr,
+      [](const Params& p) {
+        // N unknowns: states and their reference copy (a band of width + 1 and 3 vectors per
+        // unknown each), the whole grid's band at verification, and ~4 vectors of N.
+        const double width = static_cast<double>(p.integer("width"));
+        const double n = static_cast<double>(p.integer("blocks")) * p.real("mean_lines") * width;
+        kernels::band_order(static_cast<std::size_t>(n / width), p.integer("width"));
+        return sizeof(double) * n * (3 * width + 11);
+      },
   };
 }
 
