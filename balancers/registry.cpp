@@ -1,25 +1,26 @@
 // The single table of balancers: adding one is one file plus one line here.
 #include <stdexcept>
 
+#include "balancers/async/predictive.h"
 #include "balancers/balancer.h"
-#include "balancers/dynamic/complete_redistribution.h"
-#include "balancers/dynamic/decreasing_fit.h"
-#include "balancers/dynamic/horton_diffusion.h"
-#include "balancers/dynamic/list_scheduling.h"
-#include "balancers/dynamic/local_average_diffusion.h"
-#include "balancers/dynamic/multilevel_diffusion.h"
-#include "balancers/dynamic/no_balance.h"
-#include "balancers/dynamic/profiled_redistribution.h"
-#include "balancers/dynamic/random_neighbour.h"
-#include "balancers/dynamic/tree_mesh.h"
-#include "balancers/static/binary_dissection.h"
-#include "balancers/static/block_partition.h"
-#include "balancers/static/cyclic_partition.h"
-#include "balancers/static/greedy_probe.h"
-#include "balancers/static/lpt_partition.h"
-#include "balancers/static/optimal_chain.h"
-#include "balancers/static/optimal_chain_bokhari.h"
-#include "balancers/static/orb_partition.h"
+#include "balancers/between_steps/diffusion.h"
+#include "balancers/between_steps/diffusion_horton.h"
+#include "balancers/between_steps/multilevel.h"
+#include "balancers/between_steps/none.h"
+#include "balancers/between_steps/random.h"
+#include "balancers/between_steps/redistribution.h"
+#include "balancers/in_step/profiled_redistribution.h"
+#include "balancers/level/decreasing_fit.h"
+#include "balancers/level/list_scheduling.h"
+#include "balancers/level/tree_mesh.h"
+#include "balancers/partition/binary_dissection.h"
+#include "balancers/partition/block.h"
+#include "balancers/partition/cyclic.h"
+#include "balancers/partition/greedy_probe.h"
+#include "balancers/partition/lpt.h"
+#include "balancers/partition/optimal_chain.h"
+#include "balancers/partition/optimal_chain_bokhari.h"
+#include "balancers/partition/orb.h"
 
 namespace lbb {
 
@@ -39,15 +40,30 @@ std::span<const BalancerInfo> balancer_registry() {
       CompleteRedistribution::info(),
       HortonDiffusion::info(),
       MultilevelDiffusion::info(),
-      ProfiledRedistribution::info(ProfiledScheme::kGCDLB),
-      ProfiledRedistribution::info(ProfiledScheme::kGDDLB),
-      ProfiledRedistribution::info(ProfiledScheme::kLCDLB),
-      ProfiledRedistribution::info(ProfiledScheme::kLDDLB),
+      gcdlb_info(),
+      gddlb_info(),
+      lcdlb_info(),
+      lddlb_info(),
       TreeMesh::info(),
       ListScheduling::info(),
       DecreasingFit::info(),
+      Predictive::info(),
   };
   return all;
+}
+
+std::string_view role_name(BalancerRole role) {
+  switch (role) {
+    case BalancerRole::kPartition:
+      return "partition";
+    case BalancerRole::kBetweenSteps:
+      return "between steps";
+    case BalancerRole::kInStep:
+      return "in step";
+    case BalancerRole::kLevel:
+      return "level";
+  }
+  return "?";
 }
 
 const BalancerInfo* find_balancer(std::string_view name) {

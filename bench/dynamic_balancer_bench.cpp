@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "balancers/balancer.h"
-#include "balancers/dynamic/complete_redistribution.h"
+#include "balancers/between_steps/redistribution.h"
 #include "balancers/load_snapshot.h"
-#include "balancers/static/block_partition.h"
+#include "balancers/partition/block.h"
 #include "core/assignment.h"
 #include "core/weight_distribution.h"
 
@@ -115,7 +115,7 @@ void BM_Decide(benchmark::State& state, const std::string& name) {
 
 const bool registered = [] {
   for (const auto& info : balancer_registry()) {
-    if (info.kind != BalancerKind::kDynamic || info.name == "none") continue;
+    if (info.kind() != BalancerKind::kDynamic || info.name == "none") continue;
     benchmark::RegisterBenchmark(("BM_Decide/" + info.name).c_str(), BM_Decide, info.name)
         ->ArgName("P")
         ->RangeMultiplier(4)

@@ -1,5 +1,7 @@
 #include "harness/config/config_keys.h"
 
+#include "harness/exec/executor_registry.h"
+
 namespace lbb {
 
 const std::vector<std::string>& top_level_keys() {
@@ -34,6 +36,8 @@ std::span<const ParamSpec> execution_specs() {
       int_param("warmup", 0, "steps run first and not recorded", 0, 1e9),
       int_param("repetitions", 1, "independent runs of each configuration", 1, 10000),
       bool_param("module_detail", false, "archive module/cost and module/owner per step"),
+      string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
+                   executor_choices()),
   };
   return specs;
 }
@@ -55,6 +59,7 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.warmup = static_cast<int>(execution.integer("warmup"));
   run.repetitions = static_cast<int>(execution.integer("repetitions"));
   run.module_detail = execution.boolean("module_detail");
+  run.executor = execution.text("executor");
 }
 
 }  // namespace lbb
