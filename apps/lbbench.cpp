@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <new>
 
 #include "harness/cli/commands.h"
 #include "report/report_command.h"
@@ -29,6 +30,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::cerr << "lbbench: " << e.what() << " (see lbbench --help)\n";
     return lbb::kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // Without this, an allocation the input asked for aborts the process (exit 134).
+    std::cerr << "lbbench: out of memory: the input asks for more memory than this machine "
+                 "gives (reduce its sizes)\n";
+    return lbb::kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << "lbbench: " << e.what() << "\n";
+    return lbb::kExitFailure;
   }
   return 0;
 }

@@ -79,6 +79,15 @@ WorkloadInfo BlockSubstitution::info() {
       },
       [](const Params& p) { return std::make_unique<BlockSubstitution>(p); },
       [](const Params& p) { return static_cast<int>(p.integer("blocks")); },
+      nullptr,
+      [](const Params& p) {
+        // N unknowns: states and their reference copy (a band of width + 1 and 3 vectors per
+        // unknown each), the whole grid's band at verification, and ~4 vectors of N.
+        const double width = static_cast<double>(p.integer("width"));
+        const double n = static_cast<double>(p.integer("blocks")) * p.real("mean_lines") * width;
+        kernels::band_order(static_cast<std::size_t>(n / width), p.integer("width"));
+        return sizeof(double) * n * (3 * width + 11);
+      },
   };
 }
 
@@ -95,8 +104,10 @@ BlockSubstitution::BlockSubstitution(const Params& params)
   first_.resize(blocks + 1, 0);
   for (int i = 0; i < blocks; ++i) {
     lines_[i] = std::max(1, static_cast<int>(std::lround(mean_lines * weights[i])));
+    kernels::band_order(lines_[i], width_);  // throws when a block outgrows LAPACK's int
     first_[i + 1] = first_[i] + static_cast<std::size_t>(lines_[i]) * width_;
   }
+  kernels::band_order(first_.back() / width_, width_);  // the whole grid, solved at verify
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   b_.resize(first_.back());

@@ -2,12 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <sstream>
 
 #include "balancers/balancer.h"
@@ -48,8 +50,9 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
     throw PartitionInputError("unknown method '" + request.method + "' (see lbbench list)");
   if (info->kind() != BalancerKind::kStatic)
     throw PartitionInputError("'" + request.method + "' is not a static balancer");
-  if (request.processors < 1)
-    throw PartitionInputError("--processors must be >= 1, got " +
+  if (request.processors < 1 || request.processors > kMaxPartitionProcessors)
+    throw PartitionInputError("--processors must be in [1, " +
+                              std::to_string(kMaxPartitionProcessors) + "], got " +
                               std::to_string(request.processors));
   std::vector<double> speeds = request.speeds;
   if (speeds.empty()) speeds.assign(request.processors, 1.0);
@@ -58,6 +61,14 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
                               std::to_string(request.processors) + " processors");
   for (double s : speeds)
     if (!std::isfinite(s) || s <= 0) throw PartitionInputError("--speeds must all be positive");
+  // Every load a partitioner forms is at most this; past a double's range it became inf (and
+  // the bottleneck printed as null).
+  const double most = std::accumulate(weights.begin(), weights.end(), 0.0) /
+                      *std::min_element(speeds.begin(), speeds.end());
+  if (!std::isfinite(most))
+    throw PartitionInputError(
+        "the weights' total over the slowest speed exceeds a double's range; scale the weights "
+        "down");
 
   std::unique_ptr<Balancer> balancer;
   try {

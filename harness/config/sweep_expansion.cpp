@@ -4,6 +4,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/config/config_keys.h"
+#include "harness/config/memory_estimate.h"
 #include "harness/config/resolved_yaml.h"
 #include "harness/exec/executor_registry.h"
 #include "harness/schedule.h"
@@ -114,6 +115,10 @@ bool Expansion::check_run(const WorkloadEntry& we, const TaggedAxes& global,
     modules = we.info->module_count(base.workload_params);
   } catch (const std::invalid_argument& e) {
     problems.at(we.node, e.what());
+    return false;
+  }
+  if (auto err = memory_problem(*we.info, base.workload_params)) {
+    problems.at(we.node, *err);
     return false;
   }
   // Platform keys only: a workload may have a parameter of the same name.
