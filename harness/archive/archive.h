@@ -84,7 +84,9 @@ class ArchiveWriter {
   // Commits now / when the commit interval has passed since the last one. The interval is
   // LBB_ARCHIVE_COMMIT_SECONDS (default 1), stretched to 20 times the last commit's cost so
   // that copying a large archive stays under 5 % of the time; 0 commits every step.
-  void commit();
+  // Commits from flush() (a run's start and end) are durable (archive_file.h); those between
+  // steps are not, which is safe against kills but not power loss.
+  void commit(bool durable = true);
   void commit_when_due();
   int commits() const { return commits_; }
 

@@ -114,7 +114,7 @@ h5::Handle create_empty_archive(const std::string& path) {
 
 }  // namespace
 
-void commit_archive(const std::string& path, const std::function<void(hid_t)>& edit) {
+void commit_archive(const std::string& path, const std::function<void(hid_t)>& edit, bool durable) {
   const std::string tmp = temp_path(path);
   std::error_code ec;
   fs::remove(tmp, ec);
@@ -135,11 +135,12 @@ void commit_archive(const std::string& path, const std::function<void(hid_t)>& e
     fs::remove(tmp, ec);
     throw;
   }
-  fsync_path(tmp, O_RDONLY);
+  if (durable) fsync_path(tmp, O_RDONLY);
   if (::rename(tmp.c_str(), path.c_str()) != 0)
     throw h5::Error(path + ": cannot replace it by " + tmp + ": " + std::strerror(errno));
   const fs::path parent = fs::path(path).parent_path();
-  fsync_path(parent.empty() ? std::string(".") : parent.string(), O_RDONLY | O_DIRECTORY);
+  if (durable)
+    fsync_path(parent.empty() ? std::string(".") : parent.string(), O_RDONLY | O_DIRECTORY);
 }
 
 }  // namespace lbb

@@ -233,34 +233,38 @@ std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
   return run;
 }
 
-void ArchiveWriter::commit() {
+void ArchiveWriter::commit(bool durable) {
   const auto start = std::chrono::steady_clock::now();
-  commit_archive(path_, [&](hid_t file) {
-    if (!invocation_.id.empty()) {
-      const std::string group = "/invocations/" + invocation_.id;
-      if (H5Lexists(file, "invocations", H5P_DEFAULT) <= 0 ||
-          H5Lexists(file, group.c_str(), H5P_DEFAULT) <= 0) {
-        auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
-        H5Pset_create_intermediate_group(lcpl.get(), 1);
-        auto g = h5::group(H5Gcreate2(file, group.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
-                           "create " + group);
-        for (const auto& [name, value] : invocation_.attributes) {
-          const RecordType type = std::holds_alternative<std::string>(value) ? RecordType::kText
-                                  : std::holds_alternative<std::int64_t>(value)
-                                      ? RecordType::kInt64
-                                      : RecordType::kFloat64;
-          const auto table = invocation_attributes();
-          if (std::none_of(table.begin(), table.end(), [&](const AttributeSpec& a) {
-                return a.name == name && a.type == type && !a.as_dataset;
-              }))
-            throw std::logic_error("invocation attribute " + name + " is not in the schema");
-          h5::write_attribute(g.get(), name, value);
+  commit_archive(
+      path_,
+      [&](hid_t file) {
+        if (!invocation_.id.empty()) {
+          const std::string group = "/invocations/" + invocation_.id;
+          if (H5Lexists(file, "invocations", H5P_DEFAULT) <= 0 ||
+              H5Lexists(file, group.c_str(), H5P_DEFAULT) <= 0) {
+            auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
+            H5Pset_create_intermediate_group(lcpl.get(), 1);
+            auto g =
+                h5::group(H5Gcreate2(file, group.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+                          "create " + group);
+            for (const auto& [name, value] : invocation_.attributes) {
+              const RecordType type = std::holds_alternative<std::string>(value) ? RecordType::kText
+                                      : std::holds_alternative<std::int64_t>(value)
+                                          ? RecordType::kInt64
+                                          : RecordType::kFloat64;
+              const auto table = invocation_attributes();
+              if (std::none_of(table.begin(), table.end(), [&](const AttributeSpec& a) {
+                    return a.name == name && a.type == type && !a.as_dataset;
+                  }))
+                throw std::logic_error("invocation attribute " + name + " is not in the schema");
+              h5::write_attribute(g.get(), name, value);
+            }
+            h5::write_text_dataset(g.get(), "hwloc_topology", invocation_.hwloc_xml);
+          }
         }
-        h5::write_text_dataset(g.get(), "hwloc_topology", invocation_.hwloc_xml);
-      }
-    }
-    if (active_) active_->write_pending(file);
-  });
+        if (active_) active_->write_pending(file);
+      },
+      durable);
   if (active_) active_->mark_committed();
   ++commits_;
   last_commit_ = std::chrono::steady_clock::now();
@@ -270,7 +274,7 @@ void ArchiveWriter::commit() {
 void ArchiveWriter::commit_when_due() {
   const double since =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - last_commit_).count();
-  if (interval_ <= 0 || since >= std::max(interval_, 20 * last_commit_cost_)) commit();
+  if (interval_ <= 0 || since >= std::max(interval_, 20 * last_commit_cost_)) commit(false);
 }
 
 }  // namespace lbb
