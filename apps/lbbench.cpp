@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   lbb::add_partition_command(app);
   lbb::add_balance_command(app);
   lbb::add_schema_command(app);
+  lbb::add_merge_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

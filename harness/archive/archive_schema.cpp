@@ -67,6 +67,8 @@ constexpr AttributeSpec kRunAttributes[] = {
     {"tasks_total", T::kInt64, P::kSometimes, "", "level workloads: tasks over all levels"},
     {"max_distance", T::kInt64, P::kSometimes, "", "level workloads: farthest hop of a task"},
     {"error", T::kText, P::kOnFailure, "", "why the run failed"},
+    {"merged_from", T::kText, P::kSometimes, "", "`lbbench merge`: the archive it came from"},
+    {"source_run", T::kText, P::kSometimes, "", "`lbbench merge`: its run id there"},
     {"<workload attribute>", T::kFloat64, P::kSometimes, "",
      "figures the workload declares (e.g. nodes, levels, remote_runs)"},
 };
