@@ -24,6 +24,10 @@ struct RunSpec {
   std::string name;  // the config's name
   std::string workload;
   Params workload_params;
+  // The resolved platform and execution sections (harness/config/config_keys.h), which the
+  // resolved YAML prints; the typed fields below are copies for the code that runs.
+  Params platform_params;
+  Params execution_params;
   int processors = 1;
   TopologyKind topology = TopologyKind::kChain;
   std::vector<double> speeds;  // per processor, emulated; empty: all 1
@@ -33,6 +37,7 @@ struct RunSpec {
   int warmup = 0;
   int repetitions = 1;
   bool module_detail = false;
+  std::string executor = "auto";  // harness/exec/executor_registry.h
   BalancerChoice balancer;
   std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"
   std::string resolved_yaml;  // the run's fully resolved config, archived with it
