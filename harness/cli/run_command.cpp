@@ -41,6 +41,8 @@ void run(const RunOptions& o) {
   std::unique_ptr<ArchiveWriter> archive;
   std::vector<PlannedRun> plan = plan_runs(config.runs);
   try {
+    if (o.resume && o.no_archive)
+      throw std::invalid_argument("--resume needs an archive: it runs what the archive lacks");
     if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));
     if (!o.no_archive) {
       archive =

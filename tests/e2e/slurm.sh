@@ -73,4 +73,10 @@ grep -q "merge: 0 runs" "$tmp/again.txt"
 # A bad slice is bad input.
 set +e; "$LBBENCH" run "$tmp/sweep.yaml" --no-archive --slice 3/3 2> "$tmp/err.txt"; rc=$?; set -e
 [ "$rc" -eq 2 ] && grep -q "0 <= i < n" "$tmp/err.txt"
+set +e; "$LBBENCH" run "$tmp/sweep.yaml" --no-archive --resume 2> "$tmp/err.txt"; rc=$?; set -e
+[ "$rc" -eq 2 ] && grep -q "needs an archive" "$tmp/err.txt"
+# Merging something that is not an archive is bad input, and creates nothing.
+echo "not hdf5" > "$tmp/notes.h5"
+set +e; "$LBBENCH" merge "$tmp/new.h5" "$tmp/notes.h5" 2> "$tmp/err.txt"; rc=$?; set -e
+[ "$rc" -eq 2 ] && grep -q "not an HDF5 file" "$tmp/err.txt" && [ ! -e "$tmp/new.h5" ]
 echo "slurm: OK"
