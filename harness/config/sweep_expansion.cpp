@@ -5,6 +5,7 @@
 #include "balancers/balancer.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/resolved_yaml.h"
+#include "harness/exec/executor_registry.h"
 #include "harness/schedule.h"
 
 namespace lbb {
@@ -142,6 +143,17 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
                                           " creates its tasks level by level: there is no "
                                           "static partition (use dynamic: or schedule:)");
     return;
+  }
+  // The executor `execution.executor` names must run the entry ("auto" finds one that does).
+  if (const ExecutorInfo* executor = find_executor(base.executor)) {
+    RunSpec run = base;
+    run.balancer.schedule_name = entry.schedule_name;
+    const std::string why = executor_mismatch(
+        *executor, run, we.info->make_levels ? WorkShape::kLevels : WorkShape::kModules);
+    if (!why.empty()) {
+      problems.at(entry.node, why);
+      return;
+    }
   }
   Params sp, dp, cp;
   TaggedAxes local;
