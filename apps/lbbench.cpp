@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   lbb::add_show_command(app);
   lbb::add_partition_command(app);
   lbb::add_balance_command(app);
+  lbb::add_schema_command(app);
+  lbb::add_merge_command(app);
   lbb::add_report_command(app);
   try {
     app.parse(argc, argv);

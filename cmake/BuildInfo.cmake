@@ -7,7 +7,7 @@ set(LBB_BUILD_INFO_IN ${CMAKE_SOURCE_DIR}/cmake/build_info.h.in)
 set(LBB_BUILD_INFO_OUT ${CMAKE_BINARY_DIR}/generated/lbb/build_info.h)
 add_custom_target(lbb_build_info ALL
   COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR} -DIN=${LBB_BUILD_INFO_IN} -DOUT=${LBB_BUILD_INFO_OUT}
-          "-DCOMPILER=${LBB_COMPILER}" "-DFLAGS=${LBB_FLAGS}" -P ${CMAKE_SOURCE_DIR}/cmake/WriteBuildInfo.cmake
+          "-DCOMPILER=${LBB_COMPILER}" "-DFLAGS=${LBB_FLAGS}" "-DBUILD_TYPE=${CMAKE_BUILD_TYPE}" -P ${CMAKE_SOURCE_DIR}/cmake/WriteBuildInfo.cmake
   BYPRODUCTS ${LBB_BUILD_INFO_OUT}
   COMMENT "build provenance"
   VERBATIM)
