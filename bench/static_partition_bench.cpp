@@ -16,6 +16,7 @@
 #include "balancers/static/optimal_chain_bokhari.h"
 #include "balancers/static/orb_partition.h"
 #include "core/weight_distribution.h"
+#include "harness/clock.h"
 
 namespace lbb {
 namespace {
@@ -117,6 +118,39 @@ void BM_BokhariVsOptimalChain(benchmark::State& state) {
   state.counters["ratio"] = bokhari_s / fast_s;
   state.counters["same_bottleneck"] = same ? 1 : 0;
 }
+
+// optimal_chain against its floor, one prefix-sum pass over the same weights into a buffer
+// allocated once, timed side by side by the thread's CPU clock in each repetition:
+// vs_prefix_sum = optimal_chain's time / the pass's time.
+void BM_OptimalChainVsPrefixSum(benchmark::State& state) {
+  const int m = static_cast<int>(state.range(0));
+  const int p = static_cast<int>(state.range(1));
+  const std::vector<double>& w = bench_weights(m);
+  const std::vector<double> s(p, 1.0);
+  std::vector<double> prefix(w.size());
+  double chain_s = 0, scan_s = 0, bottleneck = 0;
+  for (auto _ : state) {
+    const double t0 = thread_cpu_now();
+    std::inclusive_scan(w.begin(), w.end(), prefix.begin());
+    benchmark::DoNotOptimize(prefix.data());
+    const double t1 = thread_cpu_now();
+    bottleneck = optimal_chain(w, s).bottleneck;
+    benchmark::DoNotOptimize(bottleneck);
+    const double t2 = thread_cpu_now();
+    scan_s += t1 - t0;
+    chain_s += t2 - t1;
+  }
+  state.counters["optimal_chain_ms"] = chain_s / state.iterations() * 1e3;
+  state.counters["prefix_sum_ms"] = scan_s / state.iterations() * 1e3;
+  state.counters["vs_prefix_sum"] = chain_s / scan_s;
+  set_counters(state, w, p, bottleneck);
+}
+BENCHMARK(BM_OptimalChainVsPrefixSum)
+    ->Args({1000000, 1024})
+    ->Iterations(20)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond);
 
 const std::vector<std::int64_t> kModules = {100, 1000, 10000, 100000, 1000000};
 const std::vector<std::int64_t> kProcessors = {4, 16, 64, 256, 1024};
