@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "balancers/balancer.h"
-#include "balancers/dynamic/complete_redistribution.h"
+#include "balancers/between_steps/redistribution.h"
 #include "balancers/load_snapshot.h"
-#include "balancers/static/block_partition.h"
+#include "balancers/partition/block.h"
 #include "core/assignment.h"
 #include "core/weight_distribution.h"
 

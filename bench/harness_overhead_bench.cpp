@@ -4,7 +4,7 @@
 #include <omp.h>
 
 #include "harness/clock.h"
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 
 namespace lbb {
 namespace {

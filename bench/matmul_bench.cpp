@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/clock.h"
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "kernels/blas_threads.h"
 #include "workloads/matmul.h"
 

@@ -5,9 +5,9 @@
 // their ratios, and the ratio the cost model predicts (sum over phases of the bottlenecks).
 #include <benchmark/benchmark.h>
 
-#include "balancers/static/optimal_chain.h"
+#include "balancers/partition/optimal_chain.h"
 #include "core/assignment.h"
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "workloads/trfd.h"
 
 namespace lbb {

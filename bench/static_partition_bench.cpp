@@ -9,12 +9,12 @@
 #include <map>
 #include <numeric>
 
-#include "balancers/static/binary_dissection.h"
-#include "balancers/static/greedy_probe.h"
-#include "balancers/static/lpt_partition.h"
-#include "balancers/static/optimal_chain.h"
-#include "balancers/static/optimal_chain_bokhari.h"
-#include "balancers/static/orb_partition.h"
+#include "balancers/partition/binary_dissection.h"
+#include "balancers/partition/greedy_probe.h"
+#include "balancers/partition/lpt.h"
+#include "balancers/partition/optimal_chain.h"
+#include "balancers/partition/optimal_chain_bokhari.h"
+#include "balancers/partition/orb.h"
 #include "core/weight_distribution.h"
 #include "harness/clock.h"
 

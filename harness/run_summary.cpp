@@ -2,7 +2,13 @@
 
 #include <algorithm>
 
+#include "harness/exec/step_recorder.h"
+
 namespace lbb {
+
+double RunSummary::efficiency() const {
+  return lbb::efficiency(ideal, makespan);
+}
 
 void SummarySink::on_step(const StepRecord& r) {
   RunSummary& s = summary_;
@@ -16,13 +22,7 @@ void SummarySink::on_step(const StepRecord& r) {
                      : *std::max_element(r.proc_migration.begin(), r.proc_migration.end());
   s.migrations += r.migrations;
   s.bytes_moved += r.bytes_moved;
-  double max = 0, sum = 0;
-  for (double b : r.busy) {
-    max = std::max(max, b);
-    sum += b;
-  }
-  const double mean = r.busy.empty() ? 0 : sum / r.busy.size();
-  imbalance_sum_ += mean > 0 ? max / mean - 1.0 : 0.0;
+  imbalance_sum_ += step_imbalance(r.busy);
   s.imbalance = imbalance_sum_ / s.steps;
   if (next_) next_->on_step(r);
 }

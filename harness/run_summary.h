@@ -16,7 +16,7 @@ struct RunSummary {
   double imbalance = 0;  // mean over steps of max/mean processor busy time - 1
   std::int64_t migrations = 0;
   std::int64_t bytes_moved = 0;
-  double efficiency() const { return makespan > 0 ? ideal / makespan : 0; }
+  double efficiency() const;  // harness/exec/step_recorder.h
 };
 
 // A StepSink that accumulates a RunSummary and passes each record on (to the archive).

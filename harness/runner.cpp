@@ -1,10 +1,9 @@
 #include "harness/runner.h"
 
+#include <algorithm>
 #include <memory>
 
-#include "harness/executor.h"
-#include "harness/module_store.h"
-#include "harness/self_scheduled_executor.h"
+#include "harness/exec/executor_registry.h"
 
 namespace lbb {
 
@@ -88,8 +87,6 @@ void write_run_failure(RunWriter& w, const std::string& error) noexcept {
 
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                        const Provenance& provenance) {
-  if (const WorkloadInfo* info = find_workload(spec.workload); info && info->make_levels)
-    return execute_level_run(spec, *info, repetition, archive, provenance);
   RunOutcome out;
   out.spec = &spec;
   out.repetition = repetition;
@@ -98,69 +95,28 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
   try {
     const WorkloadInfo* info = find_workload(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
-    std::unique_ptr<Workload> workload = info->make(spec.workload_params);
-    std::unique_ptr<Balancer> initial, dynamic;
-    std::vector<std::unique_ptr<Balancer>> later_phases;  // each phase balanced on its own
-    if (!spec.balancer.static_name.empty())
-      initial = make_balancer(spec.balancer.static_name, spec.balancer.static_params);
-    if (!spec.balancer.dynamic_name.empty()) {
-      dynamic = make_balancer(spec.balancer.dynamic_name, spec.balancer.dynamic_params);
-      for (int ph = 1; ph < workload->phases(); ++ph)
-        later_phases.push_back(
-            make_balancer(spec.balancer.dynamic_name, spec.balancer.dynamic_params));
-    }
-    const Topology topology(spec.topology, spec.processors);
-
-    ExecutionPlan plan;
-    plan.processors = spec.processors;
-    plan.warmup = spec.warmup;
-    plan.steps = spec.steps;
-    plan.topology = &topology;
-    plan.speed = spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
-    plan.external_load = spec.external_load;
-    plan.initial = initial.get();
-    plan.dynamic = dynamic.get();
-    for (const auto& b : later_phases) plan.later_phase_dynamic.push_back(b.get());
-    plan.record_modules = spec.module_detail;
-
-    // Balancers run under the bulk-synchronous executor; an in-step schedule under its own.
-    const ScheduleChoice schedule =
-        schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params);
-    std::unique_ptr<Executor> executor;
-    SelfScheduledExecutor* self_scheduled = nullptr;
-    if (schedule.kind == InStepSchedule::kAssigned) {
-      executor = std::make_unique<BspExecutor>();
-    } else {
-      auto e = std::make_unique<SelfScheduledExecutor>(schedule.kind, schedule.chunk);
-      self_scheduled = e.get();
-      executor = std::move(e);
-    }
-
-    std::vector<std::string> metrics;
-    for (const auto& m : workload->step_metrics()) metrics.push_back(m.name);
-    if (self_scheduled)
-      for (const auto& m : self_scheduled_metrics()) metrics.push_back(m.name);
+    const std::unique_ptr<Execution> execution = choose_executor(spec, *info).make(spec, *info);
     if (archive) {
+      // A level workload's module count changes every level: no per-module datasets.
       RunLayout layout{
           spec.balancer.label + (spec.sweep_label.empty() ? "" : "-" + spec.sweep_label),
-          spec.processors, workload->module_count(), spec.module_detail, metrics};
+          spec.processors, std::max(execution->modules(), 1),
+          spec.module_detail && execution->modules() > 0, execution->metric_names()};
       writer = archive->begin_run(layout);
       out.run_id = writer->id();
-      write_run_header(*writer, spec, repetition, workload->module_count(), provenance,
-                       out.oversubscribed,
-                       self_scheduled ? spec.balancer.schedule_name : std::string("bsp"));
+      write_run_header(*writer, spec, repetition, execution->modules(), provenance,
+                       out.oversubscribed, execution->name());
+      execution->write_header(*writer);
     }
     SummarySink sink(writer.get());
-    ModuleStore store(*workload);
-    ExecutionResult x = executor->run(*workload, store, plan, sink);
+    const ExecutionResult x = execution->run(sink);
     out.summary = sink.summary();
     out.run_wall = x.run_wall;
-    out.verification = workload->verify(store, x.steps_run);
-    out.attributes = workload->attributes();
-    if (self_scheduled)
-      out.attributes.push_back({"remote_runs", static_cast<double>(self_scheduled->remote_runs())});
+    out.verification = execution->verify(x);
+    out.attributes = execution->attributes();
     if (writer) {
       write_run_summary(*writer, out.summary, x);
+      execution->write_result(*writer);
       write_run_outcome(*writer, out);
     }
   } catch (const std::exception& e) {

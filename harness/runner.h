@@ -30,12 +30,8 @@ struct RunOutcome {
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                        const Provenance& provenance);
 
-// The same for a workload whose modules are born level by level (harness/level_runner.cpp).
-RunOutcome execute_level_run(const RunSpec& spec, const WorkloadInfo& info, int repetition,
-                             ArchiveWriter* archive, const Provenance& provenance);
-
 struct ExecutionResult;
-// A run's header attributes (status "partial") and whole-run figures, for both runners.
+// A run's header attributes (status "partial") and whole-run figures.
 void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
                       const Provenance& prov, bool oversubscribed, const std::string& executor);
 void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x);

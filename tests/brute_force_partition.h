@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "balancers/static/chain_probe.h"
+#include "balancers/partition/chain_probe.h"
 #include "core/assignment.h"
 
 namespace lbb::testing {

@@ -6,11 +6,11 @@
 #include <random>
 #include <stdexcept>
 
-#include "balancers/static/binary_dissection.h"
-#include "balancers/static/block_partition.h"
-#include "balancers/static/greedy_probe.h"
-#include "balancers/static/optimal_chain.h"
-#include "balancers/static/optimal_chain_bokhari.h"
+#include "balancers/partition/binary_dissection.h"
+#include "balancers/partition/block.h"
+#include "balancers/partition/greedy_probe.h"
+#include "balancers/partition/optimal_chain.h"
+#include "balancers/partition/optimal_chain_bokhari.h"
 #include "tests/brute_force_partition.h"
 
 namespace lbb {

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "workloads/block_substitution.h"
 
 namespace lbb {

@@ -5,11 +5,11 @@
 #include <set>
 
 #include "balancers/balancer.h"
-#include "balancers/dynamic/complete_redistribution.h"
-#include "balancers/dynamic/ideal_loads.h"
-#include "balancers/dynamic/unit_balance.h"
+#include "balancers/between_steps/ideal_loads.h"
+#include "balancers/between_steps/redistribution.h"
+#include "balancers/between_steps/unit_balance.h"
 #include "balancers/load_snapshot.h"
-#include "balancers/static/block_partition.h"
+#include "balancers/partition/block.h"
 #include "core/assignment.h"
 
 namespace lbb {

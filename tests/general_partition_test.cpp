@@ -6,9 +6,9 @@
 #include <random>
 #include <stdexcept>
 
-#include "balancers/static/binary_dissection.h"
-#include "balancers/static/lpt_partition.h"
-#include "balancers/static/orb_partition.h"
+#include "balancers/partition/binary_dissection.h"
+#include "balancers/partition/lpt.h"
+#include "balancers/partition/orb.h"
 #include "tests/brute_force_partition.h"
 
 namespace lbb {

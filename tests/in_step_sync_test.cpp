@@ -10,10 +10,10 @@
 #include <set>
 
 #include "balancers/balancer.h"
-#include "balancers/static/block_partition.h"
+#include "balancers/partition/block.h"
 #include "harness/archive/archive.h"
-#include "harness/executor.h"
-#include "harness/group_barrier.h"
+#include "harness/exec/bsp_executor.h"
+#include "harness/exec/group_barrier.h"
 #include "harness/runner.h"
 #include "tests/test_support.h"
 #include "workloads/block_substitution.h"

@@ -6,9 +6,9 @@
 #include <numeric>
 
 #include "balancers/balancer.h"
-#include "balancers/static/optimal_chain.h"
+#include "balancers/partition/optimal_chain.h"
 #include "core/assignment.h"
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "harness/runner.h"
 #include "tests/serial_driver.h"
 

@@ -7,7 +7,7 @@
 
 #include "harness/clock.h"
 #include "harness/config/run_spec.h"
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "harness/platform_emulation.h"
 #include "test_support.h"
 #include "workloads/block_substitution.h"

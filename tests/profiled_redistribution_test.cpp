@@ -6,9 +6,9 @@
 #include <random>
 
 #include "balancers/balancer.h"
-#include "balancers/dynamic/profiled_redistribution.h"
+#include "balancers/in_step/profiled_redistribution.h"
 #include "balancers/load_snapshot.h"
-#include "balancers/static/block_partition.h"
+#include "balancers/partition/block.h"
 #include "core/assignment.h"
 
 namespace lbb {

@@ -8,7 +8,8 @@
 #include <set>
 
 #include "harness/config/run_spec.h"
-#include "harness/self_scheduled_executor.h"
+#include "harness/exec/bsp_executor.h"
+#include "harness/exec/self_scheduled_executor.h"
 #include "test_support.h"
 #include "tests/serial_driver.h"
 
@@ -259,7 +260,7 @@ TEST(SelfScheduledExecutor, RecordsAreConsistent) {
         EXPECT_EQ(r.migrations, 0);
         EXPECT_EQ(r.bytes_moved, 0);
         EXPECT_EQ(r.balance, 0.0);
-        EXPECT_EQ(r.metrics.size(), o.workload_metrics + self_scheduled_metrics().size());
+        EXPECT_EQ(r.metrics.size(), o.workload_metrics + executor.metrics().size());
       }
     }
 }

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "balancers/balancer.h"
-#include "balancers/static/optimal_chain.h"
+#include "balancers/partition/optimal_chain.h"
 #include "core/assignment.h"
 #include "core/topology.h"
 

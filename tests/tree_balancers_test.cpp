@@ -6,9 +6,9 @@
 #include <numeric>
 #include <random>
 
-#include "balancers/dynamic/decreasing_fit.h"
-#include "balancers/dynamic/list_scheduling.h"
-#include "balancers/dynamic/tree_mesh.h"
+#include "balancers/level/decreasing_fit.h"
+#include "balancers/level/list_scheduling.h"
+#include "balancers/level/tree_mesh.h"
 #include "core/assignment.h"
 #include "core/level_cost.h"
 

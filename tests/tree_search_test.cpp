@@ -7,7 +7,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/config/run_spec.h"
-#include "harness/level_executor.h"
+#include "harness/exec/level_executor.h"
 #include "kernels/uts_tree.h"
 #include "workloads/tree_search.h"
 

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "balancers/balancer.h"
-#include "harness/executor.h"
+#include "harness/exec/bsp_executor.h"
 #include "tests/serial_driver.h"
 #include "workloads/barnes_hut.h"
 #include "workloads/matmul.h"

@@ -10,7 +10,7 @@
 #include <variant>
 
 #include "balancers/balancer.h"
-#include "balancers/dynamic/unit_balance.h"
+#include "balancers/between_steps/unit_balance.h"
 #include "harness/cli/commands.h"
 
 namespace lbb {

@@ -9,6 +9,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/config/run_spec.h"
+#include "harness/exec/executor_registry.h"
 #include "harness/schedule.h"
 #include "workloads/workload.h"
 
@@ -42,6 +43,8 @@ const std::vector<ParamSpec>& execution_specs() {
       int_param("warmup", 0, "steps run first and not recorded", 0, 1e9),
       int_param("repetitions", 1, "independent runs of each configuration", 1, 10000),
       bool_param("module_detail", false, "archive module/cost and module/owner per step"),
+      string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
+                   executor_choices()),
   };
   return specs;
 }
@@ -404,7 +407,7 @@ std::string resolved_yaml(const RunSpec& r, const std::string& output) {
       << YAML::Value << r.mode << YAML::Key << "steps" << YAML::Value << r.steps << YAML::Key
       << "warmup" << YAML::Value << r.warmup << YAML::Key << "repetitions" << YAML::Value
       << r.repetitions << YAML::Key << "module_detail" << YAML::Value << r.module_detail
-      << YAML::EndMap;
+      << YAML::Key << "executor" << YAML::Value << r.executor << YAML::EndMap;
   out << YAML::Key << "balancers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   if (!r.balancer.static_name.empty()) {
     out << YAML::Key << "static" << YAML::Value << r.balancer.static_name;
@@ -587,6 +590,7 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
       base.warmup = static_cast<int>(execution.integer("warmup"));
       base.repetitions = static_cast<int>(execution.integer("repetitions"));
       base.module_detail = execution.boolean("module_detail");
+      base.executor = execution.text("executor");
       int modules = 0;
       try {
         modules = workload->module_count(base.workload_params);

@@ -33,6 +33,7 @@ struct RunSpec {
   int warmup = 0;
   int repetitions = 1;
   bool module_detail = false;
+  std::string executor = "auto";  // harness/exec/executor_registry.h
   BalancerChoice balancer;
   std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"
   std::string resolved_yaml;  // the run's fully resolved config, archived with it

@@ -1,0 +1,204 @@
+#include "balancers/in_step/profiled_redistribution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+#include "balancers/partition/block.h"
+
+namespace lbb {
+
+namespace {
+
+struct SchemeText {
+  const char* name;
+  const char* summary;
+};
+
+SchemeText scheme_text(ProfiledScheme scheme) {
+  switch (scheme) {
+    case ProfiledScheme::kGCDLB:
+      return {"gcdlb",
+              "global centralised: one thread redistributes all modules by measured rate when "
+              "the fastest processor finishes (Zaki, Li & Parthasarathy 1997)"};
+    case ProfiledScheme::kGDDLB:
+      return {"gddlb",
+              "global distributed: every thread computes the redistribution of all modules "
+              "redundantly (Zaki, Li & Parthasarathy 1997)"};
+    case ProfiledScheme::kLCDLB:
+      return {"lcdlb",
+              "local centralised: one thread redistributes within each group of K processors "
+              "(Zaki, Li & Parthasarathy 1997)"};
+    case ProfiledScheme::kLDDLB:
+      return {"lddlb",
+              "local distributed: the threads of each group of K processors redistribute within "
+              "it redundantly (Zaki, Li & Parthasarathy 1997)"};
+  }
+  return {"?", "?"};
+}
+
+bool is_local(ProfiledScheme scheme) {
+  return scheme == ProfiledScheme::kLCDLB || scheme == ProfiledScheme::kLDDLB;
+}
+
+}  // namespace
+
+BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme) {
+  std::vector<ParamSpec> params;
+  if (is_local(scheme))
+    params.push_back(int_param("group_size", 4, "K: processors per group (consecutive ids)", 1));
+  params.push_back(real_param("move_threshold", 0.01,
+                              "move nothing when fewer than this fraction of a group's modules "
+                              "would move",
+                              0.0, 1.0));
+  params.push_back(real_param("profit", 0.10,
+                              "act only when the predicted time improves by at least this "
+                              "fraction (the 10 % profitability rule)",
+                              0.0, 1.0));
+  params.push_back(
+      real_param("latency", 1e-6, "L: seconds per migration message in the cost model", 0.0));
+  params.push_back(real_param("bandwidth", 1e10,
+                              "B: bytes per second a migration copies in the cost model", 1.0));
+  const SchemeText text = scheme_text(scheme);
+  return {text.name, BalancerKind::kDynamic, text.summary, std::move(params),
+          [scheme](const Params& p) {
+            ProfiledConfig c;
+            c.scheme = scheme;
+            c.group_size = is_local(scheme) ? static_cast<int>(p.integer("group_size")) : 0;
+            c.move_threshold = p.real("move_threshold");
+            c.profit = p.real("profit");
+            c.latency = p.real("latency");
+            c.bandwidth = p.real("bandwidth");
+            return std::make_unique<ProfiledRedistribution>(c);
+          }};
+}
+
+bool ProfiledRedistribution::local() const {
+  return is_local(config_.scheme);
+}
+
+bool ProfiledRedistribution::redundant() const {
+  return config_.scheme == ProfiledScheme::kGDDLB || config_.scheme == ProfiledScheme::kLDDLB;
+}
+
+SyncTrigger ProfiledRedistribution::sync_trigger() const {
+  return {true, local() ? config_.group_size : 0};
+}
+
+std::vector<int> proportional_counts(int total, std::span<const double> rate) {
+  const double sum = std::accumulate(rate.begin(), rate.end(), 0.0);
+  std::vector<int> count(rate.size(), 0);
+  std::vector<std::pair<double, int>> remainder;  // (fraction, index)
+  int given = 0;
+  for (std::size_t p = 0; p < rate.size(); ++p) {
+    const double quota = total * rate[p] / sum;
+    count[p] = static_cast<int>(std::floor(quota));
+    given += count[p];
+    remainder.emplace_back(quota - count[p], static_cast<int>(p));
+  }
+  std::stable_sort(remainder.begin(), remainder.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (int k = 0; given < total; ++k, ++given) ++count[remainder[k % remainder.size()].second];
+  return count;
+}
+
+Decision ProfiledRedistribution::decide(const LoadView& view) {
+  const int processors = view.processors();
+  const bool initial = view.owner.empty();
+  const Owners owner = initial ? block_owners(view.modules(), processors)
+                               : Owners(view.owner.begin(), view.owner.end());
+  const Decision keep{initial, initial ? owner : Owners{}, 0};
+  const auto held = modules_by_processor(owner, processors);
+  // Load function: work done per second of busy time since the last synchronisation.
+  const std::vector<double> busy = view.busy.size() == static_cast<std::size_t>(processors)
+                                       ? std::vector<double>(view.busy.begin(), view.busy.end())
+                                       : processor_loads(owner, view.cost, view.speed);
+  std::vector<double> done(processors);
+  for (int p = 0; p < processors; ++p)
+    done[p] = view.work_done.size() == static_cast<std::size_t>(processors)
+                  ? view.work_done[p]
+                  : static_cast<double>(held[p].size());
+
+  Owners next = owner;
+  bool acted = false;
+  const int group = local() ? config_.group_size : processors;
+  std::vector<std::vector<int>> group_modules((processors + group - 1) / group);
+  for (int m = 0; m < view.modules(); ++m) group_modules[owner[m] / group].push_back(m);
+  for (int first = 0; first < processors; first += group) {
+    const int size = std::min(group, processors - first);
+    // Rates; a processor with nothing measured is credited the group's rate per unit speed.
+    std::vector<double> rate(size, 0.0);
+    double per_speed = 0;
+    int known = 0;
+    for (int k = 0; k < size; ++k) {
+      const int p = first + k;
+      if (busy[p] > 0 && done[p] > 0) {
+        rate[k] = done[p] / busy[p];
+        per_speed += rate[k] / view.speed[p];
+        ++known;
+      }
+    }
+    if (known == 0) continue;
+    per_speed /= known;
+    for (int k = 0; k < size; ++k)
+      if (rate[k] == 0) rate[k] = per_speed * view.speed[first + k];
+
+    const std::vector<int>& modules = group_modules[first / group];  // in index order
+    const int total = static_cast<int>(modules.size());
+    if (total == 0) continue;
+    const std::vector<int> target = proportional_counts(total, rate);
+    double now = 0, after = 0;  // predicted time of the group's modules, kept and redistributed
+    for (int k = 0; k < size; ++k) {
+      now = std::max(now, static_cast<double>(held[first + k].size()) / rate[k]);
+      after = std::max(after, target[k] / rate[k]);
+    }
+
+    // New owners: contiguous ranges in processor order when the modules form a chain already
+    // held that way, else surplus modules (highest indices first) fill the deficits in order.
+    Owners& proposal = next;  // written for the group's modules only, undone if not adopted
+    bool contiguous = view.structure == ModuleStructure::kChain;
+    for (int i = 1; contiguous && i < total; ++i)
+      contiguous = owner[modules[i]] >= owner[modules[i - 1]];
+    if (contiguous) {
+      int i = 0;
+      for (int k = 0; k < size; ++k)
+        for (int c = 0; c < target[k]; ++c) proposal[modules[i++]] = first + k;
+    } else {
+      std::vector<int> surplus;
+      for (int k = 0; k < size; ++k) {
+        const auto& mine = held[first + k];
+        for (int c = 0; c < static_cast<int>(mine.size()) - target[k]; ++c)
+          surplus.push_back(mine[mine.size() - 1 - c]);
+      }
+      std::size_t s = 0;
+      for (int k = 0; k < size; ++k)
+        for (int c = static_cast<int>(held[first + k].size()); c < target[k]; ++c)
+          proposal[surplus[s++]] = first + k;
+    }
+    int moved = 0;
+    double bytes = 0;
+    std::vector<std::pair<int, int>> messages;
+    for (int m : modules)
+      if (proposal[m] != owner[m]) {
+        ++moved;
+        bytes += view.bytes.empty() ? 0.0 : static_cast<double>(view.bytes[m]);
+        if (messages.empty() || messages.back() != std::pair(owner[m], proposal[m]))
+          messages.emplace_back(owner[m], proposal[m]);  // runs of one pair count once
+      }
+    std::sort(messages.begin(), messages.end());
+    messages.erase(std::unique(messages.begin(), messages.end()), messages.end());
+    const double migration =
+        static_cast<double>(messages.size()) * config_.latency + bytes / config_.bandwidth;
+    if (moved == 0 || moved < config_.move_threshold * total ||  // movement threshold
+        now - (after + migration) < config_.profit * now) {      // profitability rule
+      for (int m : modules) next[m] = owner[m];
+      continue;
+    }
+    acted = true;
+  }
+  if (!acted) return keep;
+  return {true, std::move(next), 1};
+}
+
+}  // namespace lbb

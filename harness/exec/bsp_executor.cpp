@@ -1,0 +1,535 @@
+#include "harness/exec/bsp_executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "balancers/partition/block.h"
+#include "core/assignment.h"
+#include "harness/clock.h"
+#include "harness/exec/emulated_run.h"
+#include "harness/exec/group_sync.h"
+#include "harness/exec/load_view_builder.h"
+#include "harness/exec/step_recorder.h"
+#include "harness/exec/team.h"
+
+namespace lbb {
+
+namespace {
+
+void check_assignment(std::span<const int> owner, int modules, int processors) {
+  if (auto err = assignment_error(owner, modules, processors))
+    throw std::logic_error("balancer returned an invalid assignment: " + *err);
+}
+
+// Every module on exactly one processor's list, and that processor its owner.
+void check_lists(const std::vector<std::vector<int>>& lists, std::span<const int> owner) {
+  std::vector<char> seen(owner.size(), 0);
+  for (std::size_t q = 0; q < lists.size(); ++q)
+    for (int m : lists[q])
+      if (seen[m]++ || owner[m] != static_cast<int>(q))
+        throw std::logic_error("module " + std::to_string(m) + " is run twice or by a non-owner");
+  if (std::find(seen.begin(), seen.end(), 0) != seen.end())
+    throw std::logic_error("a module is on no processor's list");
+}
+
+// How one phase is balanced: its balancer, whether every thread decides, and its in-step groups.
+struct PhaseBalancing {
+  Balancer* balancer = nullptr;  // null: the phase keeps its assignment
+  bool redundant = false;        // every thread decides; one result is applied
+  bool in_step = false;  // Zaki, Li & Parthasarathy 1997: decide when a group's fastest ends
+  int group_size = 1;
+  std::vector<std::unique_ptr<SyncGroup>> groups;
+  SyncGroup& group_of(int p) { return *groups[p / group_size]; }
+};
+
+// A processor's own decision in the current phase (published to its group, or compared with
+// the others' when every thread decides), padded against false sharing.
+struct alignas(64) OwnDecision {
+  GroupDecision mine;
+};
+
+// One run of the bulk-synchronous executor: the state its steps share, and the steps by name.
+class BspRun {
+ public:
+  BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink);
+  ExecutionResult run();
+
+ private:
+  void partition();
+  void set_up_balancing();
+  // Inside the team, in the order one step takes them.
+  void place(int p);
+  bool run_step_phase(int p, int s, int ph);
+  void run_phase(int p, int s, int ph);
+  std::size_t run_modules(int p, int s, int ph, std::size_t i, const std::atomic<bool>* stop);
+  void measure_costs(int p, int ph, double phase_wall, double busy);
+  void synchronise_group(int p, int s, int ph, std::size_t i, double c0);
+  void report_stop(int p, int ph, std::size_t i, double c0);
+  const GroupDecision* group_decision(int p, int s, int ph, SyncGroup& group, PhaseTimes& t);
+  void take_gained(int p, int ph, std::size_t i, const GroupDecision& applied);
+  void decide(int s, int ph);  // one thread, after the phase's barrier
+  void finish_step(int s);     // the workload's serial end of step; opens the record
+  void decide_redundantly(int p, int ph);
+  void apply_redundant(int ph);  // one thread, after every thread decided
+  void apply(int ph, Decision& d);
+  void plan_migration(int ph);
+  void migrate(int p, int ph);
+  void close_step();
+  std::span<const double> seen_costs(int ph) const {
+    return nominal_differs_ ? nominal_[ph] : cost_[ph];
+  }
+
+  Workload& workload_;
+  ModuleStore& store_;
+  const ExecutionPlan& plan_;
+  StepSink& sink_;
+  const int P_, M_, phases_, total_;
+  const double run_start_;
+  const PlatformEmulation emulation_;
+  Team team_;
+  StepRecorder recorder_;
+  ExecutionResult result_;
+  // Modules: sizes, coordinates, and per phase the predicted weights, owners and run lists.
+  std::vector<std::uint64_t> bytes_;
+  const std::vector<double> coords_;
+  const LoadViewBuilder views_;
+  std::vector<std::vector<double>> weights_;
+  std::vector<std::vector<int>> owner_;
+  std::vector<std::vector<std::vector<int>>> lists_;  // [phase][processor]: modules it runs
+  std::vector<int> where_;                            // the processor holding each state
+  // Costs measured in the last run of each phase; at nominal speed (cost x speed) for balancers.
+  std::vector<std::vector<double>> cost_, nominal_;
+  const bool nominal_differs_;
+  std::vector<char> measured_;  // every module's cost of the phase measured once
+  std::vector<PhaseBalancing> balancing_;
+  std::vector<StopReport> reports_;
+  std::vector<double> unrun_cost_;
+  std::vector<OwnDecision> decisions_;
+  // Written by one thread between barriers.
+  std::vector<int> moved_;  // modules to copy in before the next phase
+  bool migrate_now_ = false, end_redundant_ = false, changed_ = false;
+  LoadView end_view_;  // the view of a phase-end decision every thread computes (redundant)
+  std::vector<std::uint64_t> end_bytes_;
+  std::vector<double> end_busy_;
+  double serial_cpu_ = 0;
+  StepRecord rec_;              // the current step's, closed after its last copies
+  std::atomic<int> copied_{0};  // processors done copying after the last phase
+};
+
+BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
+    : workload_(workload),
+      store_(store),
+      plan_(plan),
+      sink_(sink),
+      P_(plan.processors),
+      M_(workload.module_count()),
+      phases_(workload.phases()),
+      total_(plan.warmup + plan.steps),
+      run_start_(wall_now()),
+      emulation_(plan.speed, plan.external_load, run_start_),
+      team_(plan.processors, emulation_),
+      recorder_(plan.speed, workload.phases()),
+      coords_(workload.module_coords()),
+      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_),
+      nominal_differs_(
+          std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; })),
+      end_busy_(plan.processors, 0.0) {
+  if (static_cast<int>(plan.speed.size()) != P_) throw std::invalid_argument("speeds != P");
+  if (!plan.later_phase_dynamic.empty() &&
+      (!plan.dynamic || static_cast<int>(plan.later_phase_dynamic.size()) != phases_ - 1))
+    throw std::invalid_argument("a workload of " + std::to_string(phases_) + " phases needs 1 + " +
+                                std::to_string(phases_ - 1) +
+                                " dynamic balancers, or one for all phases");
+  bytes_.resize(M_);
+  for (int m = 0; m < M_; ++m) bytes_[m] = workload.state_bytes(m);
+  cost_.assign(phases_, std::vector<double>(M_, 0.0));
+  nominal_.assign(phases_, std::vector<double>(nominal_differs_ ? M_ : 0, 0.0));
+  measured_.assign(phases_, 0);
+  decisions_.resize(P_);
+  partition();
+  set_up_balancing();
+}
+
+// Every phase is a balancing point with its own assignment (Zaki, Li & Parthasarathy 1997 balance
+// TRFD's two loops separately), each started from the static partition of the phase's weights.
+void BspRun::partition() {
+  weights_.resize(phases_);
+  owner_.resize(phases_);
+  const double t0 = thread_cpu_now();
+  for (int ph = 0; ph < phases_; ++ph) {
+    weights_[ph] =
+        phases_ == 1 ? workload_.predicted_weights() : workload_.predicted_phase_weights(ph);
+    Decision d;
+    if (plan_.initial) d = plan_.initial->decide(views_.view(-1, ViewLoads(weights_[ph], bytes_)));
+    owner_[ph] = d.act ? std::move(d.owner) : block_owners(M_, P_);
+  }
+  result_.initial_partition_seconds = thread_cpu_now() - t0;
+  lists_.resize(phases_);
+  for (int ph = 0; ph < phases_; ++ph) {
+    check_assignment(owner_[ph], M_, P_);
+    lists_[ph] = modules_by_processor(owner_[ph], P_);
+  }
+  where_ = owner_[0];
+}
+
+void BspRun::set_up_balancing() {
+  balancing_.resize(phases_);
+  bool any_in_step = false;
+  for (int ph = 0; ph < phases_; ++ph) {
+    PhaseBalancing& b = balancing_[ph];
+    b.balancer = ph > 0 && !plan_.later_phase_dynamic.empty() ? plan_.later_phase_dynamic[ph - 1]
+                                                              : plan_.dynamic;
+    if (!b.balancer) continue;
+    b.redundant = b.balancer->redundant();
+    const SyncTrigger trigger = b.balancer->sync_trigger();
+    if (!trigger.on_fastest_finish) continue;
+    b.in_step = any_in_step = true;
+    b.groups = make_sync_groups(P_, trigger.group_size);
+    b.group_size = b.groups.front()->size;
+  }
+  reports_.resize(any_in_step ? P_ : 0);
+  unrun_cost_.assign(any_in_step ? M_ : 0, 0.0);
+}
+
+ExecutionResult BspRun::run() {
+  team_.run([&](int p) {
+    team_.guard([&] { place(p); });
+#pragma omp barrier
+    if (!team_.single([&] {
+          if (!store_.complete()) throw std::logic_error("a module lost its state");
+        }))
+      return;
+    for (int s = 0; s < total_; ++s)
+      for (int ph = 0; ph < phases_; ++ph)
+        if (!run_step_phase(p, s, ph)) return;
+  });
+  if (!store_.complete()) throw std::logic_error("a module lost its state");
+  result_.steps_run = total_;
+  result_.final_owner = owner_[0];
+  result_.final_phase_owner = std::move(owner_);
+  result_.run_wall = wall_now() - run_start_;
+  return std::move(result_);
+}
+
+void BspRun::place(int p) {
+  for (int m : lists_[0][p]) store_.place(m);
+}
+
+// Phase ph of step s on processor p: run, decide, copy. False: the team stopped.
+bool BspRun::run_step_phase(int p, int s, int ph) {
+  if (ph == 0) {
+    recorder_.processor(p).clear();
+    recorder_.processor(p).start = wall_now();
+  }
+  run_phase(p, s, ph);
+#pragma omp barrier
+  if (!team_.single([&] { decide(s, ph); })) return false;
+  if (end_redundant_) {
+    decide_redundantly(p, ph);
+#pragma omp barrier
+    if (!team_.single([&] { apply_redundant(ph); })) return false;
+  }
+  migrate(p, ph);
+  return true;
+}
+
+void BspRun::run_phase(int p, int s, int ph) {
+  ProcessorTimes& me = recorder_.processor(p);
+  PhaseTimes& t = me.phase[ph];
+  PhaseBalancing& b = balancing_[ph];
+  const double c0 = thread_cpu_now();
+  const double w0 = me.busy_wall;
+  std::size_t i = lists_[ph][p].size();  // where it stopped; all of them when a module failed
+  team_.guard([&] { i = run_modules(p, s, ph, 0, b.in_step ? &b.group_of(p).stop : nullptr); });
+  if (b.in_step) {
+    synchronise_group(p, s, ph, i, c0);
+  } else {
+    t.busy = thread_cpu_now() - c0;
+    t.finish = t.busy;
+  }
+  if (ph + 1 == phases_) me.end = wall_now();
+  measure_costs(p, ph, me.busy_wall - w0, t.busy);
+}
+
+// Runs list[i..] on processor p until the end or until `stop` is raised; returns where it got.
+std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i,
+                                const std::atomic<bool>* stop) {
+  const std::vector<int>& list = lists_[ph][p];
+  ProcessorTimes& me = recorder_.processor(p);
+  double* const c = cost_[ph].data();
+  double wall = 0;  // kept local: run_module may alias anything
+  LoadTally tally;
+  // Back to back: each module's end is the next one's start, one wall clock read a module.
+  double a = wall_now();
+  for (; i < list.size(); ++i) {
+    if (stop && stop->load(std::memory_order_relaxed)) break;
+    const int m = list[i];
+    const double b = run_emulated_until_end(
+        emulation_, p, tally, [&] { workload_.run_module(m, s, ph, store_.state(m)); });
+    c[m] = b - a;
+    wall += b - a;
+    a = b;
+  }
+  me.busy_wall += wall;
+  me.load.loaded += tally.loaded;
+  me.load.unloaded += tally.unloaded;
+  return i;
+}
+
+// Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module costs add
+// up to CPU busy time when preemption inflated the wall clock; balancers see nominal costs.
+void BspRun::measure_costs(int p, int ph, double phase_wall, double busy) {
+  if (phase_wall > busy && phase_wall > 0) {
+    const double scale = busy / phase_wall;
+    for (int m : lists_[ph][p]) cost_[ph][m] *= scale;
+  }
+  if (nominal_differs_)
+    for (int m : lists_[ph][p]) nominal_[ph][m] = cost_[ph][m] * plan_.speed[p];
+}
+
+// Zaki, Li & Parthasarathy 1997: processor p stops (at index i of its list, c0 the phase's start
+// on its CPU clock) because it finished or its group's fastest did; the group decides on its
+// unfinished modules; p copies in what it gained and runs the rest.
+void BspRun::synchronise_group(int p, int s, int ph, std::size_t i, double c0) {
+  SyncGroup& group = balancing_[ph].group_of(p);
+  PhaseTimes& t = recorder_.processor(p).phase[ph];
+  report_stop(p, ph, i, c0);
+  if (i == lists_[ph][p].size() && !group.stop.exchange(true, std::memory_order_acq_rel))
+    ++recorder_.processor(p).triggered;
+  group.barrier.arrive_and_wait();
+  double arrival = 0;  // the group waits for its last processor to finish its current module
+  std::size_t unfinished = 0;
+  for (int q = group.first; q < group.first + group.size; ++q) {
+    arrival = std::max(arrival, reports_[q].busy);
+    unfinished += reports_[q].unrun.size();
+  }
+  t.finish = arrival;
+  t.busy = reports_[p].busy;
+  if (unfinished == 0) return;
+  const GroupDecision* applied = group_decision(p, s, ph, group, t);
+  if (applied->decision.act) {
+    const double c2 = thread_cpu_now();
+    team_.guard([&] { take_gained(p, ph, i, *applied); });
+    t.migration = thread_cpu_now() - c2;
+  }
+  const double c3 = thread_cpu_now();
+  team_.guard([&] { run_modules(p, s, ph, i, nullptr); });
+  const double rest = thread_cpu_now() - c3;
+  t.busy += rest;
+  t.finish += t.balance + t.migration + rest;
+}
+
+// What processor p leaves for its group when it stops at index i of its list.
+void BspRun::report_stop(int p, int ph, std::size_t i, double c0) {
+  const std::vector<int>& list = lists_[ph][p];
+  StopReport& report = reports_[p];
+  report.busy = thread_cpu_now() - c0;
+  report.done = static_cast<int>(i);
+  report.ran_seconds = report.ran_weight = 0;
+  const bool ok = team_.guard([&] {
+    report.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
+    const std::span<const double> seen = seen_costs(ph);
+    if (measured_[ph]) {
+      for (int m : report.unrun) unrun_cost_[m] = seen[m];  // the last step's, not yet rewritten
+    } else {
+      for (std::size_t k = 0; k < i; ++k) {
+        report.ran_seconds += cost_[ph][list[k]] * plan_.speed[p];
+        report.ran_weight += weights_[ph][list[k]];
+      }
+    }
+  });
+  if (!ok) report.unrun.clear();
+}
+
+// The group's decision: p takes it (every processor of a redundant balancer, else the group's
+// first), or waits for it. The first result published is the one the group applies.
+const GroupDecision* BspRun::group_decision(int p, int s, int ph, SyncGroup& group, PhaseTimes& t) {
+  const double w0 = wall_now();
+  const GroupDecision* applied = nullptr;
+  if (balancing_[ph].redundant || p == group.first) {
+    GroupViewContext ctx;
+    ctx.unrun_cost = unrun_cost_;
+    ctx.measured = measured_[ph];
+    ctx.predicted = weights_[ph];
+    ctx.views = &views_;
+    ctx.step = s;
+    ctx.store = &store_;
+    GroupDecision& mine = decisions_[p].mine;
+    if (!team_.guard(
+            [&] { mine = decide_for_group(*balancing_[ph].balancer, group, reports_, ctx); }))
+      mine = GroupDecision{};  // nothing moves
+    const GroupDecision* first = nullptr;
+    if (group.published.compare_exchange_strong(first, &mine, std::memory_order_acq_rel,
+                                                std::memory_order_acquire)) {
+      group.published.notify_all();
+      applied = &mine;
+    } else {
+      applied = first;  // the others must equal it
+      if (!same_decision(first->decision, mine.decision))
+        team_.fail(std::make_exception_ptr(std::logic_error(
+            "redundant decisions of one group differ (decide is not deterministic)")));
+    }
+    t.balance = mine.cpu;
+  } else {
+    while (!(applied = group.published.load(std::memory_order_acquire)))
+      group.published.wait(nullptr, std::memory_order_acquire);
+    t.balance = applied->cpu;  // it waited for the decider
+  }
+  t.balance_wall = wall_now() - w0;
+  return applied;
+}
+
+// Processor p keeps its first i modules and appends those the group's decision gives it,
+// copying in the states it does not hold.
+void BspRun::take_gained(int p, int ph, std::size_t i, const GroupDecision& applied) {
+  std::vector<int>& list = lists_[ph][p];
+  ProcessorTimes& me = recorder_.processor(p);
+  list.resize(i);
+  for (std::size_t k = 0; k < applied.modules.size(); ++k) {
+    if (applied.decision.owner[k] != p) continue;
+    const int m = applied.modules[k];
+    list.push_back(m);
+    owner_[ph][m] = p;
+    if (where_[m] != p) {
+      me.bytes += static_cast<std::int64_t>(store_.migrate(m));
+      ++me.migrated;
+      where_[m] = p;
+    }
+  }
+}
+
+// After phase ph of step s, on one thread: the workload's end of step on the last phase, and the
+// phase's decision when one thread takes it (every thread's, next, when the balancer is redundant).
+void BspRun::decide(int s, int ph) {
+  PhaseBalancing& b = balancing_[ph];
+  if (b.in_step) {
+    for (auto& g : b.groups) g->reset();
+    check_lists(lists_[ph], owner_[ph]);  // the synchronisation rebuilt them
+  }
+  measured_[ph] = 1;
+  if (ph + 1 == phases_) finish_step(s);
+  end_redundant_ = false;
+  if (b.balancer && !b.in_step) {
+    end_bytes_ = store_.all_bytes();
+    for (int p = 0; p < P_; ++p) end_busy_[p] = recorder_.processor(p).phase[ph].busy;
+    end_view_ = views_.view(
+        s, ViewLoads(seen_costs(ph), end_bytes_).owners(owner_[ph]).busy_times(end_busy_));
+    if (b.redundant) {
+      end_redundant_ = true;  // every thread decides next, then the first result is applied
+      return;
+    }
+    const double bw = wall_now(), bc = thread_cpu_now();
+    Decision d = b.balancer->decide(end_view_);
+    const double cpu = thread_cpu_now() - bc, wall = wall_now() - bw;
+    for (int p = 0; p < P_; ++p) {  // centralised decision: every processor waits for it
+      recorder_.processor(p).phase[ph].end_balance = cpu;
+      recorder_.processor(p).phase[ph].end_balance_wall = wall;
+    }
+    apply(ph, d);
+  }
+  plan_migration(ph);
+}
+
+void BspRun::finish_step(int s) {
+  const double sc = thread_cpu_now();
+  workload_.finish_step(s, store_);
+  serial_cpu_ = thread_cpu_now() - sc;
+  rec_.step = s - plan_.warmup;  // negative during warm-up: not handed to the sink
+  rec_.metrics = workload_.step_metric_values(s);
+  if (plan_.record_modules) {
+    rec_.module_cost = cost_[0];
+    for (int ph = 1; ph < phases_; ++ph)
+      for (int m = 0; m < M_; ++m) rec_.module_cost[m] += cost_[ph][m];
+    rec_.module_owner = owner_[0];  // who ran each module (in the first phase)
+  }
+}
+
+void BspRun::decide_redundantly(int p, int ph) {
+  PhaseTimes& t = recorder_.processor(p).phase[ph];
+  const double bw = wall_now(), bc = thread_cpu_now();
+  team_.guard([&] { decisions_[p].mine.decision = balancing_[ph].balancer->decide(end_view_); });
+  t.end_balance = thread_cpu_now() - bc;  // its own clock: nobody waits for a decider
+  t.end_balance_wall = wall_now() - bw;
+}
+
+// After every thread decided the same phase end redundantly: check, apply one, plan the copies.
+void BspRun::apply_redundant(int ph) {
+  for (int p = 1; p < P_; ++p)
+    if (!same_decision(decisions_[p].mine.decision, decisions_[0].mine.decision))
+      throw std::logic_error("redundant decisions differ (decide is not deterministic)");
+  apply(ph, decisions_[0].mine.decision);
+  plan_migration(ph);
+}
+
+void BspRun::apply(int ph, Decision& d) {
+  if (!d.act) return;
+  check_assignment(d.owner, M_, P_);
+  owner_[ph] = std::move(d.owner);
+  lists_[ph] = modules_by_processor(owner_[ph], P_);
+  changed_ = true;
+}
+
+// After phase ph's decision: what moves before the next phase (of this step or the next). The
+// last phase's record closes here when nothing moves, else when the last copy is made.
+void BspRun::plan_migration(int ph) {
+  const int next = (ph + 1) % phases_;
+  moved_.clear();
+  if (phases_ > 1 || changed_)
+    for (int m = 0; m < M_; ++m)
+      if (owner_[next][m] != where_[m]) {
+        moved_.push_back(m);
+        where_[m] = owner_[next][m];
+      }
+  changed_ = false;
+  migrate_now_ = !moved_.empty();
+  if (ph + 1 == phases_ && !migrate_now_) close_step();
+}
+
+// Processor p copies in the modules it holds in the next phase (or the next step); the last
+// processor done with the last phase's copies closes the step, before the barrier releases any.
+void BspRun::migrate(int p, int ph) {
+  if (!migrate_now_) return;
+  const int next = (ph + 1) % phases_;
+  ProcessorTimes& me = recorder_.processor(p);
+  const double mc = thread_cpu_now();
+  std::int64_t n = 0, b = 0;
+  team_.guard([&] {
+    for (int m : moved_)
+      if (owner_[next][m] == p) {
+        b += static_cast<std::int64_t>(store_.migrate(m));
+        ++n;
+      }
+  });
+  me.phase[ph].end_migration = thread_cpu_now() - mc;
+  me.migrated += n;
+  me.bytes += b;
+  if (ph + 1 == phases_ && copied_.fetch_add(1, std::memory_order_acq_rel) + 1 == P_) {
+    copied_.store(0, std::memory_order_relaxed);
+    team_.guard([&] { close_step(); });
+  }
+#pragma omp barrier
+}
+
+// The step's record is complete: its last copies are made. Hands it on (not during warm-up).
+void BspRun::close_step() {
+  recorder_.close(rec_, serial_cpu_, wall_now() - recorder_.first_start());
+  if (!store_.complete()) throw std::logic_error("a module lost its state");
+  result_.migrations += rec_.migrations;
+  result_.bytes_moved += rec_.bytes_moved;
+  if (rec_.step < 0) return;
+  const double t0 = wall_now();
+  sink_.on_step(rec_);
+  result_.record_seconds += wall_now() - t0;
+}
+
+}  // namespace
+
+ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
+                                 StepSink& sink) {
+  return BspRun(workload, store, plan, sink).run();
+}
+
+}  // namespace lbb

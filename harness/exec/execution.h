@@ -1,0 +1,44 @@
+#pragma once
+// One configured run of an executor on its workload, as the runner drives it (harness/runner.cpp):
+// the two shapes of workload (modules that persist across steps, tasks born level by level)
+// behind one interface, so that one runner serves every executor.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/archive/archive.h"
+#include "harness/config/run_spec.h"
+#include "harness/exec/executor.h"
+
+namespace lbb {
+
+class Execution {
+ public:
+  virtual ~Execution() = default;
+  virtual std::string name() const = 0;  // the archive's `executor` attribute
+  // Width of the per-module datasets; 0: none (a level workload's module count changes).
+  virtual int modules() const = 0;
+  // The workload's step metrics, then the executor's: one column each in StepRecord::metrics.
+  virtual std::vector<std::string> metric_names() const = 0;
+  virtual ExecutionResult run(StepSink& sink) = 0;
+  virtual Verification verify(const ExecutionResult& result) = 0;
+  // The workload's whole-run figures, then the executor's.
+  virtual std::vector<WorkloadAttribute> attributes() const = 0;
+  // Run attributes of this shape of run: after the header, and after the run's summary.
+  virtual void write_header(RunWriter&) const {}
+  virtual void write_result(RunWriter&) const {}
+};
+
+// Builds a module executor for a spec (its schedule, parameters).
+using ModuleExecutorFactory = std::function<std::unique_ptr<Executor>(const RunSpec&)>;
+using ExecutionFactory =
+    std::function<std::unique_ptr<Execution>(const RunSpec&, const WorkloadInfo&)>;
+
+// A module workload with its static and dynamic balancers (one per phase) under the executor
+// `make` builds (harness/exec/module_execution.cpp).
+ExecutionFactory module_execution(ModuleExecutorFactory make);
+// A level workload under the level executor (harness/exec/level_execution.cpp).
+std::unique_ptr<Execution> level_execution(const RunSpec& spec, const WorkloadInfo& workload);
+
+}  // namespace lbb

@@ -1,0 +1,57 @@
+#pragma once
+// An executor runs a workload's modules on P processors (OpenMP threads) for a number of steps,
+// applying balancer decisions (or an in-step schedule) and reporting one StepRecord per measured
+// step. The executors of module workloads implement Executor; the runner picks one by
+// `execution.executor` from harness/exec/executor_registry.cpp.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "balancers/balancer.h"
+#include "harness/module_store.h"
+#include "harness/platform_emulation.h"
+#include "harness/step_record.h"
+#include "workloads/workload.h"
+
+namespace lbb {
+
+struct ExecutionPlan {
+  int processors = 1;
+  int warmup = 0;  // steps run (and balanced) but not recorded
+  int steps = 1;   // recorded steps
+  const Topology* topology = nullptr;
+  std::vector<double> speed;    // per processor, (0, 1]: emulated by busy work (below 1)
+  ExternalLoad external_load;   // emulated transient load; max 0: none
+  Balancer* initial = nullptr;  // static partitioner; null: block
+  Balancer* dynamic = nullptr;  // between-step balancer (phase 0's); null: never rebalance
+  // A workload with phases() > 1 balances each phase separately: the balancers of phases 1, 2,
+  // ..., one object per phase since balancers may keep history; empty: `dynamic` serves all.
+  std::vector<Balancer*> later_phase_dynamic;
+  bool record_modules = false;  // fill StepRecord::module_cost/module_owner
+};
+
+struct ExecutionResult {
+  int steps_run = 0;  // warm-up included: what the workload has computed
+  double initial_partition_seconds = 0;
+  double record_seconds = 0;    // time spent handing records to the sink (archive I/O)
+  double run_wall = 0;          // the whole run, placement to last step
+  std::int64_t migrations = 0;  // over all steps, warm-up included
+  std::int64_t bytes_moved = 0;
+  std::vector<int> final_owner;                     // of phase 0
+  std::vector<std::vector<int>> final_phase_owner;  // [phase][module]
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
+                              StepSink& sink) = 0;
+  // What the archive's `executor` attribute calls it.
+  virtual std::string name() const = 0;
+  // Figures it appends to each StepRecord::metrics, after the workload's own step metrics.
+  virtual std::vector<StepMetric> metrics() const { return {}; }
+  // Whole-run figures of the last run, archived beside the workload's attributes.
+  virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
+};
+
+}  // namespace lbb

@@ -1,0 +1,79 @@
+// The single table of executors. Adding one: its class (an Executor for module workloads) and
+// one line here.
+#include "harness/exec/executor_registry.h"
+
+#include <stdexcept>
+
+#include "harness/exec/bsp_executor.h"
+#include "harness/exec/self_scheduled_executor.h"
+#include "harness/schedule.h"
+
+namespace lbb {
+
+std::span<const ExecutorInfo> executor_registry() {
+  static const std::vector<ExecutorInfo> all = {
+      {"bsp",
+       "bulk-synchronous steps: every processor runs its assigned modules phase by phase; "
+       "balancers "
+       "decide between steps or, profile-driven, when a group's fastest finishes (Zaki, Li & "
+       "Parthasarathy 1997)",
+       WorkShape::kModules, true, false,
+       module_execution([](const RunSpec&) { return std::make_unique<BspExecutor>(); })},
+      {"self_scheduled",
+       "bulk-synchronous steps whose modules the threads take as an OpenMP schedule hands them out "
+       "(the in-step baselines)",
+       WorkShape::kModules, false, true, module_execution([](const RunSpec& spec) {
+         const ScheduleChoice c =
+             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params);
+         return std::make_unique<SelfScheduledExecutor>(c.kind, c.chunk);
+       })},
+      {"level",
+       "level-synchronous: the tasks of level i are born, balanced and run before any of level "
+       "i+1 (Hwang & Hong 2001, section 3)",
+       WorkShape::kLevels, true, true, level_execution},
+  };
+  return all;
+}
+
+const ExecutorInfo* find_executor(std::string_view name) {
+  for (const auto& info : executor_registry())
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+std::vector<std::string> executor_choices() {
+  std::vector<std::string> names = {"auto"};
+  for (const auto& info : executor_registry()) names.push_back(info.name);
+  return names;
+}
+
+std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, WorkShape shape) {
+  if (info.shape != shape)
+    return "executor " + info.name + " runs " +
+           (info.shape == WorkShape::kLevels ? "level workloads (tasks born level by level)"
+                                             : "module workloads (modules that persist)");
+  const bool schedule = !spec.balancer.schedule_name.empty();
+  if (schedule && !info.takes_schedule)
+    return "executor " + info.name + " runs balancers, not the in-step schedule " +
+           spec.balancer.schedule_name;
+  if (!schedule && !info.takes_balancers)
+    return "executor " + info.name +
+           " runs an in-step schedule ({ schedule: NAME }), not balancers";
+  return "";
+}
+
+const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload) {
+  const WorkShape shape = workload.make_levels ? WorkShape::kLevels : WorkShape::kModules;
+  if (spec.executor != "auto") {
+    const ExecutorInfo* info = find_executor(spec.executor);
+    if (!info) throw std::invalid_argument("unknown executor " + spec.executor);
+    if (std::string why = executor_mismatch(*info, spec, shape); !why.empty())
+      throw std::invalid_argument(why);
+    return *info;
+  }
+  for (const auto& info : executor_registry())
+    if (executor_mismatch(info, spec, shape).empty()) return info;
+  throw std::invalid_argument("no executor runs " + workload.name + " with " + spec.balancer.label);
+}
+
+}  // namespace lbb

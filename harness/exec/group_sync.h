@@ -1,0 +1,75 @@
+#pragma once
+// In-step synchronisation of Zaki, Li & Parthasarathy 1997: a group of processors (all of them,
+// or K consecutive ones for the local schemes) stops as soon as its fastest processor has run all
+// its modules of the phase; the balancer redistributes the modules the group has not run yet,
+// from a profile of the work each processor did since the last synchronisation.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "balancers/balancer.h"
+#include "harness/exec/group_barrier.h"
+#include "harness/exec/load_view_builder.h"
+#include "harness/module_store.h"
+
+namespace lbb {
+
+// One result of a group's decision: the group's unfinished modules (increasing index, the view's
+// module order) and the balancer's decision on them.
+struct GroupDecision {
+  std::vector<int> modules;
+  Decision decision;
+  double cpu = 0;  // s, thread CPU time of building the view and deciding
+};
+
+// The shared state of one group for one phase. reset() between phases, when no thread uses it.
+struct SyncGroup {
+  SyncGroup(int first_processor, int processors)
+      : first(first_processor), size(processors), barrier(processors) {}
+  const int first, size;  // processors [first, first + size)
+  GroupBarrier barrier;
+  std::atomic<bool> stop{false};  // raised by the first processor of the group to finish
+  std::atomic<const GroupDecision*> published{nullptr};  // the one result the group applies
+
+  void reset() {
+    stop.store(false, std::memory_order_relaxed);
+    published.store(nullptr, std::memory_order_relaxed);
+  }
+};
+
+// Groups of `group_size` consecutive processors (0: one group of all P); the last may be smaller.
+std::vector<std::unique_ptr<SyncGroup>> make_sync_groups(int processors, int group_size);
+
+// What a processor leaves for its group when it stops. Written by its processor before the
+// group barrier, read by the group's deciders after it, unchanged until the phase ends.
+struct alignas(64) StopReport {
+  std::vector<int> unrun;  // its modules not run yet in this phase
+  double busy = 0;         // s, CPU time running modules since the phase began
+  int done = 0;            // modules it completed since then
+  // Used before any cost was measured (first step): the nominal seconds and predicted weight of
+  // the modules it ran, to scale predicted weights into seconds.
+  double ran_seconds = 0, ran_weight = 0;
+};
+
+// Everything of the run a group view needs besides the reports.
+struct GroupViewContext {
+  std::span<const double> unrun_cost;  // per module: nominal seconds, snapshot taken at the stop
+  bool measured = true;                // false: unrun_cost is unset, scale the predicted weights
+  std::span<const double> predicted;   // per module: the phase's predicted weight
+  const LoadViewBuilder* views = nullptr;  // speeds, topology, structure, module coordinates
+  int step = 0;
+  const ModuleStore* store = nullptr;  // state sizes
+};
+
+// Builds the view of a group's unfinished modules (all P processors stay in it, so processor ids
+// keep their meaning; processors outside the group report no work), decides, and times it on the
+// calling thread's CPU clock. A decision that moves a module out of the group is refused.
+GroupDecision decide_for_group(Balancer& balancer, const SyncGroup& group,
+                               std::span<const StopReport> reports, const GroupViewContext& ctx);
+
+// Same act flag and, when acting, the same owners: what redundant deciders must agree on.
+bool same_decision(const Decision& a, const Decision& b);
+
+}  // namespace lbb

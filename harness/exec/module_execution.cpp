@@ -1,0 +1,77 @@
+// A module workload run by any Executor: the workload, its balancers and the plan built from a
+// RunSpec, the executor's metrics and attributes after the workload's.
+#include <memory>
+
+#include "harness/exec/execution.h"
+
+namespace lbb {
+
+namespace {
+
+class ModuleExecution final : public Execution {
+ public:
+  ModuleExecution(const RunSpec& spec, const WorkloadInfo& info, std::unique_ptr<Executor> executor)
+      : executor_(std::move(executor)),
+        workload_(info.make(spec.workload_params)),
+        topology_(spec.topology, spec.processors),
+        store_(*workload_) {
+    const BalancerChoice& b = spec.balancer;
+    if (!b.static_name.empty()) initial_ = make_balancer(b.static_name, b.static_params);
+    if (!b.dynamic_name.empty()) {
+      dynamic_ = make_balancer(b.dynamic_name, b.dynamic_params);
+      for (int ph = 1; ph < workload_->phases(); ++ph)  // each phase balanced on its own
+        later_phases_.push_back(make_balancer(b.dynamic_name, b.dynamic_params));
+    }
+    plan_.processors = spec.processors;
+    plan_.warmup = spec.warmup;
+    plan_.steps = spec.steps;
+    plan_.topology = &topology_;
+    plan_.speed = spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
+    plan_.external_load = spec.external_load;
+    plan_.initial = initial_.get();
+    plan_.dynamic = dynamic_.get();
+    for (const auto& balancer : later_phases_) plan_.later_phase_dynamic.push_back(balancer.get());
+    plan_.record_modules = spec.module_detail;
+  }
+
+  std::string name() const override { return executor_->name(); }
+  int modules() const override { return workload_->module_count(); }
+  std::vector<std::string> metric_names() const override {
+    std::vector<std::string> names;
+    for (const auto& m : workload_->step_metrics()) names.push_back(m.name);
+    for (const auto& m : executor_->metrics()) names.push_back(m.name);
+    return names;
+  }
+  ExecutionResult run(StepSink& sink) override {
+    return executor_->run(*workload_, store_, plan_, sink);
+  }
+  Verification verify(const ExecutionResult& x) override {
+    return workload_->verify(store_, x.steps_run);
+  }
+  std::vector<WorkloadAttribute> attributes() const override {
+    std::vector<WorkloadAttribute> all = workload_->attributes();
+    for (const auto& a : executor_->attributes()) all.push_back(a);
+    return all;
+  }
+
+ private:
+  std::unique_ptr<Executor> executor_;
+  std::unique_ptr<Workload> workload_;
+  const Topology topology_;
+  ModuleStore store_;
+  std::unique_ptr<Balancer> initial_, dynamic_;
+  std::vector<std::unique_ptr<Balancer>> later_phases_;
+  ExecutionPlan plan_;
+};
+
+}  // namespace
+
+ExecutionFactory module_execution(ModuleExecutorFactory make) {
+  return [make](const RunSpec& spec, const WorkloadInfo& info) -> std::unique_ptr<Execution> {
+    if (!info.make)
+      throw std::invalid_argument(info.name + " has no modules that persist across steps");
+    return std::make_unique<ModuleExecution>(spec, info, make(spec));
+  };
+}
+
+}  // namespace lbb

@@ -1,0 +1,289 @@
+#include "harness/exec/self_scheduled_executor.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "harness/clock.h"
+#include "harness/exec/emulated_run.h"
+#include "harness/exec/schedule_loop.h"
+#include "harness/exec/step_recorder.h"
+#include "harness/exec/team.h"
+
+namespace lbb {
+
+namespace {
+
+// One run of one phase of one module, as the thread that ran it timed it.
+struct ModuleRun {
+  int module = 0;
+  int phase = 0;
+  double wall = 0;  // s, emulation included
+};
+
+// The runs of one thread in the current step, padded against false sharing.
+struct alignas(64) ThreadRuns {
+  std::vector<ModuleRun> runs;
+};
+
+// One run of the self-scheduled executor: the state its steps share, and the steps by name.
+class SelfScheduledRun {
+ public:
+  SelfScheduledRun(InStepSchedule schedule, int chunk, Workload& workload, ModuleStore& store,
+                   const ExecutionPlan& plan, StepSink& sink);
+  ExecutionResult run();
+  std::int64_t remote_runs() const { return remote_runs_; }
+
+ private:
+  void place(int p);
+  void home_modules();
+  void run_phase(int p, int s, int ph);
+  void spawn_phase(int p, int s, int ph);
+  void run_module(int m, int s, int ph, int q);
+  void close_step(int s);
+  std::int64_t gather_runs(int s);
+  void record_modules();
+  void clear();
+
+  const InStepSchedule schedule_;
+  const int chunk_;
+  Workload& workload_;
+  ModuleStore& store_;
+  const ExecutionPlan& plan_;
+  StepSink& sink_;
+  const int P_, M_, phases_, total_;
+  const double run_start_;
+  const PlatformEmulation emulation_;
+  Team team_;
+  StepRecorder recorder_;
+  ExecutionResult result_;
+  std::vector<int> home_;                // the thread that placed each module's state
+  std::vector<std::vector<int>> homed_;  // modules by home: what omp_tasks threads spawn
+  std::vector<ThreadRuns> runs_;
+  // Per (phase, module) of the current step, gathered from the threads' runs.
+  std::vector<int> run_count_, runner_;
+  std::vector<double> run_wall_;
+  StepRecord rec_;
+  std::int64_t remote_runs_ = 0;
+};
+
+SelfScheduledRun::SelfScheduledRun(InStepSchedule schedule, int chunk, Workload& workload,
+                                   ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
+    : schedule_(schedule),
+      chunk_(chunk),
+      workload_(workload),
+      store_(store),
+      plan_(plan),
+      sink_(sink),
+      P_(plan.processors),
+      M_(workload.module_count()),
+      phases_(workload.phases()),
+      total_(plan.warmup + plan.steps),
+      run_start_(wall_now()),
+      emulation_(plan.speed, plan.external_load, run_start_),
+      team_(std::max(plan.processors, 1), emulation_),
+      recorder_(plan.speed, workload.phases()),
+      home_(M_, -1),
+      homed_(P_),
+      runs_(P_),
+      run_count_(static_cast<std::size_t>(phases_) * M_),
+      runner_(run_count_.size()),
+      run_wall_(run_count_.size()) {
+  for (ThreadRuns& r : runs_)  // room for a whole step: no allocation inside a timed step
+    r.runs.reserve(static_cast<std::size_t>(phases_) * M_);
+}
+
+ExecutionResult SelfScheduledRun::run() {
+  team_.run([&](int p) {
+    place(p);
+    if (!team_.single([&] { home_modules(); })) return;
+    for (int s = 0; s < total_; ++s) {
+      // The times were cleared inside the last single section: a thread still leaving its
+      // barrier may already be running tasks of this step.
+      recorder_.processor(p).start = wall_now();
+      for (int ph = 0; ph < phases_; ++ph) {
+        run_phase(p, s, ph);
+#pragma omp barrier
+      }
+      if (!team_.single([&] { close_step(s); })) return;
+    }
+  });
+  if (!store_.complete()) throw std::logic_error("a module lost its state");
+  result_.steps_run = total_;
+  result_.final_owner = home_;
+  result_.final_phase_owner.assign(phases_, home_);
+  result_.run_wall = wall_now() - run_start_;
+  return std::move(result_);
+}
+
+// Placement by the static distribution: the thread schedule(static) gives a module to touches
+// its state first. Ends in the loop's barrier.
+void SelfScheduledRun::place(int p) {
+#pragma omp for schedule(static)
+  for (int m = 0; m < M_; ++m)
+    team_.guard([&] {
+      store_.place(m);
+      home_[m] = p;
+    });
+}
+
+void SelfScheduledRun::home_modules() {
+  if (!store_.complete()) throw std::logic_error("a module lost its state");
+  for (int m = 0; m < M_; ++m) homed_[home_[m]].push_back(m);
+  clear();
+}
+
+// Phase ph of step s on thread p; busy time is thread CPU time of work (waiting happens only at
+// the barrier after it).
+void SelfScheduledRun::run_phase(int p, int s, int ph) {
+  if (schedule_ == InStepSchedule::kOmpTasks) return spawn_phase(p, s, ph);
+  ProcessorTimes& me = recorder_.processor(p);
+  const double c0 = thread_cpu_now();
+  // The loop's chunk hand-out is work too.
+  scheduled_loop(schedule_, chunk_, M_, [&](int m) { run_module(m, s, ph, p); });
+  me.phase[ph].busy = me.phase[ph].finish = thread_cpu_now() - c0;
+  me.end = std::max(me.end, wall_now());
+}
+
+// Tasks also run inside the barrier, where a thread's CPU time cannot tell work from waiting:
+// each task adds its own thread CPU time to the thread that ran it.
+void SelfScheduledRun::spawn_phase(int p, int s, int ph) {
+  ProcessorTimes& me = recorder_.processor(p);
+  const double c0 = thread_cpu_now();
+  const double before = me.phase[ph].busy;
+  for (int m : homed_[p]) {
+#pragma omp task firstprivate(m, s, ph)
+    {
+      const int q = omp_get_thread_num();
+      ProcessorTimes& runner = recorder_.processor(q);
+      const double t0 = thread_cpu_now();
+      run_module(m, s, ph, q);
+      runner.phase[ph].busy += thread_cpu_now() - t0;
+      runner.phase[ph].finish = runner.phase[ph].busy;
+      runner.end = std::max(runner.end, wall_now());
+    }
+  }
+  // Creating the tasks is work too; tasks the runtime ran here meanwhile (undeferred when its
+  // queue is long) have counted themselves.
+  const double ran_here = me.phase[ph].busy - before;
+  me.phase[ph].busy += thread_cpu_now() - c0 - ran_here;
+  me.phase[ph].finish = me.phase[ph].busy;
+  me.end = std::max(me.end, wall_now());
+}
+
+// Phase ph of step s of module m on thread q; never throws (OpenMP constructs must not be left
+// by an exception).
+void SelfScheduledRun::run_module(int m, int s, int ph, int q) {
+  team_.guard([&] {
+    ProcessorTimes& t = recorder_.processor(q);
+    const double wall = run_emulated(emulation_, q, t.load,
+                                     [&] { workload_.run_module(m, s, ph, store_.state(m)); });
+    runs_[q].runs.push_back({m, ph, wall});
+    t.busy_wall += wall;
+  });
+}
+
+// After the barrier of step s's last phase, on one thread: the workload's end of step, then the
+// step's record.
+void SelfScheduledRun::close_step(int s) {
+  const std::int64_t remote = gather_runs(s);
+  const double sc = thread_cpu_now();
+  workload_.finish_step(s, store_);
+  const double serial = thread_cpu_now() - sc;
+  if (s >= plan_.warmup) {
+    rec_.step = s - plan_.warmup;
+    recorder_.close(rec_, serial, wall_now() - recorder_.first_start());
+    rec_.metrics = workload_.step_metric_values(s);
+    rec_.metrics.push_back(static_cast<double>(remote));
+    if (plan_.record_modules) record_modules();
+    remote_runs_ += remote;
+    const double t0 = wall_now();
+    sink_.on_step(rec_);
+    result_.record_seconds += wall_now() - t0;
+  }
+  clear();
+}
+
+// Gathers the threads' runs of step s, checks that each phase ran every module exactly once and
+// returns how many runs were remote.
+std::int64_t SelfScheduledRun::gather_runs(int s) {
+  std::fill(run_count_.begin(), run_count_.end(), 0);
+  std::int64_t remote = 0;
+  for (int q = 0; q < P_; ++q)
+    for (const ModuleRun& r : runs_[q].runs) {
+      const std::size_t i = static_cast<std::size_t>(r.phase) * M_ + r.module;
+      ++run_count_[i];
+      runner_[i] = q;
+      run_wall_[i] = r.wall;
+      remote += home_[r.module] != q;
+    }
+  for (std::size_t i = 0; i < run_count_.size(); ++i)
+    if (run_count_[i] != 1)
+      throw std::logic_error("module " + std::to_string(i % M_) + " ran " +
+                             std::to_string(run_count_[i]) + " times in phase " +
+                             std::to_string(i / M_) + " of step " + std::to_string(s));
+  return remote;
+}
+
+// Module costs and who ran each module, from the gathered runs. As in the bulk-synchronous
+// executor, a thread's wall times shrink by its CPU/wall ratio when preemption inflated them.
+void SelfScheduledRun::record_modules() {
+  std::vector<double> scale(P_, 1.0);
+  for (int q = 0; q < P_; ++q) {
+    const double wall = recorder_.processor(q).busy_wall;
+    if (wall > rec_.busy[q] && wall > 0) scale[q] = rec_.busy[q] / wall;
+  }
+  rec_.module_cost.assign(M_, 0.0);
+  for (int ph = 0; ph < phases_; ++ph)
+    for (int m = 0; m < M_; ++m) {
+      const std::size_t i = static_cast<std::size_t>(ph) * M_ + m;
+      rec_.module_cost[m] += run_wall_[i] * scale[runner_[i]];
+    }
+  // Who ran each module in the first phase, as the bulk-synchronous executor records it.
+  rec_.module_owner.assign(runner_.begin(), runner_.begin() + M_);
+}
+
+void SelfScheduledRun::clear() {
+  recorder_.clear();
+  for (ThreadRuns& r : runs_) r.runs.clear();
+}
+
+}  // namespace
+
+SelfScheduledExecutor::SelfScheduledExecutor(InStepSchedule schedule, int chunk)
+    : schedule_(schedule), chunk_(chunk) {
+  if (schedule == InStepSchedule::kAssigned)
+    throw std::invalid_argument("self-scheduled executor: no schedule given");
+  if (chunk < 1) throw std::invalid_argument("self-scheduled executor: chunk must be >= 1");
+}
+
+std::string SelfScheduledExecutor::name() const {
+  for (const ScheduleInfo& info : schedule_registry())
+    if (info.kind == schedule_) return info.name;
+  return "self_scheduled";
+}
+
+std::vector<StepMetric> SelfScheduledExecutor::metrics() const {
+  return {{"remote_runs",
+           "module runs (one per module and phase) on a thread other than the one holding the "
+           "module's state"}};
+}
+
+std::vector<WorkloadAttribute> SelfScheduledExecutor::attributes() const {
+  return {{"remote_runs", static_cast<double>(remote_runs_)}};
+}
+
+ExecutionResult SelfScheduledExecutor::run(Workload& workload, ModuleStore& store,
+                                           const ExecutionPlan& plan, StepSink& sink) {
+  if (plan.processors < 1 || static_cast<int>(plan.speed.size()) != plan.processors)
+    throw std::invalid_argument("self-scheduled executor: processors and speeds disagree");
+  if (plan.initial || plan.dynamic || !plan.later_phase_dynamic.empty())
+    throw std::invalid_argument("self-scheduled executor: a schedule takes no balancer");
+  remote_runs_ = 0;
+  SelfScheduledRun run(schedule_, chunk_, workload, store, plan, sink);
+  ExecutionResult result = run.run();
+  remote_runs_ = run.remote_runs();
+  return result;
+}
+
+}  // namespace lbb

@@ -1,0 +1,72 @@
+#pragma once
+// The one place where a step's measurements become a StepRecord, the same for every executor
+// (docs/ARCHITECTURE.md, "Metrics" and "The two clocks"). Each processor fills its own
+// ProcessorTimes during the step; StepRecorder::close turns them into the record:
+//   busy[p]       = sum over phases of its CPU time running modules
+//   ideal         = sum_p busy[p] x speed[p] / sum_p speed[p]: the nominal work (busy time at
+//                   speed 1) spread over the processors by speed, the lower bound
+//   makespan      = sum over phases of max_p(the phase's modelled time on p: its finish, then
+//                   the phase-end decision and copies) + serial: a barrier ends every phase
+//   idle[p]       = makespan - serial - (busy[p] + proc_balance[p] + proc_migration[p])
+//   balance       = sum over phases of max_p(decision time): the decider's time, which all waited
+// and, over a record, step_imbalance() and efficiency() below.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "harness/exec/emulated_run.h"
+#include "harness/step_record.h"
+
+namespace lbb {
+
+// One processor's times in one phase of a step, CPU seconds unless named wall.
+struct PhaseTimes {
+  double busy = 0;     // running modules
+  double finish = 0;   // modelled, from the phase's start to its last module: busy, or after a
+                       // group synchronisation: the group's last arrival + decision + copies + rest
+  double balance = 0;  // deciding at an in-step synchronisation: its own time, or the decider's
+  double migration = 0;      // copying in the modules it gained at the synchronisation
+  double end_balance = 0;    // deciding at the phase's end: its own time, or the decider's
+  double end_migration = 0;  // copying in its modules of the next phase or step
+  double balance_wall = 0, end_balance_wall = 0;
+};
+
+// One processor's measurements of the current step, padded against false sharing. Written only
+// by its processor during the step (or by one thread between barriers).
+struct alignas(64) ProcessorTimes {
+  double start = 0, end = 0;  // wall clock: start of its first phase, end of its last work
+  double busy_wall = 0;       // wall seconds running modules (preemption included)
+  LoadTally load;             // emulated external load over its modules
+  std::vector<PhaseTimes> phase;
+  std::int64_t migrated = 0, bytes = 0;  // module copies it made during the step
+  int triggered = 0;                     // group synchronisations it triggered by finishing first
+
+  void clear();  // keeps the number of phases
+};
+
+class StepRecorder {
+ public:
+  StepRecorder(std::span<const double> speed, int phases);
+
+  int processors() const { return static_cast<int>(procs_.size()); }
+  ProcessorTimes& processor(int p) { return procs_[p]; }
+  const ProcessorTimes& processor(int p) const { return procs_[p]; }
+  void clear();  // every processor's times; between barriers only
+  double first_start() const;
+
+  // Fills every measured column of `rec` from the processors' times; `serial` is the workload's
+  // serial end-of-step CPU time, `wall` the step's wall time. Leaves step, metrics and the module
+  // columns, which only the executor knows, as they are.
+  void close(StepRecord& rec, double serial, double wall) const;
+
+ private:
+  std::vector<double> speed_;
+  std::vector<ProcessorTimes> procs_;
+};
+
+// Of one step: max_p busy / mean_p busy - 1 (0 when nothing ran).
+double step_imbalance(std::span<const double> busy);
+// Of a run or a step: ideal / makespan (0 when the makespan is 0).
+double efficiency(double ideal, double makespan);
+
+}  // namespace lbb

@@ -1,0 +1,104 @@
+#pragma once
+// The parallel region every executor runs its steps in: one OpenMP thread per processor (checked,
+// not assumed), the first error any thread raises kept and rethrown after the region (an
+// exception must never leave an OpenMP construct), BLAS held to one thread per processor, and
+// the emulation's busy work calibrated before the first timed step.
+#include <omp.h>
+
+#include <exception>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "harness/platform_emulation.h"
+#include "kernels/blas_threads.h"
+
+namespace lbb {
+
+// Called inside a parallel region: empty when the team has `processors` threads, else why not.
+inline std::optional<std::string> team_size_error(int processors) {
+  const int got = omp_get_num_threads();
+  if (got == processors) return std::nullopt;
+  return "OpenMP gave " + std::to_string(got) + " threads, not " + std::to_string(processors) +
+         " (check OMP_THREAD_LIMIT / OMP_DYNAMIC)";
+}
+
+class Team {
+ public:
+  Team(int processors, const PlatformEmulation& emulation) : processors_(processors) {
+    if (processors < 1) throw std::invalid_argument("a team needs at least one processor");
+    kernels::use_one_blas_thread();  // the team is the parallelism: no BLAS threads under it
+    if (emulation.active()) busy_work_rate();  // calibrate before the first timed step
+  }
+
+  int size() const { return processors_; }
+
+  // Runs body(p) on thread p of a team of size() threads, then rethrows the first error kept.
+  template <class Body>
+  void run(Body&& body) {
+#pragma omp parallel num_threads(processors_)
+    {
+#pragma omp single
+      if (auto why = team_size_error(processors_)) {
+        stopped_ = true;
+        error_ = std::make_exception_ptr(std::runtime_error(*why));
+      }
+      if (!stopped_) body(omp_get_thread_num());
+    }
+    if (error_) std::rethrow_exception(error_);
+  }
+
+  // Any thread: keeps e unless an earlier error was kept. The team goes on (see stop()).
+  void fail(std::exception_ptr e) noexcept {
+#pragma omp critical(lbb_team_error)
+    if (!error_) error_ = e;
+  }
+
+  // Any thread: runs f, keeping what it throws. Returns false when it threw.
+  template <class F>
+  bool guard(F&& f) noexcept {
+    try {
+      f();
+      return true;
+    } catch (...) {
+      fail(std::current_exception());
+      return false;
+    }
+  }
+
+  // Every thread calls it: one runs f while the others wait at its end. A kept error, or one f
+  // throws, stops the team: returns false on every thread, which must then leave the region.
+  template <class F>
+  bool single(F&& f) {
+#pragma omp single
+    {
+      try {
+        if (error_) throw std::runtime_error("a processor failed");
+        f();
+      } catch (...) {
+        if (!error_) error_ = std::current_exception();
+        stopped_ = true;
+      }
+    }
+    return !stopped_;
+  }
+
+  // True once a single section stopped the team; read it after a barrier.
+  bool stopped() const {
+    return stopped_;
+  }
+  bool failed() const {
+    return static_cast<bool>(error_);
+  }
+  // Inside a single section: stop the team without an error of its own.
+  void stop() {
+    stopped_ = true;
+  }
+
+ private:
+  int processors_;
+  bool stopped_ = false;
+  std::exception_ptr error_;
+};
+
+}  // namespace lbb
