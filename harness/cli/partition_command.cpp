@@ -19,7 +19,7 @@
 namespace lbb {
 
 std::vector<double> read_weights(std::istream& in, const std::string& source) {
-  return parse_weights(read_all(in, source), source);
+  return parse_weights(in, source);
 }
 
 nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights) {
