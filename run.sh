@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# lbbench entry point. ./run.sh [build|test|bench|run CONFIG [args...]|help]
-#   (no argument)  install missing Debian packages, build, run configs/default.yaml
+# lbbench entry point. ./run.sh [build|test|bench|run CONFIG [args...]|report ARCHIVE [args...]|help]
+#   (no argument)  install missing Debian packages, build, run configs/default.yaml, write its report
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -11,7 +11,7 @@ PACKAGES=(
   libbenchmark-dev libgtest-dev googletest
   libopenblas-openmp-dev liblapack-dev liblapacke-dev
   libssl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev
-  python3 python3-h5py python3-numpy python3-matplotlib python3-scipy
+  python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-scipy
 )
 
 ensure_packages() {
@@ -43,6 +43,7 @@ case "$cmd" in
   default)
     build
     "$BUILD_DIR/lbbench" run configs/default.yaml
+    "$BUILD_DIR/lbbench" report results/default.h5
     ;;
   build)
     build
@@ -62,11 +63,17 @@ case "$cmd" in
     build
     "$BUILD_DIR/lbbench" run "$@"
     ;;
+  report)
+    shift
+    [ $# -ge 1 ] || { echo "usage: ./run.sh report ARCHIVE [B.h5] [lbbench report options]" >&2; exit 2; }
+    build
+    "$BUILD_DIR/lbbench" report "$@"
+    ;;
   help|-h|--help)
     sed -n '2,3p' "$0"
     ;;
   *)
-    echo "run.sh: unknown command '$cmd' (use: build, test, bench, run CONFIG, help)" >&2
+    echo "run.sh: unknown command '$cmd' (use: build, test, bench, run CONFIG, report ARCHIVE, help)" >&2
     exit 2
     ;;
 esac

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "harness/cli/commands.h"
+#include "report/report_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   lbb::add_show_command(app);
   lbb::add_partition_command(app);
   lbb::add_balance_command(app);
+  lbb::add_report_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

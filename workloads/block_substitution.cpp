@@ -41,7 +41,7 @@ BlockJacobiSweep::BlockJacobiSweep(int blocks, int width)
     : blocks_(blocks),
       width_(width),
       lines_(static_cast<std::size_t>(2) * blocks * 2 * width, 0.0),
-      residual_sq_(blocks, 0.0) {}
+      residual_sq_(blocks) {}
 
 std::span<double> BlockJacobiSweep::line(int step, int block, int which) {
   const std::size_t parity = static_cast<std::size_t>(step + 1) & 1u;
@@ -56,9 +56,9 @@ std::span<double> BlockJacobiSweep::bottom(int step, int block) {
   return line(step, block, 1);
 }
 
-double BlockJacobiSweep::residual_norm() const {
+double BlockJacobiSweep::residual_norm(int step) {
   double sum = 0;
-  for (double r : residual_sq_) sum += r;
+  for (int b = 0; b < blocks_; ++b) sum += residual_sq_.at(step, b);
   return std::sqrt(sum);
 }
 
@@ -115,6 +115,10 @@ std::vector<double> BlockSubstitution::predicted_weights() const {
   return {lines_.begin(), lines_.end()};
 }
 
+std::optional<ModuleGraph> BlockSubstitution::dependencies() const {
+  return ModuleGraph::chain(module_count());
+}
+
 std::size_t BlockSubstitution::state_bytes(int module) const {
   const int n = lines_[module] * width_;
   return sizeof(BlockHeader) +
@@ -145,7 +149,7 @@ void BlockSubstitution::step_block(BlockJacobiSweep& sweep, int module, int step
   if (module > 0) above = sweep.bottom(step - 1, module - 1);
   if (module < last) below = sweep.top(step - 1, module + 1);
   kernels::coupled_rhs(lines, width_, v.b, above, below, v.work);
-  sweep.residual_sq(module) = kernels::block_residual_sq(lines, width_, v.x, v.work);
+  sweep.residual_sq(step, module) = kernels::block_residual_sq(lines, width_, v.x, v.work);
   if (int info = kernels::band_solve(n, width_, v.factor, v.work); info != 0)
     throw std::runtime_error("dpbtrs failed on block " + std::to_string(module));
   std::memcpy(v.x.data(), v.work.data(), v.x.size_bytes());
@@ -167,9 +171,9 @@ double norm2(std::span<const double> v) {
 }
 }  // namespace
 
-void BlockSubstitution::finish_step(int /*step*/, ModuleStates& /*states*/) {
+void BlockSubstitution::finish_step(int step, ModuleStates& /*states*/) {
   // The residual of the iterate each block started the step from: ||b - A x(step)|| / ||b||.
-  residual_history_.push_back(sweep_.residual_norm() / norm2(b_));
+  residual_history_.push_back(sweep_.residual_norm(step) / norm2(b_));
 }
 
 std::vector<StepMetric> BlockSubstitution::step_metrics() const {
@@ -221,7 +225,7 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
   std::vector<double> ref_history, energy{error_energy(gather_solution(ref_states))};
   for (int s = 0; s < steps_run; ++s) {
     for (int m = 0; m < blocks; ++m) step_block(sweep, m, s, ref_states.state(m));
-    ref_history.push_back(sweep.residual_norm() / norm2(b_));
+    ref_history.push_back(sweep.residual_norm(s) / norm2(b_));
     energy.push_back(error_energy(gather_solution(ref_states)));
   }
   bool energy_falls = exact_ok && energy.back() < energy.front();

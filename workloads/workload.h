@@ -7,10 +7,12 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/module_graph.h"
 #include "core/module_structure.h"
 #include "core/params.h"
 
@@ -70,6 +72,13 @@ class Workload {
   virtual std::vector<double> predicted_phase_weights(int /*phase*/) const {
     return predicted_weights();
   }
+
+  // For the asynchronous executor (Iqbal, Saltz & Bokhari 1986, section 2): the modules whose
+  // data of step s-1 run_module(m, s) reads besides m's own state (m's links), when that is all
+  // it reads. The workload keeps that data readable until every linked module has run step s (two
+  // versions suffice), and finish_step(s) reads only data of step s, since later steps may run
+  // while it runs. Empty (the default): the workload needs bulk-synchronous steps.
+  virtual std::optional<ModuleGraph> dependencies() const { return std::nullopt; }
 
   // The initial state size; finish_step may change it later through ModuleStates::resize.
   virtual std::size_t state_bytes(int module) const = 0;

@@ -45,8 +45,10 @@ void add_list_command(CLI::App& app) {
                         : "\ndynamic balancers (config: - { dynamic: NAME, param: value }, may "
                           "follow a static: in the same entry)\n");
       for (const auto& b : balancer_registry()) {
-        if (b.kind != kind) continue;
-        std::cout << "  " << b.name << " - " << b.summary << "\n";
+        if (b.kind() != kind) continue;
+        std::cout << "  " << b.name;
+        if (kind == BalancerKind::kDynamic) std::cout << " [" << role_name(b.role) << "]";
+        std::cout << " - " << b.summary << "\n";
         print_params(b.params);
       }
     }

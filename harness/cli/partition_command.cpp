@@ -26,7 +26,7 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
   const BalancerInfo* info = find_balancer(request.method);
   if (!info)
     throw PartitionInputError("unknown method '" + request.method + "' (see lbbench list)");
-  if (info->kind != BalancerKind::kStatic)
+  if (info->kind() != BalancerKind::kStatic)
     throw PartitionInputError("'" + request.method + "' is not a static balancer");
   if (request.processors < 1)
     throw PartitionInputError("--processors must be >= 1, got " +
@@ -68,12 +68,12 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (auto error = assignment_error(decision.owner, m, request.processors))
     throw std::logic_error(request.method + " returned a bad assignment: " + *error);
-  if (info->contiguous && !is_contiguous_chain(decision.owner, request.processors))
+  if (info->capabilities.contiguous && !is_contiguous_chain(decision.owner, request.processors))
     throw std::logic_error(request.method + " returned a non-contiguous partition");
 
   nlohmann::json parts = nlohmann::json::array();
   for (const auto& modules : modules_by_processor(decision.owner, request.processors)) {
-    if (!info->contiguous)
+    if (!info->capabilities.contiguous)
       parts.push_back(modules);
     else if (modules.empty())
       parts.push_back(nlohmann::json::array());

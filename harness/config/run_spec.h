@@ -24,6 +24,10 @@ struct RunSpec {
   std::string name;  // the config's name
   std::string workload;
   Params workload_params;
+  // The resolved platform and execution sections (harness/config/config_keys.h), which the
+  // resolved YAML prints; the typed fields below are copies for the code that runs.
+  Params platform_params;
+  Params execution_params;
   int processors = 1;
   TopologyKind topology = TopologyKind::kChain;
   std::vector<double> speeds;  // per processor, emulated; empty: all 1

@@ -1,0 +1,146 @@
+#include "harness/config/balancer_entries.h"
+
+#include <algorithm>
+
+#include "balancers/balancer.h"
+#include "harness/schedule.h"
+
+namespace lbb {
+
+namespace {
+
+const char* kind_word(BalancerKind kind) {
+  return kind == BalancerKind::kStatic ? "static" : "dynamic";
+}
+
+// The balancer an entry names under `role` ("static" or "dynamic"); null when absent or wrong.
+const BalancerInfo* lookup(const YAML::Node& entry, BalancerKind kind, Problems& problems) {
+  const std::string role = kind_word(kind);
+  const YAML::Node n = entry[role];
+  if (!n) return nullptr;
+  if (!n.IsScalar()) {
+    problems.at(n, role + " must name a balancer");
+    return nullptr;
+  }
+  const std::string name = n.Scalar();
+  const BalancerInfo* info = find_balancer(name);
+  if (!info) {
+    std::string known;
+    for (const auto& b : balancer_registry())
+      if (b.kind() == kind) known += (known.empty() ? "" : ", ") + b.name;
+    problems.at(n, "unknown " + role + " balancer '" + name + "' (known: " + known + ")");
+    return nullptr;
+  }
+  if (info->kind() != kind) {
+    const std::string is = kind_word(info->kind());
+    problems.at(n,
+                "'" + name + "' is a " + is + " balancer; write it as '" + is + ": " + name + "'");
+    return nullptr;
+  }
+  return info;
+}
+
+// The schedule an entry names; false when the entry is unusable.
+bool lookup_schedule(const YAML::Node& entry, const ScheduleInfo*& schedule, Problems& problems) {
+  const YAML::Node n = entry["schedule"];
+  if (!n) return true;
+  schedule = n.IsScalar() ? find_schedule(n.Scalar()) : nullptr;
+  if (!schedule) {
+    std::string known;
+    for (const auto& x : schedule_registry()) known += (known.empty() ? "" : ", ") + x.name;
+    problems.at(n, "unknown schedule '" + (n.IsScalar() ? n.Scalar() : std::string()) +
+                       "' (known: " + known + ")");
+    return false;
+  }
+  if (entry["static"] || entry["dynamic"]) {
+    problems.at(entry,
+                "a schedule entry takes no 'static:' or 'dynamic:': the threads take "
+                "the work as they go");
+    return false;
+  }
+  return true;
+}
+
+// One parameter key of an entry, given to whichever of its balancers (or schedule) owns it.
+void read_param(const YAML::Node& key_node, const YAML::Node& value, const BalancerInfo* st,
+                const BalancerInfo* dy, const ScheduleInfo* sc, BalancerEntry& e,
+                Problems& problems) {
+  const std::string key = key_node.Scalar();
+  if (sc) {
+    if (const ParamSpec* spec = find_spec(sc->params, key)) {
+      Axis a = read_axis(*spec, value, problems);
+      if (!a.values.empty()) e.schedule_axes.push_back(std::move(a));
+    } else {
+      problems.at(key_node, "unknown parameter '" + key + "' for schedule " + sc->name +
+                                " (expected: " + known_keys(sc->params, {"schedule", "label"}) +
+                                ")");
+    }
+    return;
+  }
+  const ParamSpec* ss = st ? find_spec(st->params, key) : nullptr;
+  const ParamSpec* ds = dy ? find_spec(dy->params, key) : nullptr;
+  if (ss && ds) {
+    problems.at(key_node, "parameter '" + key + "' belongs to both " + st->name + " and " +
+                              dy->name + "; give them separate entries");
+  } else if (ss || ds) {
+    Axis a = read_axis(ss ? *ss : *ds, value, problems);
+    if (!a.values.empty()) (ss ? e.static_axes : e.dynamic_axes).push_back(std::move(a));
+  } else if (st || dy) {
+    const std::string owners = (st ? st->name : std::string()) + (st && dy ? " or " : "") +
+                               (dy ? dy->name : std::string());
+    std::string known =
+        known_keys(st ? std::span<const ParamSpec>(st->params) : std::span<const ParamSpec>(),
+                   {"static", "dynamic", "label"});
+    if (dy)
+      for (const auto& s : dy->params) known += ", " + s.name;
+    problems.at(key_node,
+                "unknown parameter '" + key + "' for " + owners + " (expected: " + known + ")");
+  }
+}
+
+void check_required(const BalancerInfo* info, const std::vector<Axis>& axes, const YAML::Node& node,
+                    Problems& problems) {
+  if (!info) return;
+  for (const auto& spec : info->params)
+    if (!spec.default_value &&
+        std::none_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.key == spec.name; }))
+      problems.at(node, info->name + ": missing required parameter '" + spec.name + "'");
+}
+
+}  // namespace
+
+std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& problems) {
+  if (!node.IsMap()) {
+    problems.at(node, "a balancers entry must be a map, e.g. { static: block }");
+    return std::nullopt;
+  }
+  BalancerEntry e{node, {}, {}, {}, {}, {}, {}, {}};
+  const BalancerInfo* st = lookup(node, BalancerKind::kStatic, problems);
+  const BalancerInfo* dy = lookup(node, BalancerKind::kDynamic, problems);
+  const ScheduleInfo* sc = nullptr;
+  if (!lookup_schedule(node, sc, problems)) return std::nullopt;
+  if (sc) e.schedule_name = sc->name;
+  if (!node["static"] && !node["dynamic"] && !node["schedule"]) {
+    problems.at(node, "a balancers entry needs 'static:', 'dynamic:' or both");
+    return std::nullopt;
+  }
+  if (st) e.static_name = st->name;
+  if (dy) e.dynamic_name = dy->name;
+  if (node["label"]) {
+    if (node["label"].IsScalar())
+      e.label = node["label"].Scalar();
+    else
+      problems.at(node["label"], "label must be a string");
+  }
+  for (const auto& kv : node) {
+    const std::string key = kv.first.Scalar();
+    if (key != "static" && key != "dynamic" && key != "schedule" && key != "label")
+      read_param(kv.first, kv.second, st, dy, sc, e, problems);
+  }
+  check_required(st, e.static_axes, node, problems);
+  check_required(dy, e.dynamic_axes, node, problems);
+  if ((node["static"] && !st) || (node["dynamic"] && !dy)) return std::nullopt;
+  return e;
+}
+
+}  // namespace lbb

@@ -1,0 +1,65 @@
+#include "harness/config/config_keys.h"
+
+#include "harness/exec/executor_registry.h"
+
+namespace lbb {
+
+const std::vector<std::string>& top_level_keys() {
+  static const std::vector<std::string> keys = {"name",      "workload",  "platform",
+                                                "execution", "balancers", "output"};
+  return keys;
+}
+
+std::span<const ParamSpec> platform_specs() {
+  static const std::vector<ParamSpec> specs = {
+      required(int_param("processors", 1, "processors (OpenMP threads)", 1, 4096)),
+      string_param("topology", "chain", "processor graph for neighbour-restricted balancers",
+                   {"chain", "ring", "mesh2d", "hypercube", "complete"}),
+      reals_param("speeds", {},
+                  "relative speed per processor in (0, 1], one per processor (empty: all 1); "
+                  "emulated by busy work after each module",
+                  1e-3, 1.0),
+      real_param("external_load", 0.0,
+                 "m: largest transient external load level; a processor under load L runs at "
+                 "speed s / (1 + L) (Zaki, Li & Parthasarathy 1997); 0: none",
+                 0.0, 1000.0),
+      real_param("load_persist_s", 0.2, "d: seconds one external load level lasts", 1e-3),
+      int_param("load_seed", 1, "seed of the external load levels", 0),
+  };
+  return specs;
+}
+
+std::span<const ParamSpec> execution_specs() {
+  static const std::vector<ParamSpec> specs = {
+      string_param("mode", "real", "real: threads execute the kernels", {"real"}),
+      int_param("steps", 50, "recorded steps", 1, 1e9),
+      int_param("warmup", 0, "steps run first and not recorded", 0, 1e9),
+      int_param("repetitions", 1, "independent runs of each configuration", 1, 10000),
+      bool_param("module_detail", false, "archive module/cost and module/owner per step"),
+      string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
+                   executor_choices()),
+  };
+  return specs;
+}
+
+void apply_platform(const Params& platform, RunSpec& run) {
+  run.platform_params = platform;
+  run.processors = static_cast<int>(platform.integer("processors"));
+  run.topology = *parse_topology(platform.text("topology"));
+  run.speeds = platform.reals("speeds");
+  run.external_load.max = platform.real("external_load");
+  run.external_load.persist_s = platform.real("load_persist_s");
+  run.external_load.seed = static_cast<std::uint64_t>(platform.integer("load_seed"));
+}
+
+void apply_execution(const Params& execution, RunSpec& run) {
+  run.execution_params = execution;
+  run.mode = execution.text("mode");
+  run.steps = static_cast<int>(execution.integer("steps"));
+  run.warmup = static_cast<int>(execution.integer("warmup"));
+  run.repetitions = static_cast<int>(execution.integer("repetitions"));
+  run.module_detail = execution.boolean("module_detail");
+  run.executor = execution.text("executor");
+}
+
+}  // namespace lbb

@@ -1,0 +1,122 @@
+#include "harness/config/config_values.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace lbb {
+
+namespace {
+
+// yaml-cpp tags a quoted scalar "!": "12" is a string, and a number must be written 12.
+bool quoted(const YAML::Node& n) {
+  return n.Tag() == "!";
+}
+
+std::optional<ParamValue> scalar_value(const YAML::Node& n, ParamType type) {
+  if (!n.IsScalar()) return std::nullopt;
+  if (type != ParamType::kString && quoted(n)) return std::nullopt;
+  try {
+    switch (type) {
+      case ParamType::kInt:
+        return ParamValue(n.as<std::int64_t>());
+      case ParamType::kReal:
+        return ParamValue(n.as<double>());
+      case ParamType::kBool:
+        return ParamValue(n.as<bool>());
+      case ParamType::kString:
+        return ParamValue(n.as<std::string>());
+      case ParamType::kRealList:
+        return std::nullopt;
+    }
+  } catch (const YAML::Exception&) {
+  }
+  return std::nullopt;
+}
+
+std::optional<ParamValue> list_value(const YAML::Node& n) {
+  if (!n.IsSequence()) return std::nullopt;
+  std::vector<double> out;
+  out.reserve(n.size());
+  for (const auto& e : n) {
+    auto v = scalar_value(e, ParamType::kReal);
+    if (!v) return std::nullopt;
+    out.push_back(std::get<double>(*v));
+  }
+  return ParamValue(std::move(out));
+}
+
+std::string type_error(const ParamSpec& spec, const YAML::Node& n) {
+  const std::string type(type_name(spec.type));
+  std::string message = spec.name + " must be " + (type[0] == 'i' ? "an " : "a ") + type;
+  if (spec.type != ParamType::kString && n.IsScalar() && quoted(n))
+    message += ", not the quoted string \"" + n.Scalar().substr(0, 40) + "\"";
+  return message;
+}
+
+}  // namespace
+
+Axis read_axis(const ParamSpec& spec, const YAML::Node& node, Problems& problems) {
+  Axis axis{spec.name, {}, {}};
+  auto take = [&](const YAML::Node& n) {
+    std::optional<ParamValue> v =
+        spec.type == ParamType::kRealList ? list_value(n) : scalar_value(n, spec.type);
+    if (!v) {
+      problems.at(n, type_error(spec, n));
+      return;
+    }
+    if (auto err = check_value(spec, *v)) {
+      problems.at(n, spec.name + " " + *err);
+      return;
+    }
+    axis.values.push_back(std::move(*v));
+    axis.nodes.push_back(n);
+  };
+  const bool sweep = spec.type == ParamType::kRealList
+                         ? node.IsSequence() && node.size() > 0 && node[0].IsSequence()
+                         : node.IsSequence();
+  if (!sweep) {
+    take(node);
+  } else if (node.size() == 0) {
+    problems.at(node, spec.name + ": an empty sweep list");
+  } else if (node.size() > kMaxSweepValues) {
+    problems.at(node, spec.name + ": a sweep of " + std::to_string(node.size()) +
+                          " values; at most " + std::to_string(kMaxSweepValues));
+  } else {
+    for (const auto& e : node) take(e);
+  }
+  return axis;
+}
+
+std::string known_keys(std::span<const ParamSpec> specs, std::vector<std::string> extra) {
+  for (const auto& s : specs) extra.push_back(s.name);
+  std::string out;
+  for (const auto& k : extra) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+std::vector<Axis> read_section(const YAML::Node& section, const std::string& name,
+                               std::span<const ParamSpec> specs,
+                               const std::vector<std::string>& skip, Problems& problems) {
+  std::vector<Axis> axes;
+  std::set<std::string> given;
+  for (const auto& kv : section) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
+    const ParamSpec* spec = find_spec(specs, key);
+    if (!spec) {
+      problems.at(kv.first, "unknown key '" + key + "' in " + name +
+                                " (expected: " + known_keys(specs, skip) + ")");
+      continue;
+    }
+    given.insert(key);
+    Axis a = read_axis(*spec, kv.second, problems);
+    if (!a.values.empty()) axes.push_back(std::move(a));
+  }
+  for (const auto& spec : specs)
+    if (!spec.default_value && !given.count(spec.name))
+      problems.at(section, name + ": missing required key '" + spec.name + "'");
+  return axes;
+}
+
+}  // namespace lbb

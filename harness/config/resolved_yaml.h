@@ -1,0 +1,12 @@
+#pragma once
+// The resolved YAML archived with each run: the run's complete config, every default filled in,
+// printed from the parameter specs (harness/config/config_keys.h and the registries' specs).
+#include <string>
+
+#include "harness/config/run_spec.h"
+
+namespace lbb {
+
+std::string resolved_yaml(const RunSpec& run, const std::string& output);
+
+}  // namespace lbb

@@ -1,0 +1,226 @@
+#include "harness/config/sweep_expansion.h"
+
+#include <map>
+
+#include "balancers/balancer.h"
+#include "harness/config/config_keys.h"
+#include "harness/config/resolved_yaml.h"
+#include "harness/exec/executor_registry.h"
+#include "harness/schedule.h"
+
+namespace lbb {
+
+namespace {
+
+// Calls f(choice) for every combination of axis values; choice[i] indexes axes[i]->values.
+template <typename F>
+void for_each_combination(const std::vector<const Axis*>& axes, F&& f) {
+  std::vector<std::size_t> choice(axes.size(), 0);
+  while (true) {
+    f(choice);
+    std::size_t i = 0;
+    for (; i < axes.size(); ++i) {
+      if (++choice[i] < axes[i]->values.size()) break;
+      choice[i] = 0;
+    }
+    if (i == axes.size()) return;
+  }
+}
+
+double combinations(const std::vector<Axis>& axes) {
+  double n = 1;
+  for (const auto& a : axes) n *= static_cast<double>(a.values.size());
+  return n;
+}
+
+// "k=v k=v" for the axes with more than one value.
+std::string swept(const std::vector<const Axis*>& axes, const std::vector<std::size_t>& choice) {
+  std::string out;
+  for (std::size_t i = 0; i < axes.size(); ++i)
+    if (axes[i]->values.size() > 1)
+      out += (out.empty() ? "" : " ") + axes[i]->key + "=" + to_string(axes[i]->values[choice[i]]);
+  return out;
+}
+
+// The node a chosen value came from, or `fallback` when the key was not given.
+YAML::Node node_of(const std::vector<const Axis*>& axes, const std::vector<std::size_t>& choice,
+                   const std::string& key, const YAML::Node& fallback) {
+  for (std::size_t i = 0; i < axes.size(); ++i)
+    if (axes[i]->key == key) return axes[i]->nodes[choice[i]];
+  return fallback;
+}
+
+// Axes in section order, each tagged with the Params it fills.
+struct TaggedAxes {
+  std::vector<const Axis*> axes;
+  std::vector<Params*> target;
+  void add(const std::vector<Axis>& from, Params* to) {
+    for (const auto& a : from) {
+      axes.push_back(&a);
+      target.push_back(to);
+    }
+  }
+  void fill(const std::vector<std::size_t>& choice) const {
+    for (std::size_t i = 0; i < axes.size(); ++i)
+      target[i]->set(axes[i]->key, axes[i]->values[choice[i]]);
+  }
+};
+
+struct Expansion {
+  const ConfigSections& sections;
+  Config& config;
+  Problems& problems;
+  std::map<std::string, bool> balancer_ok;  // by name and parameters
+
+  void workload(const WorkloadEntry& we);
+  bool check_run(const WorkloadEntry& we, const TaggedAxes& global,
+                 const std::vector<std::size_t>& g, RunSpec& base);
+  void balancer_entry(const WorkloadEntry& we, const BalancerEntry& entry, const RunSpec& base);
+  bool check_balancer(const std::string& name, const Params& params, const BalancerEntry& entry,
+                      const TaggedAxes& local, const std::vector<std::size_t>& c);
+};
+
+void Expansion::workload(const WorkloadEntry& we) {
+  Params wp, pp, ep;
+  TaggedAxes global;
+  global.add(we.axes, &wp);
+  global.add(sections.platform, &pp);
+  global.add(sections.execution, &ep);
+  for_each_combination(global.axes, [&](const std::vector<std::size_t>& g) {
+    wp = pp = ep = Params();
+    global.fill(g);
+    RunSpec base;
+    base.name = config.name;
+    base.workload = we.info->name;
+    try {
+      base.workload_params = resolve_params(we.info->params, wp);
+    } catch (const ParamError& e) {
+      problems.at(we.node, e.what());
+      return;
+    }
+    apply_platform(resolve_params(platform_specs(), pp), base);
+    apply_execution(resolve_params(execution_specs(), ep), base);
+    if (!check_run(we, global, g, base)) return;
+    base.sweep_label = swept(global.axes, g);
+    for (const auto& entry : sections.balancers) balancer_entry(we, entry, base);
+  });
+}
+
+// The checks that need a whole run; false when the workload's parameters are unusable.
+bool Expansion::check_run(const WorkloadEntry& we, const TaggedAxes& global,
+                          const std::vector<std::size_t>& g, RunSpec& base) {
+  int modules = 0;
+  try {
+    modules = we.info->module_count(base.workload_params);
+  } catch (const std::invalid_argument& e) {
+    problems.at(we.node, e.what());
+    return false;
+  }
+  // Platform keys only: a workload may have a parameter of the same name.
+  const std::vector<const Axis*> platform(global.axes.begin() + we.axes.size(),
+                                          global.axes.end() - sections.execution.size());
+  const std::vector<std::size_t> pg(g.begin() + we.axes.size(),
+                                    g.end() - sections.execution.size());
+  const YAML::Node section = sections.root["platform"];
+  const YAML::Node where_p = node_of(platform, pg, "processors", section);
+  if (base.processors > modules)
+    problems.at(where_p, "processors (" + std::to_string(base.processors) +
+                             ") exceeds the workload's " + std::to_string(modules) + " modules");
+  if (!base.speeds.empty() && static_cast<int>(base.speeds.size()) != base.processors)
+    problems.at(node_of(platform, pg, "speeds", where_p),
+                "speeds has " + std::to_string(base.speeds.size()) + " values for " +
+                    std::to_string(base.processors) + " processors");
+  if (auto err = topology_size_error(base.topology, base.processors))
+    problems.at(node_of(platform, pg, "topology", where_p), *err);
+  return true;
+}
+
+void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& entry,
+                               const RunSpec& base) {
+  // Level workloads (tasks born every level) have no static partition.
+  if (we.info->make_levels && !entry.static_name.empty()) {
+    problems.at(entry.node["static"], we.info->name +
+                                          " creates its tasks level by level: there is no "
+                                          "static partition (use dynamic: or schedule:)");
+    return;
+  }
+  // The executor `execution.executor` names must run the entry ("auto" finds one that does).
+  if (const ExecutorInfo* executor = find_executor(base.executor)) {
+    RunSpec run = base;
+    run.balancer.schedule_name = entry.schedule_name;
+    const std::string why = executor_mismatch(
+        *executor, run, we.info->make_levels ? WorkShape::kLevels : WorkShape::kModules);
+    if (!why.empty()) {
+      problems.at(entry.node, why);
+      return;
+    }
+  }
+  Params sp, dp, cp;
+  TaggedAxes local;
+  local.add(entry.static_axes, &sp);
+  local.add(entry.dynamic_axes, &dp);
+  local.add(entry.schedule_axes, &cp);
+  for_each_combination(local.axes, [&](const std::vector<std::size_t>& c) {
+    sp = dp = cp = Params();
+    local.fill(c);
+    RunSpec run = base;
+    BalancerChoice& b = run.balancer;
+    b.static_name = entry.static_name;
+    b.dynamic_name = entry.dynamic_name;
+    b.schedule_name = entry.schedule_name;
+    if (!check_balancer(b.static_name, sp, entry, local, c) ||
+        !check_balancer(b.dynamic_name, dp, entry, local, c))
+      return;
+    if (!b.static_name.empty())
+      b.static_params = resolve_params(find_balancer(b.static_name)->params, sp);
+    if (!b.dynamic_name.empty())
+      b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
+    if (!b.schedule_name.empty())
+      b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
+    b.label = entry.label;
+    if (b.label.empty())
+      b.label = b.static_name + (b.static_name.empty() || b.dynamic_name.empty() ? "" : "+") +
+                b.dynamic_name + b.schedule_name;
+    if (const std::string sw = swept(local.axes, c); !sw.empty()) b.label += "(" + sw + ")";
+    run.resolved_yaml = resolved_yaml(run, config.output);
+    config.runs.push_back(std::move(run));
+  });
+}
+
+// Builds the balancer once per distinct parameter set, so the checks its constructor makes
+// (a partitioner's name, parameters that constrain each other) fail here and not mid-run.
+bool Expansion::check_balancer(const std::string& name, const Params& params,
+                               const BalancerEntry& entry, const TaggedAxes& local,
+                               const std::vector<std::size_t>& c) {
+  if (name.empty()) return true;
+  const auto [known, fresh] = balancer_ok.emplace(name + " " + params.describe(), false);
+  if (!fresh) return known->second;
+  try {
+    make_balancer(name, params);
+    known->second = true;
+  } catch (const ParamError& e) {
+    problems.at(node_of(local.axes, c, e.param(), entry.node), e.what());
+  } catch (const std::invalid_argument& e) {
+    problems.at(entry.node, name + ": " + e.what());
+  }
+  return known->second;
+}
+
+}  // namespace
+
+double configuration_count(const ConfigSections& sections) {
+  double entries = 0;
+  for (const auto& e : sections.balancers)
+    entries +=
+        combinations(e.static_axes) * combinations(e.dynamic_axes) * combinations(e.schedule_axes);
+  double total = 0;
+  for (const auto& w : sections.workloads) total += combinations(w.axes);
+  return total * combinations(sections.platform) * combinations(sections.execution) * entries;
+}
+
+void expand_runs(const ConfigSections& sections, Config& config, Problems& problems) {
+  Expansion expansion{sections, config, problems, {}};
+  for (const auto& we : sections.workloads) expansion.workload(we);
+}
+
+}  // namespace lbb

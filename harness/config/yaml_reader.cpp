@@ -1,0 +1,120 @@
+#include "harness/config/yaml_reader.h"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "harness/config/run_spec.h"
+
+namespace lbb {
+
+namespace {
+
+// Walks the parser's events, throwing at the first construct a config must not contain.
+class StrictChecker : public YAML::EventHandler {
+ public:
+  StrictChecker(const std::string& origin, bool with_positions)
+      : origin_(origin), with_positions_(with_positions) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1) fail(mark, "a second YAML document ('---'): a config is one document");
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark, "", "~", false); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+    fail(mark, "aliases (*name) are not supported: write the value out");
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                const std::string& value) override {
+    node(mark, tag, value, false);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(mark, tag, "", true);
+    open(mark, false);
+  }
+  void OnSequenceEnd() override { stack_.pop_back(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(mark, tag, "", true);
+    open(mark, true);
+  }
+  void OnMapEnd() override { stack_.pop_back(); }
+
+ private:
+  struct Frame {
+    bool map = false;
+    bool key_next = true;  // in a map: the next node is a key
+    std::set<std::string> keys;
+  };
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
+    if (!with_positions_ || mark.line < 0) throw ConfigError(origin_ + ": " + message);
+    throw ConfigError(origin_ + ":" + std::to_string(mark.line + 1) + ":" +
+                      std::to_string(mark.column + 1) + ": " + message);
+  }
+
+  // Every node: its tag, and when it is a map's key, that key's uniqueness.
+  void node(const YAML::Mark& mark, const std::string& tag, const std::string& scalar,
+            bool collection) {
+    // "?": a plain scalar or collection, "!": a quoted scalar; anything else was written.
+    if (!tag.empty() && tag != "?" && tag != "!")
+      fail(mark, "unknown tag '" + tag + "': configs take no YAML tags");
+    if (stack_.empty() || !stack_.back().map) return;
+    Frame& map = stack_.back();
+    map.key_next = !map.key_next;
+    if (map.key_next) return;  // this node was a value
+    if (collection) fail(mark, "a key must be a name, not a list or map");
+    if (!map.keys.insert(scalar).second)
+      fail(mark, "duplicated key '" + scalar + "' (each key may appear once in a map)");
+  }
+
+  void open(const YAML::Mark& mark, bool map) {
+    if (static_cast<int>(stack_.size()) >= kMaxYamlDepth)
+      fail(mark, "nested more than " + std::to_string(kMaxYamlDepth) + " lists or maps deep");
+    stack_.push_back({map, true, {}});
+  }
+
+  const std::string& origin_;
+  bool with_positions_;
+  int documents_ = 0;
+  std::vector<Frame> stack_;
+};
+
+}  // namespace
+
+std::string read_config_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot read the config file");
+  std::string text(kMaxConfigBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) throw ConfigError(path + ": cannot read the config file");
+  const auto got = static_cast<std::size_t>(in.gcount());
+  if (got > kMaxConfigBytes)
+    throw ConfigError(path + ": larger than " + std::to_string(kMaxConfigBytes >> 20) +
+                      " MiB; a config is a short text file");
+  text.resize(got);
+  return text;
+}
+
+YAML::Node parse_strict_yaml(const std::string& text, const std::string& origin,
+                             bool with_positions) {
+  try {
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    StrictChecker checker(origin, with_positions);
+    while (parser.HandleNextDocument(checker)) {
+    }
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    if (!with_positions || e.mark.is_null()) throw ConfigError(origin + ": " + e.msg);
+    throw ConfigError(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
+                      std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+}
+
+}  // namespace lbb

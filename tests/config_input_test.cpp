@@ -1,0 +1,144 @@
+// Regressions for hostile or mistaken config input (issue 10): each was accepted silently,
+// ran out of memory or crashed before.
+#include <gtest/gtest.h>
+
+#include "harness/config/run_spec.h"
+#include "harness/config/yaml_reader.h"
+#include "test_support.h"
+
+namespace lbb {
+namespace {
+
+const char* kHead = R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)";
+
+std::string error_of(const std::string& text, std::vector<std::string> overrides = {}) {
+  testing::TempDir dir;
+  const std::string path = dir.write("c.yaml", text);
+  try {
+    load_config(path, overrides);
+  } catch (const ConfigError& e) {
+    std::string msg = e.what();
+    for (auto pos = msg.find(path); pos != std::string::npos; pos = msg.find(path))
+      msg.replace(pos, path.size(), "FILE");
+    return msg;
+  }
+  return "";
+}
+
+TEST(ConfigInput, DuplicatedKeyIsRefusedWhereItRepeats) {
+  // steps: 12 then steps: 1000000 ran a million steps.
+  EXPECT_EQ(error_of(std::string(kHead) + "execution:\n  steps: 12\n  steps: 1000000\n"),
+            "FILE:6:3: duplicated key 'steps' (each key may appear once in a map)");
+  EXPECT_EQ(error_of(std::string(kHead) + "name: a\nname: b\n"),
+            "FILE:5:1: duplicated key 'name' (each key may appear once in a map)");
+}
+
+TEST(ConfigInput, SecondDocumentIsRefused) {
+  const std::string e = error_of(std::string(kHead) + "---\nexecution: { steps: 5 }\n");
+  EXPECT_EQ(e.substr(0, e.find(": ")), "FILE:4:1") << e;
+  EXPECT_NE(e.find("a second YAML document"), std::string::npos) << e;
+}
+
+TEST(ConfigInput, QuotedNumberIsRefused) {
+  EXPECT_EQ(error_of(std::string(kHead) + "execution: { steps: \"12\" }\n"),
+            "FILE:4:21: steps must be an integer, not the quoted string \"12\"");
+  EXPECT_EQ(error_of(std::string(kHead) + "execution: { module_detail: 'true' }\n"),
+            "FILE:4:29: module_detail must be a boolean, not the quoted string \"true\"");
+  // Strings may be quoted.
+  EXPECT_EQ(error_of(std::string(kHead) + "execution: { mode: \"real\" }\n"), "");
+}
+
+TEST(ConfigInput, TagsAreRefused) {
+  EXPECT_EQ(error_of(std::string(kHead) + "execution: { steps: !!str 12 }\n"),
+            "FILE:4:21: unknown tag 'tag:yaml.org,2002:str': configs take no YAML tags");
+  const std::string e = error_of(std::string(kHead) + "execution: !mine { steps: 3 }\n");
+  EXPECT_NE(e.find("FILE:4:12: unknown tag '!mine'"), std::string::npos) << e;
+}
+
+TEST(ConfigInput, AliasesAreRefusedAndCannotRecurse) {
+  // `&a [1, *a]` is a list that contains itself: reading it recursed until SIGSEGV.
+  EXPECT_EQ(error_of(kHead, {"workload.sd=&a [1, *a]"}),
+            "--set workload.sd=&a [1, *a]: aliases (*name) are not supported: write the value "
+            "out");
+  EXPECT_EQ(error_of(std::string(kHead) + "execution: &e { steps: 3, warmup: *e }\n"),
+            "FILE:4:35: aliases (*name) are not supported: write the value out");
+}
+
+TEST(ConfigInput, DeepNestingIsRefused) {
+  const std::string deep = std::string(5000, '[') + std::string(5000, ']');
+  const std::string e = error_of(kHead, {"workload.sd=" + deep});
+  EXPECT_EQ(e.substr(0, 24), "--set workload.sd=[[[[[[") << e;
+  EXPECT_NE(e.find("...: nested more than 32 lists or maps deep"), std::string::npos) << e;
+  EXPECT_NE(error_of(std::string(kHead) + "execution: " + deep + "\n").find("FILE:4:"),
+            std::string::npos);
+}
+
+std::string values(int n, int first = 1) {
+  std::string out = "[";
+  for (int i = 0; i < n; ++i) out += (i ? ", " : "") + std::to_string(first + i);
+  return out + "]";
+}
+
+TEST(ConfigInput, SweepSizeIsBoundedBeforeExpansion) {
+  // Three 1000-value sweeps (10^9 runs) ran `validate` out of memory.
+  const std::string text = R"(workload: { kind: block_substitution, blocks: 4096, seed: )" +
+                           values(1000) + R"( }
+platform: { processors: 1, load_seed: )" +
+                           values(1000) +
+                           R"( }
+execution: { steps: )" + values(1000) +
+                           R"( }
+balancers: [ { static: block } ]
+)";
+  EXPECT_EQ(error_of(text),
+            "FILE:1:1: the sweeps expand to 1e+09 configurations; at most 20000 (split the "
+            "sweep into several configs)");
+  const std::string e = error_of(kHead, {"execution.steps=" + values(10001)});
+  EXPECT_NE(e.find("steps: a sweep of 10001 values; at most 10000"), std::string::npos) << e;
+}
+
+TEST(ConfigInput, LongSetListIsNamedShortly) {
+  // Every element of a --set list kept its own copy of the whole --set text: memory grew with
+  // the square of its length. The message names the --set by its first characters only.
+  const std::string e = error_of(kHead, {"platform.load_seed=" + values(50000, -10000)});
+  EXPECT_LT(e.size(), 200u) << e.substr(0, 300);
+  EXPECT_EQ(e.substr(0, 30), "--set platform.load_seed=[-100");
+  EXPECT_NE(e.find("...: load_seed: a sweep of 50000 values"), std::string::npos) << e;
+}
+
+TEST(ConfigInput, ValidateBuildsEachBalancer) {
+  // A dynamic balancer's own checks ran only mid-run (exit 1); now the config is refused.
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { dynamic: redistribution, partitioner: nope } ]
+)"),
+            "FILE:3:54: partitioner: 'nope' is not a registered static partitioner");
+  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { dynamic: redistribution, partitioner: [lpt, nope] } ]
+)"),
+            "FILE:3:60: partitioner: 'nope' is not a registered static partitioner");
+}
+
+TEST(ConfigInput, SetCreatesASectionTheConfigLeavesOut) {
+  testing::TempDir dir;
+  const Config c = load_config(dir.write("c.yaml", kHead), {"execution.steps=7"});
+  ASSERT_EQ(c.runs.size(), 1u);
+  EXPECT_EQ(c.runs[0].steps, 7);
+}
+
+TEST(ConfigInput, ConfigFileSizeIsBounded) {
+  // `lbbench validate /dev/zero` read without end and aborted with std::bad_alloc.
+  try {
+    read_config_text("/dev/zero");
+    FAIL() << "read /dev/zero whole";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/dev/zero: larger than 4 MiB; a config is a short text file");
+  }
+}
+
+}  // namespace
+}  // namespace lbb
