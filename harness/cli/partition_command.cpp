@@ -17,31 +17,12 @@
 #include "core/topology.h"
 #include "harness/cli/commands.h"
 #include "harness/exec/load_view_builder.h"
+#include "harness/cli/weight_parser.h"
 
 namespace lbb {
 
 std::vector<double> read_weights(std::istream& in, const std::string& source) {
-  std::vector<double> weights;
-  std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
-    std::istringstream tokens(line);
-    std::string token;
-    while (tokens >> token) {
-      const std::string where = source + ":" + std::to_string(line_no) + ": '" + token + "' ";
-      double value = 0;
-      const char* end = token.data() + token.size();
-      const auto [ptr, ec] = std::from_chars(token.data(), end, value);
-      if (ec == std::errc::result_out_of_range)
-        throw PartitionInputError(where + "is out of range");
-      if (ec != std::errc() || ptr != end) throw PartitionInputError(where + "is not a number");
-      if (!std::isfinite(value)) throw PartitionInputError(where + "is not a finite number");
-      if (value < 0) throw PartitionInputError(where + "is negative; weights must be >= 0");
-      weights.push_back(value);
-    }
-  }
-  if (in.bad()) throw PartitionInputError(source + ": read error");
-  if (weights.empty()) throw PartitionInputError(source + ": no weights");
-  return weights;
+  return parse_weights(in, source);
 }
 
 nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights) {
