@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/module_structure.h"
@@ -64,17 +65,48 @@ class Balancer {
   virtual SyncTrigger sync_trigger() const { return {}; }
 };
 
+// What a balancer is for, which says when the executor calls it. Declared by its registry entry
+// (and the folder its file lives in), never discovered by making one.
+enum class BalancerRole {
+  kPartition,     // static: once, on predicted weights, before the first step
+  kBetweenSteps,  // dynamic: after every step, on the step's measured costs
+  kInStep,        // dynamic: inside a step, when a group's fastest processor finishes (Zaki et al.)
+  kLevel,         // dynamic: once per level of a growing task tree (Hwang & Hong 2001)
+  kAsync,  // dynamic: with no barrier between steps, as modules advance (Iqbal, Saltz & Bokhari
+           // 1986)
+};
+std::string_view role_name(BalancerRole role);  // "partition", "between steps", ...
+
+// The config key that names a balancer: `static:` for partitioners, `dynamic:` for every other
+// role.
 enum class BalancerKind { kStatic, kDynamic };
+
+// Optional abilities a registry entry declares, so tools and executors look them up by name.
+struct BalancerCapabilities {
+  // Partitioners whose result is always a contiguous chain partition (processor k holds one range
+  // of modules preceding processor k+1's): tools print such parts as [first, last].
+  bool contiguous = false;
+  // Distributed schemes: every processor computes the same decision (Balancer::redundant()).
+  bool redundant = false;
+};
+
+class UnitLevelBalancer;  // balancers/between_steps/transfer_plan.h
 
 struct BalancerInfo {
   std::string name;
-  BalancerKind kind = BalancerKind::kStatic;
+  BalancerRole role = BalancerRole::kPartition;
   std::string summary;  // one line, with the paper it comes from
   std::vector<ParamSpec> params;
-  std::function<std::unique_ptr<Balancer>(const Params&)> make;
-  // Static partitioners whose result is always a contiguous chain partition (processor k holds
-  // one range of modules preceding processor k+1's): tools print such parts as [first, last].
-  bool contiguous = false;
+  std::function<std::unique_ptr<Balancer>(const Params&)> make{};
+  BalancerCapabilities capabilities{};
+  // Set for balancers with a unit-level form (Horton 1993's integer units; the `balance`
+  // command): makes the same balancer as `make`, seen through its plan() interface.
+  std::function<std::unique_ptr<UnitLevelBalancer>(const Params&)> make_unit_level{};
+
+  BalancerKind kind() const {
+    return role == BalancerRole::kPartition ? BalancerKind::kStatic : BalancerKind::kDynamic;
+  }
+  bool has_unit_level() const { return static_cast<bool>(make_unit_level); }
 };
 
 // Every balancer, in the order `lbbench list` shows them (balancers/registry.cpp).

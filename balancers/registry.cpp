@@ -1,6 +1,7 @@
 // The single table of balancers: adding one is one file plus one line here.
 #include <stdexcept>
 
+#include "balancers/async/predictive.h"
 #include "balancers/balancer.h"
 #include "balancers/between_steps/diffusion.h"
 #include "balancers/between_steps/diffusion_horton.h"
@@ -39,15 +40,32 @@ std::span<const BalancerInfo> balancer_registry() {
       CompleteRedistribution::info(),
       HortonDiffusion::info(),
       MultilevelDiffusion::info(),
-      ProfiledRedistribution::info(ProfiledScheme::kGCDLB),
-      ProfiledRedistribution::info(ProfiledScheme::kGDDLB),
-      ProfiledRedistribution::info(ProfiledScheme::kLCDLB),
-      ProfiledRedistribution::info(ProfiledScheme::kLDDLB),
+      gcdlb_info(),
+      gddlb_info(),
+      lcdlb_info(),
+      lddlb_info(),
       TreeMesh::info(),
       ListScheduling::info(),
       DecreasingFit::info(),
+      Predictive::info(),
   };
   return all;
+}
+
+std::string_view role_name(BalancerRole role) {
+  switch (role) {
+    case BalancerRole::kPartition:
+      return "partition";
+    case BalancerRole::kBetweenSteps:
+      return "between steps";
+    case BalancerRole::kInStep:
+      return "in step";
+    case BalancerRole::kLevel:
+      return "level";
+    case BalancerRole::kAsync:
+      return "async";
+  }
+  return "?";
 }
 
 const BalancerInfo* find_balancer(std::string_view name) {

@@ -28,9 +28,9 @@ TEST(StaticBalancers, RegisteredAndDecideOnAnyStructure) {
   for (const char* name : kStaticPartitioners) {
     const BalancerInfo* info = find_balancer(name);
     ASSERT_NE(info, nullptr) << name;
-    EXPECT_EQ(info->kind, BalancerKind::kStatic) << name;
+    EXPECT_EQ(info->kind(), BalancerKind::kStatic) << name;
     const bool chain_method = std::string(name) != "lpt" && std::string(name) != "orb";
-    EXPECT_EQ(info->contiguous, chain_method) << name;
+    EXPECT_EQ(info->capabilities.contiguous, chain_method) << name;
     auto balancer = make_balancer(name, {});
     for (auto structure :
          {ModuleStructure::kChain, ModuleStructure::kSpatial, ModuleStructure::kIndependent}) {

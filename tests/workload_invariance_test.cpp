@@ -107,7 +107,7 @@ TEST(WorkloadInvariance, ResultDoesNotDependOnTheAssignment) {
       for (const ParamSpec& spec : info.params) needs_settings |= !spec.default_value.has_value();
       if (needs_settings) continue;  // no defaults to run it with
       std::unique_ptr<Balancer> b = make_balancer(info.name, Params{});
-      const bool is_static = info.kind == BalancerKind::kStatic;
+      const bool is_static = info.kind() == BalancerKind::kStatic;
       const Outcome o = run(c, is_static ? b.get() : nullptr, is_static ? nullptr : b.get());
       EXPECT_TRUE(o.verification.passed)
           << label << " / " << info.name << ": " << o.verification.detail;

@@ -7,14 +7,16 @@
 namespace lbb {
 
 BalancerInfo LocalAverageDiffusion::info() {
-  return {
-      "diffusion",
-      BalancerKind::kDynamic,
-      "diffusion: a processor above threshold x its local ideal sends the excess to lighter "
-      "neighbours in proportion to their deficit (Franklin & Govindan 1995, section 3.2)",
-      {real_param("threshold", 1.2,
-                  "w* as a factor of the local ideal w~ (Tables 3 and 5: best 1.2)", 1.0)},
-      [](const Params& p) { return std::make_unique<LocalAverageDiffusion>(p.real("threshold")); }};
+  return unit_plan_entry(
+      {"diffusion",
+       BalancerRole::kBetweenSteps,
+       "diffusion: a processor above threshold x its local ideal sends the excess to lighter "
+       "neighbours in proportion to their deficit (Franklin & Govindan 1995, section 3.2)",
+       {real_param("threshold", 1.2,
+                   "w* as a factor of the local ideal w~ (Tables 3 and 5: best 1.2)", 1.0)}},
+      +[](const Params& p) {
+        return std::make_unique<LocalAverageDiffusion>(p.real("threshold"));
+      });
 }
 
 TransferPlan LocalAverageDiffusion::plan(const UnitLoads& in) const {

@@ -8,13 +8,13 @@
 namespace lbb {
 
 BalancerInfo HortonDiffusion::info() {
-  return {
-      "diffusion_horton",
-      BalancerKind::kDynamic,
-      "diffusion: neighbours exchange half their load difference until locally balanced "
-      "(Horton 1993, Algorithm 1)",
-      {int_param("max_phases", 100000, "stop after this many transfer phases", 1)},
-      [](const Params& p) { return std::make_unique<HortonDiffusion>(p.integer("max_phases")); }};
+  return unit_plan_entry(
+      {"diffusion_horton",
+       BalancerRole::kBetweenSteps,
+       "diffusion: neighbours exchange half their load difference until locally balanced "
+       "(Horton 1993, Algorithm 1)",
+       {int_param("max_phases", 100000, "stop after this many transfer phases", 1)}},
+      +[](const Params& p) { return std::make_unique<HortonDiffusion>(p.integer("max_phases")); });
 }
 
 namespace {

@@ -8,12 +8,13 @@
 namespace lbb {
 
 BalancerInfo MultilevelDiffusion::info() {
-  return {"multilevel",
-          BalancerKind::kDynamic,
-          "multi-level diffusion: recursive bisection of the processors, ceil(log2 P) transfer "
-          "phases between neighbouring halves (Horton 1993, Algorithm 2)",
-          {},
-          [](const Params&) { return std::make_unique<MultilevelDiffusion>(); }};
+  return unit_plan_entry(
+      {"multilevel",
+       BalancerRole::kBetweenSteps,
+       "multi-level diffusion: recursive bisection of the processors, ceil(log2 P) transfer "
+       "phases between neighbouring halves (Horton 1993, Algorithm 2)",
+       {}},
+      +[](const Params&) { return std::make_unique<MultilevelDiffusion>(); });
 }
 
 TransferPlan MultilevelDiffusion::plan(const UnitLoads& in) const {

@@ -4,7 +4,7 @@ namespace lbb {
 
 BalancerInfo NoBalance::info() {
   return {"none",
-          BalancerKind::kDynamic,
+          BalancerRole::kBetweenSteps,
           "never rebalance: keep the initial assignment (no-balance bound, Franklin & Govindan "
           "1995)",
           {},

@@ -7,22 +7,23 @@
 namespace lbb {
 
 BalancerInfo RandomNeighbour::info() {
-  return {"random",
-          BalancerKind::kDynamic,
-          "random: a processor above threshold x its ideal load sends alpha of the excess to a "
-          "random neighbour (Franklin & Govindan 1995, section 3.1)",
-          {real_param("alpha", 0.5, "fraction of the excess over the threshold sent (Table 5)", 0.0,
-                      1.0),
-           real_param("threshold", 1.1, "w* as a factor of the ideal load (Table 5: 1.0-1.2)", 1.0),
-           string_param("ideal", "global",
-                        "ideal load the threshold scales: global w-bar (eq. 5) or local w~ (eq. 6)",
-                        {"global", "local"}),
-           int_param("seed", 1, "seed of the neighbour draws", 0)},
-          [](const Params& p) {
-            return std::make_unique<RandomNeighbour>(p.real("alpha"), p.real("threshold"),
-                                                     p.text("ideal") == "local",
-                                                     static_cast<std::uint64_t>(p.integer("seed")));
-          }};
+  return unit_plan_entry(
+      {"random",
+       BalancerRole::kBetweenSteps,
+       "random: a processor above threshold x its ideal load sends alpha of the excess to a "
+       "random neighbour (Franklin & Govindan 1995, section 3.1)",
+       {real_param("alpha", 0.5, "fraction of the excess over the threshold sent (Table 5)", 0.0,
+                   1.0),
+        real_param("threshold", 1.1, "w* as a factor of the ideal load (Table 5: 1.0-1.2)", 1.0),
+        string_param("ideal", "global",
+                     "ideal load the threshold scales: global w-bar (eq. 5) or local w~ (eq. 6)",
+                     {"global", "local"}),
+        int_param("seed", 1, "seed of the neighbour draws", 0)}},
+      +[](const Params& p) {
+        return std::make_unique<RandomNeighbour>(p.real("alpha"), p.real("threshold"),
+                                                 p.text("ideal") == "local",
+                                                 static_cast<std::uint64_t>(p.integer("seed")));
+      });
 }
 
 namespace {

@@ -10,7 +10,7 @@ namespace lbb {
 
 BalancerInfo CompleteRedistribution::info() {
   return {"redistribution",
-          BalancerKind::kDynamic,
+          BalancerRole::kBetweenSteps,
           "complete redistribution: when a processor exceeds threshold x its ideal load, "
           "repartition from scratch with a static partitioner (Franklin & Govindan 1995, 3.3)",
           {real_param("threshold", 1.3,
@@ -22,7 +22,7 @@ BalancerInfo CompleteRedistribution::info() {
             const std::string& name = p.text("partitioner");
             if (name != "auto") {
               const BalancerInfo* info = find_balancer(name);
-              if (!info || info->kind != BalancerKind::kStatic)
+              if (!info || info->role != BalancerRole::kPartition)
                 throw ParamError("partitioner", "partitioner: '" + name +
                                                     "' is not a registered static partitioner");
             }

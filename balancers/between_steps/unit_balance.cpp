@@ -8,11 +8,8 @@ namespace lbb {
 
 std::vector<std::string> unit_level_balancer_names() {
   std::vector<std::string> names;
-  for (const auto& info : balancer_registry()) {
-    if (info.kind != BalancerKind::kDynamic) continue;
-    const auto balancer = info.make(resolve_params(info.params, Params{}));
-    if (dynamic_cast<const UnitLevelBalancer*>(balancer.get())) names.push_back(info.name);
-  }
+  for (const auto& info : balancer_registry())
+    if (info.has_unit_level()) names.push_back(info.name);
   return names;
 }
 
@@ -31,12 +28,11 @@ const BalancerInfo& unit_level_info(std::string_view name) {
   if (!info)
     throw std::invalid_argument("unknown balancer '" + std::string(name) +
                                 "'; balancers with a unit-level form: " + supported_list());
-  if (info->kind != BalancerKind::kDynamic)
+  if (info->role == BalancerRole::kPartition)
     throw std::invalid_argument(
         "'" + info->name +
         "' is a static partitioner; balancers with a unit-level form: " + supported_list());
-  const auto balancer = info->make(resolve_params(info->params, Params{}));
-  if (!dynamic_cast<const UnitLevelBalancer*>(balancer.get()))
+  if (!info->has_unit_level())
     throw std::invalid_argument("'" + info->name +
                                 "' decides on modules only and has no unit-level form; "
                                 "balancers with one: " +
@@ -46,9 +42,9 @@ const BalancerInfo& unit_level_info(std::string_view name) {
 
 TransferPlan plan_units(std::string_view name, const Params& given, const UnitLoads& in) {
   const BalancerInfo& info = unit_level_info(name);
-  const auto balancer = info.make(resolve_params(info.params, given));
+  const auto balancer = info.make_unit_level(resolve_params(info.params, given));
   if (auto err = unit_loads_error(in)) throw std::invalid_argument(*err);
-  return dynamic_cast<const UnitLevelBalancer&>(*balancer).plan(in);
+  return balancer->plan(in);
 }
 
 }  // namespace lbb

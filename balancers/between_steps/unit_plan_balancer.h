@@ -3,6 +3,7 @@
 // every processor, plan transfers (the balancer's unit-level algorithm), then realise the net
 // transfers with concrete modules.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -24,5 +25,16 @@ class UnitPlanBalancer : public Balancer, public UnitLevelBalancer {
   // Starts from the block assignment when the view has no owners yet (and then always acts).
   Decision decide(const LoadView& view) final;
 };
+
+// The registry entry of a unit-plan balancer: one typed factory serves both forms, so the entry
+// declares its unit-level form (BalancerInfo::make_unit_level) instead of tools discovering it.
+template <class T>
+BalancerInfo unit_plan_entry(BalancerInfo info, std::unique_ptr<T> (*make)(const Params&)) {
+  info.make = [make](const Params& p) -> std::unique_ptr<Balancer> { return make(p); };
+  info.make_unit_level = [make](const Params& p) -> std::unique_ptr<UnitLevelBalancer> {
+    return make(p);
+  };
+  return info;
+}
 
 }  // namespace lbb

@@ -11,40 +11,18 @@ namespace lbb {
 
 namespace {
 
-struct SchemeText {
-  const char* name;
-  const char* summary;
-};
-
-SchemeText scheme_text(ProfiledScheme scheme) {
-  switch (scheme) {
-    case ProfiledScheme::kGCDLB:
-      return {"gcdlb",
-              "global centralised: one thread redistributes all modules by measured rate when "
-              "the fastest processor finishes (Zaki, Li & Parthasarathy 1997)"};
-    case ProfiledScheme::kGDDLB:
-      return {"gddlb",
-              "global distributed: every thread computes the redistribution of all modules "
-              "redundantly (Zaki, Li & Parthasarathy 1997)"};
-    case ProfiledScheme::kLCDLB:
-      return {"lcdlb",
-              "local centralised: one thread redistributes within each group of K processors "
-              "(Zaki, Li & Parthasarathy 1997)"};
-    case ProfiledScheme::kLDDLB:
-      return {"lddlb",
-              "local distributed: the threads of each group of K processors redistribute within "
-              "it redundantly (Zaki, Li & Parthasarathy 1997)"};
-  }
-  return {"?", "?"};
-}
-
 bool is_local(ProfiledScheme scheme) {
   return scheme == ProfiledScheme::kLCDLB || scheme == ProfiledScheme::kLDDLB;
 }
 
+bool is_distributed(ProfiledScheme scheme) {
+  return scheme == ProfiledScheme::kGDDLB || scheme == ProfiledScheme::kLDDLB;
+}
+
 }  // namespace
 
-BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme) {
+BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme, std::string name,
+                                          std::string summary) {
   std::vector<ParamSpec> params;
   if (is_local(scheme))
     params.push_back(int_param("group_size", 4, "K: processors per group (consecutive ids)", 1));
@@ -60,18 +38,20 @@ BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme) {
       real_param("latency", 1e-6, "L: seconds per migration message in the cost model", 0.0));
   params.push_back(real_param("bandwidth", 1e10,
                               "B: bytes per second a migration copies in the cost model", 1.0));
-  const SchemeText text = scheme_text(scheme);
-  return {text.name, BalancerKind::kDynamic, text.summary, std::move(params),
-          [scheme](const Params& p) {
-            ProfiledConfig c;
-            c.scheme = scheme;
-            c.group_size = is_local(scheme) ? static_cast<int>(p.integer("group_size")) : 0;
-            c.move_threshold = p.real("move_threshold");
-            c.profit = p.real("profit");
-            c.latency = p.real("latency");
-            c.bandwidth = p.real("bandwidth");
-            return std::make_unique<ProfiledRedistribution>(c);
-          }};
+  BalancerInfo info{std::move(name), BalancerRole::kInStep, std::move(summary), std::move(params),
+                    [scheme](const Params& p) {
+                      ProfiledConfig c;
+                      c.scheme = scheme;
+                      c.group_size =
+                          is_local(scheme) ? static_cast<int>(p.integer("group_size")) : 0;
+                      c.move_threshold = p.real("move_threshold");
+                      c.profit = p.real("profit");
+                      c.latency = p.real("latency");
+                      c.bandwidth = p.real("bandwidth");
+                      return std::make_unique<ProfiledRedistribution>(c);
+                    }};
+  info.capabilities.redundant = is_distributed(scheme);
+  return info;
 }
 
 bool ProfiledRedistribution::local() const {
@@ -79,7 +59,7 @@ bool ProfiledRedistribution::local() const {
 }
 
 bool ProfiledRedistribution::redundant() const {
-  return config_.scheme == ProfiledScheme::kGDDLB || config_.scheme == ProfiledScheme::kLDDLB;
+  return is_distributed(config_.scheme);
 }
 
 SyncTrigger ProfiledRedistribution::sync_trigger() const {

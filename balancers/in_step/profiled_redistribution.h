@@ -1,5 +1,6 @@
 #pragma once
 #include <span>
+#include <string>
 #include <vector>
 
 #include "balancers/balancer.h"
@@ -29,7 +30,8 @@ struct ProfiledConfig {
 class ProfiledRedistribution final : public Balancer {
  public:
   explicit ProfiledRedistribution(ProfiledConfig config) : config_(config) {}
-  static BalancerInfo info(ProfiledScheme scheme);
+  // The shared registry entry of the four schemes (each registers itself in its own file).
+  static BalancerInfo info(ProfiledScheme scheme, std::string name, std::string summary);
   Decision decide(const LoadView& view) override;
   bool redundant() const override;
   SyncTrigger sync_trigger() const override;
@@ -38,6 +40,12 @@ class ProfiledRedistribution final : public Balancer {
   bool local() const;
   ProfiledConfig config_;
 };
+
+// The four registry entries, one file each (gcdlb.cpp, gddlb.cpp, lcdlb.cpp, lddlb.cpp).
+BalancerInfo gcdlb_info();
+BalancerInfo gddlb_info();
+BalancerInfo lcdlb_info();
+BalancerInfo lddlb_info();
 
 // Modules per processor proportional to rate, summing to `total` (largest remainders).
 std::vector<int> proportional_counts(int total, std::span<const double> rate);

@@ -35,7 +35,7 @@ std::vector<int> decreasing_fit(std::span<const double> cost, std::span<const in
 
 BalancerInfo DecreasingFit::info() {
   return {"decreasing_fit",
-          BalancerKind::kDynamic,
+          BalancerRole::kLevel,
           "tasks by non-increasing cost, each to the processor finishing it first, any distance "
           "(Hwang & Hong 2001, yardstick L3)",
           {},

@@ -40,7 +40,7 @@ std::vector<int> list_schedule(std::span<const double> cost, std::span<const dou
 BalancerInfo ListScheduling::info() {
   return {
       "list_scheduling",
-      BalancerKind::kDynamic,
+      BalancerRole::kLevel,
       "each task, in creation order, to the processor finishing it first within t_a hops of "
       "its creator (Hwang & Hong 2001, yardstick L2)",
       {real_param("c_max", 1.0, "C_max, the communication limit, as a multiple of sum E_a / N", 0)},

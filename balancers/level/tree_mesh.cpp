@@ -207,7 +207,7 @@ std::vector<int> creators_of(const LoadView& view) {
 
 BalancerInfo TreeMesh::info() {
   return {"tree_mesh",
-          BalancerKind::kDynamic,
+          BalancerRole::kLevel,
           "tree level on a mesh: recursive halving moving tasks within their distance budget "
           "t_a = floor(C_max / (B_a + M_a)) (Hwang & Hong 2001, L1)",
           {

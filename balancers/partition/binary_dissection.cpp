@@ -64,12 +64,12 @@ ChainPartition binary_dissection(std::span<const double> weights, std::span<cons
 BalancerInfo BinaryDissection::info() {
   BalancerInfo info{
       "binary_dissection",
-      BalancerKind::kStatic,
+      BalancerRole::kPartition,
       "recursive halving of the chain by weight, any P, speed-aware (Iqbal, Saltz & Bokhari "
       "1986, section 4); module order is the chain",
       {},
       [](const Params&) { return std::make_unique<BinaryDissection>(); }};
-  info.contiguous = true;
+  info.capabilities.contiguous = true;
   return info;
 }
 

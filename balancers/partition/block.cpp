@@ -5,11 +5,11 @@ namespace lbb {
 BalancerInfo BlockPartition::info() {
   BalancerInfo info{
       "block",
-      BalancerKind::kStatic,
+      BalancerRole::kPartition,
       "equal contiguous module counts per processor (static block scheme, Zaki et al. 1997)",
       {},
       [](const Params&) { return std::make_unique<BlockPartition>(); }};
-  info.contiguous = true;
+  info.capabilities.contiguous = true;
   return info;
 }
 

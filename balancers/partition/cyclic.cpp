@@ -5,7 +5,7 @@ namespace lbb {
 BalancerInfo CyclicPartition::info() {
   return {
       "cyclic",
-      BalancerKind::kStatic,
+      BalancerRole::kPartition,
       "interleaved: module m on processor m mod P (static interleaved scheme, Zaki et al. 1997)",
       {},
       [](const Params&) { return std::make_unique<CyclicPartition>(); }};

@@ -40,7 +40,7 @@ ChainPartition greedy_probe(std::span<const double> weights, std::span<const dou
 BalancerInfo GreedyProbe::info() {
   BalancerInfo info{
       "greedy_probe",
-      BalancerKind::kStatic,
+      BalancerRole::kPartition,
       "greedy PROBE with a binary search of the bottleneck to accuracy epsilon (Iqbal, Saltz & "
       "Bokhari 1986, section 5), speed-aware; module order is the chain",
       {real_param("epsilon", 1e-9,
@@ -48,7 +48,7 @@ BalancerInfo GreedyProbe::info() {
                   "resolution of doubles)",
                   0.0)},
       [](const Params& p) { return std::make_unique<GreedyProbe>(p); }};
-  info.contiguous = true;
+  info.capabilities.contiguous = true;
   return info;
 }
 

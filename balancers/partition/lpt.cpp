@@ -51,7 +51,7 @@ Owners lpt_partition(std::span<const double> weights, std::span<const double> sp
 
 BalancerInfo LptPartition::info() {
   return {"lpt",
-          BalancerKind::kStatic,
+          BalancerRole::kPartition,
           "largest cost first onto the processor where it finishes first (Graham 1969), "
           "speed-aware; ignores module order",
           {},

@@ -52,12 +52,12 @@ ChainPartition optimal_chain(std::span<const double> weights, std::span<const do
 BalancerInfo OptimalChain::info() {
   BalancerInfo info{
       "optimal_chain",
-      BalancerKind::kStatic,
+      BalancerRole::kPartition,
       "exact contiguous chain partition by probe-based parametric search (Nicol 1994; Pinar & "
       "Aykanat 2004), speed-aware; module order is the chain",
       {},
       [](const Params&) { return std::make_unique<OptimalChain>(); }};
-  info.contiguous = true;
+  info.capabilities.contiguous = true;
   return info;
 }
 

@@ -99,12 +99,12 @@ ChainPartition optimal_chain_bokhari(std::span<const double> weights,
 BalancerInfo OptimalChainBokhari::info() {
   BalancerInfo info{
       "optimal_chain_bokhari",
-      BalancerKind::kStatic,
+      BalancerRole::kPartition,
       "exact contiguous chain partition as the minimum bottleneck path of Bokhari's layered "
       "assignment graph (Iqbal, Saltz & Bokhari 1986, section 3); O(m^3 n), the reference",
       {},
       [](const Params&) { return std::make_unique<OptimalChainBokhari>(); }};
-  info.contiguous = true;
+  info.capabilities.contiguous = true;
   return info;
 }
 

@@ -136,7 +136,7 @@ Owners orb_partition(std::span<const double> weights, std::span<const double> sp
 
 BalancerInfo OrbPartition::info() {
   return {"orb",
-          BalancerKind::kStatic,
+          BalancerRole::kPartition,
           "orthogonal recursive bisection of module coordinates by cost, speed-aware (Berger & "
           "Bokhari 1987); module index when there are no coordinates",
           {},

@@ -5,6 +5,7 @@
 #include "balancers/balancer.h"
 #include "core/text.h"
 #include "harness/cli/commands.h"
+#include "harness/exec/executor_registry.h"
 #include "harness/schedule.h"
 #include "workloads/workload.h"
 
@@ -45,8 +46,10 @@ void add_list_command(CLI::App& app) {
                         : "\ndynamic balancers (config: - { dynamic: NAME, param: value }, may "
                           "follow a static: in the same entry)\n");
       for (const auto& b : balancer_registry()) {
-        if (b.kind != kind) continue;
-        std::cout << "  " << b.name << " - " << b.summary << "\n";
+        if (b.kind() != kind) continue;
+        std::cout << "  " << b.name;
+        if (kind == BalancerKind::kDynamic) std::cout << " [" << role_name(b.role) << "]";
+        std::cout << " - " << b.summary << "\n";
         print_params(b.params);
       }
     }
@@ -55,6 +58,10 @@ void add_list_command(CLI::App& app) {
       std::cout << "  " << s.name << " - " << s.summary << "\n";
       print_params(s.params);
     }
+    std::cout << "\nexecutors (config: execution: { executor: NAME }; auto: the first that runs "
+                 "the entry)\n";
+    for (const auto& e : executor_registry())
+      std::cout << "  " << e.name << " - " << e.summary << "\n";
   });
 }
 

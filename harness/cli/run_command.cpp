@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,8 @@
 #include "harness/cli/result_options.h"
 #include "harness/comparison_table.h"
 #include "harness/config/run_spec.h"
+#include "harness/provenance.h"
+#include "harness/run_selection.h"
 #include "harness/runner.h"
 
 namespace lbb {
@@ -25,9 +28,13 @@ struct RunOptions {
   std::vector<std::string> overrides;
   int repetitions = 0;  // 0: the config's
   bool no_archive = false;
+  bool resume = false;
+  std::string slice;  // i/n
+  std::string command;
   ResultOptions results;
 };
 
+// The config with --repetitions applied and --only / --exclude's runs kept.
 Config load_selected(const RunOptions& o) {
   std::vector<std::string> overrides = o.overrides;
   if (o.repetitions > 0)
@@ -49,9 +56,36 @@ Config load_selected(const RunOptions& o) {
   return config;
 }
 
-void warn_oversubscribed(const Config& config, const Provenance& prov) {
+// The runs this invocation executes (all, a slice, or what the archive lacks) and its archive.
+std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
+                                      const Provenance& prov,
+                                      std::unique_ptr<ArchiveWriter>& archive) {
+  const std::string output = o.output.empty() ? config.output : o.output;
+  std::vector<PlannedRun> plan = plan_runs(config.runs);
+  try {
+    if (o.resume && o.no_archive)
+      throw std::invalid_argument("--resume needs an archive: it runs what the archive lacks");
+    if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));
+    if (!o.no_archive) {
+      archive =
+          std::make_unique<ArchiveWriter>(output, invocation_record(prov, o.command, o.slice));
+      if (o.resume) {
+        const std::size_t before = plan.size();
+        plan = missing_from(plan, ArchiveReader(output).runs());
+        std::cerr << "resume: " << before - plan.size() << " of " << before << " runs already in "
+                  << output << ", " << plan.size() << " to run\n";
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "lbbench: " << (archive ? "archive " : "") << e.what() << "\n";
+    throw CLI::RuntimeError(kExitBadInput);
+  }
+  return plan;
+}
+
+void warn_oversubscribed(const std::vector<PlannedRun>& plan, const Provenance& prov) {
   int max_p = 0;
-  for (const auto& r : config.runs) max_p = std::max(max_p, r.processors);
+  for (const auto& r : plan) max_p = std::max(max_p, r.spec->processors);
   if (max_p <= prov.available) return;
   std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
             << " available cores: oversubscribed (archived as oversubscribed = 1); the table "
@@ -68,68 +102,55 @@ std::string duration(double s) {
   return buf;
 }
 
-// Runs every repetition; on a terminal one progress line per run with an ETA, else only failures.
-std::vector<RunOutcome> run_all(const Config& config, ArchiveWriter* archive,
+// Runs the plan; on a terminal one progress line per run with an ETA, else only failures.
+std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ArchiveWriter* archive,
                                 const Provenance& prov) {
   const bool tty = isatty(fileno(stderr)) != 0;
-  int total = 0, max_reps = 0;
-  for (const auto& spec : config.runs) {
-    total += spec.repetitions;
-    max_reps = std::max(max_reps, spec.repetitions);
-  }
+  const int total = static_cast<int>(plan.size());
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
   const auto start = std::chrono::steady_clock::now();
   int n = 0;
-  // Repetitions go round-robin over the configurations, so a slow spell of a shared machine
-  // lands on every strategy alike instead of on one.
-  for (int rep = 0; rep < max_reps; ++rep)
-    for (const auto& spec : config.runs) {
-      if (rep >= spec.repetitions) continue;
-      ++n;
-      const std::string what =
-          "[" + std::to_string(n) + "/" + std::to_string(total) + "] " + spec.workload +
-          " P=" + std::to_string(spec.processors) + " " + spec.balancer.label +
-          (spec.sweep_label.empty() ? "" : " " + spec.sweep_label) +
-          (spec.repetitions > 1
-               ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
-               : "");
-      if (tty) std::cerr << what << std::flush;
-      outcomes.push_back(execute_run(spec, rep, archive, prov));
-      const RunOutcome& r = outcomes.back();
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (!r.error.empty())
-        std::cerr << (tty ? "" : what) << "  FAILED: " << r.error << "\n";
-      else if (!r.verification.passed)
-        std::cerr << (tty ? "" : what) << "  VERIFICATION FAILED: " << r.verification.detail
-                  << "\n";
-      else if (tty)
-        std::cerr << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
-                  << duration(elapsed / n * (total - n)) << "\n";
-    }
+  for (const auto& [spec_ptr, rep] : plan) {
+    const RunSpec& spec = *spec_ptr;
+    ++n;
+    const std::string what =
+        "[" + std::to_string(n) + "/" + std::to_string(total) + "] " + spec.workload +
+        " P=" + std::to_string(spec.processors) + " " + spec.balancer.label +
+        (spec.sweep_label.empty() ? "" : " " + spec.sweep_label) +
+        (spec.repetitions > 1
+             ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
+             : "");
+    if (tty) std::cerr << what << std::flush;
+    outcomes.push_back(execute_run(spec, rep, archive, prov));
+    const RunOutcome& r = outcomes.back();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!r.error.empty())
+      std::cerr << (tty ? "" : what) << "  FAILED: " << r.error << "\n";
+    else if (!r.verification.passed)
+      std::cerr << (tty ? "" : what) << "  VERIFICATION FAILED: " << r.verification.detail << "\n";
+    else if (tty)
+      std::cerr << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
+                << duration(elapsed / n * (total - n)) << "\n";
+  }
   return outcomes;
 }
 
 void run(const RunOptions& o) {
   const Config config = load_selected(o);
-  const std::string output = o.output.empty() ? config.output : o.output;
-  std::unique_ptr<ArchiveWriter> archive;
-  if (!o.no_archive) {
-    try {
-      archive = std::make_unique<ArchiveWriter>(output);
-    } catch (const std::exception& e) {
-      std::cerr << "lbbench: archive " << e.what() << "\n";
-      throw CLI::RuntimeError(kExitBadInput);
-    }
-  }
   const Provenance prov = gather_provenance();
-  warn_oversubscribed(config, prov);
-  const std::vector<RunOutcome> outcomes = run_all(config, archive.get(), prov);
-  const std::vector<ConfigResult> results = results_from_outcomes(outcomes, prov);
+  // Before any run: later readings include this invocation's own threads.
+  const double load_at_start = std::max(0.0, load_average());
+  if (const std::string w = openblas_fallback_warning(prov); !w.empty()) std::cerr << w << "\n";
+  std::unique_ptr<ArchiveWriter> archive;
+  const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive);
+  warn_oversubscribed(plan, prov);
+  const std::vector<RunOutcome> outcomes = run_all(plan, archive.get(), prov);
   const bool table = o.results.format == OutputFormat::kTable;
   if (table) std::cout << "\n";
-  print_comparison(std::cout, compare_configs(results), o.results.format);
+  print_comparison(std::cout, compare_configs(results_from_outcomes(outcomes, prov, load_at_start)),
+                   o.results.format);
   if (archive)
     (table ? std::cout : std::cerr) << "archive: " << archive->path() << " (" << outcomes.size()
                                     << " runs added, invocation " << prov.invocation << ")\n";
@@ -168,8 +189,25 @@ void add_run_command(CLI::App& app) {
                   "repetitions of every configuration (as --set execution.repetitions=N)")
       ->check(CLI::Range(1, 10000));
   cmd->add_flag("--no-archive", o->no_archive, "run and print, write no archive");
+  cmd->add_flag("--resume", o->resume,
+                "run only what the archive lacks: runs missing or left partial by an "
+                "interrupted invocation");
+  cmd->add_option("--slice", o->slice,
+                  "run slice i/n of the runs (0 <= i < n; run k belongs to slice k mod n), "
+                  "one node of many; see lbbench merge");
   add_result_options(*cmd, o->results);
-  cmd->callback([o] { run(*o); });
+  cmd->callback([o] {
+    o->command = "lbbench run " + o->config + (o->output.empty() ? "" : " -o " + o->output);
+    for (const auto& s : o->overrides) o->command += " --set '" + s + "'";
+    if (o->repetitions > 0) o->command += " --repetitions " + std::to_string(o->repetitions);
+    if (!o->results.selection.only.empty())
+      o->command += " --only '" + o->results.selection.only + "'";
+    if (!o->results.selection.exclude.empty())
+      o->command += " --exclude '" + o->results.selection.exclude + "'";
+    if (!o->slice.empty()) o->command += " --slice " + o->slice;
+    if (o->resume) o->command += " --resume";
+    run(*o);
+  });
 }
 
 }  // namespace lbb

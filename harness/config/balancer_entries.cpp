@@ -27,12 +27,12 @@ const BalancerInfo* lookup(const YAML::Node& entry, BalancerKind kind, Problems&
   if (!info) {
     std::string known;
     for (const auto& b : balancer_registry())
-      if (b.kind == kind) known += (known.empty() ? "" : ", ") + b.name;
+      if (b.kind() == kind) known += (known.empty() ? "" : ", ") + b.name;
     problems.at(n, "unknown " + role + " balancer '" + name + "' (known: " + known + ")");
     return nullptr;
   }
-  if (info->kind != kind) {
-    const std::string is = kind_word(info->kind);
+  if (info->kind() != kind) {
+    const std::string is = kind_word(info->kind());
     problems.at(n,
                 "'" + name + "' is a " + is + " balancer; write it as '" + is + ": " + name + "'");
     return nullptr;

@@ -54,7 +54,7 @@ std::string match_key(const std::string& resolved_yaml) {
 }
 
 std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& outcomes,
-                                                const Provenance& prov) {
+                                                const Provenance& prov, double load_at_start) {
   std::vector<ConfigResult> out;
   std::map<const RunSpec*, std::size_t> index;  // a live run's configurations are its specs
   for (const RunOutcome& o : outcomes) {
@@ -70,7 +70,7 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
     fields.baseline = s.balancer.baseline;
     fields.match_key = match_key(s.resolved_yaml);
     fields.available = prov.available;
-    fields.load_average = prov.load_average;
+    fields.load_average = load_at_start;
     Repetition r;
     r.error = o.error;
     r.verified = o.error.empty() && o.verification.passed;
@@ -90,12 +90,7 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
 }
 
 std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, const Selection& sel) {
-  const std::vector<RunInfo> runs = archive.runs();
-  std::string latest;
-  for (const RunInfo& r : runs) {
-    auto it = r.text.find("invocation");
-    latest = std::max(latest, it == r.text.end() ? std::string() : it->second);
-  }
+  const std::vector<RunInfo> runs = archive.runs();  // in run-number order: the latest last
   auto text = [](const RunInfo& r, const char* k) {
     auto it = r.text.find(k);
     return it == r.text.end() ? std::string() : it->second;
@@ -104,6 +99,12 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
     auto it = r.number.find(k);
     return it == r.number.end() ? 0.0 : it->second;
   };
+  const std::string latest = runs.empty() ? "" : text(runs.back(), "invocation");
+  std::map<std::string, double> load_at_start;
+  for (const RunInfo& r : runs) {
+    auto [it, fresh] = load_at_start.try_emplace(text(r, "invocation"), number(r, "load_start"));
+    if (!fresh) it->second = std::min(it->second, number(r, "load_start"));
+  }
   std::vector<ConfigResult> out;
   std::map<std::string, std::size_t> index;
   for (const RunInfo& info : runs) {
@@ -120,7 +121,7 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
     fields.baseline = yaml_baseline(text(info, "config_yaml"));
     fields.match_key = match_key(text(info, "config_yaml"));
     fields.available = static_cast<int>(number(info, "available_processors"));
-    fields.load_average = number(info, "load_average");
+    fields.load_average = std::max(0.0, load_at_start[text(info, "invocation")]);
     Repetition r;
     const std::string status = text(info, "status");
     if (status != "complete")

@@ -37,9 +37,12 @@ struct Selection {
   bool selects(const std::string& workload, const std::string& label) const;
 };
 
+// `load_at_start`: the host's 1-minute load average before the invocation's first run.
 std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& outcomes,
-                                                const Provenance& prov);
+                                                const Provenance& prov, double load_at_start);
 // Throws ArchiveError. Runs from before invocation ids count as one invocation, older than any.
+// An invocation's load average at start is its runs' smallest load_start (later runs' readings
+// include the invocation's own threads).
 std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, const Selection& s);
 
 // A resolved config YAML less what does not change what runs: name, output, repetitions.
