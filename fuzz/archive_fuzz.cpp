@@ -2,7 +2,8 @@
 // mostly fuzzes HDF5's own decoder); it is decoded into an HDF5 file of lbbench's shape built
 // with the HDF5 API, with what a hostile h5py user can put there: objects of any class, type and
 // shape where the reader expects others, and soft, external and dangling links. The reader is
-// then asked for everything. Any outcome but data or an ArchiveError is a finding.
+// then asked for everything, and the writer's check of an output file runs on it. Any outcome but
+// data or an ArchiveError is a finding.
 #include <fuzzer/FuzzedDataProvider.h>
 #include <hdf5.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "harness/archive/archive.h"
+#include "harness/archive/archive_file.h"
 
 namespace {
 
@@ -164,6 +166,10 @@ void read_everything(const std::string& path) {
           reader.read_matrix(run.id, name, rows, cols);
         } catch (const lbb::ArchiveError&) {
         }
+  } catch (const lbb::ArchiveError&) {
+  }
+  try {
+    lbb::check_output_archive(path);  // what `run -o` checks before it writes
   } catch (const lbb::ArchiveError&) {
   }
 }
