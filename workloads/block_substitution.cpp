@@ -239,9 +239,12 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
     ref_history.push_back(sweep.residual_norm(s) / norm2(b_));
     energy.push_back(error_energy(gather_solution(ref_states)));
   }
+  // Below 1e-12 of the solution's A-norm the error is rounding (both x and the direct solve
+  // carry it), and its A-norm no longer falls monotonically: long converged runs stop there.
+  const double rounding_floor = 1e-24 * kernels::poisson_energy(total_lines, width_, exact);
   bool energy_falls = exact_ok && energy.back() < energy.front();
   for (std::size_t s = 1; s < energy.size(); ++s)
-    energy_falls &= energy[s] <= energy[s - 1] * (1 + 1e-9) + 1e-300;
+    energy_falls &= energy[s] <= energy[s - 1] * (1 + 1e-9) + rounding_floor + 1e-300;
 
   Verification v;
   v.tolerance = 1e-12;

@@ -58,8 +58,10 @@ def filter_args(args):
 def load_table(args, archive):
     try:
         return table_stats.table_rows(args.lbbench, archive.path, filter_args(args))
-    except table_stats.StatsUnavailable:
-        return table_stats.interim_rows(archive)  # TEMPORARY until issue 9's JSON
+    except table_stats.StatsUnavailable as e:
+        # e.g. every run failed: the page still lists what is missing, with no statistics.
+        print(f"report: no statistics: {e}", file=sys.stderr)
+        return table_stats.normalise([])
 
 
 def load_archive(path, args):
@@ -71,11 +73,11 @@ def load_archive(path, args):
 
 def comparison(args, archive, out):
     """The comparison figure of two archives and the configurations found in only one."""
-    b = load_archive(args.archives[1], args)
+    load_archive(args.archives[1], args)  # refuses B before lbbench compare runs
     try:
         rows = table_stats.compare_rows(args.lbbench, *args.archives, filter_args(args))
-    except table_stats.StatsUnavailable:
-        rows = table_stats.interim_compare(archive, b)  # TEMPORARY until issue 9's JSON
+    except table_stats.StatsUnavailable as e:
+        return [], [f"No comparison: {e}"]
     names = [os.path.basename(a) for a in args.archives]
     missing = [f"{r.workload} P={int(r.processors)} {r.label} {r.sweep}: only in "
                f"{names[0] if r.status == 'only_a' else names[1]}, not compared"

@@ -70,13 +70,3 @@ def _flatten(row):
         else:
             out[key] = value
     return out
-
-
-def interim_rows(archive):  # TEMPORARY: see interim_table.py
-    from . import interim_table
-    return normalise(interim_table.rows_from_archive(archive))
-
-
-def interim_compare(a, b):  # TEMPORARY: see interim_table.py
-    from . import interim_table
-    return pd.DataFrame([_flatten(r) for r in interim_table.compare_from_archives(a, b)])
