@@ -253,8 +253,10 @@ void ArchiveWriter::commit(bool durable) {
                                           ? RecordType::kInt64
                                           : RecordType::kFloat64;
               const auto table = invocation_attributes();
+              // A named copy: clang 14 cannot capture a structured binding in a lambda.
+              const std::string& key = name;
               if (std::none_of(table.begin(), table.end(), [&](const AttributeSpec& a) {
-                    return a.name == name && a.type == type && !a.as_dataset;
+                    return a.name == key && a.type == type && !a.as_dataset;
                   }))
                 throw std::logic_error("invocation attribute " + name + " is not in the schema");
               h5::write_attribute(g.get(), name, value);
