@@ -91,6 +91,8 @@ RunWriter::RunWriter(hid_t file, std::string id, const RunLayout& layout)
   add("step/balance_wall", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
   add("step/migrations", H5T_STD_I64LE, H5T_NATIVE_INT64, 0);
   add("step/bytes_moved", H5T_STD_I64LE, H5T_NATIVE_INT64, 0);
+  add("step/predicted_before", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
+  add("step/predicted_after", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
   add("proc/busy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
   add("proc/busy_wall", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
   add("proc/idle", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
@@ -157,6 +159,8 @@ void RunWriter::on_step(const StepRecord& r) {
   put(&r.balance_wall);
   put(&r.migrations);
   put(&r.bytes_moved);
+  put(&r.predicted_before);
+  put(&r.predicted_after);
   put(r.busy.data());
   put(r.busy_wall.data());
   put(r.idle.data());
