@@ -171,3 +171,65 @@ TEST(ProfiledRedistribution, IndependentModulesMoveFromSurplusToDeficitOnly) {
 
 }  // namespace
 }  // namespace lbb
+
+namespace lbb {
+namespace {
+
+// Zaki et al.'s schemes never empty a processor for good: one that did no work since the last
+// synchronisation is rated by its nominal speed, not dropped (issue: gcdlb went 64:0 by step 4).
+TEST(ProfiledRedistribution, NoProcessorWithSpeedEndsEmptyWhileAnotherHoldsTwo) {
+  for (const char* name : {"gcdlb", "gddlb", "lcdlb", "lddlb"})
+    for (int processors : {2, 4, 8}) {
+      LoadSnapshot s;
+      s.cost.assign(64, 1.0);
+      s.bytes.assign(64, 64);
+      s.speed.assign(processors, 1.0);
+      s.speed[processors - 1] = 0.5;
+      s.owner.assign(64, 0);  // start with every module on processor 0: the others are empty
+      const Topology chain(TopologyKind::kChain, processors);
+      Params p;
+      if (std::string(name)[0] == 'l') p.set("group_size", std::int64_t{2});
+      const auto balancer = make_balancer(name, p);
+      for (int step = 0; step < 8; ++step) {
+        s.busy.assign(processors, 0.0);  // measured since the last synchronisation
+        s.work_done.assign(processors, 0.0);
+        for (int m = 0; m < 64; ++m) {
+          s.busy[s.owner[m]] += s.cost[m] / s.speed[s.owner[m]];
+          s.work_done[s.owner[m]] += 1;
+        }
+        s.step = step;
+        const Decision d = balancer->decide(s.view(chain));
+        if (d.act) s.owner = d.owner;
+      }
+      std::vector<int> held(processors, 0);
+      for (int o : s.owner) ++held[o];
+      const int most = *std::max_element(held.begin(), held.end());
+      const int group = std::string(name)[0] == 'l' ? 2 : processors;
+      for (int q = 0; q < processors; ++q) {
+        // Local schemes balance within groups only: groups other than the first start empty.
+        if (q >= group) break;
+        EXPECT_FALSE(held[q] == 0 && most >= 2) << name << " P=" << processors << " proc " << q;
+      }
+    }
+}
+
+// The issue's trap: an emptied processor triggers the synchronisation at once, before anyone
+// finished a module since the last one. Nominal speeds then rate every processor.
+TEST(ProfiledRedistribution, SynchronisationBeforeAnyModuleFinishedStillRefills) {
+  for (const char* name : {"gcdlb", "gddlb"}) {
+    LoadSnapshot s;
+    s.cost.assign(64, 1.0);
+    s.bytes.assign(64, 64);
+    s.speed = {1.0, 0.5};
+    s.owner.assign(64, 0);
+    s.busy = {0.0, 0.0};
+    s.work_done = {0.0, 0.0};
+    const Topology chain(TopologyKind::kChain, 2);
+    const Decision d = make_balancer(name, {})->decide(s.view(chain));
+    ASSERT_TRUE(d.act) << name;
+    EXPECT_NEAR(std::count(d.owner.begin(), d.owner.end(), 1), 64 / 3.0, 1.0) << name;
+  }
+}
+
+}  // namespace
+}  // namespace lbb
