@@ -5,6 +5,7 @@
 #include <numeric>
 #include <utility>
 
+#include "balancers/in_step/zaki_cost_model.h"
 #include "balancers/partition/block.h"
 
 namespace lbb {
@@ -170,8 +171,13 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
       }
     std::sort(messages.begin(), messages.end());
     messages.erase(std::unique(messages.begin(), messages.end()), messages.end());
+    std::vector<char> instructed(size, 0);  // processors whose modules change
+    for (const auto& [from, to] : messages) instructed[from - first] = instructed[to - first] = 1;
     const double migration =
-        static_cast<double>(messages.size()) * config_.latency + bytes / config_.bandwidth;
+        zaki_cost(config_.scheme, size,
+                  static_cast<int>(std::count(instructed.begin(), instructed.end(), 1)),
+                  static_cast<int>(messages.size()), bytes, {config_.latency, config_.bandwidth})
+            .total();
     if (moved == 0 || moved < config_.move_threshold * total ||  // movement threshold
         now - (after + migration) < config_.profit * now) {      // profitability rule
       for (int m : modules) next[m] = owner[m];
