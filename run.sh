@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# lbbench entry point. ./run.sh [build|test|bench|run CONFIG [args...]|help]
-#   (no argument)  install missing Debian packages, build, run configs/default.yaml
+# lbbench entry point. ./run.sh [build|test [--sanitize]|bench|run CONFIG [args...]|report ARCHIVE [args...]|help]
+#   (no argument)  install missing Debian packages, build, run configs/default.yaml, write its report
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -11,7 +11,8 @@ PACKAGES=(
   libbenchmark-dev libgtest-dev googletest
   libopenblas-openmp-dev liblapack-dev liblapacke-dev
   libssl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev
-  python3 python3-h5py python3-numpy python3-matplotlib python3-scipy
+  python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-scipy
+  clang libclang-rt-14-dev libomp-dev  # ./run.sh test --sanitize: libFuzzer targets
 )
 
 ensure_packages() {
@@ -28,14 +29,45 @@ ensure_packages() {
     "${missing[@]}" >/dev/null
 }
 
-build() {
+build() {  # build [DIR [cmake configure options...] [-- build options...]]
   ensure_packages
-  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-    cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  local dir=${1:-$BUILD_DIR} configure=() targets=()
+  [ $# -gt 0 ] && shift
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do configure+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && targets=("$@")
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "${configure[@]}" >/dev/null
   fi
-  cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E 'error|warning|Error' || true
+  cmake --build "$dir" -j"$(nproc)" "${targets[@]}" 2>&1 | grep -E 'error|warning|Error' || true
   # The grep hides the progress lines; a failed build must still stop here.
-  cmake --build "$BUILD_DIR" -j"$(nproc)" >/dev/null
+  cmake --build "$dir" -j"$(nproc)" "${targets[@]}" >/dev/null
+}
+
+# ./run.sh test --sanitize: the whole test suite built with ASan+UBSan (GCC, build-asan), then
+# each libFuzzer target (clang, build-fuzz) for LBB_FUZZ_SECONDS. Any finding fails it.
+sanitize_test() {
+  local asan=${LBB_ASAN_DIR:-build-asan} fuzz=${LBB_FUZZ_DIR:-build-fuzz}
+  local seconds=${LBB_FUZZ_SECONDS:-25}
+  build "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_SANITIZE=ON
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"
+  build "$fuzz" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_FUZZ=ON \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_archive
+  for target in config archive; do
+    mkdir -p "$fuzz/corpus/$target" "$fuzz/findings"
+    local seeds=() dict=()
+    [ "$target" = config ] && seeds=(configs) && dict=(-dict=fuzz/config.dict)
+    echo "fuzzing the $target reader for ${seconds} s"
+    local log="$fuzz/findings/$target.log"
+    if ! "$fuzz/fuzz/lbb_fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 \
+      -artifact_prefix="$fuzz/findings/$target-" "${dict[@]}" "$fuzz/corpus/$target" \
+      "${seeds[@]}" >"$log" 2>&1; then
+      tail -n 60 "$log"
+      echo "run.sh: the $target fuzz target found a crash (input saved in $fuzz/findings/)" >&2
+      return 1
+    fi
+    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
+  done
 }
 
 cmd=${1:-default}
@@ -43,13 +75,18 @@ case "$cmd" in
   default)
     build
     "$BUILD_DIR/lbbench" run configs/default.yaml
+    "$BUILD_DIR/lbbench" report results/default.h5
     ;;
   build)
     build
     ;;
   test)
-    build
-    ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
+    if [ "${2:-}" = "--sanitize" ]; then
+      sanitize_test
+    else
+      build
+      ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
+    fi
     ;;
   bench)
     build
@@ -62,11 +99,17 @@ case "$cmd" in
     build
     "$BUILD_DIR/lbbench" run "$@"
     ;;
+  report)
+    shift
+    [ $# -ge 1 ] || { echo "usage: ./run.sh report ARCHIVE [B.h5] [lbbench report options]" >&2; exit 2; }
+    build
+    "$BUILD_DIR/lbbench" report "$@"
+    ;;
   help|-h|--help)
     sed -n '2,3p' "$0"
     ;;
   *)
-    echo "run.sh: unknown command '$cmd' (use: build, test, bench, run CONFIG, help)" >&2
+    echo "run.sh: unknown command '$cmd' (use: build, test, bench, run CONFIG, report ARCHIVE, help)" >&2
     exit 2
     ;;
 esac

@@ -2,8 +2,10 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <new>
 
 #include "harness/cli/commands.h"
+#include "report/report_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -16,6 +18,9 @@ int main(int argc, char** argv) {
   lbb::add_show_command(app);
   lbb::add_partition_command(app);
   lbb::add_balance_command(app);
+  lbb::add_schema_command(app);
+  lbb::add_merge_command(app);
+  lbb::add_report_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -27,6 +32,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::cerr << "lbbench: " << e.what() << " (see lbbench --help)\n";
     return lbb::kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // Without this, an allocation the input asked for aborts the process (exit 134).
+    std::cerr << "lbbench: out of memory: the input asks for more memory than this machine "
+                 "gives (reduce its sizes)\n";
+    return lbb::kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << "lbbench: " << e.what() << "\n";
+    return lbb::kExitFailure;
   }
   return 0;
 }

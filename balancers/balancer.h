@@ -77,6 +77,8 @@ enum class BalancerRole {
   kBetweenSteps,  // dynamic: after every step, on the step's measured costs
   kInStep,        // dynamic: inside a step, when a group's fastest processor finishes (Zaki et al.)
   kLevel,         // dynamic: once per level of a growing task tree (Hwang & Hong 2001)
+  kAsync,  // dynamic: with no barrier between steps, as modules advance (Iqbal, Saltz & Bokhari
+           // 1986)
 };
 std::string_view role_name(BalancerRole role);  // "partition", "between steps", ...
 

@@ -1,6 +1,7 @@
 // The single table of balancers: adding one is one file plus one line here.
 #include <stdexcept>
 
+#include "balancers/async/predictive.h"
 #include "balancers/balancer.h"
 #include "balancers/between_steps/diffusion.h"
 #include "balancers/between_steps/diffusion_horton.h"
@@ -46,6 +47,7 @@ std::span<const BalancerInfo> balancer_registry() {
       TreeMesh::info(),
       ListScheduling::info(),
       DecreasingFit::info(),
+      Predictive::info(),
   };
   return all;
 }
@@ -60,6 +62,8 @@ std::string_view role_name(BalancerRole role) {
       return "in step";
     case BalancerRole::kLevel:
       return "level";
+    case BalancerRole::kAsync:
+      return "async";
   }
   return "?";
 }

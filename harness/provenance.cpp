@@ -6,11 +6,16 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <strings.h>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
+#include <random>
 #include <vector>
 
+#include "harness/archive/archive.h"
 #include "lbb/build_info.h"
 
 extern char** environ;
@@ -50,7 +55,61 @@ std::string omp_environment() {
   return out;
 }
 
+std::string first_line(const char* path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+std::string cpuinfo_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0)
+      if (auto colon = line.find(':'); colon != std::string::npos) return line.substr(colon + 2);
+  return "";
+}
+
 }  // namespace
+
+InvocationRecord invocation_record(const Provenance& p, const std::string& command,
+                                   const std::string& slice) {
+  InvocationRecord r;
+  r.id = p.invocation;
+  r.hwloc_xml = p.hwloc_xml;
+  r.attributes = {{"schema_version", std::int64_t{kArchiveSchemaVersion}},
+                  {"started", iso_time_now()},
+                  {"command", command},
+                  {"host", p.host},
+                  {"git_sha", p.git_sha},
+                  {"git_dirty", std::int64_t{p.git_dirty ? 1 : 0}},
+                  {"compiler", p.compiler},
+                  {"flags", p.flags},
+                  {"build_type", p.build_type},
+                  {"cpu_model", p.cpu_model},
+                  {"cpu_governor", p.cpu_governor},
+                  {"omp_env", p.omp_env},
+                  {"openblas", p.openblas},
+                  {"openblas_core", p.openblas_core},
+                  {"hdf5_version", p.hdf5_version},
+                  {"slice", slice}};
+  return r;
+}
+
+std::string openblas_fallback_warning(const Provenance& p) {
+  // OpenBLAS's cores older than AVX2 (Haswell); on a CPU with AVX2 one of these means OpenBLAS
+  // did not recognise the CPU and fell back to a generic kernel.
+  static const char* const kOld[] = {"Prescott", "Core2",   "Penryn",      "Dunnington", "Nehalem",
+                                     "Atom",     "Generic", "Sandybridge", "Barcelona",  "Opteron",
+                                     "Katmai",   "Banias",  "Athlon"};
+  bool old = false;
+  for (const char* name : kOld) old |= strcasecmp(p.openblas_core.c_str(), name) == 0;
+  if (!old || !__builtin_cpu_supports("avx2")) return "";
+  return "warning: OpenBLAS chose its " + p.openblas_core + " kernel on a CPU with AVX2 (" +
+         p.cpu_model +
+         "): it does not know this CPU and fell back to a generic kernel; dense kernels may run "
+         "several times slower (set OPENBLAS_CORETYPE, e.g. Haswell or SkylakeX)";
+}
 
 Provenance gather_provenance() {
   Provenance p;
@@ -65,7 +124,12 @@ Provenance gather_provenance() {
   H5get_libversion(&maj, &min, &rel);
   p.hdf5_version = std::to_string(maj) + "." + std::to_string(min) + "." + std::to_string(rel);
   p.openblas = openblas_get_config();
+  p.openblas_core = openblas_get_corename();
   p.available = omp_get_num_procs();
+  p.build_type = build::kBuildType;
+  p.git_dirty = p.git_sha.ends_with("-dirty");
+  p.cpu_governor = first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  if (p.cpu_governor.empty()) p.cpu_governor = "unknown";
 
   hwloc_topology_t topo;
   if (hwloc_topology_init(&topo) == 0) {
@@ -74,10 +138,22 @@ Provenance gather_provenance() {
       p.hardware_threads = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
       if (hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0))
         if (const char* model = hwloc_obj_get_info_by_name(pkg, "CPUModel")) p.cpu_model = model;
+      char* xml = nullptr;
+      int length = 0;
+      if (hwloc_topology_export_xmlbuffer(topo, &xml, &length, 0) == 0 && xml) {
+        p.hwloc_xml = xml;
+        hwloc_free_xmlbuffer(topo, xml);
+      }
     }
     hwloc_topology_destroy(topo);
   }
+  if (p.cpu_model.empty()) p.cpu_model = cpuinfo_model();
   if (p.cpu_model.empty()) p.cpu_model = "unknown";
+  std::string stamp = iso_time_now();
+  stamp.erase(
+      std::remove_if(stamp.begin(), stamp.end(), [](char c) { return c == '-' || c == ':'; }),
+      stamp.end());
+  p.invocation = stamp + "-" + random_hex(4);
   return p;
 }
 
@@ -88,6 +164,26 @@ std::string iso_time_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+std::string random_hex(int bytes) {
+  std::random_device device;
+  std::string out;
+  char buf[4];
+  for (int i = 0; i < bytes; ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned>(device() & 0xFF));
+    out += buf;
+  }
+  return out;
+}
+
+double load_average() {
+  double load = -1;
+  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
+    std::fclose(f);
+  }
+  return load;
 }
 
 }  // namespace lbb

@@ -44,6 +44,9 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_int("available_processors", prov.available);
   w.set_int("oversubscribed", oversubscribed ? 1 : 0);
   w.set_text("started", iso_time_now());
+  w.set_text("invocation", prov.invocation);
+  w.set_text("run_uuid", random_hex(16));
+  w.set_real("load_start", load_average());
   w.flush();
 }
 
@@ -71,6 +74,7 @@ void write_run_outcome(RunWriter& w, const RunOutcome& out) {
   w.set_real("reference_checksum", v.reference_checksum);
   for (const auto& a : out.attributes) w.set_real(a.name, a.value);
   w.set_text("finished", iso_time_now());
+  w.set_real("load_end", load_average());
   w.set_text("status", v.passed ? "complete" : "failed");
   w.flush();
 }
@@ -80,6 +84,7 @@ void write_run_failure(RunWriter& w, const std::string& error) noexcept {
     w.set_text("status", "failed");
     w.set_text("error", error);
     w.set_text("finished", iso_time_now());
+    w.set_real("load_end", load_average());
     w.flush();
   } catch (const std::exception&) {
   }

@@ -48,6 +48,17 @@ struct Force {
 // id `self` (pass -1 for a point that is no body), by walking the tree.
 Force tree_force(const BodyTree& tree, const double* x, std::int64_t self, double eps);
 
+// Forces on every body of the tree, out[k] for tree body k (Barnes 1990): the tree is walked once
+// per group, a cell of at most group_size bodies, and a cell is accepted for the whole group only
+// when tree_force would accept it for every body of the group (the group's bounding box lies
+// outside its opening radius). Each body then sums the group's list in a vectorised loop of
+// direct_force's arithmetic. The forces are therefore at least as refined as tree_force's;
+// interactions counts the body's list.
+void tree_forces(const BodyTree& tree, double eps, int group_size, std::span<Force> out);
+
+// The tree index of the first body in the subtree of `cell`.
+int first_body(const BodyTree& tree, int cell);
+
 // The same by direct summation over all bodies of the tree (its cells are not used); `self` is
 // the tree index of the body at x, or -1.
 Force direct_force(const BodyTree& tree, const double* x, int self, double eps);

@@ -3,19 +3,31 @@
 #include <lapack.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace lbb::kernels {
 
+int band_order(std::size_t lines, std::size_t width) {
+  if (width != 0 && lines > static_cast<std::size_t>(INT_MAX) / width)
+    throw std::invalid_argument("a block of " + std::to_string(lines) + " lines x " +
+                                std::to_string(width) +
+                                " columns has more than 2^31 - 1 "
+                                "unknowns, the most LAPACK's int indexes");
+  return static_cast<int>(lines * width);
+}
+
 void poisson_block_band(int lines, int width, std::span<double> ab) {
-  const int n = lines * width;
-  const int kd = width;
-  const int ldab = kd + 1;
+  const std::size_t n = static_cast<std::size_t>(band_order(lines, width));
+  const std::size_t kd = static_cast<std::size_t>(width);
+  const std::size_t ldab = kd + 1;
   std::fill(ab.begin(), ab.end(), 0.0);
-  for (int j = 0; j < n; ++j) {
-    ab[kd + static_cast<std::size_t>(j) * ldab] = 4.0;                           // A(j, j)
-    if (j % width != 0) ab[kd - 1 + static_cast<std::size_t>(j) * ldab] = -1.0;  // A(j-1, j)
-    if (j >= width) ab[static_cast<std::size_t>(j) * ldab] = -1.0;               // A(j-width, j)
+  for (std::size_t j = 0; j < n; ++j) {
+    ab[kd + j * ldab] = 4.0;                        // A(j, j)
+    if (j % kd != 0) ab[kd - 1 + j * ldab] = -1.0;  // A(j-1, j)
+    if (j >= kd) ab[j * ldab] = -1.0;               // A(j-width, j)
   }
 }
 
@@ -42,7 +54,8 @@ void coupled_rhs(int lines, int width, std::span<const double> b, std::span<cons
   if (!above.empty())
     for (int c = 0; c < width; ++c) rhs[c] += above[c];
   if (!below.empty()) {
-    double* last = rhs.data() + static_cast<std::size_t>(lines - 1) * width;
+    double* last =
+        rhs.data() + static_cast<std::size_t>(lines - 1) * static_cast<std::size_t>(width);
     for (int c = 0; c < width; ++c) last[c] += below[c];
   }
 }

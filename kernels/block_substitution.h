@@ -12,6 +12,10 @@ inline std::size_t band_storage(int n, int kd) {
   return static_cast<std::size_t>(kd + 1) * static_cast<std::size_t>(n);
 }
 
+// n = lines * width, the order of a block's matrix, as the int LAPACK takes. Throws
+// std::invalid_argument when it does not fit (int arithmetic wrapped there before).
+int band_order(std::size_t lines, std::size_t width);
+
 // Writes the Poisson block of a lines x width grid into LAPACK upper band storage (kd = width).
 void poisson_block_band(int lines, int width, std::span<double> ab);
 

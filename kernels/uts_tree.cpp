@@ -2,6 +2,7 @@
 
 #include <openssl/sha.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,9 +12,19 @@ namespace lbb::kernels {
 
 namespace {
 
-// SHA1_Init/Update/Final are deprecated in OpenSSL 3 but take ~48 ns for the 24-byte spawn
-// message here, against ~79 ns for a reused EVP_MD_CTX and ~275 ns for the one-shot SHA1()
-// (which fetches the algorithm on every call); the deprecation is silenced for this one use.
+void put_big_endian(std::uint32_t value, std::uint8_t* out) {
+  out[0] = static_cast<std::uint8_t>(value >> 24);
+  out[1] = static_cast<std::uint8_t>(value >> 16);
+  out[2] = static_cast<std::uint8_t>(value >> 8);
+  out[3] = static_cast<std::uint8_t>(value);
+}
+
+// SHA1_Init/Update/Final and SHA1_Transform are deprecated in OpenSSL 3 but are its cheapest
+// paths: ~48 ns for the 24-byte spawn message through Init/Update/Final, against ~79 ns for a
+// reused EVP_MD_CTX and ~275 ns for the one-shot SHA1() (which fetches the algorithm on every
+// call). A spawn message fits one padded block, so the spawn calls the compression function
+// alone on a block padded here (FIPS 180-4, section 5.1.1), which skips Update's buffering and
+// Final's padding and context clearing. The deprecation is silenced for these uses only.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 void sha1_into(const std::uint8_t* data, std::size_t length, std::uint8_t* out) {
@@ -22,14 +33,28 @@ void sha1_into(const std::uint8_t* data, std::size_t length, std::uint8_t* out) 
   SHA1_Update(&ctx, data, length);
   SHA1_Final(out, &ctx);
 }
-#pragma GCC diagnostic pop
 
-void put_big_endian(std::uint32_t value, std::uint8_t* out) {
-  out[0] = static_cast<std::uint8_t>(value >> 24);
-  out[1] = static_cast<std::uint8_t>(value >> 16);
-  out[2] = static_cast<std::uint8_t>(value >> 8);
-  out[3] = static_cast<std::uint8_t>(value);
+SHA_CTX initial_sha1_state() {
+  SHA_CTX ctx;
+  SHA1_Init(&ctx);
+  return ctx;
 }
+
+const SHA_CTX kInitialSha1 = initial_sha1_state();
+
+// The digest of one message of at most 55 bytes, already padded into `block`. The compression
+// function reads and writes only the chaining words h0-h4; they alone are set.
+void sha1_one_block(const std::uint8_t (&block)[64], std::uint8_t* out) {
+  SHA_CTX ctx;
+  ctx.h0 = kInitialSha1.h0, ctx.h1 = kInitialSha1.h1, ctx.h2 = kInitialSha1.h2;
+  ctx.h3 = kInitialSha1.h3, ctx.h4 = kInitialSha1.h4;
+  SHA1_Transform(&ctx, block);
+  const std::uint32_t big_endian[5] = {__builtin_bswap32(ctx.h0), __builtin_bswap32(ctx.h1),
+                                       __builtin_bswap32(ctx.h2), __builtin_bswap32(ctx.h3),
+                                       __builtin_bswap32(ctx.h4)};
+  std::memcpy(out, big_endian, sizeof big_endian);
+}
+#pragma GCC diagnostic pop
 
 // A 31-bit random number as a probability in [0, 1).
 double to_probability(int r) {
@@ -40,12 +65,16 @@ int binomial_children(const UtsParams& p, const UtsDigest& digest) {
   return to_probability(uts_random(digest)) < p.non_leaf_prob ? p.non_leaf_children : 0;
 }
 
-// Inverse of the geometric distribution with mean b_i: P(n children) = p (1-p)^n, p = 1/(1+b_i).
-int geometric_children(const UtsParams& p, const UtsDigest& digest, int height) {
-  const double b = uts_target_branching(p, height);
-  const double prob = 1.0 / (1.0 + b);
+UtsGeometricLevel geometric_level(double b) {
+  const double keep = 1.0 - 1.0 / (1.0 + b);
+  return {std::log(keep), (1.0 - keep) * (1.0 - 1e-6)};
+}
+
+// Inverse of that distribution's CDF at the node's random number.
+int geometric_children(const UtsDigest& digest, const UtsGeometricLevel& level) {
   const double u = to_probability(uts_random(digest));
-  const double n = std::floor(std::log(1.0 - u) / std::log(1.0 - prob));
+  if (u < level.no_children_below) return 0;
+  const double n = std::floor(std::log(1.0 - u) / level.log_keep);
   // b <= 0 gives -0 or NaN here; UTS's int conversion then yields no children.
   if (!(n > 0)) return 0;
   return n >= 2147483647.0 ? 2147483647 : static_cast<int>(n);
@@ -130,14 +159,24 @@ UtsDigest uts_root_digest(int root_seed) {
   return out;
 }
 
-UtsDigest uts_child_digest(const UtsDigest& parent, int index, int granularity) {
-  std::uint8_t message[kUtsDigestBytes + 4];
-  std::memcpy(message, parent.data(), kUtsDigestBytes);
-  put_big_endian(static_cast<std::uint32_t>(index), message + kUtsDigestBytes);
+UtsSpawner::UtsSpawner(const UtsDigest& parent) {
+  constexpr int kMessageBytes = kUtsDigestBytes + 4;
+  std::memset(block_, 0, sizeof block_);
+  std::memcpy(block_, parent.data(), kUtsDigestBytes);
+  block_[kMessageBytes] = 0x80;                        // the padding's one bit
+  put_big_endian(8 * kMessageBytes, block_ + 64 - 4);  // the message length in bits
+}
+
+UtsDigest UtsSpawner::child(int index, int granularity) {
+  put_big_endian(static_cast<std::uint32_t>(index), block_ + kUtsDigestBytes);
   UtsDigest out;
   // UTS repeats the same spawn to scale the work per node; every repetition is a real SHA-1.
-  for (int k = 0; k < granularity; ++k) sha1_into(message, sizeof message, out.data());
+  for (int k = 0; k < granularity; ++k) sha1_one_block(block_, out.data());
   return out;
+}
+
+UtsDigest uts_child_digest(const UtsDigest& parent, int index, int granularity) {
+  return UtsSpawner(parent).child(index, granularity);
 }
 
 int uts_random(const UtsDigest& d) {
@@ -166,26 +205,54 @@ double uts_target_branching(const UtsParams& p, int height) {
   return b0 * (1.0 - depth / gen_mx);
 }
 
-int uts_child_count(const UtsParams& p, const UtsDigest& digest, int height) {
+namespace {
+
+// The children of a node whose tree type draws them: geometric (level_at its height),
+// binomial, or hybrid (either, by height). Only a binomial root may exceed the cap (UTS 2.1).
+template <class LevelAt>  // UtsGeometricLevel(int height)
+int drawn_child_count(const UtsParams& p, const UtsDigest& digest, int height, LevelAt level_at) {
   int n = 0;
   switch (p.type) {
     case UtsTreeType::kBinomial:
-      n = height == 0 ? static_cast<int>(std::floor(p.root_branching))
-                      : binomial_children(p, digest);
+      if (height == 0) return static_cast<int>(std::floor(p.root_branching));
+      n = binomial_children(p, digest);
       break;
     case UtsTreeType::kGeometric:
-      n = geometric_children(p, digest, height);
+      n = geometric_children(digest, level_at(height));
       break;
     case UtsTreeType::kHybrid:
-      n = hybrid_is_geometric(p, height) ? geometric_children(p, digest, height)
+      n = hybrid_is_geometric(p, height) ? geometric_children(digest, level_at(height))
                                          : binomial_children(p, digest);
       break;
     case UtsTreeType::kBalanced:
       return height < p.depth ? static_cast<int>(p.root_branching) : 0;
   }
-  // Only a binomial root may exceed the cap (UTS 2.1).
-  if (height == 0 && p.type == UtsTreeType::kBinomial) return n;
   return n > kUtsMaxChildren ? kUtsMaxChildren : n;
+}
+
+UtsGeometricLevel computed_level(const UtsParams& p, int height) {
+  return geometric_level(uts_target_branching(p, height));
+}
+
+}  // namespace
+
+int uts_child_count(const UtsParams& p, const UtsDigest& digest, int height) {
+  return drawn_child_count(p, digest, height, [&p](int h) { return computed_level(p, h); });
+}
+
+UtsChildRule::UtsChildRule(const UtsParams& params) : params_(params) {
+  // Every height a geometric tree of these shapes can reach below its depth bound; deeper
+  // heights (exp-decrease shape only) compute theirs on the fly.
+  const auto heights = std::clamp<std::int64_t>(5 * std::int64_t{params.depth} + 2, 1, 1 << 16);
+  levels_.resize(heights);
+  for (int h = 0; h < heights; ++h) levels_[h] = computed_level(params, h);
+}
+
+int UtsChildRule::child_count(const UtsDigest& digest, int height) const {
+  const auto cached = [this](int h) {
+    return h < static_cast<int>(levels_.size()) ? levels_[h] : computed_level(params_, h);
+  };
+  return drawn_child_count(params_, digest, height, cached);
 }
 
 UtsCounts uts_count_serial(const UtsParams& p) {
@@ -194,16 +261,18 @@ UtsCounts uts_count_serial(const UtsParams& p) {
     int height;
   };
   UtsCounts counts;
+  const UtsChildRule rule(p);
   std::vector<Open> stack{{uts_root_digest(p.root_seed), 0}};
   while (!stack.empty()) {
     const Open node = stack.back();
     stack.pop_back();
     ++counts.nodes;
     if (node.height > counts.depth) counts.depth = node.height;
-    const int children = uts_child_count(p, node.digest, node.height);
+    const int children = rule.child_count(node.digest, node.height);
     if (children == 0) ++counts.leaves;
+    UtsSpawner spawner(node.digest);
     for (int i = 0; i < children; ++i)
-      stack.push_back({uts_child_digest(node.digest, i, p.granularity), node.height + 1});
+      stack.push_back({spawner.child(i, p.granularity), node.height + 1});
   }
   return counts;
 }

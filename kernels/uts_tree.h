@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lbb::kernels {
 
@@ -67,6 +68,17 @@ UtsDigest uts_root_digest(int root_seed);
 // Child `index` of `parent`, computed `granularity` times: UTS's knob for the work per node.
 UtsDigest uts_child_digest(const UtsDigest& parent, int index, int granularity = 1);
 
+// The children of one parent: its SHA-1 block (the spawn message, padded) is built once and
+// only the child index changes from child to child. child(i, g) == uts_child_digest(parent, i, g).
+class UtsSpawner {
+ public:
+  explicit UtsSpawner(const UtsDigest& parent);
+  UtsDigest child(int index, int granularity = 1);
+
+ private:
+  std::uint8_t block_[64];
+};
+
 // The node's random number in [0, 2^31): its last four digest bytes, big-endian, top bit cleared.
 int uts_random(const UtsDigest& digest);
 
@@ -75,6 +87,27 @@ double uts_target_branching(const UtsParams& params, int height);
 
 // Number of children of the node with this digest at this height (root: height 0).
 int uts_child_count(const UtsParams& params, const UtsDigest& digest, int height);
+
+// The geometric distribution with mean b children at one height: P(n) = p (1-p)^n, p = 1/(1+b).
+struct UtsGeometricLevel {
+  double log_keep = 0;  // log(1 - p)
+  // Below this probability the inverse CDF is certainly under 1 (no children). It sits 1e-6
+  // relative below the exact bound, so every u under it gives floor(log(1 - u) / log(1 - p)) =
+  // 0 exactly, whatever the rounding of log and the division: the common leaf skips its log.
+  double no_children_below = 0;
+};
+
+// uts_child_count with the shape rule's per-height constants (UtsGeometricLevel at every
+// height) computed once for a tree: the same counts, bit for bit.
+class UtsChildRule {
+ public:
+  explicit UtsChildRule(const UtsParams& params);
+  int child_count(const UtsDigest& digest, int height) const;
+
+ private:
+  UtsParams params_;
+  std::vector<UtsGeometricLevel> levels_;  // by height
+};
 
 struct UtsCounts {
   std::uint64_t nodes = 0;

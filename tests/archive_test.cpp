@@ -136,5 +136,75 @@ TEST(Archive, RefusesAnythingThatIsNotAnArchiveAndLeavesItAlone) {
   EXPECT_EQ(bytes_of(path), data);
 }
 
+TEST(Archive, ReaderRefusesAnAttributeThatIsNotASingleValue) {
+  testing::TempDir dir;
+  const std::string path = dir.file("e.h5");
+  {  // h5py.File('e.h5','w').create_group('runs/r').attrs['processors'] = numpy.arange(4000.)
+    h5::Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
+    H5Pset_create_intermediate_group(lcpl.get(), 1);
+    auto g = h5::group(H5Gcreate2(f.get(), "runs/r", lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), "g");
+    const hsize_t n = 4000;
+    std::vector<double> values(n, 1.0);
+    auto space = h5::dataspace(H5Screate_simple(1, &n, nullptr), "space");
+    auto a = h5::attribute(
+        H5Acreate2(g.get(), "processors", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        "a");
+    H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data());
+  }
+  try {
+    ArchiveReader(path).runs();
+    FAIL() << "read a 4000-element attribute as one value";
+  } catch (const ArchiveError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a single value"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Archive, WriterTakesRecordNamesAndTypesFromTheSchema) {
+  testing::TempDir dir;
+  ArchiveWriter archive(dir.file("a.h5"));
+  auto run = archive.begin_run({"x", 2, 2, false, {}});
+  EXPECT_THROW(run->set_text("no_such_attribute", "x"), std::logic_error);
+  EXPECT_THROW(run->set_text("processors", "4"), std::logic_error);  // int64 in the table
+  EXPECT_THROW(run->set_int("status", 1), std::logic_error);
+  run->set_real("nodes", 12);  // a workload's own figure
+  EXPECT_NE(find_step_dataset("metric/residual"), nullptr);
+  EXPECT_EQ(find_step_dataset("step/nope"), nullptr);
+}
+
+TEST(Archive, SecondWriterIsRefusedEvenWithoutHdf5FileLocking) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5");
+  setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
+  ArchiveWriter first(path);
+  try {
+    ArchiveWriter second(path);
+    FAIL() << "two writers on one archive";
+  } catch (const ArchiveError& e) {
+    EXPECT_NE(std::string(e.what()).find("another lbbench is writing"), std::string::npos)
+        << e.what();
+  }
+  unsetenv("HDF5_USE_FILE_LOCKING");
+}
+
+TEST(Archive, EveryCommitLeavesACompleteFileAtThePath) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "0", 1);
+  ArchiveWriter archive(path);
+  auto run = archive.begin_run({"x", 2, 2, true, {"residual"}});
+  run->set_text("status", "partial");
+  run->flush();
+  for (int s = 0; s < 5; ++s) {
+    run->on_step(record(s, 2, 2));
+    // A reader opens the archive while the run writes, and sees every step so far.
+    ArchiveReader reader(path);
+    EXPECT_EQ(reader.read_series(run->id(), "step/wall").size(), static_cast<std::size_t>(s + 1));
+    EXPECT_EQ(reader.runs()[0].text.at("status"), "partial");
+  }
+  EXPECT_FALSE(std::filesystem::exists(path + ".lbbench-tmp"));
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+}
+
 }  // namespace
 }  // namespace lbb

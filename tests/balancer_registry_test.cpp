@@ -24,6 +24,8 @@ std::string role_folder(BalancerRole role) {
       return "in_step";
     case BalancerRole::kLevel:
       return "level";
+    case BalancerRole::kAsync:
+      return "async";
   }
   return "?";
 }
@@ -65,6 +67,7 @@ TEST(BalancerRegistry, RolesNameTheConfigKey) {
   EXPECT_EQ(role_name(BalancerRole::kInStep), "in step");
   EXPECT_EQ(find_balancer("tree_mesh")->role, BalancerRole::kLevel);
   EXPECT_EQ(find_balancer("diffusion")->role, BalancerRole::kBetweenSteps);
+  EXPECT_EQ(find_balancer("predictive")->role, BalancerRole::kAsync);
 }
 
 }  // namespace

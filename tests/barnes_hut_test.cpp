@@ -106,6 +106,46 @@ TEST(BarnesHutTree, ForceErrorShrinksWithThetaAndStaysUnderTheBound) {
   }
 }
 
+// The walk per group accepts a cell only where every body of the group would accept it: each
+// body has at least the interactions of its own walk, and the forces agree with the direct sum
+// at least as well as the per-body walk's do.
+TEST(BarnesHutTree, GroupWalkIsAtLeastAsRefinedAsPerBodyWalk) {
+  for (int dims : {2, 3}) {
+    Bodies b = plummer(3000, dims, 9);
+    kernels::BodyTree tree;
+    kernels::build_tree(dims, b.pos, b.mass, b.ids, 0.5, 8, tree);
+    std::vector<kernels::Force> grouped(3000);
+    kernels::tree_forces(tree, 0.05, 32, grouped);
+    double group_sq = 0, walk_sq = 0;
+    for (int k = 0; k < 3000; ++k) {
+      const int i = tree.order[k];
+      const auto t = kernels::tree_force(tree, &b.pos[i * dims], b.ids[i], 0.05);
+      const auto d = kernels::direct_force(tree, &b.pos[i * dims], k, 0.05);
+      EXPECT_GE(grouped[k].interactions, t.interactions) << "body " << k;
+      double ge = 0, te = 0, r2 = 0;
+      for (int c = 0; c < 3; ++c) {
+        ge += std::pow(grouped[k].acc[c] - d.acc[c], 2);
+        te += std::pow(t.acc[c] - d.acc[c], 2);
+        r2 += d.acc[c] * d.acc[c];
+      }
+      group_sq += ge / r2, walk_sq += te / r2;
+      EXPECT_NEAR(grouped[k].phi, d.phi, 0.05 * std::abs(d.phi));
+    }
+    EXPECT_LE(group_sq, walk_sq) << dims << "-D";
+    // With one body a leaf and a group, the lists are the per-body walk's, summed in another
+    // order.
+    kernels::build_tree(dims, b.pos, b.mass, b.ids, 0.5, 1, tree);
+    kernels::tree_forces(tree, 0.05, 1, grouped);
+    for (int k = 0; k < 3000; k += 97) {
+      const int i = tree.order[k];
+      const auto t = kernels::tree_force(tree, &b.pos[i * dims], b.ids[i], 0.05);
+      EXPECT_EQ(grouped[k].interactions, t.interactions);
+      for (int c = 0; c < 3; ++c)
+        EXPECT_NEAR(grouped[k].acc[c], t.acc[c], 1e-9 * std::abs(t.acc[c]) + 1e-12);
+    }
+  }
+}
+
 TEST(BarnesHutTree, SelfIsExcluded) {
   Bodies b = plummer(200, 2, 1);
   kernels::BodyTree tree;

@@ -130,6 +130,31 @@ TEST(ConfigInput, SetCreatesASectionTheConfigLeavesOut) {
   EXPECT_EQ(c.runs[0].steps, 7);
 }
 
+TEST(ConfigInput, StateThatCannotFitIsRefusedUpFront) {
+  // Ended in a bare "FAILED: std::bad_alloc" mid-run, or the OOM killer.
+  const std::string matmul = error_of(R"(workload: { kind: matmul, n: 1000000, r: 1000000 }
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)");
+  EXPECT_EQ(matmul.substr(0, 30), "FILE:1:11: matmul needs about ") << matmul;
+  EXPECT_NE(matmul.find("GiB for its state at these parameters, more than this machine's"),
+            std::string::npos)
+      << matmul;
+  const std::string grid = error_of(R"(workload: { kind: block_substitution, blocks: 1048576,
+  width: 64, mean_lines: 30 }
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)");
+  EXPECT_NE(grid.find("block_substitution needs about"), std::string::npos) << grid;
+  // Past LAPACK's int, whatever the memory.
+  const std::string order = error_of(R"(workload: { kind: block_substitution, blocks: 1048576,
+  width: 4096, mean_lines: 100 }
+platform: { processors: 2 }
+balancers: [ { static: block } ]
+)");
+  EXPECT_NE(order.find("more than 2^31 - 1 unknowns"), std::string::npos) << order;
+}
+
 TEST(ConfigInput, ConfigFileSizeIsBounded) {
   // `lbbench validate /dev/zero` read without end and aborted with std::bad_alloc.
   try {

@@ -80,7 +80,7 @@ TEST(PartitionCommand, RefusesBadRequests) {
     }
     return "no error";
   };
-  EXPECT_EQ(error({"optimal_chain", 0, {}, {}}), "--processors must be >= 1, got 0");
+  EXPECT_EQ(error({"optimal_chain", 0, {}, {}}), "--processors must be in [1, 1048576], got 0");
   EXPECT_EQ(error({"nonesuch", 4, {}, {}}), "unknown method 'nonesuch' (see lbbench list)");
   EXPECT_EQ(error({"none", 4, {}, {}}), "'none' is not a static balancer");
   EXPECT_EQ(error({"optimal_chain", 4, {1, 2}, {}}), "--speeds gives 2 speeds for 4 processors");

@@ -42,6 +42,31 @@ TEST(UtsTree, RootAndChildAreHashesOfTheirMessages) {
   EXPECT_NE(uts_child_digest(root, 257), uts_child_digest(root, 258));
 }
 
+TEST(UtsTree, ChildIsHashOfItsMessageForManyParentsAndIndices) {
+  UtsDigest parent = uts_root_digest(7);
+  for (int index : {0, 1, 99, 65535, 16777216, 2147483647}) {
+    std::uint8_t message[24];
+    std::memcpy(message, parent.data(), 20);
+    for (int k = 0; k < 4; ++k) message[20 + k] = static_cast<std::uint8_t>(index >> (24 - 8 * k));
+    const UtsDigest child = uts_child_digest(parent, index);
+    EXPECT_EQ(child, sha1_digest(message)) << "index " << index;
+    parent = child;
+  }
+}
+
+TEST(UtsTree, ChildRuleCountsAsChildCountOnEverySampleTree) {
+  for (const auto& tree : uts_sample_trees()) {
+    const UtsChildRule rule(tree.params);
+    UtsDigest digest = uts_root_digest(tree.params.root_seed);
+    for (int k = 0; k < 2000; ++k) {
+      digest = uts_child_digest(digest, k);
+      const int height = k % 200;  // also past the cached heights
+      ASSERT_EQ(rule.child_count(digest, height), uts_child_count(tree.params, digest, height))
+          << tree.name << " height " << height;
+    }
+  }
+}
+
 TEST(UtsTree, RandomIsLastFourBytesWithoutSignBit) {
   UtsDigest d{};
   d[16] = 0xff;

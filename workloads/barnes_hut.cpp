@@ -91,6 +91,13 @@ WorkloadInfo BarnesHut::info() {
           modules *= static_cast<int>(p.integer("cells_per_side"));
         return modules;
       },
+      nullptr,
+      [](const Params& p) {
+        // A record per body (position, velocity, mass) in the initial cells, the states, the
+        // reference run and the trees built over them: about four copies.
+        const double record = 2.0 * static_cast<double>(p.integer("dimensions")) + 2;
+        return sizeof(double) * 4 * record * static_cast<double>(p.integer("particles"));
+      },
   };
 }
 

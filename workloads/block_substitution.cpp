@@ -41,7 +41,7 @@ BlockJacobiSweep::BlockJacobiSweep(int blocks, int width)
     : blocks_(blocks),
       width_(width),
       lines_(static_cast<std::size_t>(2) * blocks * 2 * width, 0.0),
-      residual_sq_(blocks, 0.0) {}
+      residual_sq_(blocks) {}
 
 std::span<double> BlockJacobiSweep::line(int step, int block, int which) {
   const std::size_t parity = static_cast<std::size_t>(step + 1) & 1u;
@@ -56,9 +56,9 @@ std::span<double> BlockJacobiSweep::bottom(int step, int block) {
   return line(step, block, 1);
 }
 
-double BlockJacobiSweep::residual_norm() const {
+double BlockJacobiSweep::residual_norm(int step) {
   double sum = 0;
-  for (double r : residual_sq_) sum += r;
+  for (int b = 0; b < blocks_; ++b) sum += residual_sq_.at(step, b);
   return std::sqrt(sum);
 }
 
@@ -79,6 +79,15 @@ WorkloadInfo BlockSubstitution::info() {
       },
       [](const Params& p) { return std::make_unique<BlockSubstitution>(p); },
       [](const Params& p) { return static_cast<int>(p.integer("blocks")); },
+      nullptr,
+      [](const Params& p) {
+        // N unknowns: states and their reference copy (a band of width + 1 and 3 vectors per
+        // unknown each), the whole grid's band at verification, and ~4 vectors of N.
+        const double width = static_cast<double>(p.integer("width"));
+        const double n = static_cast<double>(p.integer("blocks")) * p.real("mean_lines") * width;
+        kernels::band_order(static_cast<std::size_t>(n / width), p.integer("width"));
+        return sizeof(double) * n * (3 * width + 11);
+      },
   };
 }
 
@@ -95,8 +104,10 @@ BlockSubstitution::BlockSubstitution(const Params& params)
   first_.resize(blocks + 1, 0);
   for (int i = 0; i < blocks; ++i) {
     lines_[i] = std::max(1, static_cast<int>(std::lround(mean_lines * weights[i])));
+    kernels::band_order(lines_[i], width_);  // throws when a block outgrows LAPACK's int
     first_[i + 1] = first_[i] + static_cast<std::size_t>(lines_[i]) * width_;
   }
+  kernels::band_order(first_.back() / width_, width_);  // the whole grid, solved at verify
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   b_.resize(first_.back());
@@ -113,6 +124,10 @@ std::vector<double> BlockSubstitution::module_coords() const {
 std::vector<double> BlockSubstitution::predicted_weights() const {
   // Substitution costs ~4 n kd flops with n = lines * width and kd = width: linear in lines.
   return {lines_.begin(), lines_.end()};
+}
+
+std::optional<ModuleGraph> BlockSubstitution::dependencies() const {
+  return ModuleGraph::chain(module_count());
 }
 
 std::size_t BlockSubstitution::state_bytes(int module) const {
@@ -145,7 +160,7 @@ void BlockSubstitution::step_block(BlockJacobiSweep& sweep, int module, int step
   if (module > 0) above = sweep.bottom(step - 1, module - 1);
   if (module < last) below = sweep.top(step - 1, module + 1);
   kernels::coupled_rhs(lines, width_, v.b, above, below, v.work);
-  sweep.residual_sq(module) = kernels::block_residual_sq(lines, width_, v.x, v.work);
+  sweep.residual_sq(step, module) = kernels::block_residual_sq(lines, width_, v.x, v.work);
   if (int info = kernels::band_solve(n, width_, v.factor, v.work); info != 0)
     throw std::runtime_error("dpbtrs failed on block " + std::to_string(module));
   std::memcpy(v.x.data(), v.work.data(), v.x.size_bytes());
@@ -167,9 +182,9 @@ double norm2(std::span<const double> v) {
 }
 }  // namespace
 
-void BlockSubstitution::finish_step(int /*step*/, ModuleStates& /*states*/) {
+void BlockSubstitution::finish_step(int step, ModuleStates& /*states*/) {
   // The residual of the iterate each block started the step from: ||b - A x(step)|| / ||b||.
-  residual_history_.push_back(sweep_.residual_norm() / norm2(b_));
+  residual_history_.push_back(sweep_.residual_norm(step) / norm2(b_));
 }
 
 std::vector<StepMetric> BlockSubstitution::step_metrics() const {
@@ -221,7 +236,7 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
   std::vector<double> ref_history, energy{error_energy(gather_solution(ref_states))};
   for (int s = 0; s < steps_run; ++s) {
     for (int m = 0; m < blocks; ++m) step_block(sweep, m, s, ref_states.state(m));
-    ref_history.push_back(sweep.residual_norm() / norm2(b_));
+    ref_history.push_back(sweep.residual_norm(s) / norm2(b_));
     energy.push_back(error_energy(gather_solution(ref_states)));
   }
   bool energy_falls = exact_ok && energy.back() < energy.front();

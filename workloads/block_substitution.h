@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "workloads/step_table.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -18,15 +19,17 @@ class BlockJacobiSweep {
   // Boundary grid lines each block published after `step` (step -1: the initial iterate).
   std::span<double> top(int step, int block);
   std::span<double> bottom(int step, int block);
-  double& residual_sq(int block) { return residual_sq_[block]; }
-  double residual_norm() const;
+  double& residual_sq(int step, int block) { return residual_sq_.at(step, block); }
+  double residual_norm(int step);
 
  private:
   std::span<double> line(int step, int block, int which);
   int blocks_;
   int width_;
-  std::vector<double> lines_;  // [parity][block][top/bottom][width]
-  std::vector<double> residual_sq_;
+  // [parity][block][top/bottom][width]: a block's lines of step s overwrite those of s-2, which
+  // its neighbours have read by the time it may run step s (they have run s-1).
+  std::vector<double> lines_;
+  StepTable residual_sq_;  // [step][block]
 };
 
 class BlockSubstitution final : public Workload {
@@ -39,6 +42,7 @@ class BlockSubstitution final : public Workload {
   int dimensions() const override { return 1; }
   std::vector<double> module_coords() const override;
   std::vector<double> predicted_weights() const override;
+  std::optional<ModuleGraph> dependencies() const override;  // the chain
   std::size_t state_bytes(int module) const override;
   void init_state(int module, std::span<std::byte> state) const override;
   void run_module(int module, int step, int phase, std::span<std::byte> state) override;

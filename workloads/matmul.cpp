@@ -74,6 +74,14 @@ WorkloadInfo Matmul::info() {
         return static_cast<int>((p.integer("n") + p.integer("block_rows") - 1) /
                                 p.integer("block_rows"));
       },
+      nullptr,
+      [](const Params& p) {
+        // X and Y, the states (rows of X and Z: n (r + m)), Z gathered at verification.
+        const double n = static_cast<double>(p.integer("n"));
+        const double r = static_cast<double>(p.integer("r"));
+        const double m = static_cast<double>(p.integer("m"));
+        return sizeof(double) * (n * r + r * m + n * (r + m) + n * m);
+      },
   };
 }
 

@@ -66,6 +66,13 @@ WorkloadInfo Trfd::info() {
         return static_cast<int>((p.integer("n") + p.integer("iterations_per_module") - 1) /
                                 p.integer("iterations_per_module"));
       },
+      nullptr,
+      [](const Params& p) {
+        // The pairs x pairs major array: in the states, the input and the serial reference.
+        const double n = static_cast<double>(p.integer("n"));
+        const double pairs = n * (n + 1) / 2;
+        return sizeof(double) * 3 * pairs * pairs;
+      },
   };
 }
 

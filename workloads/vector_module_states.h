@@ -1,11 +1,27 @@
 #pragma once
 // Module states held in plain vectors: the private buffers of a workload's serial reference, and
 // of tests that drive a workload without the harness.
+#include <cstddef>
+#include <new>
 #include <vector>
 
 #include "workloads/workload.h"
 
 namespace lbb {
+
+// Every state starts on a cache line, as in the harness's ModuleStore: a workload may lay a
+// cache-line-aligned header over its state (an AVX-512 build stores it with aligned moves).
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlignment{64};
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlignment)); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, kAlignment); }
+  bool operator==(const CacheLineAllocator&) const = default;
+};
 
 class VectorModuleStates final : public ModuleStates {
  public:
@@ -22,7 +38,7 @@ class VectorModuleStates final : public ModuleStates {
   int size() const { return static_cast<int>(states_.size()); }
 
  private:
-  std::vector<std::vector<std::byte>> states_;
+  std::vector<std::vector<std::byte, CacheLineAllocator<std::byte>>> states_;
 };
 
 }  // namespace lbb

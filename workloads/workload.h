@@ -7,10 +7,12 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/module_graph.h"
 #include "core/module_structure.h"
 #include "core/params.h"
 
@@ -71,6 +73,13 @@ class Workload {
     return predicted_weights();
   }
 
+  // For the asynchronous executor (Iqbal, Saltz & Bokhari 1986, section 2): the modules whose
+  // data of step s-1 run_module(m, s) reads besides m's own state (m's links), when that is all
+  // it reads. The workload keeps that data readable until every linked module has run step s (two
+  // versions suffice), and finish_step(s) reads only data of step s, since later steps may run
+  // while it runs. Empty (the default): the workload needs bulk-synchronous steps.
+  virtual std::optional<ModuleGraph> dependencies() const { return std::nullopt; }
+
   // The initial state size; finish_step may change it later through ModuleStates::resize.
   virtual std::size_t state_bytes(int module) const = 0;
   // Writes the initial state of a module into a buffer of state_bytes(module).
@@ -101,6 +110,11 @@ struct WorkloadInfo {
   // Set instead of `make` for a workload whose modules are born level by level (tree search):
   // the runner hands it to the level executor.
   std::function<std::unique_ptr<LevelWorkload>(const Params&)> make_levels = nullptr;
+  // Bytes a run of these parameters holds (module states, the workload's own data, the
+  // verification's reference copies), estimated without building anything, so a config that
+  // cannot fit is refused before setup. May throw std::invalid_argument for sizes the kernels
+  // cannot index. Null: small at any parameters.
+  std::function<double(const Params&)> state_estimate = nullptr;
 };
 
 std::span<const WorkloadInfo> workload_registry();

@@ -28,13 +28,16 @@ Owners chain_owners(const ChainPartition& partition);
 
 class ChainLoads {
  public:
-  // Checks the input (check_partition_input) and builds the prefix sums.
+  // Checks the input (check_partition_input) and builds the prefix sums, in one pass.
   ChainLoads(std::span<const double> weights, std::span<const double> speeds);
+  ~ChainLoads();
+  ChainLoads(const ChainLoads&) = delete;
+  ChainLoads& operator=(const ChainLoads&) = delete;
 
-  int modules() const { return static_cast<int>(prefix_.size()) - 1; }
+  int modules() const { return modules_; }
   int processors() const { return static_cast<int>(speed_.size()); }
   double speed(int processor) const { return speed_[processor]; }
-  double total_weight() const { return prefix_.back(); }
+  double total_weight() const { return prefix_[modules_]; }
   double total_speed() const { return total_speed_; }
   double max_weight() const { return max_weight_; }
   int fastest() const { return fastest_; }
@@ -44,18 +47,25 @@ class ChainLoads {
   double load(int begin, int end, int processor) const {
     return (prefix_[end] - prefix_[begin]) / speed_[processor];
   }
-  // The largest end in [lo, hi] with load(begin, end, processor) <= bound, by bisection; the
-  // caller guarantees that load(begin, lo, processor) <= bound.
+  // The largest end in [lo, hi] with load(begin, end, processor) <= bound; the caller
+  // guarantees that load(begin, lo, processor) <= bound. Loads grow with end, so any search
+  // finds the same end: this one guesses it by interpolation, gallops, and counts.
   int reach(int begin, int processor, double bound, int lo, int hi) const;
+  // Asks the cache for the prefix sums a later reach over [lo, hi] reads first.
+  void prefetch(int lo, int hi) const {
+    __builtin_prefetch(&prefix_[lo]);
+    __builtin_prefetch(&prefix_[lo + (hi - lo) / 2]);
+    __builtin_prefetch(&prefix_[hi]);
+  }
   // Largest load of the partition given by separators (first.size() == P + 1).
   double bottleneck(std::span<const int> first) const;
   // The smallest bound above which a failed greedy partition would change: the least load any
   // processor would carry with its next module added. Every processor must have a next module.
   double next_bound(std::span<const int> first) const;
-  const std::vector<double>& prefix() const { return prefix_; }
 
  private:
-  std::vector<double> prefix_;  // prefix_[i] = weight of modules [0, i)
+  int modules_ = 0;
+  std::vector<double> prefix_;  // prefix_[i] = weight of modules [0, i), i <= modules_
   std::vector<double> speed_;
   double total_speed_ = 0;
   double max_weight_ = 0;

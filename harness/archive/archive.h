@@ -1,14 +1,19 @@
 #pragma once
-// The HDF5 archive (contract in docs/ARCHITECTURE.md): one file, many runs, /runs/<run-id>
-// groups with attributes and per-step datasets appended and flushed step by step. Writing only
-// ever adds groups: an existing run is never rewritten.
+// The HDF5 archive (contract in docs/ARCHITECTURE.md, records in archive_schema.h): one file,
+// many runs, /runs/<run-id> groups with attributes and per-step datasets, /invocations/<id>
+// with the provenance of each invocation. Writing only ever adds: an existing run is never
+// rewritten, and every change reaches the path by an atomic rename (archive_file.h), so the
+// path always holds a complete archive, whenever the writer is killed.
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "harness/archive/h5_handle.h"
+#include "harness/archive/archive_file.h"
+#include "harness/archive/h5_records.h"
 #include "harness/step_record.h"
 
 namespace lbb {
@@ -24,42 +29,82 @@ struct RunLayout {
   std::vector<std::string> metrics;  // workload step metrics, one dataset each under metric/
 };
 
+// Provenance stored once per invocation under /invocations/<id>.
+struct InvocationRecord {
+  std::string id;
+  std::vector<std::pair<std::string, h5::Value>> attributes;  // names: invocation_attributes()
+  std::string hwloc_xml;
+};
+
+class ArchiveWriter;
+
+// One run's records, held in memory until the archive commits them (each step's rows at most
+// one commit interval later, attributes at every flush()).
 class RunWriter final : public StepSink {
  public:
-  RunWriter(hid_t file, std::string id, const RunLayout& layout);
-  ~RunWriter() override;
+  RunWriter(ArchiveWriter& archive, std::string id, const RunLayout& layout);
+  ~RunWriter() override;  // commits what is left
   const std::string& id() const { return id_; }
 
+  // Attribute names and types come from run_attributes(); a name not in that table is refused
+  // (std::logic_error), except by set_real: the workload's own figures.
   void set_text(const std::string& name, const std::string& value);
   void set_int(const std::string& name, std::int64_t value);
   void set_real(const std::string& name, double value);
-  void on_step(const StepRecord& record) override;  // appends one row everywhere, then flushes
-  void flush();
+  void on_step(const StepRecord& record) override;  // buffers one row; commits when due
+  void flush();                                     // commits now
 
  private:
-  struct Series;
-  hid_t file_;
+  friend class ArchiveWriter;
+  struct Column;
+  // Writes what changed since the last commit into the archive's new version `file`; once
+  // that version is in place, forgets it.
+  void write_pending(hid_t file);
+  void mark_committed();
+  void set(const std::string& name, h5::Value value);
+  ArchiveWriter& archive_;
   std::string id_;
-  h5::Handle group_;
   RunLayout layout_;
-  std::vector<std::unique_ptr<Series>> series_;
-  std::int64_t rows_ = 0;
+  std::vector<Column> columns_;
+  std::map<std::string, h5::Value> attributes_;  // changed since the last commit
+  std::int64_t rows_written_ = 0, rows_pending_ = 0;
+  bool created_ = false;
 };
 
 class ArchiveWriter {
  public:
-  // Opens an lbbench archive for adding runs, creating it (and its folder) when absent.
-  // Throws ArchiveError, touching nothing, when the path holds anything else.
-  explicit ArchiveWriter(const std::string& path);
+  // Takes the archive's lock (refusing a second writer), then checks that the path holds an
+  // archive lbbench wrote, or creates one. Throws ArchiveError, touching nothing, when the path
+  // holds anything else or another writer holds it.
+  explicit ArchiveWriter(const std::string& path, InvocationRecord invocation = {});
+  ~ArchiveWriter();
   std::unique_ptr<RunWriter> begin_run(const RunLayout& layout);
   const std::string& path() const { return path_; }
 
+  // Commits now / when the commit interval has passed since the last one. The interval is
+  // LBB_ARCHIVE_COMMIT_SECONDS (default 1), stretched to 20 times the last commit's cost so
+  // that copying a large archive stays under 5 % of the time; 0 commits every step.
+  // Commits from flush() (a run's start and end) are durable (archive_file.h); those between
+  // steps are not, which is safe against kills but not power loss.
+  void commit(bool durable = true);
+  void commit_when_due();
+  int commits() const { return commits_; }
+
  private:
+  friend class RunWriter;
   std::string path_;
-  h5::Handle file_;
+  ArchiveLock lock_;
+  InvocationRecord invocation_;
+  RunWriter* active_ = nullptr;  // the run being written, if any
+  std::size_t next_run_ = 0;
+  double interval_ = 1.0;
+  std::chrono::steady_clock::time_point last_commit_;
+  double last_commit_cost_ = 0;
+  int commits_ = 0;
 };
 
-// Read side, for `lbbench show`, reports and tests.
+// Read side, for `lbbench show`, `merge`, reports and tests. Every object is checked (link,
+// class, type, shape) before it is read.
 struct RunInfo {
   std::string id;
   std::map<std::string, std::string> text;
@@ -74,6 +119,7 @@ class ArchiveReader {
   // A 2-D dataset as rows x cols, row-major.
   std::vector<double> read_matrix(const std::string& run, const std::string& dataset,
                                   std::size_t& rows, std::size_t& cols) const;
+  hid_t file() const { return file_.get(); }
 
  private:
   std::string path_;

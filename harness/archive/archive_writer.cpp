@@ -1,5 +1,12 @@
-#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <stdexcept>
 
 #include "harness/archive/archive.h"
 
@@ -9,33 +16,44 @@ namespace {
 
 constexpr unsigned kDeflateLevel = 4;
 
-h5::Handle text_type() {
-  auto t = h5::datatype(H5Tcopy(H5T_C_S1), "string type");
-  H5Tset_size(t.get(), H5T_VARIABLE);
-  H5Tset_cset(t.get(), H5T_CSET_UTF8);
-  return t;
-}
-
-void replace_attribute(hid_t obj, const std::string& name) {
-  if (H5Aexists(obj, name.c_str()) > 0) h5::check(H5Adelete(obj, name.c_str()), "delete " + name);
-}
-
 }  // namespace
 
-// One extendible, chunked, compressed dataset of [rows] or [rows, cols].
-struct RunWriter::Series {
-  h5::Handle dataset;
-  hid_t mem_type;
-  hsize_t cols;  // 0: one-dimensional
+// One dataset of the run: its table line, its width and the rows not yet committed.
+struct RunWriter::Column {
+  const DatasetSpec* spec;
+  std::string name;
+  std::size_t metric;  // index into StepRecord::metrics for metric/<name>
+  hsize_t cols;        // 0: one-dimensional
+  std::vector<unsigned char> pending;
 };
 
 namespace {
 
-h5::Handle make_series(hid_t group, const std::string& name, hid_t file_type, hsize_t cols) {
+void append_bytes(std::vector<unsigned char>& out, const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  out.insert(out.end(), p, p + bytes);
+}
+
+// Appends a vector row of `width` elements; an empty vector (a record from an executor that
+// does not measure it) is archived as zeros.
+template <typename V>
+void append_row(std::vector<unsigned char>& out, const std::vector<V>& row, hsize_t width,
+                const std::string& name) {
+  if (row.empty()) {
+    out.insert(out.end(), width * sizeof(V), 0);
+    return;
+  }
+  if (row.size() != width)
+    throw std::logic_error(name + ": a row of " + std::to_string(row.size()) + ", expected " +
+                           std::to_string(width));
+  append_bytes(out, row.data(), width * sizeof(V));
+}
+
+h5::Handle make_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
   const int rank = cols == 0 ? 1 : 2;
   hsize_t dims[2] = {0, cols};
   hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
-  // Small chunks keep the per-step flush cheap; about 64 KiB of data a chunk at most.
+  // About 64 KiB of data a chunk at most.
   const hsize_t width = cols == 0 ? 1 : cols;
   hsize_t chunk[2] = {std::max<hsize_t>(1, std::min<hsize_t>(256, 8192 / width)), width};
   auto space = h5::dataspace(H5Screate_simple(rank, dims, maxdims), name);
@@ -47,189 +65,216 @@ h5::Handle make_series(hid_t group, const std::string& name, hid_t file_type, hs
   }
   auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), name);
   H5Pset_create_intermediate_group(lcpl.get(), 1);
-  return h5::dataset(
-      H5Dcreate2(group, name.c_str(), file_type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
-      "create dataset " + name);
+  auto ftype = h5::file_type(type);
+  return h5::dataset(H5Dcreate2(group, name.c_str(), ftype.get(), space.get(), lcpl.get(),
+                                dcpl.get(), H5P_DEFAULT),
+                     "create dataset " + name);
 }
 
-void append_row(hid_t dataset, hid_t mem_type, hsize_t cols, hsize_t row, const void* data) {
+void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t cols, hsize_t first,
+                 hsize_t count, const void* data) {
+  auto d = h5::dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), "open dataset " + name);
   const int rank = cols == 0 ? 1 : 2;
-  hsize_t size[2] = {row + 1, cols};
-  h5::check(H5Dset_extent(dataset, size), "extend dataset");
-  auto file_space = h5::dataspace(H5Dget_space(dataset), "dataset space");
-  hsize_t start[2] = {row, 0};
-  hsize_t count[2] = {1, cols == 0 ? 1 : cols};
-  h5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-            "select row");
-  auto mem_space = h5::dataspace(H5Screate_simple(rank, count, nullptr), "row space");
-  h5::check(H5Dwrite(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
-            "write row");
+  hsize_t size[2] = {first + count, cols};
+  h5::check(H5Dset_extent(d.get(), size), "extend dataset " + name);
+  auto file_space = h5::dataspace(H5Dget_space(d.get()), "dataset space");
+  hsize_t start[2] = {first, 0};
+  hsize_t block[2] = {count, cols == 0 ? 1 : cols};
+  h5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, block, nullptr),
+            "select rows");
+  auto mem_space = h5::dataspace(H5Screate_simple(rank, block, nullptr), "row space");
+  h5::check(H5Dwrite(d.get(), h5::memory_type(type), mem_space.get(), file_space.get(), H5P_DEFAULT,
+                     data),
+            "write rows of " + name);
 }
 
 }  // namespace
 
-RunWriter::RunWriter(hid_t file, std::string id, const RunLayout& layout)
-    : file_(file), id_(std::move(id)), layout_(layout) {
-  auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
-  H5Pset_create_intermediate_group(lcpl.get(), 1);
-  group_ =
-      h5::group(H5Gcreate2(file, ("/runs/" + id_).c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
-                "create run group " + id_);
-  const hsize_t P = layout.processors;
-  const hsize_t M = layout.modules;
-  auto add = [&](const std::string& name, hid_t file_type, hid_t mem_type, hsize_t cols) {
-    series_.push_back(std::make_unique<Series>(
-        Series{make_series(group_.get(), name, file_type, cols), mem_type, cols}));
-  };
-  // The order here is the order on_step writes in.
-  add("step/wall", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("step/compute_wall", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("step/makespan", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("step/ideal", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("step/serial", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("step/balance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("step/balance_wall", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("step/migrations", H5T_STD_I64LE, H5T_NATIVE_INT64, 0);
-  add("step/bytes_moved", H5T_STD_I64LE, H5T_NATIVE_INT64, 0);
-  add("step/predicted_before", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("step/predicted_after", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
-  add("proc/busy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
-  add("proc/busy_wall", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
-  add("proc/idle", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
-  add("proc/balance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
-  add("proc/migration", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
-  add("proc/external_load", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, P);
-  add("proc/triggered", H5T_STD_I32LE, H5T_NATIVE_INT32, P);
-  if (layout.record_modules) {
-    add("module/cost", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, M);
-    add("module/owner", H5T_STD_I32LE, H5T_NATIVE_INT32, M);
+RunWriter::RunWriter(ArchiveWriter& archive, std::string id, const RunLayout& layout)
+    : archive_(archive), id_(std::move(id)), layout_(layout) {
+  for (const DatasetSpec& spec : step_datasets()) {
+    const hsize_t width = spec.shape == RecordShape::kStepsByProcessors ? layout.processors
+                          : spec.shape == RecordShape::kStepsByModules  ? layout.modules
+                                                                        : 0;
+    if (spec.shape == RecordShape::kStepsByModules && !layout.record_modules) continue;
+    if (std::holds_alternative<std::monostate>(spec.field)) {
+      for (std::size_t k = 0; k < layout.metrics.size(); ++k)
+        columns_.push_back({&spec, "metric/" + layout.metrics[k], k, 0, {}});
+      continue;
+    }
+    columns_.push_back({&spec, std::string(spec.name), 0, width, {}});
   }
-  for (const auto& metric : layout.metrics)
-    add("metric/" + metric, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0);
 }
 
 RunWriter::~RunWriter() {
-  series_.clear();
-  group_.reset();
-  H5Fflush(file_, H5F_SCOPE_LOCAL);
+  try {
+    if (rows_pending_ > 0 || !attributes_.empty()) archive_.commit();
+  } catch (const std::exception&) {
+    // Destructors cannot report; the steps before the last commit are in the archive.
+  }
+  if (archive_.active_ == this) archive_.active_ = nullptr;
 }
 
-namespace {
-
-// Creates (or replaces) a scalar attribute of obj and writes one value into it.
-void write_scalar_attribute(hid_t obj, const std::string& name, hid_t file_type, hid_t mem_type,
-                            const void* value) {
-  replace_attribute(obj, name);
-  auto space = h5::dataspace(H5Screate(H5S_SCALAR), name);
-  auto attr =
-      h5::attribute(H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                    "attribute " + name);
-  h5::check(H5Awrite(attr.get(), mem_type, value), "write attribute " + name);
+void RunWriter::set(const std::string& name, h5::Value value) {
+  attributes_[name] = std::move(value);
 }
-
-}  // namespace
 
 void RunWriter::set_text(const std::string& name, const std::string& value) {
-  auto type = text_type();
-  const char* s = value.c_str();
-  write_scalar_attribute(group_.get(), name, type.get(), type.get(), &s);
+  const AttributeSpec* a = find_run_attribute(name);
+  if (!a || a->type != RecordType::kText)
+    throw std::logic_error("run attribute " + name + " is not text in the archive schema");
+  set(name, value);
 }
 
 void RunWriter::set_int(const std::string& name, std::int64_t value) {
-  write_scalar_attribute(group_.get(), name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
+  const AttributeSpec* a = find_run_attribute(name);
+  if (!a || a->type != RecordType::kInt64)
+    throw std::logic_error("run attribute " + name + " is not int64 in the archive schema");
+  set(name, value);
 }
 
 void RunWriter::set_real(const std::string& name, double value) {
-  write_scalar_attribute(group_.get(), name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+  const AttributeSpec* a = find_run_attribute(name);
+  if (a && a->type != RecordType::kFloat64)
+    throw std::logic_error("run attribute " + name + " is not float64 in the archive schema");
+  set(name, value);  // a name not in the table: a figure the workload declares
 }
 
 void RunWriter::on_step(const StepRecord& r) {
-  const hsize_t row = static_cast<hsize_t>(rows_);
-  std::size_t i = 0;
-  auto put = [&](const void* data) {
-    const Series& s = *series_[i++];
-    append_row(s.dataset.get(), s.mem_type, s.cols, row, data);
-  };
-  put(&r.wall);
-  put(&r.compute_wall);
-  put(&r.makespan);
-  put(&r.ideal);
-  put(&r.serial);
-  put(&r.balance);
-  put(&r.balance_wall);
-  put(&r.migrations);
-  put(&r.bytes_moved);
-  put(&r.predicted_before);
-  put(&r.predicted_after);
-  put(r.busy.data());
-  put(r.busy_wall.data());
-  put(r.idle.data());
-  put(r.proc_balance.data());
-  put(r.proc_migration.data());
-  // Records from before load emulation carry no external_load: archive zeros.
-  const std::vector<double> no_load(r.external_load.empty() ? layout_.processors : 0, 0.0);
-  put(r.external_load.empty() ? no_load.data() : r.external_load.data());
-  // Executors without in-step synchronisation leave triggered empty.
-  const std::vector<int> none(r.triggered.empty() ? layout_.processors : 0, 0);
-  put(r.triggered.empty() ? none.data() : r.triggered.data());
-  if (layout_.record_modules) {
-    put(r.module_cost.data());
-    put(r.module_owner.data());
+  for (Column& c : columns_) {
+    std::visit(
+        [&](auto field) {
+          using F = decltype(field);
+          if constexpr (std::is_same_v<F, std::monostate>) {
+            append_bytes(c.pending, &r.metrics.at(c.metric), sizeof(double));
+          } else if constexpr (std::is_same_v<F, double StepRecord::*> ||
+                               std::is_same_v<F, std::int64_t StepRecord::*>) {
+            append_bytes(c.pending, &(r.*field), sizeof(r.*field));
+          } else {
+            append_row(c.pending, r.*field, c.cols, c.name);
+          }
+        },
+        c.spec->field);
   }
-  for (std::size_t k = 0; k < layout_.metrics.size(); ++k) put(&r.metrics.at(k));
-  ++rows_;
-  flush();
+  ++rows_pending_;
+  archive_.commit_when_due();
 }
 
 void RunWriter::flush() {
-  h5::check(H5Fflush(file_, H5F_SCOPE_LOCAL), "flush archive");
+  archive_.commit();
 }
 
-ArchiveWriter::ArchiveWriter(const std::string& path) : path_(path) {
+void RunWriter::write_pending(hid_t file) {
+  const std::string path = "/runs/" + id_;
+  if (!created_) {
+    auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
+    H5Pset_create_intermediate_group(lcpl.get(), 1);
+    h5::group(H5Gcreate2(file, path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+              "create run group " + id_);
+  }
+  auto group = h5::group(H5Gopen2(file, path.c_str(), H5P_DEFAULT), "open run group " + id_);
+  if (!created_)
+    for (const Column& c : columns_) make_dataset(group.get(), c.name, c.spec->type, c.cols);
+  for (const auto& [name, value] : attributes_) h5::write_attribute(group.get(), name, value);
+  if (rows_pending_ > 0)
+    for (const Column& c : columns_)
+      append_rows(group.get(), c.name, c.spec->type, c.cols, rows_written_, rows_pending_,
+                  c.pending.data());
+}
+
+void RunWriter::mark_committed() {
+  rows_written_ += rows_pending_;
+  rows_pending_ = 0;
+  for (auto& c : columns_) c.pending.clear();
+  attributes_.clear();
+  created_ = true;
+}
+
+ArchiveWriter::ArchiveWriter(const std::string& path, InvocationRecord invocation)
+    : path_(path), invocation_(std::move(invocation)) {
   h5::silence_library_errors();
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::exists(path, ec)) {
-    if (!fs::is_regular_file(path, ec)) throw ArchiveError(path + ": not a regular file");
+  if (auto parent = fs::path(path).parent_path(); !parent.empty())
+    fs::create_directories(parent, ec);
+  if (fs::exists(fs::symlink_status(path, ec))) {
+    if (!fs::is_regular_file(fs::symlink_status(path, ec)))
+      throw ArchiveError(path + ": not a regular file (refusing to touch it)");
     if (H5Fis_hdf5(path.c_str()) <= 0)
       throw ArchiveError(path + ": not an HDF5 file (refusing to touch it)");
-    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    if (f < 0)
-      throw ArchiveError(path +
-                         ": cannot open the HDF5 file for writing (corrupt, locked by "
-                         "another writer, or read-only)");
-    file_ = h5::Handle(f, H5Fclose);
-    if (H5Lexists(f, "/runs", H5P_DEFAULT) <= 0)
-      throw ArchiveError(path +
-                         ": an HDF5 file without /runs is not an lbbench archive "
-                         "(refusing to touch it)");
-  } else {
-    if (auto parent = fs::path(path).parent_path(); !parent.empty())
-      fs::create_directories(parent, ec);
-    hid_t f = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) throw ArchiveError(path + ": cannot create the archive");
-    file_ = h5::Handle(f, H5Fclose);
-    h5::group(H5Gcreate2(f, "/runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "create /runs");
   }
+  lock_ = ArchiveLock(path);
+  check_output_archive(path);
+  if (fs::exists(path)) {
+    h5::Handle file(open_archive_read_only(path), H5Fclose);
+    auto runs = h5::group(H5Gopen2(file.get(), "runs", H5P_DEFAULT), path + ": open /runs");
+    H5G_info_t info;
+    h5::check(H5Gget_info(runs.get(), &info), path + ": count runs");
+    next_run_ = info.nlinks;
+  }
+  if (const char* s = std::getenv("LBB_ARCHIVE_COMMIT_SECONDS")) interval_ = std::atof(s);
+  commit();
 }
 
+ArchiveWriter::~ArchiveWriter() = default;
+
 std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
-  auto runs = h5::group(H5Gopen2(file_.get(), "/runs", H5P_DEFAULT), "open /runs");
-  H5G_info_t info;
-  h5::check(H5Gget_info(runs.get(), &info), "count runs");
   std::string safe;
   for (char c : layout.label)
     safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '=' ||
              c == '+' || c == ',')
                 ? c
                 : '_';
-  for (hsize_t n = info.nlinks;; ++n) {
-    char prefix[32];
-    std::snprintf(prefix, sizeof prefix, "run-%05llu", static_cast<unsigned long long>(n));
-    std::string id = std::string(prefix) + (safe.empty() ? "" : "-" + safe);
-    if (H5Lexists(runs.get(), id.c_str(), H5P_DEFAULT) <= 0)
-      return std::make_unique<RunWriter>(file_.get(), id, layout);
-  }
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "run-%05zu", next_run_++);
+  auto run = std::make_unique<RunWriter>(
+      *this, std::string(prefix) + (safe.empty() ? "" : "-" + safe), layout);
+  active_ = run.get();
+  return run;
+}
+
+void ArchiveWriter::commit(bool durable) {
+  const auto start = std::chrono::steady_clock::now();
+  commit_archive(
+      path_,
+      [&](hid_t file) {
+        if (!invocation_.id.empty()) {
+          const std::string group = "/invocations/" + invocation_.id;
+          if (H5Lexists(file, "invocations", H5P_DEFAULT) <= 0 ||
+              H5Lexists(file, group.c_str(), H5P_DEFAULT) <= 0) {
+            auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
+            H5Pset_create_intermediate_group(lcpl.get(), 1);
+            auto g =
+                h5::group(H5Gcreate2(file, group.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+                          "create " + group);
+            for (const auto& [name, value] : invocation_.attributes) {
+              const RecordType type = std::holds_alternative<std::string>(value) ? RecordType::kText
+                                      : std::holds_alternative<std::int64_t>(value)
+                                          ? RecordType::kInt64
+                                          : RecordType::kFloat64;
+              const auto table = invocation_attributes();
+              if (std::none_of(table.begin(), table.end(), [&](const AttributeSpec& a) {
+                    return a.name == name && a.type == type && !a.as_dataset;
+                  }))
+                throw std::logic_error("invocation attribute " + name + " is not in the schema");
+              h5::write_attribute(g.get(), name, value);
+            }
+            h5::write_text_dataset(g.get(), "hwloc_topology", invocation_.hwloc_xml);
+          }
+        }
+        if (active_) active_->write_pending(file);
+      },
+      durable);
+  if (active_) active_->mark_committed();
+  ++commits_;
+  last_commit_ = std::chrono::steady_clock::now();
+  last_commit_cost_ = std::chrono::duration<double>(last_commit_ - start).count();
+}
+
+void ArchiveWriter::commit_when_due() {
+  const double since =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_commit_).count();
+  if (interval_ <= 0 || since >= std::max(interval_, 20 * last_commit_cost_)) commit(false);
 }
 
 }  // namespace lbb

@@ -33,6 +33,7 @@ class Handle {
   ~Handle() { reset(); }
   hid_t get() const { return id_; }
   bool valid() const { return id_ >= 0; }
+  hid_t release() { return std::exchange(id_, H5I_INVALID_HID); }  // the caller closes it
   void reset() {
     if (id_ >= 0 && close_) close_(id_);
     id_ = H5I_INVALID_HID;

@@ -17,5 +17,7 @@ void add_list_command(CLI::App& app);
 void add_show_command(CLI::App& app);
 void add_partition_command(CLI::App& app);
 void add_balance_command(CLI::App& app);
+void add_schema_command(CLI::App& app);
+void add_merge_command(CLI::App& app);
 
 }  // namespace lbb

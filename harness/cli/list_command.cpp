@@ -5,6 +5,7 @@
 #include "balancers/balancer.h"
 #include "core/text.h"
 #include "harness/cli/commands.h"
+#include "harness/exec/executor_registry.h"
 #include "harness/schedule.h"
 #include "workloads/workload.h"
 
@@ -57,6 +58,10 @@ void add_list_command(CLI::App& app) {
       std::cout << "  " << s.name << " - " << s.summary << "\n";
       print_params(s.params);
     }
+    std::cout << "\nexecutors (config: execution: { executor: NAME }; auto: the first that runs "
+                 "the entry)\n";
+    for (const auto& e : executor_registry())
+      std::cout << "  " << e.name << " - " << e.summary << "\n";
   });
 }
 

@@ -2,43 +2,27 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <sstream>
 
 #include "balancers/balancer.h"
 #include "core/assignment.h"
 #include "core/topology.h"
 #include "harness/cli/commands.h"
+#include "harness/exec/load_view_builder.h"
+#include "harness/cli/weight_parser.h"
 
 namespace lbb {
 
 std::vector<double> read_weights(std::istream& in, const std::string& source) {
-  std::vector<double> weights;
-  std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
-    std::istringstream tokens(line);
-    std::string token;
-    while (tokens >> token) {
-      const std::string where = source + ":" + std::to_string(line_no) + ": '" + token + "' ";
-      double value = 0;
-      const char* end = token.data() + token.size();
-      const auto [ptr, ec] = std::from_chars(token.data(), end, value);
-      if (ec == std::errc::result_out_of_range)
-        throw PartitionInputError(where + "is out of range");
-      if (ec != std::errc() || ptr != end) throw PartitionInputError(where + "is not a number");
-      if (!std::isfinite(value)) throw PartitionInputError(where + "is not a finite number");
-      if (value < 0) throw PartitionInputError(where + "is negative; weights must be >= 0");
-      weights.push_back(value);
-    }
-  }
-  if (in.bad()) throw PartitionInputError(source + ": read error");
-  if (weights.empty()) throw PartitionInputError(source + ": no weights");
-  return weights;
+  return parse_weights(in, source);
 }
 
 nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights) {
@@ -47,8 +31,9 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
     throw PartitionInputError("unknown method '" + request.method + "' (see lbbench list)");
   if (info->kind() != BalancerKind::kStatic)
     throw PartitionInputError("'" + request.method + "' is not a static balancer");
-  if (request.processors < 1)
-    throw PartitionInputError("--processors must be >= 1, got " +
+  if (request.processors < 1 || request.processors > kMaxPartitionProcessors)
+    throw PartitionInputError("--processors must be in [1, " +
+                              std::to_string(kMaxPartitionProcessors) + "], got " +
                               std::to_string(request.processors));
   std::vector<double> speeds = request.speeds;
   if (speeds.empty()) speeds.assign(request.processors, 1.0);
@@ -57,6 +42,14 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
                               std::to_string(request.processors) + " processors");
   for (double s : speeds)
     if (!std::isfinite(s) || s <= 0) throw PartitionInputError("--speeds must all be positive");
+  // Every load a partitioner forms is at most this; past a double's range it became inf (and
+  // the bottleneck printed as null).
+  const double most = std::accumulate(weights.begin(), weights.end(), 0.0) /
+                      *std::min_element(speeds.begin(), speeds.end());
+  if (!std::isfinite(most))
+    throw PartitionInputError(
+        "the weights' total over the slowest speed exceeds a double's range; scale the weights "
+        "down");
 
   std::unique_ptr<Balancer> balancer;
   try {
@@ -70,12 +63,8 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
   const int m = static_cast<int>(weights.size());
   const Topology chain(TopologyKind::kChain, request.processors);
   const std::vector<std::uint64_t> bytes(m, 0);
-  LoadView view;
-  view.cost = weights;
-  view.bytes = bytes;
-  view.speed = speeds;
-  view.topology = &chain;
-  view.structure = ModuleStructure::kChain;
+  const LoadView view = LoadViewBuilder(speeds, &chain, ModuleStructure::kChain)
+                            .view(-1, ViewLoads(weights, bytes));  // an initial partition
   Decision decision;
   const auto start = std::chrono::steady_clock::now();
   try {

@@ -9,6 +9,8 @@
 #include "harness/cli/commands.h"
 #include "harness/comparison_table.h"
 #include "harness/config/run_spec.h"
+#include "harness/provenance.h"
+#include "harness/run_selection.h"
 #include "harness/runner.h"
 
 namespace lbb {
@@ -20,6 +22,9 @@ struct RunOptions {
   std::string output;
   std::vector<std::string> overrides;
   bool no_archive = false;
+  bool resume = false;
+  std::string slice;  // i/n
+  std::string command;
 };
 
 void run(const RunOptions& o) {
@@ -31,21 +36,31 @@ void run(const RunOptions& o) {
     throw CLI::RuntimeError(kExitBadInput);
   }
   const std::string output = o.output.empty() ? config.output : o.output;
-  std::unique_ptr<ArchiveWriter> archive;
-  if (!o.no_archive) {
-    try {
-      archive = std::make_unique<ArchiveWriter>(output);
-    } catch (const std::exception& e) {
-      std::cerr << "lbbench: archive " << e.what() << "\n";
-      throw CLI::RuntimeError(kExitBadInput);
-    }
-  }
   const Provenance prov = gather_provenance();
-  int max_p = 0, total = 0;
-  for (const auto& r : config.runs) {
-    max_p = std::max(max_p, r.processors);
-    total += r.repetitions;
+  if (const std::string w = openblas_fallback_warning(prov); !w.empty()) std::cerr << w << "\n";
+  std::unique_ptr<ArchiveWriter> archive;
+  std::vector<PlannedRun> plan = plan_runs(config.runs);
+  try {
+    if (o.resume && o.no_archive)
+      throw std::invalid_argument("--resume needs an archive: it runs what the archive lacks");
+    if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));
+    if (!o.no_archive) {
+      archive =
+          std::make_unique<ArchiveWriter>(output, invocation_record(prov, o.command, o.slice));
+      if (o.resume) {
+        const std::size_t before = plan.size();
+        plan = missing_from(plan, ArchiveReader(output).runs());
+        std::cerr << "resume: " << before - plan.size() << " of " << before << " runs already in "
+                  << output << ", " << plan.size() << " to run\n";
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "lbbench: " << (archive ? "archive " : "") << e.what() << "\n";
+    throw CLI::RuntimeError(kExitBadInput);
   }
+  int max_p = 0;
+  const int total = static_cast<int>(plan.size());
+  for (const auto& r : plan) max_p = std::max(max_p, r.spec->processors);
   if (max_p > prov.available) {
     std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
               << " available cores: oversubscribed (archived as oversubscribed = 1); compare "
@@ -63,29 +78,24 @@ void run(const RunOptions& o) {
 
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
-  // Repetitions go round-robin over the configurations, so a slow spell of a shared machine
-  // lands on every strategy alike instead of on one.
-  int max_reps = 0;
-  for (const auto& spec : config.runs) max_reps = std::max(max_reps, spec.repetitions);
   int n = 0;
-  for (int rep = 0; rep < max_reps; ++rep)
-    for (const auto& spec : config.runs) {
-      if (rep >= spec.repetitions) continue;
-      ++n;
-      std::cerr << "[" << n << "/" << total << "] " << spec.workload << " P=" << spec.processors
-                << " " << spec.balancer.label
-                << (spec.sweep_label.empty() ? "" : " " + spec.sweep_label);
-      if (spec.repetitions > 1) std::cerr << " rep " << rep + 1 << "/" << spec.repetitions;
-      std::cerr << std::flush;
-      outcomes.push_back(execute_run(spec, rep, archive.get(), prov));
-      const RunOutcome& r = outcomes.back();
-      if (!r.error.empty())
-        std::cerr << "  FAILED: " << r.error << "\n";
-      else if (!r.verification.passed)
-        std::cerr << "  VERIFICATION FAILED: " << r.verification.detail << "\n";
-      else
-        std::cerr << "  " << format_number(r.run_wall, 3) << " s, verified\n";
-    }
+  for (const auto& [spec_ptr, rep] : plan) {
+    const RunSpec& spec = *spec_ptr;
+    ++n;
+    std::cerr << "[" << n << "/" << total << "] " << spec.workload << " P=" << spec.processors
+              << " " << spec.balancer.label
+              << (spec.sweep_label.empty() ? "" : " " + spec.sweep_label);
+    if (spec.repetitions > 1) std::cerr << " rep " << rep + 1 << "/" << spec.repetitions;
+    std::cerr << std::flush;
+    outcomes.push_back(execute_run(spec, rep, archive.get(), prov));
+    const RunOutcome& r = outcomes.back();
+    if (!r.error.empty())
+      std::cerr << "  FAILED: " << r.error << "\n";
+    else if (!r.verification.passed)
+      std::cerr << "  VERIFICATION FAILED: " << r.verification.detail << "\n";
+    else
+      std::cerr << "  " << format_number(r.run_wall, 3) << " s, verified\n";
+  }
   std::cout << "\n";
   print_comparison(std::cout, outcomes);
   if (archive) std::cout << "archive: " << archive->path() << " (" << total << " runs added)\n";
@@ -121,7 +131,19 @@ void add_run_command(CLI::App& app) {
                   "a YAML list is a sweep)")
       ->allow_extra_args(false);
   cmd->add_flag("--no-archive", o->no_archive, "run and print, write no archive");
-  cmd->callback([o] { run(*o); });
+  cmd->add_flag("--resume", o->resume,
+                "run only what the archive lacks: runs missing or left partial by an "
+                "interrupted invocation");
+  cmd->add_option("--slice", o->slice,
+                  "run slice i/n of the runs (0 <= i < n; run k belongs to slice k mod n), "
+                  "one node of many; see lbbench merge");
+  cmd->callback([o] {
+    o->command = "lbbench run " + o->config + (o->output.empty() ? "" : " -o " + o->output);
+    for (const auto& s : o->overrides) o->command += " --set '" + s + "'";
+    if (!o->slice.empty()) o->command += " --slice " + o->slice;
+    if (o->resume) o->command += " --resume";
+    run(*o);
+  });
 }
 
 }  // namespace lbb

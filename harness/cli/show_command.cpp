@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "core/text.h"
 #include "harness/archive/archive.h"
 #include "harness/cli/commands.h"
 
@@ -22,7 +23,7 @@ void add_show_command(CLI::App& app) {
     }
     auto text = [](const RunInfo& r, const char* k) {
       auto it = r.text.find(k);
-      return it == r.text.end() ? std::string("-") : it->second;
+      return it == r.text.end() ? std::string("-") : printable(it->second);
     };
     auto number = [](const RunInfo& r, const char* k) {
       auto it = r.number.find(k);
@@ -33,7 +34,7 @@ void add_show_command(CLI::App& app) {
     };
     std::size_t wid = 6, wb = 8;
     for (const auto& r : runs) {
-      wid = std::max(wid, r.id.size());
+      wid = std::max(wid, printable(r.id).size());
       wb = std::max(wb, text(r, "balancer").size());
     }
     std::cout << std::left << std::setw(static_cast<int>(wid) + 2) << "run" << std::setw(20)
@@ -43,18 +44,18 @@ void add_show_command(CLI::App& app) {
               << std::setw(7) << "eff" << std::setw(9) << "migr"
               << "  started\n";
     for (const auto& r : runs) {
-      std::cout << std::left << std::setw(static_cast<int>(wid) + 2) << r.id << std::setw(20)
-                << text(r, "workload") << std::setw(static_cast<int>(wb) + 2) << text(r, "balancer")
-                << std::right << std::setw(4) << whole(r, "processors") << std::setw(7)
-                << whole(r, "steps") << std::setw(10) << text(r, "status") << std::setw(5)
-                << (number(r, "verified") == 1 ? "yes" : "no") << std::fixed << std::setprecision(4)
-                << std::setw(12) << number(r, "makespan_total") << std::setw(10)
-                << number(r, "wall_total") << std::setprecision(3) << std::setw(7)
+      std::cout << std::left << std::setw(static_cast<int>(wid) + 2) << printable(r.id)
+                << std::setw(20) << text(r, "workload") << std::setw(static_cast<int>(wb) + 2)
+                << text(r, "balancer") << std::right << std::setw(4) << whole(r, "processors")
+                << std::setw(7) << whole(r, "steps") << std::setw(10) << text(r, "status")
+                << std::setw(5) << (number(r, "verified") == 1 ? "yes" : "no") << std::fixed
+                << std::setprecision(4) << std::setw(12) << number(r, "makespan_total")
+                << std::setw(10) << number(r, "wall_total") << std::setprecision(3) << std::setw(7)
                 << number(r, "efficiency") << std::setw(9) << whole(r, "migrations_total") << "  "
                 << text(r, "started") << "\n";
       std::cout.unsetf(std::ios::floatfield);
     }
-    std::cout << runs.size() << " runs in " << *path << "\n";
+    std::cout << runs.size() << " runs in " << printable(*path) << "\n";
   });
 }
 

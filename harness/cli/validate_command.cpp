@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "harness/archive/archive.h"
 #include "harness/cli/commands.h"
 #include "harness/config/run_spec.h"
 
@@ -21,6 +22,12 @@ void add_validate_command(CLI::App& app) {
       const Config c = load_config(*config, *overrides);
       int total = 0;
       for (const auto& r : c.runs) total += r.repetitions;
+      try {
+        check_output_archive(c.output);
+      } catch (const ArchiveError& e) {
+        std::cerr << "lbbench: output archive " << e.what() << "\n";
+        throw CLI::RuntimeError(kExitBadInput);
+      }
       std::cout << *config << ": OK, " << c.runs.size() << " configurations, " << total
                 << " runs, archive " << c.output << "\n";
       for (const auto& r : c.runs)

@@ -4,7 +4,9 @@
 
 #include "balancers/balancer.h"
 #include "harness/config/config_keys.h"
+#include "harness/config/memory_estimate.h"
 #include "harness/config/resolved_yaml.h"
+#include "harness/exec/executor_registry.h"
 #include "harness/schedule.h"
 
 namespace lbb {
@@ -115,6 +117,10 @@ bool Expansion::check_run(const WorkloadEntry& we, const TaggedAxes& global,
     problems.at(we.node, e.what());
     return false;
   }
+  if (auto err = memory_problem(*we.info, base.workload_params)) {
+    problems.at(we.node, *err);
+    return false;
+  }
   // Platform keys only: a workload may have a parameter of the same name.
   const std::vector<const Axis*> platform(global.axes.begin() + we.axes.size(),
                                           global.axes.end() - sections.execution.size());
@@ -142,6 +148,17 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
                                           " creates its tasks level by level: there is no "
                                           "static partition (use dynamic: or schedule:)");
     return;
+  }
+  // The executor `execution.executor` names must run the entry ("auto" finds one that does).
+  if (const ExecutorInfo* executor = find_executor(base.executor)) {
+    RunSpec run = base;
+    run.balancer.schedule_name = entry.schedule_name;
+    const std::string why = executor_mismatch(
+        *executor, run, we.info->make_levels ? WorkShape::kLevels : WorkShape::kModules);
+    if (!why.empty()) {
+      problems.at(entry.node, why);
+      return;
+    }
   }
   Params sp, dp, cp;
   TaggedAxes local;

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "harness/exec/async_executor.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/self_scheduled_executor.h"
 #include "harness/schedule.h"
@@ -31,6 +32,17 @@ std::span<const ExecutorInfo> executor_registry() {
        "level-synchronous: the tasks of level i are born, balanced and run before any of level "
        "i+1 (Hwang & Hong 2001, section 3)",
        WorkShape::kLevels, true, true, level_execution},
+      {"async",
+       "no barrier between steps: a module runs step s once the modules it depends on finished "
+       "s-1; the predictive balancer moves modules meanwhile (Iqbal, Saltz & Bokhari 1986)",
+       WorkShape::kModules, true, false,
+       module_execution([](const RunSpec&) { return std::make_unique<AsyncExecutor>(); })},
+      {"async_modelled",
+       "async in the order of the modelled clocks, one processor acting at a time: the run P "
+       "dedicated processors would make, on a host with fewer free cores",
+       WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
+         return std::make_unique<AsyncExecutor>(AsyncOrder::kModelled);
+       })},
   };
   return all;
 }

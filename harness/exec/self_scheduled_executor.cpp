@@ -81,7 +81,7 @@ SelfScheduledRun::SelfScheduledRun(InStepSchedule schedule, int chunk, Workload&
       total_(plan.warmup + plan.steps),
       run_start_(wall_now()),
       emulation_(plan.speed, plan.external_load, run_start_),
-      team_(std::max(plan.processors, 1), emulation_),
+      team_(plan.processors, emulation_),
       recorder_(plan.speed, workload.phases()),
       home_(M_, -1),
       homed_(P_),

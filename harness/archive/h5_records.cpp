@@ -1,0 +1,151 @@
+#include "harness/archive/h5_records.h"
+
+#include <cstring>
+
+namespace lbb::h5 {
+
+namespace {
+
+// Larger fixed-length strings are not what lbbench writes; refusing them bounds memory.
+constexpr std::size_t kMaxFixedString = std::size_t{1} << 24;
+
+Handle text_type() {
+  auto t = datatype(H5Tcopy(H5T_C_S1), "string type");
+  check(H5Tset_size(t.get(), H5T_VARIABLE), "string size");
+  check(H5Tset_cset(t.get(), H5T_CSET_UTF8), "string charset");
+  return t;
+}
+
+std::string read_string(hid_t attr, hid_t type, const std::string& where) {
+  if (H5Tis_variable_str(type) > 0) {
+    // Read with the file's own string type: HDF5 does not convert UTF-8 to ASCII.
+    char* s = nullptr;
+    check(H5Aread(attr, type, &s), where + ": cannot read");
+    std::string out = s ? s : "";
+    auto space = dataspace(H5Aget_space(attr), where);
+    H5Dvlen_reclaim(type, space.get(), H5P_DEFAULT, &s);
+    return out;
+  }
+  const std::size_t size = H5Tget_size(type);
+  if (size == 0 || size > kMaxFixedString) throw Error(where + ": string of unexpected size");
+  std::string s(size, '\0');
+  check(H5Aread(attr, type, s.data()), where + ": cannot read");
+  return s.c_str();
+}
+
+}  // namespace
+
+Handle file_type(RecordType t) {
+  switch (t) {
+    case RecordType::kText:
+      return text_type();
+    case RecordType::kInt32:
+      return datatype(H5Tcopy(H5T_STD_I32LE), "int32");
+    case RecordType::kInt64:
+      return datatype(H5Tcopy(H5T_STD_I64LE), "int64");
+    case RecordType::kFloat64:
+      break;
+  }
+  return datatype(H5Tcopy(H5T_IEEE_F64LE), "float64");
+}
+
+hid_t memory_type(RecordType t) {
+  switch (t) {
+    case RecordType::kInt32:
+      return H5T_NATIVE_INT32;
+    case RecordType::kInt64:
+      return H5T_NATIVE_INT64;
+    default:
+      return H5T_NATIVE_DOUBLE;
+  }
+}
+
+void write_attribute(hid_t obj, const std::string& name, const Value& value) {
+  if (H5Aexists(obj, name.c_str()) > 0) check(H5Adelete(obj, name.c_str()), "delete " + name);
+  const RecordType t = std::holds_alternative<std::string>(value)    ? RecordType::kText
+                       : std::holds_alternative<std::int64_t>(value) ? RecordType::kInt64
+                                                                     : RecordType::kFloat64;
+  auto type = file_type(t);
+  auto space = dataspace(H5Screate(H5S_SCALAR), name);
+  auto attr =
+      attribute(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                "attribute " + name);
+  if (const auto* s = std::get_if<std::string>(&value)) {
+    const char* c = s->c_str();
+    check(H5Awrite(attr.get(), type.get(), &c), "write attribute " + name);
+  } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
+    check(H5Awrite(attr.get(), H5T_NATIVE_INT64, i), "write attribute " + name);
+  } else {
+    check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &std::get<double>(value)),
+          "write attribute " + name);
+  }
+}
+
+Value read_attribute(hid_t obj, const std::string& name, const std::string& where) {
+  const std::string what = where + ": attribute " + name;
+  auto attr = attribute(H5Aopen(obj, name.c_str(), H5P_DEFAULT), what + ": cannot open");
+  auto space = dataspace(H5Aget_space(attr.get()), what);
+  if (H5Sget_simple_extent_type(space.get()) != H5S_SCALAR)
+    throw Error(what + " is not a single value");
+  auto type = datatype(H5Aget_type(attr.get()), what);
+  switch (H5Tget_class(type.get())) {
+    case H5T_STRING:
+      return read_string(attr.get(), type.get(), what);
+    case H5T_INTEGER: {
+      std::int64_t v = 0;
+      check(H5Aread(attr.get(), H5T_NATIVE_INT64, &v), what + ": cannot read");
+      return v;
+    }
+    case H5T_FLOAT: {
+      double v = 0;
+      check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), what + ": cannot read");
+      return v;
+    }
+    default:
+      throw Error(what + " is neither text nor a number");
+  }
+}
+
+void write_text_dataset(hid_t group, const std::string& name, const std::string& text) {
+  auto type = text_type();
+  auto space = dataspace(H5Screate(H5S_SCALAR), name);
+  auto d = dataset(H5Dcreate2(group, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT),
+                   "create " + name);
+  const char* c = text.c_str();
+  check(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &c), "write " + name);
+}
+
+std::string read_text_dataset(hid_t group, const std::string& name, const std::string& where) {
+  const std::string what = where + ": " + name;
+  require_hard_link(group, name, H5O_TYPE_DATASET, where);
+  auto d = dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), what + ": cannot open");
+  auto space = dataspace(H5Dget_space(d.get()), what);
+  auto type = datatype(H5Dget_type(d.get()), what);
+  if (H5Sget_simple_extent_type(space.get()) != H5S_SCALAR ||
+      H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0)
+    throw Error(what + " is not a single variable-length string");
+  char* s = nullptr;
+  check(H5Dread(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &s), what + ": cannot read");
+  std::string out = s ? s : "";
+  H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, &s);
+  return out;
+}
+
+void require_hard_link(hid_t group, const std::string& name, H5O_type_t type,
+                       const std::string& where) {
+  const std::string what = where + ": " + name;
+  if (H5Lexists(group, name.c_str(), H5P_DEFAULT) <= 0) throw Error(what + " is missing");
+  H5L_info_t link;
+  check(H5Lget_info(group, name.c_str(), &link, H5P_DEFAULT), what + ": cannot read the link");
+  if (link.type != H5L_TYPE_HARD)
+    throw Error(what + " is a " + (link.type == H5L_TYPE_SOFT ? "soft" : "external") +
+                " link (lbbench archives hold no links)");
+  H5O_info_t info;
+  check(H5Oget_info_by_name(group, name.c_str(), &info, H5P_DEFAULT), what + ": cannot inspect");
+  if (info.type != type)
+    throw Error(what + " is a " + (info.type == H5O_TYPE_GROUP ? "group" : "dataset or type") +
+                ", expected a " + (type == H5O_TYPE_GROUP ? "group" : "dataset"));
+}
+
+}  // namespace lbb::h5

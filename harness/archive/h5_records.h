@@ -1,0 +1,34 @@
+#pragma once
+// Typed scalar attributes, read only after checking their class, type and shape: an archive
+// from elsewhere may hold anything (a non-scalar "processors" once overflowed a buffer).
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "harness/archive/archive_schema.h"
+#include "harness/archive/h5_handle.h"
+
+namespace lbb::h5 {
+
+using Value = std::variant<std::string, std::int64_t, double>;
+
+// The file and memory types of a record type (variable-length UTF-8 strings).
+Handle file_type(RecordType t);
+hid_t memory_type(RecordType t);  // a predefined type; text has none (use file_type)
+
+// Creates or replaces a scalar attribute.
+void write_attribute(hid_t obj, const std::string& name, const Value& value);
+
+// Reads a scalar string, integer or float attribute; throws Error naming `where` when it is of
+// another class or shape.
+Value read_attribute(hid_t obj, const std::string& name, const std::string& where);
+
+// A scalar variable-length UTF-8 string dataset (texts too large for an attribute).
+void write_text_dataset(hid_t group, const std::string& name, const std::string& text);
+std::string read_text_dataset(hid_t group, const std::string& name, const std::string& where);
+
+// The link `name` in `group` is a hard link to an object of type `type`; else throws Error.
+void require_hard_link(hid_t group, const std::string& name, H5O_type_t type,
+                       const std::string& where);
+
+}  // namespace lbb::h5

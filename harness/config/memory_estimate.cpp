@@ -1,0 +1,55 @@
+#include "harness/config/memory_estimate.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace lbb {
+
+namespace {
+
+// A cgroup memory limit (v2, then v1); "max" or absent: none.
+std::optional<double> cgroup_limit() {
+  for (const char* path :
+       {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream in(path);
+    double bytes = 0;
+    if (in >> bytes && bytes > 0) return bytes;
+  }
+  return std::nullopt;
+}
+
+std::string gib(double bytes) {
+  std::ostringstream out;
+  out.precision(3);
+  out << bytes / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  return out.str();
+}
+
+}  // namespace
+
+double machine_memory_bytes() {
+  const double physical =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  const auto limit = cgroup_limit();
+  return limit ? std::min(physical, *limit) : physical;
+}
+
+std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params) {
+  if (!info.state_estimate) return std::nullopt;
+  double need = 0;
+  try {
+    need = info.state_estimate(params);
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+  const double have = machine_memory_bytes();
+  if (need <= have) return std::nullopt;
+  return info.name + " needs about " + gib(need) + " for its state at these parameters, more " +
+         "than this machine's " + gib(have) + " (estimated from the parameters; reduce them)";
+}
+
+}  // namespace lbb

@@ -1,0 +1,271 @@
+#include "harness/exec/async_run.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "harness/clock.h"
+
+namespace lbb {
+
+AsyncRun::AsyncRun(Workload& workload, ModuleStore& store, const ModuleGraph& graph, int processors,
+                   std::vector<int> owner, int steps, Predictive* predictive,
+                   const PlatformEmulation& emulation, AsyncOrder order)
+    : workload_(workload),
+      store_(store),
+      graph_(graph),
+      predictive_(predictive),
+      emulation_(emulation),
+      n_(graph.modules()),
+      steps_(steps),
+      owner_(std::move(owner)),
+      step_(n_, 0),
+      busy_(n_, 0),
+      runs_(static_cast<std::size_t>(n_) * steps, 0),
+      finished_(steps, 0),
+      module_end_(2 * static_cast<std::size_t>(n_), 0.0),
+      step_end_(steps, 0.0),
+      cost_(static_cast<std::size_t>(n_) * steps, 0.0),
+      clock_(processors, 0.0),
+      spans_(processors),
+      idle_wall_(processors, 0.0),
+      load_(processors),
+      order_(order),
+      finishing_(processors, 0) {}
+
+void AsyncRun::processor(int p) noexcept {
+  try {
+    if (order_ == AsyncOrder::kArrival)
+      arrival_loop(p);
+    else
+      modelled_loop(p);
+  } catch (...) {
+    fail(std::current_exception());
+  }
+}
+
+void AsyncRun::arrival_loop(int p) {
+  Lock lock(mutex_);
+  while (!done()) {
+    take_if_short(p, lock);
+    const int m = ready_module(p);
+    if (m < 0) {
+      wait_for_change(p, lock);
+      continue;
+    }
+    const double start = start_module(m, p);
+    const double cpu = run_module(m, p, lock);
+    record_run(m, p, start, cpu);
+    make_visible(m);
+    advance_epoch();
+  }
+}
+
+// One thread runs the whole modelled order: one action at a time, whichever processor's it is
+// (a hand-over to the owner's thread costs a context switch per module, and on a host with
+// fewer free cores than processors, where this order is for, the wait for that thread's turn
+// dominated the run: 4 to 60 s a run of seed000 at load 16-33). The others end at once.
+void AsyncRun::modelled_loop(int p) {
+  if (p != 0) return;
+  Lock lock(mutex_);
+  while (!done()) {
+    schedule();
+    if (done()) break;
+    const int q = turn_;
+    turn_ = -1;
+    act(q, lock);
+  }
+}
+
+// The action of the free processor with the earliest one, unless a pending step ends no later:
+// that becomes visible first (idle processors' clocks move up to its end).
+void AsyncRun::schedule() {
+  while (!done()) {
+    int who = -1;
+    double when = std::numeric_limits<double>::infinity();
+    for (int q = 0; q < static_cast<int>(clock_.size()); ++q)
+      if (!finishing_[q])
+        if (const double t = next_action(q); t < when) {
+          when = t;
+          who = q;
+        }
+    if (!pending_.empty() && pending_.front().end <= when) {
+      std::pop_heap(pending_.begin(), pending_.end(), std::greater<>());
+      const Pending done_step = pending_.back();
+      pending_.pop_back();
+      finishing_[done_step.processor] = 0;
+      for (int q = 0; q < static_cast<int>(clock_.size()); ++q)
+        if (!finishing_[q]) clock_[q] = std::max(clock_[q], done_step.end);
+      make_visible(done_step.module);
+      continue;
+    }
+    if (who < 0) throw std::logic_error("async executor: no processor can act and none is busy");
+    turn_ = who;
+    return;
+  }
+}
+
+// When p would act next: take a module now, or start its first ready module.
+double AsyncRun::next_action(int p) const {
+  if (predictive_ && predictive_->consider(p, [&](int m) { return !busy_[m]; })) return clock_[p];
+  const int m = ready_module(p);
+  return m < 0 ? std::numeric_limits<double>::infinity() : earliest_start(m, p);
+}
+
+void AsyncRun::act(int p, Lock& lock) {
+  const std::size_t takes = takes_.size();
+  take_if_short(p, lock);
+  if (takes_.size() != takes) return;
+  const int m = ready_module(p);
+  if (m < 0) throw std::logic_error("async executor: processor given a turn has nothing to do");
+  const double start = start_module(m, p);
+  const double cpu = run_module(m, p, lock);
+  record_run(m, p, start, cpu);
+  finishing_[p] = 1;
+  pending_.push_back({start + cpu, m, p});
+  std::push_heap(pending_.begin(), pending_.end(), std::greater<>());
+}
+
+double AsyncRun::run_module(int m, int p, Lock& lock) {
+  const int s = step_[m];
+  lock.unlock();
+  const double c0 = thread_cpu_now();
+  run_emulated_until_end(emulation_, p, load_[p],
+                         [&] { workload_.run_module(m, s, 0, store_.state(m)); });
+  const double cpu = thread_cpu_now() - c0;
+  lock.lock();
+  return cpu;
+}
+
+// Of p's modules whose linked modules have all finished its current step, the lowest step
+// (then the lowest id): the processor keeps its modules' wavefront together.
+int AsyncRun::ready_module(int p) const {
+  int best = -1;
+  for (int m = 0; m < n_; ++m) {
+    if (owner_[m] != p || busy_[m] || step_[m] >= steps_) continue;
+    if (best >= 0 && step_[m] >= step_[best]) continue;
+    bool inputs = true;
+    for (int j : graph_.neighbours(m)) inputs &= step_[j] >= step_[m];
+    if (inputs) best = m;
+  }
+  return best;
+}
+
+// The modelled start of m's next step on p: after p's clock, m's previous step and the previous
+// step of every module it depends on.
+double AsyncRun::earliest_start(int m, int p) const {
+  const int s = step_[m];
+  double start = clock_[p];
+  if (s == 0) return start;
+  start = std::max(start, module_end_[2 * m + ((s - 1) & 1)]);
+  for (int j : graph_.neighbours(m)) start = std::max(start, module_end_[2 * j + ((s - 1) & 1)]);
+  return start;
+}
+
+// Marks m running its next step (checked: once, after its dependencies) and returns its start.
+double AsyncRun::start_module(int m, int p) {
+  const int s = step_[m];
+  if (++runs_[index(m, s)] != 1)
+    throw std::logic_error("module " + std::to_string(m) + " runs step " + std::to_string(s) +
+                           " a second time");
+  for (int j : graph_.neighbours(m))
+    if (step_[j] < s)
+      throw std::logic_error("module " + std::to_string(m) + " starts step " + std::to_string(s) +
+                             " before module " + std::to_string(j) + " finished step " +
+                             std::to_string(s - 1));
+  busy_[m] = 1;
+  return earliest_start(m, p);
+}
+
+void AsyncRun::record_run(int m, int p, double start, double cpu) {
+  const int s = step_[m];
+  const double end = start + cpu;
+  clock_[p] = end;
+  module_end_[2 * m + (s & 1)] = end;
+  step_end_[s] = std::max(step_end_[s], end);
+  cost_[index(m, s)] = cpu;
+  spans_[p].push_back({ClockSpan::kModule, start, end});
+}
+
+// m's step is finished for everyone: its step count, the predictive balancer's DEPEND graphs,
+// and the close of the step once every module has run it.
+void AsyncRun::make_visible(int m) {
+  const int s = step_[m];
+  step_[m] = s + 1;
+  busy_[m] = 0;
+  ++completed_;
+  if (predictive_) predictive_->module_advanced(m);  // throws if m outran its data
+  if (++finished_[s] == n_)
+    while (next_close_ < steps_ && finished_[next_close_] == n_) close_step(next_close_++);
+}
+
+// Every module has run step s: each exactly once (checked), then the workload's end of step.
+void AsyncRun::close_step(int s) {
+  for (int m = 0; m < n_; ++m)
+    if (runs_[index(m, s)] != 1)
+      throw std::logic_error("module " + std::to_string(m) + " ran step " + std::to_string(s) +
+                             " " + std::to_string(runs_[index(m, s)]) + " times");
+  ClosedStep c;
+  const double c0 = thread_cpu_now();
+  workload_.finish_step(s, store_);
+  c.serial = thread_cpu_now() - c0;
+  c.wall = wall_now();
+  c.owner = owner_;
+  c.metrics = workload_.step_metric_values(s);
+  closed_.push_back(std::move(c));
+}
+
+// The take rule (Iqbal, Saltz & Bokhari 1986, section 6), then the copy of the module's state
+// by its new owner; the module may neither run nor move again until the copy is done.
+void AsyncRun::take_if_short(int p, Lock& lock) {
+  if (!predictive_) return;
+  const double c0 = thread_cpu_now();
+  const auto take = predictive_->consider(p, [&](int m) { return !busy_[m]; });
+  if (!take) return;
+  predictive_->apply(*take);
+  owner_[take->module] = p;
+  busy_[take->module] = 1;
+  const double decided = thread_cpu_now();
+  spans_[p].push_back({ClockSpan::kBalance, clock_[p], clock_[p] + (decided - c0)});
+  clock_[p] += decided - c0;
+  lock.unlock();
+  const std::uint64_t bytes = store_.migrate(take->module);
+  const double copy = thread_cpu_now() - decided;
+  lock.lock();
+  busy_[take->module] = 0;
+  takes_.push_back({clock_[p], bytes});
+  spans_[p].push_back({ClockSpan::kMigration, clock_[p], clock_[p] + copy});
+  clock_[p] += copy;
+  advance_epoch();
+}
+
+void AsyncRun::wait_for_change(int p, Lock& lock) {
+  const std::uint64_t seen = epoch_.load(std::memory_order_acquire);
+  lock.unlock();
+  const double t0 = wall_now();
+  epoch_.wait(seen, std::memory_order_acquire);
+  idle_wall_[p] += wall_now() - t0;
+  lock.lock();
+}
+
+void AsyncRun::advance_epoch() {
+  epoch_.fetch_add(1, std::memory_order_release);
+  epoch_.notify_all();
+}
+
+void AsyncRun::fail(std::exception_ptr e) {
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!error_) error_ = e;
+    failed_ = true;
+  }
+  advance_epoch();
+}
+
+void AsyncRun::rethrow_if_failed() const {
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace lbb

@@ -1,0 +1,132 @@
+#pragma once
+// The shared state of one asynchronous run (harness/exec/async_executor.h) and each processor's
+// loop over it. One mutex guards the module steps, the ownership and the predictive balancer;
+// modules run outside it. A processor with nothing ready sleeps on an epoch count that every
+// finished module step and every take advances (C++20 atomic wait: no spinning).
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <vector>
+
+#include "balancers/async/predictive.h"
+#include "core/module_graph.h"
+#include "harness/exec/emulated_run.h"
+#include "harness/module_store.h"
+#include "workloads/workload.h"
+
+namespace lbb {
+
+// One stretch of a processor's modelled clock.
+struct ClockSpan {
+  enum Kind : std::uint8_t { kModule, kBalance, kMigration };
+  Kind kind;
+  double start, end;
+};
+
+// What closing a step (every module has run it) recorded, in the order steps closed.
+struct ClosedStep {
+  double wall = 0;    // wall clock when it closed
+  double serial = 0;  // CPU seconds of the workload's finish_step
+  std::vector<int> owner;
+  std::vector<double> metrics;  // the workload's step metrics
+};
+
+// In which order processors act. kArrival: as the host runs the threads, all at once (a host
+// with a free core per processor). kModelled: in the order of the modelled clocks, one action
+// at a time on one thread (a discrete-event run of the real kernels), a finished step visible to
+// the others only from its modelled end on: on a host with fewer free cores than processors, the
+// run the modelled clocks describe is then the one a machine of P dedicated processors would
+// have run, decisions included.
+enum class AsyncOrder { kArrival, kModelled };
+
+struct ModuleTakeRecord {
+  double when;  // the taker's modelled clock
+  std::uint64_t bytes;
+};
+
+class AsyncRun {
+ public:
+  AsyncRun(Workload& workload, ModuleStore& store, const ModuleGraph& graph, int processors,
+           std::vector<int> owner, int steps, Predictive* predictive,
+           const PlatformEmulation& emulation, AsyncOrder order);
+
+  // Processor p's loop, on its own thread, until every module has run every step or a thread
+  // failed. Errors are kept (rethrow_if_failed) and stop every processor.
+  void processor(int p) noexcept;
+  void rethrow_if_failed() const;
+
+  int steps() const { return steps_; }
+  const std::vector<double>& step_end() const { return step_end_; }  // modelled, per step
+  const std::vector<ClosedStep>& closed() const { return closed_; }
+  const std::vector<ClockSpan>& spans(int p) const { return spans_[p]; }
+  const std::vector<ModuleTakeRecord>& takes() const { return takes_; }
+  double module_cost(int module, int step) const { return cost_[index(module, step)]; }
+  double idle_wall(int p) const { return idle_wall_[p]; }
+  const LoadTally& load(int p) const { return load_[p]; }
+  const std::vector<int>& owner() const { return owner_; }
+
+ private:
+  using Lock = std::unique_lock<std::mutex>;
+  std::size_t index(int module, int step) const {
+    return static_cast<std::size_t>(module) * steps_ + step;
+  }
+  bool done() const { return failed_ || completed_ == static_cast<std::int64_t>(n_) * steps_; }
+  void arrival_loop(int p);
+  void modelled_loop(int p);
+  int ready_module(int p) const;
+  double earliest_start(int m, int p) const;
+  double start_module(int m, int p);
+  double run_module(int m, int p, Lock& lock);  // unlocked while the kernel runs; CPU seconds
+  void record_run(int m, int p, double start, double cpu);
+  void make_visible(int m);
+  // kModelled: the next processor to act, after every finished step that ends before its action.
+  void schedule();
+  double next_action(int p) const;
+  void act(int p, Lock& lock);
+  void close_step(int s);
+  void take_if_short(int p, Lock& lock);
+  void wait_for_change(int p, Lock& lock);
+  void advance_epoch();
+  void fail(std::exception_ptr e);
+
+  Workload& workload_;
+  ModuleStore& store_;
+  const ModuleGraph& graph_;
+  Predictive* predictive_;
+  const PlatformEmulation& emulation_;
+  int n_, steps_;
+  std::mutex mutex_;
+  std::atomic<std::uint64_t> epoch_{0};
+  std::vector<int> owner_, step_;  // step_: steps each module has finished
+  std::vector<char> busy_;         // running or being copied: may not move
+  std::vector<int> runs_;          // per (module, step): how often it ran
+  std::vector<int> finished_;      // per step: modules that finished it
+  int next_close_ = 0;
+  std::int64_t completed_ = 0;
+  bool failed_ = false;
+  std::exception_ptr error_;
+  // Modelled time: each processor's clock, each module's last two step ends (by parity: a
+  // module's neighbours are never more than one step ahead of it), each step's latest end.
+  std::vector<double> module_end_;  // [module][parity]
+  std::vector<double> step_end_;
+  std::vector<double> cost_;  // per (module, step): CPU seconds
+  std::vector<double> clock_;
+  std::vector<std::vector<ClockSpan>> spans_;
+  std::vector<ModuleTakeRecord> takes_;
+  std::vector<ClosedStep> closed_;
+  std::vector<double> idle_wall_;
+  std::vector<LoadTally> load_;
+  // kModelled: who acts next, and the finished steps not yet visible.
+  struct Pending {
+    double end;
+    int module, processor;
+    bool operator>(const Pending& o) const { return end > o.end; }
+  };
+  AsyncOrder order_;
+  int turn_ = -1;
+  std::vector<char> finishing_;   // per processor: its last step is pending
+  std::vector<Pending> pending_;  // a min-heap on end
+};
+
+}  // namespace lbb

@@ -1,0 +1,113 @@
+"""Which figures an archive calls for, and what is missing from it (said, never a crash)."""
+from .figures.busy_map import busy_map_figure
+from .figures.common import slug
+from .figures.headline import headline_figure
+from .figures.model_wall import model_wall_figure
+from .figures.scaling import scaling_figure
+from .figures.steps import steps_figure
+from .figures.sweep_map import two_parameter_sweeps, sweep_map_figure
+from .archive_data import sweep_params
+from .notes import load_context
+
+GROUP = ["workload", "processors", "sweep"]
+
+
+def group_runs(complete, key, labels):
+    """label -> this group's complete runs (DataFrame), in the table's order."""
+    w, p, s = key
+    g = complete[(complete.workload == w) & (complete.processors == p) & (complete.sweep == s)]
+    return {lab: g[g.label == lab] for lab in labels if (g.label == lab).any()}
+
+
+def pick_busy_maps(rows, runs, highlight):
+    """(role, label, runs): the best, the baseline and one chosen strategy, each once."""
+    ranked = rows.sort_values(rows.headline.iloc[0] + "_median")
+    best = ranked[ranked.best].label.tolist() or ranked.label.tolist()[:1]
+    base = ranked[ranked.baseline].label.tolist()
+    others = [lab for lab in ranked.label if lab not in best[:1] + base[:1]]
+    chosen = [highlight] if highlight in others else others[:1]
+    starred = ranked[ranked.label == best[0]].starred.any()
+    picks = [("best (starred)" if starred else "best median (tied: no significant winner)",
+              best[0])]
+    picks += [("baseline", lab) for lab in base[:1] if lab != best[0]]
+    picks += [("chosen (--highlight)" if highlight in chosen else "runner-up", lab)
+              for lab in chosen]
+    return [(role, lab, runs[lab]) for role, lab in picks if lab in runs]
+
+
+def measured(rows, key, missing):
+    """The table's rows with a median to draw; the others are said to be missing."""
+    medians = [r[f"{r.headline}_median"] for _, r in rows.iterrows()]
+    ok = [m == m and m is not None and m > 0 for m in medians]
+    for r in rows[[not x for x in ok]].itertuples():
+        missing.append(f"{key[0]} P={int(key[1])} {key[2]} {r.label}: no verified repetition "
+                       f"(table: verified {r.verified}); not drawn")
+    return rows[ok]
+
+
+def group_figures(archive, rows, key, out_dir, highlight, missing):
+    families = dict(zip(archive.runs.label, archive.runs.family))
+    name = slug(*key[:2], *[f"{k}={v}" for k, v in sweep_params(key[2]).items()])
+    rows = measured(rows, key, missing)
+    if rows.empty:
+        return []
+    figures = [headline_figure(rows, families, out_dir, f"headline-{name}")]
+    runs = group_runs(archive.complete(), key, list(rows.label))
+    if not runs:
+        missing.append(f"{key[0]} P={int(key[1])} {key[2]}: no complete, verified run to plot")
+        return figures
+    ids = {lab: list(r.run) for lab, r in runs.items()}
+    figures.append(steps_figure(archive, ids, key, out_dir, f"steps-{name}"))
+    picks = pick_busy_maps(rows, runs, highlight)
+    figures.append(busy_map_figure(archive, picks, key, rows.headline.iloc[0], out_dir,
+                                   f"busy-{name}"))
+    return figures
+
+
+def scaling_figures(table, out_dir, missing):
+    figures = []
+    table = table.assign(rest=[" ".join(f"{k}={v}" for k, v in sweep_params(s).items())
+                               for s in table.sweep])
+    for (w, rest), rows in table.groupby(["workload", "rest"], sort=False):
+        if rows.processors.nunique() < 2:
+            continue
+        fig = scaling_figure(rows, w, rest, out_dir, f"scaling-{slug(w, rest)}")
+        if fig is None:
+            missing.append(f"{w} {rest}: scaling needs the baseline at the smallest P")
+        else:
+            figures.append(fig)
+    return figures
+
+
+def sweep_figures(table, out_dir):
+    figures = []
+    for (w, p), rows in table.groupby(["workload", "processors"], sort=False):
+        for (x, y), by_base in two_parameter_sweeps(rows).items():
+            figures.append(sweep_map_figure(w, p, x, y, by_base, out_dir,
+                                            f"sweep-{slug(w, int(p), x, y)}"))
+    return figures
+
+
+def with_context(figures, runs):
+    for f in figures:
+        f.context = load_context(runs)
+    return figures
+
+
+def build_figures(archive, table, out_dir, highlight=None):
+    """Every figure the archive calls for, and the list of what could not be shown."""
+    figures, missing = [], []
+    if table.empty or archive.complete().empty:
+        missing.append("No complete, verified run in the archive (or the selection): "
+                       "no figure of results can be drawn.")
+    complete = archive.complete()
+    for key, rows in table.groupby(GROUP, sort=False):
+        runs = complete[(complete.workload == key[0]) & (complete.processors == key[1])
+                        & (complete.sweep == key[2])]
+        figures += with_context(group_figures(archive, rows, key, out_dir, highlight, missing), runs)
+    for w, runs in complete.groupby("workload", sort=False):
+        figures += with_context(scaling_figures(table[table.workload == w], out_dir, missing), runs)
+        figures += with_context(sweep_figures(table[table.workload == w], out_dir), runs)
+    if not complete.empty:
+        figures += with_context([model_wall_figure(complete, out_dir)], complete)
+    return figures, missing

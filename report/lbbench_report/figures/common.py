@@ -1,0 +1,74 @@
+"""What every figure shares: its record (file, title, caption), saving, colours, group keys."""
+import re
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display on a build machine
+import matplotlib.pyplot as plt  # noqa: E402
+
+DPI = 110
+FAMILY_COLOURS = {"static": "#1f77b4", "between-step dynamic": "#2ca02c",
+                  "fastest-finish dynamic": "#d62728", "in-step schedule": "#9467bd"}
+MARK_BEST, MARK_TIE, MARK_UNRANKED, MARK_BASELINE = "*", "~", "-", "(baseline)"
+
+plt.rcParams.update({"font.size": 10, "axes.titlesize": 11, "axes.grid": True,
+                     "grid.alpha": 0.3, "figure.constrained_layout.use": True})
+
+
+@dataclass
+class Figure:
+    key: str       # file stem, unique in the report
+    section: str   # heading the page puts it under
+    title: str
+    caption: str   # one or two sentences: what it shows and how to read it
+    path: str = ""
+    context: str = ""  # the conditions of the runs it shows (load average, cores)
+
+
+def mark(r):
+    """The table's mark of a row (`lbbench table`): a significant winner, a tie with the best
+    (the best itself when nothing beats the rest significantly), or not ranked on this host."""
+    if r.starred:
+        return MARK_BEST
+    if r.tied or r.best:
+        return MARK_TIE
+    if r.verified == "yes" and not r.ranked:
+        return MARK_UNRANKED
+    return ""
+
+
+def slug(*parts):
+    text = "-".join(str(p) for p in parts if str(p))
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")[:120]
+
+
+def group_title(workload, processors, sweep):
+    rest = " ".join(f"{k}={v}" for k, v in sweep_rest(sweep).items())
+    return f"{workload}, P={int(processors)}" + (f", {rest}" if rest else "")
+
+
+def sweep_rest(sweep):
+    from ..archive_data import sweep_params
+    return sweep_params(sweep)
+
+
+def save(fig, out_dir, record):
+    record.path = f"{out_dir}/{record.key}.png"
+    fig.savefig(record.path, dpi=DPI)
+    plt.close(fig)
+    return record
+
+
+def label_colours(labels):
+    cmap = plt.get_cmap("tab20" if len(labels) > 10 else "tab10")
+    return {lab: cmap(i % cmap.N) for i, lab in enumerate(labels)}
+
+
+def seconds_unit(values):
+    """A unit that keeps the numbers readable: (scale, name)."""
+    top = max((abs(v) for v in values if v == v), default=1.0)
+    for scale, name in [(1, "s"), (1e3, "ms"), (1e6, "µs")]:
+        if top * scale >= 1:
+            return scale, name
+    return 1e6, "µs"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# End to end: the asynchronous executor through `lbbench run` (execution.executor: async and
+# async_modelled) with the predictive balancer from each start: every run verified, the archive
+# names the executor and holds utilization and modules moved per step (per run and per step);
+# a workload without module dependencies is refused with a message, exit 2.
+set -euo pipefail
+lbbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/a.yaml" <<'YAML'
+name: async-e2e
+workload: { kind: block_substitution, blocks: 24, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }
+platform: { processors: 4, topology: chain }
+execution: { steps: 12, executor: [async, async_modelled] }
+balancers:
+  - { static: optimal_chain }
+  - { dynamic: none }
+  - { static: block, dynamic: predictive, threshold: 2, safety_factor: 0.5 }
+  - { static: binary_dissection, dynamic: predictive }
+YAML
+"$lbbench" run "$tmp/a.yaml" -o "$tmp/a.h5" > "$tmp/out.txt" 2> "$tmp/err.txt"
+rows=$(grep -cE '^block_substitution +4 .* yes  .*utilization=0\.[0-9]+ +modules_moved_per_step=' \
+  "$tmp/out.txt" || true)
+[ "$rows" -eq 8 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
+attr() { h5dump -a "/runs/$1/$2" "$tmp/a.h5" | grep -A1 'DATA {' | tail -1; }
+attr run-00000-optimal_chain-executor=async executor | grep -q '"async"'
+attr run-00004-optimal_chain-executor=async_modelled executor | grep -q '"async_modelled"'
+h5dump -H "$tmp/a.h5" > "$tmp/dump.txt"
+[ "$(grep -c 'DATASET "utilization"' "$tmp/dump.txt")" -eq 8 ]
+[ "$(grep -c 'DATASET "modules_moved"' "$tmp/dump.txt")" -eq 8 ]
+sed -i 's/kind: block_substitution, blocks: 24, width: 16, mean_lines: 4, sd: 1.0/kind: matmul/' \
+  "$tmp/a.yaml"
+code=0
+"$lbbench" run "$tmp/a.yaml" -o "$tmp/bad.h5" > /dev/null 2> "$tmp/err.txt" || code=$?
+[ "$code" -ne 0 ] && grep -q "declare their module dependencies" "$tmp/err.txt" ||
+  { echo "code $code"; cat "$tmp/err.txt"; exit 1; }
+echo "async: OK"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Input that used to crash, abort or exhaust memory gets a message and exit 2 (bad input) or 1.
+set -uo pipefail
+lbbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() {  # expect CODE PATTERN -- command...
+  local code=$1 pattern=$2
+  shift 3
+  "$@" > "$tmp/out" 2> "$tmp/err"
+  local got=$?
+  if [ "$got" -ne "$code" ] || ! grep -qE -- "$pattern" "$tmp/err"; then
+    echo "FAIL: $* -> exit $got (want $code), stderr:"; head -c 2000 "$tmp/err"; fails=$((fails + 1))
+  fi
+}
+expect 2 "^/dev/zero: larger than 4 MiB" -- "$lbbench" validate /dev/zero
+expect 2 "aliases \(\*name\) are not supported" -- \
+  "$lbbench" validate configs/smoke.yaml --set 'workload.sd=&a [1, *a]'
+thousand=$(seq -s, 1 1000)
+printf 'workload: { kind: block_substitution, blocks: 4096, seed: [%s] }\nplatform: { processors: 1, load_seed: [%s] }\nexecution: { steps: [%s] }\nbalancers: [ { static: block } ]\n' \
+  "$thousand" "$thousand" "$thousand" > "$tmp/sweep.yaml"
+expect 2 "sweep.yaml:1:1: the sweeps expand to 1e\+09 configurations" -- "$lbbench" validate "$tmp/sweep.yaml"
+printf 'steps: 1\nsteps: 2\n' > "$tmp/dup.yaml"
+expect 2 "dup.yaml:2:1: duplicated key 'steps'" -- "$lbbench" validate "$tmp/dup.yaml"
+expect 2 "--processors must be in \[1, 1048576\], got 100000000" -- \
+  "$lbbench" partition --method block --processors 100000000 <(echo 1 2 3)
+sed 's/static: cyclic/dynamic: redistribution, partitioner: nope/' configs/smoke.yaml > "$tmp/nope.yaml"
+expect 2 "partitioner: 'nope' is not a registered static partitioner" -- "$lbbench" validate "$tmp/nope.yaml"
+# std::bad_alloc is a message and exit 1, not an abort (134). AddressSanitizer reserves more
+# address space than any such limit, so a sanitized build skips this one.
+if ! ldd "$lbbench" | grep -q libasan; then
+  spike="100000000$(printf ',0%.0s' $(seq 9999))"
+  ( ulimit -v 1000000; fails=0
+    expect 1 "^lbbench: out of memory" -- \
+      "$lbbench" balance --method diffusion_horton --topology chain --loads "$spike"
+    exit "$fails" ) || fails=$((fails + 1))
+fi
+echo "hostile_input: $fails failures"
+[ "$fails" -eq 0 ]

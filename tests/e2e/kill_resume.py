@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Sends SIGKILL to `lbbench run` at random moments, then checks that the archive opens with
+h5py and h5dump, that every finished run is intact and the interrupted run's steps are readable,
+and that `run --resume` completes exactly the missing runs. Readers also read while a run writes.
+
+usage: kill_resume.py LBBENCH TRIALS SEED
+"""
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIG = """name: kill
+workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }
+platform: { processors: 2, topology: chain }
+execution: { steps: 40, warmup: 1, repetitions: 2, module_detail: true }
+balancers:
+  - { dynamic: none }
+  - { static: cyclic }
+"""
+PLANNED = 4  # 2 balancers x 2 repetitions
+
+
+def fail(msg):
+    print("kill_resume: " + msg)
+    sys.exit(1)
+
+
+def completed_runs(path):
+    """(config, repetition) of every complete run; fails on a duplicate."""
+    seen = set()
+    with h5py.File(path, "r") as f:
+        for rid, g in f["runs"].items():
+            if g.attrs["status"] != "complete":
+                continue
+            key = (g.attrs["config_yaml"], int(g.attrs["repetition"]))
+            if key in seen:
+                fail(f"{path}: {rid} duplicates a complete run")
+            seen.add(key)
+    return seen
+
+
+def check(lbbench, path, allow_partial=True):
+    if subprocess.run(["h5dump", "-H", path], capture_output=True).returncode != 0:
+        fail(f"h5dump cannot open {path}")
+    with h5py.File(path, "r") as f:
+        n = len(f["runs"])
+    args = [sys.executable, os.path.join(HERE, "check_archive.py"), lbbench, path, str(n)]
+    r = subprocess.run(args + (["--allow-partial"] if allow_partial else []), capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        fail(f"trial archive {path}: {r.stdout}{r.stderr}")
+    return n
+
+
+def trial(lbbench, config, path, delay, env, readers):
+    p = subprocess.Popen([lbbench, "run", config, "-o", path], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=env)
+    end = time.monotonic() + delay
+    reads = 0
+    while time.monotonic() < end and p.poll() is None:
+        if readers and os.path.exists(path):
+            r = subprocess.run([lbbench, "show", path], capture_output=True, text=True)
+            if r.returncode != 0:
+                fail(f"show failed while a run writes: {r.stderr}")
+            reads += 1
+        time.sleep(0.005)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    return reads
+
+
+def main(lbbench, trials, seed):
+    rng = random.Random(seed)
+    killed_mid_run = reads = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        config = os.path.join(tmp, "kill.yaml")
+        with open(config, "w") as f:
+            f.write(CONFIG)
+        for t in range(trials):
+            path = os.path.join(tmp, f"t{t}.h5")
+            env = dict(os.environ)
+            # Half the trials commit every step, so kills land inside commits too.
+            env["LBB_ARCHIVE_COMMIT_SECONDS"] = "0" if t % 2 else "1"
+            if t % 4 == 3:
+                env["HDF5_USE_FILE_LOCKING"] = "FALSE"
+            # The first trials kill within the first milliseconds (a file being created).
+            delay = rng.uniform(0, 0.02) if t < 4 else rng.uniform(0, 0.45)
+            reads += trial(lbbench, config, path, delay, env, readers=t % 3 == 0)
+            before = completed_runs(path) if os.path.exists(path) else set()
+            if os.path.exists(path):
+                n = check(lbbench, path)
+                killed_mid_run += n > len(before)
+            r = subprocess.run([lbbench, "run", config, "-o", path, "--resume"],
+                               capture_output=True, text=True, env=env)
+            if r.returncode != 0:
+                fail(f"trial {t}: resume exited {r.returncode}: {r.stderr}")
+            after = completed_runs(path)
+            if len(after) != PLANNED or not before <= after:
+                fail(f"trial {t}: {len(after)} complete runs after resume, expected {PLANNED}")
+            check(lbbench, path)
+            ran = PLANNED - len(before)
+            if f"{ran} to run" not in r.stderr:
+                fail(f"trial {t}: resume should run {ran}: {r.stderr}")
+    print(f"kill_resume: {trials} kills (seed {seed}), {killed_mid_run} inside a run, "
+          f"{reads} reads while writing, every archive readable and resumed: OK")
+
+
+if __name__ == "__main__":
+    main(os.path.abspath(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
