@@ -4,6 +4,7 @@
 // the same object serves real runs, simulated runs and the command-line tools.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -44,6 +45,10 @@ struct Decision {
   bool act = false;        // false: keep the current assignment, nothing moves
   std::vector<int> owner;  // the new owner of every module, when act
   int phases = 0;          // transfer phases the decision used (multi-phase balancers)
+  // Predicted makespan, max_p sum(cost) / speed, of the current assignment and of the proposed
+  // one (NaN when the balancer does not predict); a declined proposal keeps both figures.
+  double predicted_before = std::numeric_limits<double>::quiet_NaN();
+  double predicted_after = std::numeric_limits<double>::quiet_NaN();
 };
 
 // When the executor stops processors to rebalance (Zaki, Li & Parthasarathy 1997): by default

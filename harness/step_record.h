@@ -1,6 +1,7 @@
 #pragma once
 // Everything measured in one step, as the archive stores it (docs/ARCHITECTURE.md, "Archive").
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace lbb {
@@ -16,6 +17,11 @@ struct StepRecord {
   double balance_wall = 0;  // s: wall time of the step's decisions (waiting for them included)
   std::int64_t migrations = 0;  // module copies during the step and after it (its decisions)
   std::int64_t bytes_moved = 0;
+  // s: predicted makespan (max_p sum(cost) / speed, summed over phases) of the assignment the
+  // step's between-step decisions started from and of the one they proposed (moved or declined);
+  // NaN when no decision predicted one
+  double predicted_before = std::numeric_limits<double>::quiet_NaN();
+  double predicted_after = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> busy;            // [P] s, thread CPU time running modules
   std::vector<double> busy_wall;       // [P] s, wall time running modules (preemption included)
   std::vector<double> idle;            // [P] s, makespan - serial - (busy + balance + migration)

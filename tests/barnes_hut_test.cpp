@@ -198,6 +198,41 @@ TEST(BarnesHutWorkload, PredictedWeightsFollowTheCellPopulation) {
   EXPECT_GT(central, 0.5 * std::accumulate(weights.begin(), weights.end(), 0.0));
 }
 
+// The shipped nbody config's decomposition is fine enough to balance at P = 16, the paper's
+// largest system: no module above 1/(4P) of the predicted work (issue: modules too coarse), and
+// bodies still cross between modules as the cluster drifts.
+TEST(BarnesHutWorkload, CurveModulesAreBelowAQuarterOfAProcessorsShareAtSixteen) {
+  auto w =
+      make_workload("barnes_hut", {"particles=20000", "decomposition=curve", "curve_modules=256"});
+  const auto weights = w->predicted_weights();
+  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+  const double largest = *std::max_element(weights.begin(), weights.end());
+  EXPECT_LT(largest / total, 1.0 / (4 * 16));
+  // The grid of the old config fails the same bound: the check can fail.
+  auto g = make_workload("barnes_hut", {"particles=20000", "cells_per_side=8"});
+  const auto gw = g->predicted_weights();
+  EXPECT_GT(*std::max_element(gw.begin(), gw.end()) / std::accumulate(gw.begin(), gw.end(), 0.0),
+            1.0 / (4 * 16));
+}
+
+TEST(BarnesHutWorkload, CurveModulesVerifyAndBodiesCrossThem) {
+  for (int dims : {2, 3}) {
+    auto w =
+        make_workload("barnes_hut", {"particles=3000", dims == 2 ? "dimensions=2" : "dimensions=3",
+                                     "decomposition=curve", "curve_modules=64", "drift=1"});
+    EXPECT_EQ(w->module_count(), 64);
+    EXPECT_EQ(static_cast<int>(w->module_coords().size()), 64 * dims);
+    VectorModuleStates states(*w);
+    const int steps = 6;
+    run_serially(*w, states, 0, steps);
+    double crossings = 0;
+    for (int s = 0; s < steps; ++s) crossings += w->step_metric_values(s)[1];
+    EXPECT_GT(crossings, 0) << dims;
+    const Verification v = w->verify(states, steps);
+    EXPECT_TRUE(v.passed) << v.detail;
+  }
+}
+
 TEST(BarnesHutWorkload, CorruptedModuleIsCaught) {
   auto w = small_cluster(2);
   VectorModuleStates states(*w);

@@ -228,7 +228,9 @@ TEST(ModuleLevel, HortonBalancersMoveModulesToNeighboursWhenLoadsAllowIt) {
       if (std::string(name) == "multilevel") {
         auto after = processor_loads(d.owner, c.cost, c.speed);
         const auto [lo, hi] = std::minmax_element(after.begin(), after.end());
-        EXPECT_LE(*hi - *lo, 1.0) << topology_name(kind);
+        // Units are an eighth of a module: each pair's transfer is met within half a module, so
+        // a processor on two cut pairs may end one module from its share.
+        EXPECT_LE(*hi - *lo, 2.0) << topology_name(kind);
       }
     }
   }
@@ -243,12 +245,12 @@ TEST(ModuleLevel, SpeedsMakeModuleCountsProportional) {
     EXPECT_NEAR(std::count(d.owner.begin(), d.owner.end(), p), 60 * c.speed[p], 1.0) << p;
 }
 
-TEST(ModuleUnits, OneUnitIsTheMeanModuleCost) {
+TEST(ModuleUnits, OneUnitIsAnEighthOfTheMeanModuleCost) {
   const std::vector<int> owner = {0, 0, 1, 1, 1, 2};
-  const std::vector<double> cost = {1, 1, 2, 2, 2, 4};  // mean 2
+  const std::vector<double> cost = {1, 1, 2, 2, 2, 4.5};  // mean 2.083
   const ModuleUnits u = module_units(owner, cost, 3);
-  EXPECT_DOUBLE_EQ(u.quantum, 2.0);
-  EXPECT_EQ(u.loads, (std::vector<std::int64_t>{1, 3, 2}));
+  EXPECT_DOUBLE_EQ(u.quantum, 12.5 / 6 / kUnitsPerModule);
+  EXPECT_EQ(u.loads, (std::vector<std::int64_t>{8, 23, 17}));  // 2, 6, 4.5 over 0.2604
 }
 
 }  // namespace

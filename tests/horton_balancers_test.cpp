@@ -185,5 +185,38 @@ TEST(HortonDiffusion, ConvergesToLocalBalanceOnEveryTopologyWithoutOverdrawing) 
   }
 }
 
+// Literal Algorithm 1 on a chain, written independently: every phase, each pair of neighbours
+// whose loads differ by two or more moves floor(difference / 2) from the heavier to the lighter,
+// all pairs on the loads at the start of the phase; stop when no pair moves.
+std::vector<Loads> literal_algorithm1(Loads l) {
+  std::vector<Loads> phases;
+  while (true) {
+    Loads next = l;
+    bool moved = false;
+    for (std::size_t i = 0; i + 1 < l.size(); ++i) {
+      const std::int64_t half = (l[i] > l[i + 1] ? l[i] - l[i + 1] : l[i + 1] - l[i]) / 2;
+      if (half == 0) continue;
+      moved = true;
+      next[i] += l[i] > l[i + 1] ? -half : half;
+      next[i + 1] += l[i] > l[i + 1] ? half : -half;
+    }
+    if (!moved) return phases;
+    phases.push_back(next);
+    l = next;
+  }
+}
+
+TEST(HortonDiffusion, LiteralAlgorithm1OnChainsMatchesAnIndependentImplementation) {
+  EXPECT_EQ(phase_loads(Case(TopologyKind::kChain, {0, 10, 0}).run("diffusion_horton")),
+            (std::vector<Loads>{{5, 0, 5}, {3, 4, 3}}));  // two phases, not one
+  std::mt19937_64 rng(150);
+  for (int trial = 0; trial < 150; ++trial) {
+    Loads loads(2 + rng() % 15);
+    for (auto& l : loads) l = static_cast<std::int64_t>(rng() % (trial % 3 == 0 ? 40 : 12));
+    const Case c(TopologyKind::kChain, loads);
+    EXPECT_EQ(phase_loads(c.run("diffusion_horton")), literal_algorithm1(loads)) << trial;
+  }
+}
+
 }  // namespace
 }  // namespace lbb

@@ -7,6 +7,7 @@
 
 #include "balancers/balancer.h"
 #include "balancers/in_step/profiled_redistribution.h"
+#include "balancers/in_step/zaki_cost_model.h"
 #include "balancers/load_snapshot.h"
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
@@ -167,6 +168,103 @@ TEST(ProfiledRedistribution, IndependentModulesMoveFromSurplusToDeficitOnly) {
     EXPECT_EQ(p.owner[m], 0) << m;
   }
   EXPECT_EQ(std::count(d.owner.begin(), d.owner.end(), 0), 18);
+}
+
+}  // namespace
+}  // namespace lbb
+
+namespace lbb {
+namespace {
+
+// Zaki et al.'s schemes never empty a processor for good: one that did no work since the last
+// synchronisation is rated by its nominal speed, not dropped (issue: gcdlb went 64:0 by step 4).
+TEST(ProfiledRedistribution, NoProcessorWithSpeedEndsEmptyWhileAnotherHoldsTwo) {
+  for (const char* name : {"gcdlb", "gddlb", "lcdlb", "lddlb"})
+    for (int processors : {2, 4, 8}) {
+      LoadSnapshot s;
+      s.cost.assign(64, 1.0);
+      s.bytes.assign(64, 64);
+      s.speed.assign(processors, 1.0);
+      s.speed[processors - 1] = 0.5;
+      s.owner.assign(64, 0);  // start with every module on processor 0: the others are empty
+      const Topology chain(TopologyKind::kChain, processors);
+      Params p;
+      if (std::string(name)[0] == 'l') p.set("group_size", std::int64_t{2});
+      const auto balancer = make_balancer(name, p);
+      for (int step = 0; step < 8; ++step) {
+        s.busy.assign(processors, 0.0);  // measured since the last synchronisation
+        s.work_done.assign(processors, 0.0);
+        for (int m = 0; m < 64; ++m) {
+          s.busy[s.owner[m]] += s.cost[m] / s.speed[s.owner[m]];
+          s.work_done[s.owner[m]] += 1;
+        }
+        s.step = step;
+        const Decision d = balancer->decide(s.view(chain));
+        if (d.act) s.owner = d.owner;
+      }
+      std::vector<int> held(processors, 0);
+      for (int o : s.owner) ++held[o];
+      const int most = *std::max_element(held.begin(), held.end());
+      const int group = std::string(name)[0] == 'l' ? 2 : processors;
+      for (int q = 0; q < processors; ++q) {
+        // Local schemes balance within groups only: groups other than the first start empty.
+        if (q >= group) break;
+        EXPECT_FALSE(held[q] == 0 && most >= 2) << name << " P=" << processors << " proc " << q;
+      }
+    }
+}
+
+// The issue's trap: an emptied processor triggers the synchronisation at once, before anyone
+// finished a module since the last one. Nominal speeds then rate every processor.
+TEST(ProfiledRedistribution, SynchronisationBeforeAnyModuleFinishedStillRefills) {
+  for (const char* name : {"gcdlb", "gddlb"}) {
+    LoadSnapshot s;
+    s.cost.assign(64, 1.0);
+    s.bytes.assign(64, 64);
+    s.speed = {1.0, 0.5};
+    s.owner.assign(64, 0);
+    s.busy = {0.0, 0.0};
+    s.work_done = {0.0, 0.0};
+    const Topology chain(TopologyKind::kChain, 2);
+    const Decision d = make_balancer(name, {})->decide(s.view(chain));
+    ASSERT_TRUE(d.act) << name;
+    EXPECT_NEAR(std::count(d.owner.begin(), d.owner.end(), 1), 64 / 3.0, 1.0) << name;
+  }
+}
+
+// Zaki, Li & Parthasarathy 1997's total cost: synchronisation over P (global) or K (local),
+// one-to-all + all-to-one (centralised) or + all-to-all (distributed); instructions for the
+// centralised schemes only; data movement as messages x L + bytes / B.
+TEST(ZakiCostModel, TermsFollowThePaper) {
+  const ZakiNetwork net{0.5, 1e6};
+  EXPECT_DOUBLE_EQ(synchronisation_cost(ProfiledScheme::kGCDLB, 8, 1.0), 16.0);
+  EXPECT_DOUBLE_EQ(synchronisation_cost(ProfiledScheme::kGDDLB, 8, 1.0), 72.0);
+  EXPECT_DOUBLE_EQ(synchronisation_cost(ProfiledScheme::kLCDLB, 4, 1.0), 8.0);
+  EXPECT_DOUBLE_EQ(synchronisation_cost(ProfiledScheme::kLDDLB, 4, 1.0), 20.0);
+  EXPECT_DOUBLE_EQ(instruction_cost(ProfiledScheme::kGCDLB, 3, 0.5), 1.5);
+  EXPECT_DOUBLE_EQ(instruction_cost(ProfiledScheme::kGDDLB, 3, 0.5), 0.0);
+  EXPECT_DOUBLE_EQ(data_movement_cost(3, 2e6, net), 3.5);
+  const ZakiCost c = zaki_cost(ProfiledScheme::kLCDLB, 4, 2, 3, 2e6, net);
+  EXPECT_DOUBLE_EQ(c.total(), 4.0 + 1.0 + 3.5);
+}
+
+// The profitability rule charges the model's cost: with a latency that dwarfs the gain, the same
+// imbalance that moves modules at a cheap latency moves nothing.
+TEST(ZakiCostModel, ProfitabilityRuleChargesIt) {
+  for (const char* name : {"gcdlb", "gddlb"}) {
+    LoadSnapshot s;
+    s.cost.assign(64, 1.0);
+    s.bytes.assign(64, 64);
+    s.speed = {1.0, 0.5};
+    s.owner = block_owners(64, 2);
+    s.busy = {32.0, 64.0};
+    s.work_done = {32.0, 32.0};
+    const Topology chain(TopologyKind::kChain, 2);
+    EXPECT_TRUE(make_balancer(name, {})->decide(s.view(chain)).act) << name;
+    Params slow;
+    slow.set("latency", 10.0);  // sync alone: 4 or 6 latencies = 40 s or more, above the gain
+    EXPECT_FALSE(make_balancer(name, slow)->decide(s.view(chain)).act) << name;
+  }
 }
 
 }  // namespace

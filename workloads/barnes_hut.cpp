@@ -52,8 +52,15 @@ WorkloadInfo BarnesHut::info() {
       {
           int_param("particles", 20000, "bodies in the cluster", 2, 1 << 26),
           int_param("dimensions", 2, "2: quadtree in the plane, 3: octree", 2, 3),
-          int_param("cells_per_side", 8, "grid cells per dimension; modules = cells^dimensions", 1,
+          string_param("decomposition", "grid",
+                       "grid: fixed cells of a regular grid; curve: groups of equal body count "
+                       "at t = 0 along a Morton curve, fixed key ranges afterwards (adaptive "
+                       "cells, fine enough to balance)",
+                       {"grid", "curve"}),
+          int_param("cells_per_side", 8, "grid: cells per dimension; modules = cells^dimensions", 1,
                     256),
+          int_param("curve_modules", 256, "curve: modules (key ranges along the curve)", 1,
+                    1 << 20),
           real_param("box", 2.5,
                      "half-width of the grid (standard units); bodies outside "
                      "belong to the nearest edge cell",
@@ -78,6 +85,7 @@ WorkloadInfo BarnesHut::info() {
       },
       [](const Params& p) { return std::make_unique<BarnesHut>(p); },
       [](const Params& p) {
+        if (p.text("decomposition") == "curve") return static_cast<int>(p.integer("curve_modules"));
         int modules = 1;
         for (int d = 0; d < p.integer("dimensions"); ++d)
           modules *= static_cast<int>(p.integer("cells_per_side"));
@@ -96,6 +104,7 @@ WorkloadInfo BarnesHut::info() {
 BarnesHut::BarnesHut(const Params& params)
     : dims_(static_cast<int>(params.integer("dimensions"))),
       cells_per_side_(static_cast<int>(params.integer("cells_per_side"))),
+      curve_(params.text("decomposition") == "curve"),
       box_(params.real("box")),
       theta_(params.real("theta")),
       eps_(params.real("eps")),
@@ -111,6 +120,10 @@ BarnesHut::BarnesHut(const Params& params)
   const auto n = static_cast<std::size_t>(params.integer("particles"));
   std::vector<double> pos(n * dims_), vel(n * dims_), mass(n);
   kernels::plummer_model(dims_, seed_, pos, vel, mass);
+  if (curve_) {
+    modules = static_cast<int>(params.integer("curve_modules"));
+    split_curve(pos, modules);
+  }
 
   // Virial equilibrium 2K = -W with the softened potential (for the 2-D projection, whose
   // potential is deeper than the sphere's), then the bulk drift.
@@ -162,7 +175,50 @@ BarnesHut::BarnesHut(const Params& params)
   rebuild_tree(sweep_, states);
 }
 
+// Morton key of a position in the box: the bits of the quantised coordinates interleaved
+// (Warren & Salmon 1993's space-filling curve order).
+std::uint64_t BarnesHut::curve_key(const double* x) const {
+  const int bits = 63 / dims_;
+  const double cells = static_cast<double>(std::uint64_t{1} << bits);
+  std::uint64_t key = 0;
+  std::uint64_t q[3] = {0, 0, 0};
+  for (int d = 0; d < dims_; ++d) {
+    const double u = std::clamp((x[d] + box_) / (2 * box_), 0.0, 1.0) * cells;
+    q[d] = std::min(static_cast<std::uint64_t>(u), (std::uint64_t{1} << bits) - 1);
+  }
+  for (int b = bits - 1; b >= 0; --b)
+    for (int d = 0; d < dims_; ++d) key = (key << 1) | ((q[d] >> b) & 1);
+  return key;
+}
+
+// Equal body counts per module at t = 0: the first key of every module after the first.
+void BarnesHut::split_curve(std::span<const double> pos, int modules) {
+  const std::size_t n = pos.size() / dims_;
+  std::vector<std::uint64_t> keys(n);
+  std::vector<double> sum(static_cast<std::size_t>(modules) * dims_, 0.0);
+  std::vector<int> count(modules, 0);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = curve_key(&pos[i * dims_]);
+  std::vector<std::uint64_t> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  curve_bounds_.clear();
+  for (int g = 1; g < modules; ++g) curve_bounds_.push_back(sorted[g * n / modules]);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int m = cell_of(&pos[i * dims_]);
+    ++count[m];
+    for (int d = 0; d < dims_; ++d) sum[m * dims_ + d] += pos[i * dims_ + d];
+  }
+  curve_centres_.assign(sum.size(), 0.0);
+  for (int m = 0; m < modules; ++m)
+    for (int d = 0; d < dims_; ++d)  // an empty range (equal keys) sits at the box centre
+      curve_centres_[m * dims_ + d] = count[m] ? sum[m * dims_ + d] / count[m] : 0.0;
+}
+
 int BarnesHut::cell_of(const double* x) const {
+  if (curve_) {
+    const std::uint64_t key = curve_key(x);
+    return static_cast<int>(std::upper_bound(curve_bounds_.begin(), curve_bounds_.end(), key) -
+                            curve_bounds_.begin());
+  }
   int cell = 0, stride = 1;
   for (int d = 0; d < dims_; ++d) {
     const double u = (x[d] + box_) / (2 * box_) * cells_per_side_;
@@ -174,6 +230,7 @@ int BarnesHut::cell_of(const double* x) const {
 }
 
 std::vector<double> BarnesHut::module_coords() const {
+  if (curve_) return curve_centres_;  // the group's centre at t = 0
   std::vector<double> c;
   const double width = 2 * box_ / cells_per_side_;
   for (int m = 0; m < module_count(); ++m) {

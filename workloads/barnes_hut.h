@@ -1,15 +1,18 @@
 #pragma once
 // Barnes-Hut N-body simulation of a Plummer star cluster (Franklin & Govindan 1995, section 4),
 // in 2-D (quadtree) or 3-D (octree), with leapfrog time integration. Modules are the cells of a
-// fixed grid over space; a module holds the bodies inside its cell, and bodies that cross a cell
-// boundary move to the neighbouring module at the end of every step, so module sizes and costs
-// drift (the task arrivals and departures lambda, mu of Franklin & Govindan's model).
+// fixed grid over space, or (decomposition: curve) fixed key ranges of a Morton curve holding
+// equal body counts at t = 0, fine where the cluster is dense; a module holds the bodies inside its
+// cell, and bodies that cross a cell boundary move to the neighbouring module at the end of every
+// step, so module sizes and costs drift (the task arrivals and departures lambda, mu of Franklin &
+// Govindan's model).
 //
 // Sharing the global tree: finish_step (serial) moves crossing bodies between module states,
 // then builds one tree over all bodies, the exchange buffer of the step. Every module walks that
 // tree for its own bodies in run_module, so the force walk, the dominant O(N log N) work, is the
 // module's cost, while the O(N log N) build with a small constant stays a measured serial part.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "kernels/barnes_hut.h"
@@ -49,7 +52,8 @@ class BarnesHut final : public Workload {
   Verification verify(ModuleStates& states, int steps_run) override;
   std::vector<WorkloadAttribute> attributes() const override { return attributes_; }
 
-  // The module (grid cell) a position belongs to; outside the grid, the nearest edge cell.
+  // The module a position belongs to: its grid cell (outside the grid, the nearest edge cell),
+  // or its key range along the curve.
   int cell_of(const double* x) const;
   // Every body's record (position, velocity, mass, id), ordered by id.
   std::vector<double> gather_bodies(ModuleStates& states) const;
@@ -60,14 +64,19 @@ class BarnesHut final : public Workload {
   void end_step(NbodySweep& sweep, ModuleStates& states) const;
   int redistribute(ModuleStates& states) const;
   void rebuild_tree(NbodySweep& sweep, ModuleStates& states) const;
+  std::uint64_t curve_key(const double* x) const;
+  void split_curve(std::span<const double> pos, int modules);
 
   int dims_;
   int cells_per_side_;
+  bool curve_;  // decomposition: curve
   double box_, theta_, eps_, dt_;
   int leaf_size_;
   int force_samples_;
   double energy_tolerance_;
   std::uint64_t seed_;
+  std::vector<std::uint64_t> curve_bounds_;   // curve: first key of modules 1..M-1
+  std::vector<double> curve_centres_;         // curve: module centres at t = 0
   std::vector<std::vector<double>> initial_;  // per module: its bodies' records at t = 0
   std::vector<double> predicted_;
   NbodySweep sweep_;

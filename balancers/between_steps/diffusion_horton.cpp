@@ -30,8 +30,9 @@ std::int64_t pair_share(std::int64_t li, std::int64_t lj, double si, double sj) 
 // graphs of degree above two and then oscillate. So a processor sending to two or more
 // neighbours keeps at least the speed-weighted average of itself and its receivers, and one
 // receiving from two or more ends at most at the average of itself and its senders; transfers
-// shrink in proportion (largest remainders first). On a chain neither bound binds in Horton's
-// test cases: Tables 3 and 5 are reproduced unchanged.
+// shrink in proportion (largest remainders first). Applied only on graphs of degree above two or
+// with unequal speeds:
+// on a chain it would change literal Algorithm 1 (0, 10, 0 would take one phase, not two).
 void limit_to_local_average(std::vector<UnitTransfer>& transfers,
                             std::span<const std::int64_t> load, std::span<const double> speed,
                             bool senders) {
@@ -85,6 +86,13 @@ void limit_to_local_average(std::vector<UnitTransfer>& transfers,
 TransferPlan HortonDiffusion::plan(const UnitLoads& in) const {
   TransferPlan plan = empty_plan(in.loads);
   const int processors = in.processors();
+  // Literal Algorithm 1 (equal speeds, degree two at most: chains, rings); the bound only where
+  // a processor may pay more than it holds: three or more differences at once, or a faster
+  // neighbour's speed-weighted share above half of its load.
+  bool needs_bound = false;
+  for (int i = 0; i < processors; ++i)
+    needs_bound =
+        needs_bound || in.topology->neighbours(i).size() > 2 || in.speed[i] != in.speed[0];
   for (std::int64_t phase = 0; phase < max_phases_; ++phase) {
     const auto& load = plan.final_loads;
     std::vector<UnitTransfer> transfers;
@@ -96,8 +104,10 @@ TransferPlan HortonDiffusion::plan(const UnitLoads& in) const {
         if (x < 0) transfers.push_back({j, i, -x});
       }
     if (transfers.empty()) break;  // locally balanced
-    limit_to_local_average(transfers, load, in.speed, /*senders=*/true);
-    limit_to_local_average(transfers, load, in.speed, /*senders=*/false);
+    if (needs_bound) {
+      limit_to_local_average(transfers, load, in.speed, /*senders=*/true);
+      limit_to_local_average(transfers, load, in.speed, /*senders=*/false);
+    }
     append_phase(plan, std::move(transfers));
     if (plan.phases.size() <= static_cast<std::size_t>(phase)) break;  // nothing could move
   }

@@ -75,13 +75,36 @@ bool shift_chain_boundaries(const LoadView& view, std::span<const int> owner,
   return true;
 }
 
+// Cost crossing each chain transfer's boundary when ranges moved from `owner` to `next`.
+std::vector<double> boundary_crossings(const LoadView& view, std::span<const int> owner,
+                                       std::span<const int> next,
+                                       std::span<const CostTransfer> transfers) {
+  std::vector<double> out;
+  for (const auto& t : transfers) {
+    const int boundary = std::min(t.from, t.to);  // between boundary and boundary + 1
+    double crossed = 0;                           // net cost from boundary's side upward
+    for (std::size_t m = 0; m < owner.size(); ++m) {
+      if (owner[m] <= boundary && next[m] > boundary) crossed += view.cost[m];
+      if (owner[m] > boundary && next[m] <= boundary) crossed -= view.cost[m];
+    }
+    out.push_back(t.to > t.from ? crossed : -crossed);
+  }
+  return out;
+}
+
 }  // namespace
 
 Owners realize_transfers(const LoadView& view, std::span<const int> owner,
-                         std::span<const CostTransfer> transfers, bool forward) {
+                         std::span<const CostTransfer> transfers, bool forward,
+                         std::vector<double>* realised) {
   const int processors = view.processors();
   Owners next(owner.begin(), owner.end());
-  if (transfers.empty() || shift_chain_boundaries(view, owner, transfers, next)) return next;
+  if (realised) realised->assign(transfers.size(), 0.0);
+  if (transfers.empty()) return next;
+  if (shift_chain_boundaries(view, owner, transfers, next)) {
+    if (realised) *realised = boundary_crossings(view, owner, next, transfers);
+    return next;
+  }
   auto held = modules_by_processor(owner, processors);
   const auto original = held;
   const bool chain = view.structure == ModuleStructure::kChain;
@@ -92,7 +115,8 @@ Owners realize_transfers(const LoadView& view, std::span<const int> owner,
   std::vector<double> dist(spatial ? view.modules() : 0, 0.0);
   std::vector<char> leaving(view.modules(), 0);
   for (int sender : sending_order(processors, transfers)) {
-    for (const auto& t : transfers) {
+    for (std::size_t k = 0; k < transfers.size(); ++k) {
+      const CostTransfer& t = transfers[k];
       if (t.from != sender || t.cost <= 0) continue;
       auto& mine = held[sender];  // ascending module indices
       // Modules held before this decision first, so that each moves once, to a neighbour;
@@ -141,6 +165,7 @@ Owners realize_transfers(const LoadView& view, std::span<const int> owner,
         }
       }
       if (taken.empty()) continue;
+      if (realised) (*realised)[k] = moved;
       for (int m : taken) {
         leaving[m] = 1;
         next[m] = t.to;

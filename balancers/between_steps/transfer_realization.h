@@ -23,7 +23,9 @@ struct CostTransfer {
 // decision always go first, and the ones it received only when `forward` allows it (multi-phase
 // plans, where units pass through a processor: Horton 1993, Table 4). A module therefore moves
 // to a neighbour of its old owner unless a sender must forward what it received.
+// When `realised` is given it receives, per transfer, the cost the chosen modules carry across it.
 Owners realize_transfers(const LoadView& view, std::span<const int> owner,
-                         std::span<const CostTransfer> transfers, bool forward);
+                         std::span<const CostTransfer> transfers, bool forward,
+                         std::vector<double>* realised = nullptr);
 
 }  // namespace lbb

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <utility>
 
+#include "balancers/in_step/zaki_cost_model.h"
 #include "balancers/partition/block.h"
 
 namespace lbb {
@@ -107,7 +108,7 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
   for (int m = 0; m < view.modules(); ++m) group_modules[owner[m] / group].push_back(m);
   for (int first = 0; first < processors; first += group) {
     const int size = std::min(group, processors - first);
-    // Rates; a processor with nothing measured is credited the group's rate per unit speed.
+    // Rates: modules completed per busy second.
     std::vector<double> rate(size, 0.0);
     double per_speed = 0;
     int known = 0;
@@ -119,8 +120,10 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
         ++known;
       }
     }
-    if (known == 0) continue;
-    per_speed /= known;
+    // A processor that did no work since the last synchronisation (an emptied one, or all of a
+    // group that had not finished a module) is rated, never dropped: by its nominal speed times
+    // the group's measured rate per unit speed, or by nominal speed alone when none measured.
+    per_speed = known > 0 ? per_speed / known : 1.0;
     for (int k = 0; k < size; ++k)
       if (rate[k] == 0) rate[k] = per_speed * view.speed[first + k];
 
@@ -168,8 +171,13 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
       }
     std::sort(messages.begin(), messages.end());
     messages.erase(std::unique(messages.begin(), messages.end()), messages.end());
+    std::vector<char> instructed(size, 0);  // processors whose modules change
+    for (const auto& [from, to] : messages) instructed[from - first] = instructed[to - first] = 1;
     const double migration =
-        static_cast<double>(messages.size()) * config_.latency + bytes / config_.bandwidth;
+        zaki_cost(config_.scheme, size,
+                  static_cast<int>(std::count(instructed.begin(), instructed.end(), 1)),
+                  static_cast<int>(messages.size()), bytes, {config_.latency, config_.bandwidth})
+            .total();
     if (moved == 0 || moved < config_.move_threshold * total ||  // movement threshold
         now - (after + migration) < config_.profit * now) {      // profitability rule
       for (int m : modules) next[m] = owner[m];

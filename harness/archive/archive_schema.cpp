@@ -112,6 +112,13 @@ constexpr DatasetSpec kStepDatasets[] = {
      "module copies during and after the step", &R::migrations},
     {"step/bytes_moved", T::kInt64, RecordShape::kSteps, P::kAlways, "B",
      "bytes of module state copied", &R::bytes_moved},
+    {"step/predicted_before", T::kFloat64, RecordShape::kSteps, P::kAlways, "s",
+     "predicted makespan (max over processors of sum(cost) / speed, summed over phases) of the "
+     "assignment the step's decisions started from; NaN when none predicted",
+     &R::predicted_before},
+    {"step/predicted_after", T::kFloat64, RecordShape::kSteps, P::kAlways, "s",
+     "predicted makespan of the decisions' proposal, moved or declined; NaN when none predicted",
+     &R::predicted_after},
     {"proc/busy", T::kFloat64, RecordShape::kStepsByProcessors, P::kAlways, "s",
      "thread CPU time running modules", &R::busy},
     {"proc/busy_wall", T::kFloat64, RecordShape::kStepsByProcessors, P::kAlways, "s",

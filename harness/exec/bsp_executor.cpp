@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -465,6 +466,11 @@ void BspRun::apply_redundant(int ph) {
 }
 
 void BspRun::apply(int ph, Decision& d) {
+  auto add = [](double& sum, double x) {  // over phases; NaN until a decision predicts
+    if (!std::isnan(x)) sum = std::isnan(sum) ? x : sum + x;
+  };
+  add(rec_.predicted_before, d.predicted_before);
+  add(rec_.predicted_after, d.predicted_after);
   if (!d.act) return;
   check_assignment(d.owner, M_, P_);
   owner_[ph] = std::move(d.owner);
@@ -519,10 +525,10 @@ void BspRun::close_step() {
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   result_.migrations += rec_.migrations;
   result_.bytes_moved += rec_.bytes_moved;
-  if (rec_.step < 0) return;
   const double t0 = wall_now();
-  sink_.on_step(rec_);
+  if (rec_.step >= 0) sink_.on_step(rec_);
   result_.record_seconds += wall_now() - t0;
+  rec_.predicted_before = rec_.predicted_after = StepRecord{}.predicted_before;
 }
 
 }  // namespace
