@@ -16,8 +16,8 @@
 #include "core/assignment.h"
 #include "core/topology.h"
 #include "harness/cli/commands.h"
-#include "harness/exec/load_view_builder.h"
 #include "harness/cli/weight_parser.h"
+#include "harness/exec/load_view_builder.h"
 
 namespace lbb {
 
