@@ -43,7 +43,8 @@ ComparisonRow summarize_config(const ConfigResult& c) {
     mb.push_back(r.megabytes);
     bl.push_back(r.balance);
     for (const auto& [name, value] : r.attributes) {
-      auto it = std::find_if(attrs.begin(), attrs.end(), [&](auto& a) { return a.first == name; });
+      const auto& key = name;  // clang 14 (the fuzz build) cannot capture a structured binding
+      auto it = std::find_if(attrs.begin(), attrs.end(), [&](auto& a) { return a.first == key; });
       if (it == attrs.end()) it = attrs.insert(attrs.end(), {name, {}});
       it->second.push_back(value);
     }
