@@ -13,8 +13,7 @@
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/group_sync.h"
 #include "harness/exec/load_view_builder.h"
-#include "harness/exec/step_recorder.h"
-#include "harness/exec/team.h"
+#include "harness/exec/run_context.h"
 
 namespace lbb {
 
@@ -53,7 +52,7 @@ struct alignas(64) OwnDecision {
 };
 
 // One run of the bulk-synchronous executor: the state its steps share, and the steps by name.
-class BspRun {
+class BspRun : ModuleRunContext {
  public:
   BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink);
   ExecutionResult run();
@@ -83,15 +82,6 @@ class BspRun {
     return nominal_differs_ ? nominal_[ph] : cost_[ph];
   }
 
-  Workload& workload_;
-  ModuleStore& store_;
-  const ExecutionPlan& plan_;
-  StepSink& sink_;
-  const int P_, M_, phases_, total_;
-  const double run_start_;
-  const PlatformEmulation emulation_;
-  Team team_;
-  StepRecorder recorder_;
   ExecutionResult result_;
   // Modules: sizes, coordinates, and per phase the predicted weights, owners and run lists.
   std::vector<std::uint64_t> bytes_;
@@ -121,18 +111,7 @@ class BspRun {
 };
 
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
-    : workload_(workload),
-      store_(store),
-      plan_(plan),
-      sink_(sink),
-      P_(plan.processors),
-      M_(workload.module_count()),
-      phases_(workload.phases()),
-      total_(plan.warmup + plan.steps),
-      run_start_(wall_now()),
-      emulation_(plan.speed, plan.external_load, run_start_),
-      team_(plan.processors, emulation_),
-      recorder_(plan.speed, workload.phases()),
+    : ModuleRunContext(workload, store, plan, sink),
       coords_(workload.module_coords()),
       views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_),
       nominal_differs_(
