@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -96,6 +97,7 @@ class BspRun {
   // Modules: sizes, coordinates, and per phase the predicted weights, owners and run lists.
   std::vector<std::uint64_t> bytes_;
   const std::vector<double> coords_;
+  const std::optional<ModuleGraph> communication_;
   const LoadViewBuilder views_;
   std::vector<std::vector<double>> weights_;
   std::vector<std::vector<int>> owner_;
@@ -134,7 +136,9 @@ BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
       team_(plan.processors, emulation_),
       recorder_(plan.speed, workload.phases()),
       coords_(workload.module_coords()),
-      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_),
+      communication_(workload.communication()),
+      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_,
+             communication_ ? &*communication_ : nullptr),
       nominal_differs_(
           std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; })),
       end_busy_(plan.processors, 0.0) {
