@@ -22,8 +22,8 @@ using Move = std::tuple<std::int64_t, int, int>;  // (units, from, to), as Table
 // The smallest graph consistent with Table 2, T1: every transfer joins neighbours.
 ModuleGraph t1_graph() {
   const std::vector<std::pair<int, int>> edges = {
-      {5, 13}, {6, 9},  {7, 8},   {0, 4},   {2, 7},   {3, 6},   {10, 12}, {0, 3},   {1, 2},  {4, 6},
-      {9, 10}, {12, 14}, {0, 1},  {4, 5},   {6, 7},   {8, 9},   {10, 11}, {12, 13}, {14, 15}};
+      {5, 13}, {6, 9},   {7, 8}, {0, 4}, {2, 7}, {3, 6}, {10, 12}, {0, 3},   {1, 2},  {4, 6},
+      {9, 10}, {12, 14}, {0, 1}, {4, 5}, {6, 7}, {8, 9}, {10, 11}, {12, 13}, {14, 15}};
   std::vector<std::vector<int>> lists(16);
   for (auto [a, b] : edges) {
     lists[a].push_back(b);
@@ -66,7 +66,8 @@ TEST(HortonT1, MultilevelGivesTable2PhasesAndTransfers) {
       {{5, 0, 3}, {5, 1, 2}, {1, 6, 4}, {3, 9, 10}, {2, 12, 14}},
       {{6, 0, 1}, {4, 4, 5}, {1, 7, 6}, {1, 8, 9}, {1, 10, 11}, {2, 13, 12}, {1, 14, 15}}};
   ASSERT_EQ(plan.phases.size(), 4u);
-  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(moves(plan.phases[k]), table2[k]) << "phase " << k + 1;
+  for (std::size_t k = 0; k < 4; ++k)
+    EXPECT_EQ(moves(plan.phases[k]), table2[k]) << "phase " << k + 1;
   EXPECT_EQ(plan.final_loads, Loads(16, 1));  // "the solution l_i = 1"
   for (const auto& phase : plan.phases)
     for (const auto& t : phase.transfers) EXPECT_TRUE(graph.linked(t.from, t.to));

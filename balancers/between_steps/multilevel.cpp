@@ -24,9 +24,8 @@ BalancerInfo MultilevelDiffusion::info() {
                      "without one is an error)",
                      {"topology", "communication"})}},
       +[](const Params& p) {
-        return std::make_unique<MultilevelDiffusion>(p.text("bisect") == "communication"
-                                                         ? Bisection::kCommunication
-                                                         : Bisection::kTopology);
+        return std::make_unique<MultilevelDiffusion>(
+            p.text("bisect") == "communication" ? Bisection::kCommunication : Bisection::kTopology);
       });
 }
 
@@ -35,7 +34,7 @@ namespace {
 // The order whose contiguous ranges are bisected, and the graph pairs are drawn from first.
 struct BisectionGraph {
   std::vector<int> path;
-  std::vector<int> position;  // of each processor in path
+  std::vector<int> position;           // of each processor in path
   const ModuleGraph* links = nullptr;  // null: the topology's neighbours only
 };
 
@@ -77,13 +76,12 @@ std::vector<std::pair<int, int>> greedy_cut_pairs(const BisectionGraph& g, int f
 std::vector<std::pair<int, int>> cut_pairs(const BisectionGraph& g, const Topology& topology,
                                            int first, int middle, int last) {
   if (g.links) {
-    auto pairs = greedy_cut_pairs(g, first, middle, last,
-                                  [&](int p) { return g.links->neighbours(p); });
+    auto pairs =
+        greedy_cut_pairs(g, first, middle, last, [&](int p) { return g.links->neighbours(p); });
     if (!pairs.empty()) return pairs;
   }
-  return greedy_cut_pairs(g, first, middle, last, [&](int p) {
-    return std::span<const int>(topology.neighbours(p));
-  });
+  return greedy_cut_pairs(g, first, middle, last,
+                          [&](int p) { return std::span<const int>(topology.neighbours(p)); });
 }
 
 }  // namespace

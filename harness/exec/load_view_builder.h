@@ -58,7 +58,8 @@ class LoadViewBuilder {
     v.hop_cost = loads.hop_cost;
     // The graph's indices are the run's modules: a view of a sorted subset of them (an in-step
     // group's unfinished modules) is the whole run only when it holds all of them.
-    if (communication_ && communication_->modules() == v.modules()) v.communication = communication_;
+    if (communication_ && communication_->modules() == v.modules())
+      v.communication = communication_;
     return v;
   }
 
