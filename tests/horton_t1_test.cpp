@@ -9,6 +9,7 @@
 #include "balancers/between_steps/multilevel.h"
 #include "balancers/between_steps/unit_balance.h"
 #include "core/module_graph.h"
+#include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"
 #include "workloads/barnes_hut.h"
 #include "workloads/block_substitution.h"
@@ -190,10 +191,6 @@ class GraphProbe final : public Balancer {
   bool linked_01 = false;
 };
 
-struct Collect final : StepSink {
-  void on_step(const StepRecord&) override {}
-};
-
 TEST(MultilevelCommunication, ExecutorPassesTheWorkloadsGraph) {
   Params p;
   p.set("blocks", std::int64_t{12});
@@ -201,14 +198,10 @@ TEST(MultilevelCommunication, ExecutorPassesTheWorkloadsGraph) {
   BlockSubstitution w(resolve_params(BlockSubstitution::info().params, p));
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 3);
-  ExecutionPlan plan;
-  plan.processors = 3;
-  plan.steps = 3;
-  plan.topology = &topo;
-  plan.speed.assign(3, 1.0);
+  ExecutionPlan plan = testing::plan_for(3, 3, topo);
   GraphProbe probe;
   plan.dynamic = &probe;
-  Collect sink;
+  testing::CollectSteps sink;
   BspExecutor().run(w, store, plan, sink);
   ASSERT_FALSE(probe.seen.empty());
   for (int modules : probe.seen) EXPECT_EQ(modules, 12);
