@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -88,6 +89,7 @@ class BspRun : ModuleRunContext {
   // Modules: sizes, coordinates, and per phase the predicted weights, owners and run lists.
   std::vector<std::uint64_t> bytes_;
   const std::vector<double> coords_;
+  const std::optional<ModuleGraph> communication_;
   const LoadViewBuilder views_;
   std::vector<std::vector<double>> weights_;
   std::vector<std::vector<int>> owner_;
@@ -117,7 +119,9 @@ class BspRun : ModuleRunContext {
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
     : ModuleRunContext(workload, store, plan, sink),
       coords_(workload.module_coords()),
-      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_),
+      communication_(workload.communication()),
+      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_,
+             communication_ ? &*communication_ : nullptr),
       nominal_differs_(
           std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; })),
       cpu_module_costs_(plan.processors > omp_get_num_procs()),
