@@ -7,16 +7,7 @@ lbbench=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
-expect() {  # expect CODE PATTERN -- command...
-  local code=$1 pattern=$2
-  shift 3
-  "$@" > "$tmp/out" 2> "$tmp/err"
-  local got=$?
-  if [ "$got" -ne "$code" ] || ! grep -qE "$pattern" "$tmp/err"; then
-    echo "FAIL: $(echo "$*" | cut -c1-200) -> exit $got (want $code), stderr:"
-    head -c 2000 "$tmp/err"; fails=$((fails + 1))
-  fi
-}
+. "$(dirname "$0")/lib/expect.sh"
 # Geometric, fixed shape: 100 children a node down to depth 10, about 10^20 nodes expected.
 cat > "$tmp/tree.yaml" <<'YAML'
 name: huge_tree
