@@ -48,7 +48,7 @@ GroupDecision decide_for_group(Balancer& balancer, const SyncGroup& group,
   for (int i = 0; i < n; ++i) {
     const int m = modules[i];
     cost[i] = ctx.measured ? ctx.unrun_cost[m] : ctx.predicted[m] * scale;
-    bytes[i] = ctx.store->bytes(m);
+    bytes[i] = ctx.bytes.empty() ? ctx.store->bytes(m) : ctx.bytes[m];
     if (!coords.empty())
       std::copy_n(run_coords.begin() + static_cast<std::ptrdiff_t>(m) * dimensions, dimensions,
                   coords.begin() + static_cast<std::ptrdiff_t>(i) * dimensions);
