@@ -13,6 +13,7 @@
 #include "harness/runner.h"
 #include "harness/sim/replay.h"
 #include "harness/sim/simulate_executor.h"
+#include "harness/sim/tree_simulation.h"
 #include "test_support.h"
 #include "workloads/synthetic_costs.h"
 
@@ -223,6 +224,25 @@ TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
     for (const StepRecord& s : r.steps) moved += s.migrations;
   }
   EXPECT_GT(moved, 0);  // some balancer moved modules: there was something to reproduce
+}
+
+// Hwang & Hong 2001's generator: children per task have mean 1. Over n parents the sample mean's
+// standard error is sqrt(2 / n) (the geometric distribution's variance is 2); 4 of them is a
+// bound a correct generator breaks once in 15000 seeds.
+TEST(Simulate, TreeGeneratorBearsOneChildPerTaskOnAverage) {
+  TreeParams tree;
+  tree.processors = 64;
+  tree.c_cost = 0.1;
+  const Topology mesh(TopologyKind::kMesh2d, 64);
+  const std::vector<double> speed(64, 1.0);
+  const auto balancer = make_balancer("tree_mesh", Params{});
+  const TreeSimulation sim = simulate_tree(tree, *balancer, mesh, speed, 1000);
+  ASSERT_EQ(sim.generations, 1000);
+  ASSERT_GT(sim.parents, 1e5);
+  const double mean = sim.children / sim.parents;
+  EXPECT_NEAR(mean, 1.0, 4 * std::sqrt(2.0 / sim.parents)) << sim.parents << " parents";
+  EXPECT_GE(sim.t_total, sim.lb_total);  // no balancer beats the lower bound
+  EXPECT_GT(sim.moved, 0);
 }
 
 }  // namespace

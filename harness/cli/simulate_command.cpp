@@ -14,6 +14,7 @@
 #include "harness/cli/commands.h"
 #include "harness/sim/contention_fit.h"
 #include "harness/sim/replay.h"
+#include "harness/stats/sample_summary.h"
 
 namespace lbb {
 
@@ -23,8 +24,9 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
   std::cout << std::left << std::setw(28) << "run" << std::setw(20) << "workload" << std::setw(18)
             << "balancer" << std::right << std::setw(5) << "P" << std::setw(13) << "predicted_s"
             << std::setw(11) << "wall_s" << std::setw(9) << "error" << std::setw(13) << "makespan_s"
+            << std::setw(9) << "error"
             << "  reproduced\n";
-  std::vector<double> errors;
+  std::vector<double> errors, cpu_errors;
   std::map<std::string, int> available;
   for (const RunInfo& info : archive.runs())
     if (auto it = info.number.find("available_processors"); it != info.number.end())
@@ -41,8 +43,10 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
               << std::setprecision(4) << std::setw(13) << r.measured_makespan << "  "
               << (r.reproduced ? "yes" : "no: " + r.difference) << "\n";
     std::cout.unsetf(std::ios::floatfield);
-    if (r.bulk_synchronous && r.processors <= available[r.run])
+    if (r.bulk_synchronous && r.processors <= available[r.run]) {
       errors.push_back(std::abs(r.error()));
+      cpu_errors.push_back(std::abs(r.cpu_error()));
+    }
   }
   std::cout << "\nranking of strategies, Kendall tau-b of median predicted vs median wall:\n";
   for (const RankAgreement& a : ranking_agreement(runs)) {
@@ -53,14 +57,11 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
     else
       std::cout << "- (fewer than two distinct)\n";
   }
-  std::sort(errors.begin(), errors.end());
-  if (!errors.empty()) {
-    const std::size_t n = errors.size();
-    const double med = n % 2 ? errors[n / 2] : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
-    std::cout << "median |error| of bulk-synchronous runs at P <= the host's available "
-                 "processors: "
-              << std::setprecision(3) << 100 * med << "% over " << n << " runs\n";
-  }
+  if (errors.empty()) return;
+  std::cout << "median |error| of the " << errors.size()
+            << " bulk-synchronous runs at P <= the host's available processors: "
+            << std::setprecision(3) << 100 * stats::median(errors) << "% against wall time, "
+            << 100 * stats::median(cpu_errors) << "% against the modelled makespan\n";
 }
 
 void print_calibration(const ContentionFit& fit) {

@@ -6,17 +6,9 @@
 #include <regex>
 #include <stdexcept>
 
+#include "harness/stats/sample_summary.h"
+
 namespace lbb {
-
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-}  // namespace
 
 ContentionFit fit_contention(const ArchiveReader& archive) {
   // group -> P -> busy totals of its repetitions
@@ -39,11 +31,11 @@ ContentionFit fit_contention(const ArchiveReader& archive) {
   for (const auto& [group, by_p] : busy) {
     auto one = by_p.find(1);
     if (one == by_p.end() || by_p.size() < 2) continue;
-    const double base = median(one->second);
+    const double base = stats::median(one->second);
     if (base <= 0) continue;
     for (const auto& [p, totals] : by_p) {
       if (p == 1) continue;
-      const double r = median(totals) / base;
+      const double r = stats::median(totals) / base;
       fit.points.push_back({group, p, r});
       num += (r - 1) * (p - 1);
       den += static_cast<double>(p - 1) * (p - 1);

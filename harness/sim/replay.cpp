@@ -9,6 +9,7 @@
 #include "harness/sim/cost_stream.h"
 #include "harness/sim/simulate_executor.h"
 #include "harness/stats/kendall.h"
+#include "harness/stats/sample_summary.h"
 
 namespace lbb {
 
@@ -101,11 +102,6 @@ std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimS
 }
 
 std::vector<RankAgreement> ranking_agreement(const std::vector<ReplayedRun>& runs) {
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
   // group -> strategy -> (predicted, measured) of its repetitions
   std::map<std::string, std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>>
       groups;
@@ -120,8 +116,8 @@ std::vector<RankAgreement> ranking_agreement(const std::vector<ReplayedRun>& run
   for (const auto& [name, strategies] : groups) {
     std::vector<double> predicted, measured;
     for (const auto& [label, values] : strategies) {
-      predicted.push_back(median(values.first));
-      measured.push_back(median(values.second));
+      predicted.push_back(stats::median(values.first));
+      measured.push_back(stats::median(values.second));
     }
     out.push_back({name, static_cast<int>(strategies.size()), kendall_tau_b(predicted, measured)});
   }

@@ -26,6 +26,9 @@ struct ReplayedRun {
   std::string difference;         // the first one, when not reproduced
   std::vector<StepRecord> steps;  // the simulation's
   double error() const { return measured_wall > 0 ? predicted / measured_wall - 1 : 0; }
+  // Against the run's own modelled makespan (CPU time): what the simulation models, whatever
+  // the host's load did to the wall clock.
+  double cpu_error() const { return measured_makespan > 0 ? predicted / measured_makespan - 1 : 0; }
 };
 
 // One archived run; `info` as ArchiveReader::runs() lists it.
