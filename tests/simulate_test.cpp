@@ -14,26 +14,21 @@
 #include "harness/sim/replay.h"
 #include "harness/sim/simulate_executor.h"
 #include "harness/sim/tree_simulation.h"
+#include "executor_test_support.h"
 #include "test_support.h"
 #include "workloads/synthetic_costs.h"
 
 namespace lbb {
 namespace {
 
-class Records final : public StepSink {
- public:
-  void on_step(const StepRecord& r) override { steps.push_back(r); }
-  std::vector<StepRecord> steps;
-};
-
 // The records of a config's first run under its executor, as the runner makes it.
 std::vector<StepRecord> simulate(const std::string& yaml) {
   const Config config = load_config_text(yaml, "test.yaml");
   const RunSpec& spec = config.runs.front();
   const WorkloadInfo& info = *find_workload(spec.workload);
-  Records sink;
+  testing::CollectSteps sink;
   choose_executor(spec, info).make(spec, info)->run(sink);
-  return sink.steps;
+  return sink.records;
 }
 
 std::string synthetic(const std::string& workload, const std::string& platform,
@@ -152,23 +147,18 @@ TEST(Simulate, MultilevelOnHortonsT2IsHisTable4) {
   const Topology chain(TopologyKind::kChain, 16);
   AllOnFirst all_on_first;
   const auto multilevel = make_balancer("multilevel", Params{});
-  ExecutionPlan plan;
-  plan.processors = 16;
-  plan.steps = 2;
-  plan.topology = &chain;
-  plan.speed.assign(16, 1.0);
+  ExecutionPlan plan = testing::plan_for(16, 2, chain);
   plan.initial = &all_on_first;
   plan.dynamic = multilevel.get();
-  plan.record_modules = true;
-  Records sink;
+  testing::CollectSteps sink;
   SimSettings free_decisions;  // step 1's makespan is its modules alone
   free_decisions.measured_decisions = false;
   SimulateExecutor(free_decisions).run(costs, store, plan, sink);
-  ASSERT_EQ(sink.steps.size(), 2u);
+  ASSERT_EQ(sink.records.size(), 2u);
   // The simulated step's loads, in modules, are T2; multilevel plans Table 4's phases on them.
   const double c = 1e-3;
   std::vector<std::int64_t> loads;
-  for (double b : sink.steps[0].busy) loads.push_back(std::llround(b / c));
+  for (double b : sink.records[0].busy) loads.push_back(std::llround(b / c));
   EXPECT_EQ(loads, (std::vector<std::int64_t>{16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
   const std::vector<double> speed(16, 1.0);
   const TransferPlan t2 = plan_units("multilevel", Params{}, {loads, speed, &chain, 0});
@@ -180,11 +170,11 @@ TEST(Simulate, MultilevelOnHortonsT2IsHisTable4) {
   ASSERT_EQ(t2.phases.size(), table4.size());
   for (std::size_t k = 0; k < table4.size(); ++k) EXPECT_EQ(t2.phases[k].loads, table4[k]);
   // The simulated decision realises Table 4's last row: one module on every processor.
-  EXPECT_EQ(sink.steps[0].migrations, 15);
+  EXPECT_EQ(sink.records[0].migrations, 15);
   std::vector<int> held(16, 0);
-  for (int q : sink.steps[1].module_owner) ++held[q];
+  for (int q : sink.records[1].module_owner) ++held[q];
   EXPECT_EQ(held, std::vector<int>(16, 1));
-  EXPECT_DOUBLE_EQ(sink.steps[1].makespan, c);
+  EXPECT_DOUBLE_EQ(sink.records[1].makespan, c);
 }
 
 // Real runs of block substitution under every between-step balancer, archived with module
