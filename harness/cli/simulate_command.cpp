@@ -21,10 +21,12 @@ namespace lbb {
 namespace {
 
 void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& archive) {
-  std::cout << std::left << std::setw(28) << "run" << std::setw(20) << "workload" << std::setw(18)
-            << "balancer" << std::right << std::setw(5) << "P" << std::setw(13) << "predicted_s"
-            << std::setw(11) << "wall_s" << std::setw(9) << "error" << std::setw(13) << "makespan_s"
-            << std::setw(9) << "error"
+  std::size_t wid = 6;
+  for (const ReplayedRun& r : runs) wid = std::max(wid, printable(r.run).size() + 2);
+  std::cout << std::left << std::setw(static_cast<int>(wid)) << "run" << std::setw(20) << "workload"
+            << std::setw(18) << "balancer" << std::right << std::setw(5) << "P" << std::setw(13)
+            << "predicted_s" << std::setw(11) << "wall_s" << std::setw(9) << "error"
+            << std::setw(13) << "makespan_s" << std::setw(9) << "error"
             << "  reproduced\n";
   std::vector<double> errors, cpu_errors;
   std::map<std::string, int> available;
@@ -32,8 +34,9 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
     if (auto it = info.number.find("available_processors"); it != info.number.end())
       available[info.id] = static_cast<int>(it->second);
   for (const ReplayedRun& r : runs) {
-    std::cout << std::left << std::setw(28) << printable(r.run) << std::setw(20) << r.workload
-              << std::setw(18) << printable(r.label) << std::right << std::setw(5) << r.processors;
+    std::cout << std::left << std::setw(static_cast<int>(wid)) << printable(r.run) << std::setw(20)
+              << r.workload << std::setw(18) << printable(r.label) << std::right << std::setw(5)
+              << r.processors;
     if (!r.skipped.empty()) {
       std::cout << "  skipped: " << r.skipped << "\n";
       continue;
