@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <chrono>
+#include <cstring>
 #include <random>
+#include <thread>
 
 #include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"
@@ -147,6 +151,66 @@ TEST(BspExecutor, RecordsAreConsistent) {
   }
   EXPECT_EQ(sink.records.front().step, 0);
   EXPECT_TRUE(w.verify(store, x.steps_run).passed);
+}
+
+// Two modules per processor: an even module is off the CPU for `off` (as a thread preempted by
+// another is), an odd one computes for about a millisecond. State: the computed value.
+class OffCpuWorkload final : public Workload {
+ public:
+  OffCpuWorkload(int modules, std::chrono::milliseconds off) : modules_(modules), off_(off) {}
+  int module_count() const override { return modules_; }
+  ModuleStructure structure() const override { return ModuleStructure::kIndependent; }
+  std::vector<double> predicted_weights() const override {
+    return std::vector<double>(modules_, 1.0);
+  }
+  std::size_t state_bytes(int) const override { return sizeof(double); }
+  void init_state(int, std::span<std::byte> s) const override { write(s, 0.5); }
+  void run_module(int m, int, int, std::span<std::byte> s) override {
+    if (m % 2 == 0) {
+      std::this_thread::sleep_for(off_);
+      return;
+    }
+    write(s, compute(read(s)));
+  }
+  void finish_step(int, ModuleStates&) override {}
+  Verification verify(ModuleStates& states, int steps) override {
+    double want = 0.5;
+    for (int s = 0; s < steps; ++s) want = compute(want);
+    Verification v{true, "odd modules as serial", 0, 0, 0, 0};
+    for (int m = 1; m < modules_; m += 2) v.passed = v.passed && read(states.state(m)) == want;
+    return v;
+  }
+
+ private:
+  static double compute(double x) {
+    for (int i = 0; i < 200000; ++i) x = 3.7 * x * (1.0 - x);
+    return x;
+  }
+  static double read(std::span<std::byte> s) {
+    double x;
+    std::memcpy(&x, s.data(), sizeof x);
+    return x;
+  }
+  static void write(std::span<std::byte> s, double x) { std::memcpy(s.data(), &x, sizeof x); }
+  int modules_;
+  std::chrono::milliseconds off_;
+};
+
+// Threads outnumber cores: a module's cost is its CPU time, so time off the CPU does not land on
+// whichever module was running (the wall clock, even scaled by the CPU/wall ratio, would give
+// the sleeping module the larger share).
+TEST(BspExecutor, OversubscribedModuleCostsLeaveOutTimeOffTheCpu) {
+  const int P = omp_get_num_procs() + 1;
+  OffCpuWorkload w(2 * P, std::chrono::milliseconds(20));
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, P);
+  ExecutionPlan plan = plan_for(P, 2, topo);
+  Collect sink;
+  const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  ASSERT_TRUE(w.verify(store, x.steps_run).passed);
+  for (const auto& r : sink.records)
+    for (int m = 0; m < 2 * P; m += 2)
+      EXPECT_LT(r.module_cost[m], r.module_cost[m + 1]) << "step " << r.step << " module " << m;
 }
 
 TEST(Verification, CatchesACorruptedModuleResult) {
