@@ -233,6 +233,81 @@ TEST(BarnesHutWorkload, CurveModulesVerifyAndBodiesCrossThem) {
   }
 }
 
+// decomposition: particles, Franklin & Govindan's identical tasks: every module holds the same
+// number of bodies (within one) at every step, so module costs are near-identical, while bodies
+// still cross between modules as the cluster moves.
+std::vector<std::int64_t> body_counts(Workload& w, VectorModuleStates& states) {
+  std::vector<std::int64_t> counts;
+  const auto record =
+      static_cast<std::int64_t>(sizeof(double)) * static_cast<BarnesHut&>(w).record_doubles();
+  for (int m = 0; m < w.module_count(); ++m)
+    counts.push_back((static_cast<std::int64_t>(states.state(m).size()) - 16) / record);
+  return counts;
+}
+
+TEST(BarnesHutWorkload, ParticleModulesAreIdenticalTasks) {
+  auto w = make_workload("barnes_hut", {"particles=20000", "decomposition=particles"});
+  EXPECT_EQ(w->module_count(), 313);  // ceil(20000 / 64)
+  const auto weights = w->predicted_weights();
+  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+  // Equal bodies, so costs differ only by walk length: none above 1.25 x the mean (1.18
+  // measured), a spread (cv) under 0.2 (0.15); halo bodies walk less, down to 0.36 x.
+  const double hi = *std::max_element(weights.begin(), weights.end());
+  const double mean = total / static_cast<double>(weights.size());
+  double square = 0;
+  for (double x : weights) square += (x - mean) * (x - mean);
+  EXPECT_LT(hi / mean, 1.25);
+  EXPECT_LT(std::sqrt(square / static_cast<double>(weights.size())) / mean, 0.2);
+  EXPECT_LT(hi / total, 1.0 / (4 * 16));
+  // The curve's fixed key ranges drift apart in cost as bodies cross: the check can fail.
+  auto c = make_workload("barnes_hut",
+                         {"particles=3000", "decomposition=curve", "curve_modules=47", "drift=1"});
+  auto p = make_workload("barnes_hut", {"particles=3000", "decomposition=particles",
+                                        "bodies_per_module=64", "drift=1"});
+  VectorModuleStates cs(*c), ps(*p);
+  run_serially(*c, cs, 0, 6);
+  run_serially(*p, ps, 0, 6);
+  const auto cc = body_counts(*c, cs), pc = body_counts(*p, ps);
+  EXPECT_GT(*std::max_element(cc.begin(), cc.end()) - *std::min_element(cc.begin(), cc.end()), 1);
+  EXPECT_LE(*std::max_element(pc.begin(), pc.end()) - *std::min_element(pc.begin(), pc.end()), 1);
+  EXPECT_EQ(std::accumulate(pc.begin(), pc.end(), std::int64_t{0}), 3000);
+}
+
+TEST(BarnesHutWorkload, ParticleModulesVerifyAndBodiesCrossThem) {
+  for (const char* per_module : {"bodies_per_module=40", "bodies_per_module=1"}) {
+    for (int dims : {2, 3}) {
+      auto w =
+          make_workload("barnes_hut", {"particles=800", dims == 2 ? "dimensions=2" : "dimensions=3",
+                                       "decomposition=particles", per_module, "drift=1"});
+      VectorModuleStates states(*w);
+      const int steps = 5;
+      run_serially(*w, states, 0, steps);
+      double crossings = 0;
+      for (int s = 0; s < steps; ++s) crossings += w->step_metric_values(s)[1];
+      EXPECT_GT(crossings, 0) << dims << per_module;
+      const auto counts = body_counts(*w, states);
+      EXPECT_LE(*std::max_element(counts.begin(), counts.end()) -
+                    *std::min_element(counts.begin(), counts.end()),
+                1);
+      const Verification v = w->verify(states, steps);
+      EXPECT_TRUE(v.passed) << v.detail;
+    }
+  }
+}
+
+TEST(BarnesHutWorkload, ParticleBodyOutOfItsRunIsCaught) {
+  auto w = make_workload("barnes_hut",
+                         {"particles=800", "decomposition=particles", "bodies_per_module=40"});
+  VectorModuleStates states(*w);
+  run_serially(*w, states, 0, 2);
+  double* x = reinterpret_cast<double*>(states.state(0).data() + 16);
+  x[0] += 3;  // far along the curve: no longer among the first 40 bodies
+  x[1] += 3;
+  const Verification v = w->verify(states, 2);
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.detail.find("outside"), std::string::npos) << v.detail;
+}
+
 TEST(BarnesHutWorkload, CorruptedModuleIsCaught) {
   auto w = small_cluster(2);
   VectorModuleStates states(*w);
