@@ -236,6 +236,12 @@ int BarnesHut::cell_of(const double* x) const {
   return cell;
 }
 
+std::optional<ModuleGraph> BarnesHut::communication() const {
+  if (curve_) return ModuleGraph::chain(module_count());
+  const std::vector<int> extents(dims_, cells_per_side_);
+  return ModuleGraph::grid(extents);
+}
+
 std::vector<double> BarnesHut::module_coords() const {
   if (curve_) return curve_centres_;  // the group's centre at t = 0
   std::vector<double> c;

@@ -13,6 +13,7 @@
 // the force walk, the dominant O(N log N) work, is the module's cost, while the O(N log N) build
 // with a small constant stays a measured serial part.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -45,6 +46,8 @@ class BarnesHut final : public Workload {
   int dimensions() const override { return dims_; }
   std::vector<double> module_coords() const override;
   std::vector<double> predicted_weights() const override { return predicted_; }
+  // Cells linked across faces (grid), or consecutive key ranges along the curve.
+  std::optional<ModuleGraph> communication() const override;
   std::size_t state_bytes(int module) const override;
   void init_state(int module, std::span<std::byte> state) const override;
   void run_module(int module, int step, int phase, std::span<std::byte> state) override;

@@ -1,9 +1,12 @@
 #include "harness/exec/bsp_executor.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -13,8 +16,7 @@
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/group_sync.h"
 #include "harness/exec/load_view_builder.h"
-#include "harness/exec/step_recorder.h"
-#include "harness/exec/team.h"
+#include "harness/exec/run_context.h"
 
 namespace lbb {
 
@@ -53,7 +55,7 @@ struct alignas(64) OwnDecision {
 };
 
 // One run of the bulk-synchronous executor: the state its steps share, and the steps by name.
-class BspRun {
+class BspRun : ModuleRunContext {
  public:
   BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink);
   ExecutionResult run();
@@ -83,19 +85,11 @@ class BspRun {
     return nominal_differs_ ? nominal_[ph] : cost_[ph];
   }
 
-  Workload& workload_;
-  ModuleStore& store_;
-  const ExecutionPlan& plan_;
-  StepSink& sink_;
-  const int P_, M_, phases_, total_;
-  const double run_start_;
-  const PlatformEmulation emulation_;
-  Team team_;
-  StepRecorder recorder_;
   ExecutionResult result_;
   // Modules: sizes, coordinates, and per phase the predicted weights, owners and run lists.
   std::vector<std::uint64_t> bytes_;
   const std::vector<double> coords_;
+  const std::optional<ModuleGraph> communication_;
   const LoadViewBuilder views_;
   std::vector<std::vector<double>> weights_;
   std::vector<std::vector<int>> owner_;
@@ -104,6 +98,8 @@ class BspRun {
   // Costs measured in the last run of each phase; at nominal speed (cost x speed) for balancers.
   std::vector<std::vector<double>> cost_, nominal_;
   const bool nominal_differs_;
+  // Module costs on the thread CPU clock, when threads outnumber cores (see run_modules).
+  const bool cpu_module_costs_;
   std::vector<char> measured_;  // every module's cost of the phase measured once
   std::vector<PhaseBalancing> balancing_;
   std::vector<StopReport> reports_;
@@ -121,22 +117,14 @@ class BspRun {
 };
 
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
-    : workload_(workload),
-      store_(store),
-      plan_(plan),
-      sink_(sink),
-      P_(plan.processors),
-      M_(workload.module_count()),
-      phases_(workload.phases()),
-      total_(plan.warmup + plan.steps),
-      run_start_(wall_now()),
-      emulation_(plan.speed, plan.external_load, run_start_),
-      team_(plan.processors, emulation_),
-      recorder_(plan.speed, workload.phases()),
+    : ModuleRunContext(workload, store, plan, sink),
       coords_(workload.module_coords()),
-      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_),
+      communication_(workload.communication()),
+      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_,
+             communication_ ? &*communication_ : nullptr),
       nominal_differs_(
           std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; })),
+      cpu_module_costs_(plan.processors > omp_get_num_procs()),
       end_busy_(plan.processors, 0.0) {
   if (static_cast<int>(plan.speed.size()) != P_) throw std::invalid_argument("speeds != P");
   if (!plan.later_phase_dynamic.empty() &&
@@ -256,6 +244,9 @@ void BspRun::run_phase(int p, int s, int ph) {
 }
 
 // Runs list[i..] on processor p until the end or until `stop` is raised; returns where it got.
+// A module's cost is its wall time, or its thread CPU time when threads outnumber cores: there a
+// time slice lost to another thread lands on whichever module was running, so one module's wall
+// time can be a hundred times its work, and balancers chased those spikes (issue 12).
 std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i,
                                 const std::atomic<bool>* stop) {
   const std::vector<int>& list = lists_[ph][p];
@@ -263,14 +254,21 @@ std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i,
   double* const c = cost_[ph].data();
   double wall = 0;  // kept local: run_module may alias anything
   LoadTally tally;
-  // Back to back: each module's end is the next one's start, one wall clock read a module.
+  // Back to back: each module's end is the next one's start, one clock read a module.
   double a = wall_now();
+  double cpu = cpu_module_costs_ ? thread_cpu_now() : 0.0;
   for (; i < list.size(); ++i) {
     if (stop && stop->load(std::memory_order_relaxed)) break;
     const int m = list[i];
     const double b = run_emulated_until_end(
         emulation_, p, tally, [&] { workload_.run_module(m, s, ph, store_.state(m)); });
-    c[m] = b - a;
+    if (cpu_module_costs_) {
+      const double now = thread_cpu_now();
+      c[m] = now - cpu;
+      cpu = now;
+    } else {
+      c[m] = b - a;
+    }
     wall += b - a;
     a = b;
   }
@@ -283,7 +281,7 @@ std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i,
 // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module costs add
 // up to CPU busy time when preemption inflated the wall clock; balancers see nominal costs.
 void BspRun::measure_costs(int p, int ph, double phase_wall, double busy) {
-  if (phase_wall > busy && phase_wall > 0) {
+  if (!cpu_module_costs_ && phase_wall > busy && phase_wall > 0) {
     const double scale = busy / phase_wall;
     for (int m : lists_[ph][p]) cost_[ph][m] *= scale;
   }
