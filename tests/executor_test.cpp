@@ -204,8 +204,8 @@ TEST(BspExecutor, OversubscribedModuleCostsLeaveOutTimeOffTheCpu) {
   OffCpuWorkload w(2 * P, std::chrono::milliseconds(20));
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, P);
-  ExecutionPlan plan = plan_for(P, 2, topo);
-  Collect sink;
+  ExecutionPlan plan = testing::plan_for(P, 2, topo);
+  testing::CollectSteps sink;
   const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   ASSERT_TRUE(w.verify(store, x.steps_run).passed);
   for (const auto& r : sink.records)
