@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <span>
+#include <stdexcept>
+#include <vector>
 
 #include "kernels/barnes_hut.h"
 #include "kernels/plummer.h"
@@ -144,6 +147,69 @@ TEST(BarnesHutTree, GroupWalkIsAtLeastAsRefinedAsPerBodyWalk) {
         EXPECT_NEAR(grouped[k].acc[c], t.acc[c], 1e-9 * std::abs(t.acc[c]) + 1e-12);
     }
   }
+}
+
+// The groups forces_of forms from `bodies` (ascending tree indices) below cell c: the bodies of
+// a cell holding at most group_size of them, or of a leaf.
+void expected_groups(const kernels::BodyTree& tree, std::span<const std::int32_t> bodies, int c,
+                     int group_size, std::vector<std::vector<std::int32_t>>& groups) {
+  const kernels::TreeCell& cell = tree.cells[c];
+  const int begin = kernels::first_body(tree, c);
+  std::vector<std::int32_t> inside;
+  for (const std::int32_t k : bodies)
+    if (k >= begin && k < begin + cell.count) inside.push_back(k);
+  if (inside.empty()) return;
+  if (static_cast<int>(inside.size()) <= group_size || cell.first >= 0) {
+    groups.push_back(inside);
+    return;
+  }
+  for (int child = c + 1; child < cell.next; child = tree.cells[child].next)
+    expected_groups(tree, inside, child, group_size, groups);
+}
+
+// What the groups under one cell share changes no list: every group's forces are those of its
+// own walk from the root (group_forces), up to the order of the sums, with the same interaction
+// counts; for the whole tree and for a scattered subset of it (a module's bodies).
+TEST(BarnesHutTree, SharedGroupWalksEqualEachGroupsOwnWalk) {
+  for (int dims : {2, 3}) {
+    Bodies b = plummer(4000, dims, 5);
+    kernels::BodyTree tree;
+    kernels::build_tree(dims, b.pos, b.mass, b.ids, 0.5, 8, tree);
+    for (const int stride : {1, 3}) {
+      std::vector<std::int32_t> bodies;
+      for (int k = 0; k < tree.bodies(); k += stride) bodies.push_back(k);
+      for (const int group_size : {1, 16, 128}) {
+        std::vector<kernels::Force> shared(bodies.size());
+        kernels::GroupWalk walk;
+        kernels::forces_of(tree, bodies, 0.05, group_size, walk, shared);
+        std::vector<std::vector<std::int32_t>> groups;
+        expected_groups(tree, bodies, 0, group_size, groups);
+        kernels::InteractionList list;
+        std::size_t at = 0;
+        for (const auto& group : groups) {
+          std::vector<kernels::Force> own(group.size());
+          kernels::group_forces(tree, group, 0.05, list, own);
+          for (std::size_t i = 0; i < group.size(); ++i, ++at) {
+            ASSERT_EQ(bodies[at], group[i]);
+            ASSERT_EQ(shared[at].interactions, own[i].interactions)
+                << dims << "-D, stride " << stride << ", group size " << group_size;
+            for (int c = 0; c < 3; ++c)
+              EXPECT_NEAR(shared[at].acc[c], own[i].acc[c],
+                          1e-12 * std::abs(own[i].acc[c]) + 1e-15);
+            EXPECT_NEAR(shared[at].phi, own[i].phi, 1e-12 * std::abs(own[i].phi));
+          }
+        }
+        EXPECT_EQ(at, bodies.size());
+      }
+    }
+  }
+  Bodies b = plummer(10, 3, 1);
+  kernels::BodyTree tree;
+  kernels::build_tree(3, b.pos, b.mass, b.ids, 0.5, 8, tree);
+  kernels::GroupWalk walk;
+  std::vector<kernels::Force> out(2);
+  const std::vector<std::int32_t> descending = {3, 1};
+  EXPECT_THROW(kernels::forces_of(tree, descending, 0.05, 8, walk, out), std::invalid_argument);
 }
 
 TEST(BarnesHutTree, SelfIsExcluded) {

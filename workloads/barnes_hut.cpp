@@ -36,16 +36,9 @@ std::size_t bytes_for(std::size_t bodies, int record_doubles) {
   return sizeof(CellHeader) + sizeof(double) * bodies * record_doubles;
 }
 
-// Bodies that share one tree walk (kernels::tree_groups): at most this many, neighbours in the
+// Bodies that share one tree walk (kernels::forces_of): at most this many, neighbours in the
 // tree.
 constexpr int kGroupSize = kernels::kTreeGroupSize;
-
-// The group holding tree body k.
-std::size_t group_of(std::span<const std::int32_t> starts, std::int32_t k) {
-  return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), k) -
-                                  starts.begin()) -
-         1;
-}
 
 }  // namespace
 
@@ -355,29 +348,21 @@ void BarnesHut::step_module(NbodySweep& sweep, int module, int step,
 
 std::vector<kernels::Force> BarnesHut::module_forces(const NbodySweep& sweep, const double* r,
                                                      std::int64_t count) const {
-  // The module's bodies in tree order, cut where the tree's groups end: each piece is a group of
-  // the tree or the part of one inside this module, and walks the tree once.
+  // The module's bodies in tree order: kernels::forces_of groups them down the tree.
   const int rec = record_doubles();
   std::vector<std::pair<std::int32_t, std::int32_t>> order(count);  // (tree index, record)
   for (std::int64_t i = 0; i < count; ++i) {
-    const auto id = static_cast<std::size_t>(r[i * rec + 2 * dims_ + 1]);
-    if (id >= sweep.tree_index.size())
+    const double id = r[i * rec + 2 * dims_ + 1];
+    if (!(id >= 0 && id < static_cast<double>(sweep.tree_index.size())))
       throw std::runtime_error("barnes_hut: a body id is not in the tree");
-    order[i] = {sweep.tree_index[id], static_cast<std::int32_t>(i)};
+    order[i] = {sweep.tree_index[static_cast<std::size_t>(id)], static_cast<std::int32_t>(i)};
   }
   std::sort(order.begin(), order.end());
   std::vector<std::int32_t> bodies(count);
   for (std::int64_t i = 0; i < count; ++i) bodies[i] = order[i].first;
-  thread_local kernels::InteractionList list;  // a module runs on one thread at a time
   std::vector<kernels::Force> sorted(count), forces(count);
-  for (std::int64_t a = 0; a < count;) {
-    const std::size_t g = group_of(sweep.group_starts, bodies[a]);
-    std::int64_t b = a + 1;
-    while (b < count && bodies[b] < sweep.group_starts[g + 1]) ++b;
-    kernels::group_forces(sweep.tree, std::span(bodies).subspan(a, b - a), eps_, list,
-                          std::span(sorted).subspan(a, b - a));
-    a = b;
-  }
+  thread_local kernels::GroupWalk walk;  // a module runs on one thread at a time
+  kernels::forces_of(sweep.tree, bodies, eps_, kGroupSize, walk, sorted);
   for (std::int64_t i = 0; i < count; ++i) forces[order[i].second] = sorted[i];
   return forces;
 }
@@ -465,7 +450,6 @@ void BarnesHut::rebuild_tree(NbodySweep& sweep, ModuleStates& states) const {
     }
   }
   kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, sweep.tree);
-  sweep.group_starts = kernels::tree_groups(sweep.tree, kGroupSize);
   sweep.tree_index.assign(ids.size(), -1);
   for (int k = 0; k < sweep.tree.bodies(); ++k) {
     const std::int64_t id = sweep.tree.id[k];
@@ -597,24 +581,16 @@ Verification BarnesHut::verify(ModuleStates& states, int steps_run) {
   kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, tree);
   std::vector<int> tree_index(n);
   for (std::size_t k = 0; k < n; ++k) tree_index[tree.order[k]] = static_cast<int>(k);
-  // The forces the steps use: each sampled body's whole group walks the tree together.
-  const std::vector<std::int32_t> starts = kernels::tree_groups(tree, kGroupSize);
-  std::vector<std::int32_t> group;
-  std::vector<kernels::Force> group_force;
-  kernels::InteractionList list;
+  // The forces the steps use: the bodies walk the tree in groups.
+  std::vector<kernels::Force> grouped(n);
+  kernels::tree_forces(tree, eps_, kGroupSize, grouped);
   std::mt19937_64 rng(seed_ ^ 0x5bd1e995u);
   std::uniform_int_distribution<std::size_t> pick(0, n - 1);
   double sum_sq = 0, worst = 0;
   const int samples = static_cast<int>(std::min<std::size_t>(force_samples_, n));
   for (int k = 0; k < samples; ++k) {
     const std::size_t i = pick(rng);
-    const std::size_t g = group_of(starts, tree_index[i]);
-    group.resize(starts[g + 1] - starts[g]);
-    for (std::size_t j = 0; j < group.size(); ++j)
-      group[j] = starts[g] + static_cast<std::int32_t>(j);
-    group_force.resize(group.size());
-    kernels::group_forces(tree, group, eps_, list, group_force);
-    const kernels::Force t = group_force[tree_index[i] - starts[g]];
+    const kernels::Force& t = grouped[tree_index[i]];
     const kernels::Force d = kernels::direct_force(tree, &pos[i * dims_], tree_index[i], eps_);
     double err2 = 0, ref2 = 0;
     for (int c = 0; c < dims_; ++c) {

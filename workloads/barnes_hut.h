@@ -30,7 +30,6 @@ struct NbodySweep {
   explicit NbodySweep(int modules)
       : kinetic(modules, 0.0), potential(modules, 0.0), interactions(modules, 0) {}
   kernels::BodyTree tree;
-  std::vector<std::int32_t> group_starts;  // kernels::tree_groups of the tree
   std::vector<std::int32_t> tree_index;    // by body id: its index in the tree
   std::vector<double> kinetic, potential;  // per module, at the start of the step
   std::vector<std::int64_t> interactions;  // per module, tree interactions of the step
@@ -66,7 +65,7 @@ class BarnesHut final : public Workload {
 
  private:
   void step_module(NbodySweep& sweep, int module, int step, std::span<std::byte> state) const;
-  // Forces on a module's `count` records r: one tree walk per group of the tree it holds bodies of.
+  // Forces on a module's `count` records r, its bodies walking the tree in groups.
   std::vector<kernels::Force> module_forces(const NbodySweep& sweep, const double* r,
                                             std::int64_t count) const;
   void end_step(NbodySweep& sweep, ModuleStates& states) const;
