@@ -15,6 +15,7 @@
 #include "balancers/between_steps/unit_balance.h"
 #include "core/module_graph.h"
 #include "harness/cli/commands.h"
+#include "harness/config/memory_estimate.h"
 
 namespace lbb {
 
@@ -97,6 +98,31 @@ std::vector<std::vector<int>> parse_graph(std::string_view text, int processors)
   return lists;
 }
 
+// A plan keeps every phase (P loads and up to one transfer an edge), and the report holds it
+// again as JSON and as text. With a phase limit (diffusion_horton's max_phases) that bound is
+// checked up front: 50,000 loads at the default 100,000 phases ended in std::bad_alloc.
+void check_plan_memory(const std::string& method, const Params& resolved,
+                       const Topology& topology) {
+  if (!resolved.has("max_phases")) return;
+  const double processors = static_cast<double>(topology.size());
+  double edges = 0;
+  for (int p = 0; p < topology.size(); ++p) edges += 0.5 * topology.neighbours(p).size();
+  // Bytes a load and a transfer take in the plan, the JSON tree and its text (measured order).
+  constexpr double kLoadBytes = 8 + 16 + 12, kTransferBytes = 24 + 4 * 16 + 64 + 40;
+  const double phases = static_cast<double>(resolved.integer("max_phases"));
+  const double per_phase = processors * kLoadBytes + edges * kTransferBytes;
+  const double have = machine_memory_bytes();
+  if (phases * per_phase <= have) return;
+  const auto fits = static_cast<std::int64_t>(have / per_phase);
+  throw std::invalid_argument(
+      method + " may keep up to " + std::to_string(resolved.integer("max_phases")) +
+      " transfer phases of " + std::to_string(topology.size()) + " loads, about " +
+      std::to_string(static_cast<long long>(phases * per_phase / (1 << 30))) +
+      " GiB with its report, more than this machine's " +
+      std::to_string(static_cast<long long>(have / (1 << 30))) +
+      " GiB: pass --param max_phases=N with N at most " + std::to_string(fits));
+}
+
 nlohmann::json to_json(const ParamValue& value) {
   return std::visit([](const auto& v) { return nlohmann::json(v); }, value);
 }
@@ -118,6 +144,7 @@ nlohmann::json balance_report(const BalanceRequest& request) {
   for (const auto& kv : request.params) set_param_from_text(info.params, kv, given);
   const Params resolved = resolve_params(info.params, given);
   const Topology topology(*kind, processors);
+  check_plan_memory(info.name, resolved, topology);
   std::optional<ModuleGraph> graph;
   if (!request.graph.empty()) graph = ModuleGraph(parse_graph(request.graph, processors));
   const TransferPlan plan = plan_units(
