@@ -520,55 +520,45 @@ std::vector<double> BarnesHut::gather_bodies(ModuleStates& states) const {
   return sorted;
 }
 
-Verification BarnesHut::verify(ModuleStates& states, int steps_run) {
-  const int rec = record_doubles();
-  // 1. Serial reference: the same simulation from the same initial states in private buffers.
+// The serial replay of a Barnes-Hut run and the checks that read only it.
+struct NbodyReference : SerialReference {
+  using SerialReference::SerialReference;
+  std::vector<double> bodies;  // every body's record after the steps, ordered by id
+  std::vector<double> energy;  // per step
+  double drift = 0;            // relative energy drift over the steps
+  // Tree forces against direct summation on sampled bodies of the final state.
+  int samples = 0;
+  double force_rms = 0, force_worst = 0;
+  double interactions_per_body = 0, tree_cells = 0;
+};
+
+std::shared_ptr<const SerialReference> BarnesHut::reference(int steps_run) const {
+  auto ref = std::make_shared<NbodyReference>(steps_run);
+  // 1. The same simulation from the same initial states in private buffers.
   VectorModuleStates ref_states(*this);
-  NbodySweep ref(module_count());
-  rebuild_tree(ref, ref_states);
+  NbodySweep sweep(module_count());
+  rebuild_tree(sweep, ref_states);
   for (int s = 0; s < steps_run; ++s) {
-    for (int m = 0; m < module_count(); ++m) step_module(ref, m, s, ref_states.state(m));
-    end_step(ref, ref_states);
+    for (int m = 0; m < module_count(); ++m) step_module(sweep, m, s, ref_states.state(m));
+    end_step(sweep, ref_states);
   }
-  const std::vector<double> expected = gather_bodies(ref_states);
+  ref->bodies = gather_bodies(ref_states);
+  ref->energy = sweep.energy;
+  // 2. Energy conservation of the replay.
+  for (double e : ref->energy) ref->drift = std::max(ref->drift, std::abs(e - ref->energy[0]));
+  if (!ref->energy.empty()) ref->drift /= std::abs(ref->energy[0]);
+  const std::size_t n = ref->bodies.size() / record_doubles();
+  double walked = 0;
+  for (double i : sweep.total_interactions) walked += i;
+  ref->interactions_per_body = steps_run && n ? walked / steps_run / n : 0.0;
+  sample_forces(*ref);
+  return ref;
+}
 
-  Verification v;
-  v.tolerance = 1e-12;
-  std::vector<double> got;
-  try {
-    got = gather_bodies(states);
-  } catch (const std::exception& e) {
-    v.detail = e.what();
-    return v;
-  }
-  // Relative to the extent of the system, position and velocity errors alike.
-  double diff = 0, extent = 0;
-  const bool same_bodies = got.size() == expected.size();
-  if (same_bodies)
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      diff = std::max(diff, std::abs(got[i] - expected[i]));
-      extent = std::max(extent, std::abs(expected[i]));
-      v.checksum += got[i];
-      v.reference_checksum += expected[i];
-    }
-  v.error = same_bodies ? diff / std::max(extent, 1e-300) : INFINITY;
-  if (!std::isfinite(v.error)) v.error = INFINITY;
-
-  double history_error = 0;
-  const bool history_complete = sweep_.energy.size() == static_cast<std::size_t>(steps_run);
-  if (history_complete)
-    for (int s = 0; s < steps_run; ++s)
-      history_error = std::max(
-          history_error, std::abs(sweep_.energy[s] - ref.energy[s]) / std::abs(ref.energy[s]));
-  const bool history_ok = history_complete && history_error <= 1e-12;
-
-  // 2. Energy conservation of the reference run.
-  double drift = 0;
-  for (double e : ref.energy) drift = std::max(drift, std::abs(e - ref.energy[0]));
-  if (!ref.energy.empty()) drift /= std::abs(ref.energy[0]);
-  const bool energy_ok = drift <= energy_tolerance_;
-
-  // 3. Tree forces against direct summation on sampled bodies of the final state.
+// 3. Tree forces against direct summation on sampled bodies of the replay's final state.
+void BarnesHut::sample_forces(NbodyReference& ref) const {
+  const int rec = record_doubles();
+  const std::vector<double>& expected = ref.bodies;
   const std::size_t n = expected.size() / rec;
   std::vector<double> pos(n * dims_), mass(n);
   std::vector<std::int64_t> ids(n);
@@ -601,28 +591,65 @@ Verification BarnesHut::verify(ModuleStates& states, int steps_run) {
     sum_sq += rel * rel;
     worst = std::max(worst, rel);
   }
-  const double rms = samples ? std::sqrt(sum_sq / samples) : 0.0;
+  ref.samples = samples;
+  ref.force_rms = samples ? std::sqrt(sum_sq / samples) : 0.0;
+  ref.force_worst = worst;
+  ref.tree_cells = static_cast<double>(tree.cells.size());
+}
+
+Verification BarnesHut::verify_against(ModuleStates& states, int steps_run,
+                                       const SerialReference& reference) {
+  const auto& ref = reference_as<NbodyReference>(reference, steps_run);
+  const std::vector<double>& expected = ref.bodies;
+  Verification v;
+  v.tolerance = 1e-12;
+  std::vector<double> got;
+  try {
+    got = gather_bodies(states);
+  } catch (const std::exception& e) {
+    v.detail = e.what();
+    return v;
+  }
+  // Relative to the extent of the system, position and velocity errors alike.
+  double diff = 0, extent = 0;
+  const bool same_bodies = got.size() == expected.size();
+  if (same_bodies)
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      diff = std::max(diff, std::abs(got[i] - expected[i]));
+      extent = std::max(extent, std::abs(expected[i]));
+      v.checksum += got[i];
+      v.reference_checksum += expected[i];
+    }
+  v.error = same_bodies ? diff / std::max(extent, 1e-300) : INFINITY;
+  if (!std::isfinite(v.error)) v.error = INFINITY;
+
+  double history_error = 0;
+  const bool history_complete = sweep_.energy.size() == static_cast<std::size_t>(steps_run);
+  if (history_complete)
+    for (int s = 0; s < steps_run; ++s)
+      history_error = std::max(
+          history_error, std::abs(sweep_.energy[s] - ref.energy[s]) / std::abs(ref.energy[s]));
+  const bool history_ok = history_complete && history_error <= 1e-12;
+  const bool energy_ok = ref.drift <= energy_tolerance_;
   const double bound = barnes_hut_force_error_bound(theta_, dims_);
-  const bool force_ok = rms <= bound;
+  const bool force_ok = ref.force_rms <= bound;
 
   v.passed = v.error <= v.tolerance && history_ok && energy_ok && force_ok;
   v.detail = "bodies vs serial replay: rel. error " + format_number(v.error) + "; energy " +
              (history_ok ? "history matches" : "history differs") + ", drift " +
-             format_number(drift) + (energy_ok ? " <= " : " > ") +
-             format_number(energy_tolerance_) + "; force vs direct on " + std::to_string(samples) +
-             " bodies: rms " + format_number(rms) + (force_ok ? " <= " : " > ") +
-             format_number(bound) + ", max " + format_number(worst) + " (theta " +
-             format_number(theta_) + ")";
-  double walked = 0;
-  for (double i : ref.total_interactions) walked += i;
+             format_number(ref.drift) + (energy_ok ? " <= " : " > ") +
+             format_number(energy_tolerance_) + "; force vs direct on " +
+             std::to_string(ref.samples) + " bodies: rms " + format_number(ref.force_rms) +
+             (force_ok ? " <= " : " > ") + format_number(bound) + ", max " +
+             format_number(ref.force_worst) + " (theta " + format_number(theta_) + ")";
   attributes_ = {
-      {"force_rms_error", rms},
-      {"force_max_error", worst},
+      {"force_rms_error", ref.force_rms},
+      {"force_max_error", ref.force_worst},
       {"force_error_bound", bound},
-      {"energy_drift", drift},
+      {"energy_drift", ref.drift},
       {"energy_drift_bound", energy_tolerance_},
-      {"interactions_per_body", steps_run && n ? walked / steps_run / n : 0.0},
-      {"tree_cells", static_cast<double>(tree.cells.size())},
+      {"interactions_per_body", ref.interactions_per_body},
+      {"tree_cells", ref.tree_cells},
   };
   return v;
 }

@@ -24,6 +24,8 @@
 
 namespace lbb {
 
+struct NbodyReference;  // the serial replay verify compares with (barnes_hut.cpp)
+
 // The exchange buffers of one simulation: the tree of the bodies' current positions and the
 // per-module sums of the step. The run and its serial reference each own one.
 struct NbodySweep {
@@ -56,7 +58,9 @@ class BarnesHut final : public Workload {
   void finish_step(int step, ModuleStates& states) override;
   std::vector<StepMetric> step_metrics() const override;
   std::vector<double> step_metric_values(int step) const override;
-  Verification verify(ModuleStates& states, int steps_run) override;
+  std::shared_ptr<const SerialReference> reference(int steps_run) const override;
+  Verification verify_against(ModuleStates& states, int steps_run,
+                              const SerialReference& reference) override;
   std::vector<WorkloadAttribute> attributes() const override { return attributes_; }
 
   // Every body's record (position, velocity, mass, id), ordered by id.
@@ -71,6 +75,7 @@ class BarnesHut final : public Workload {
   void end_step(NbodySweep& sweep, ModuleStates& states) const;
   int redistribute(ModuleStates& states) const;
   void rebuild_tree(NbodySweep& sweep, ModuleStates& states) const;
+  void sample_forces(NbodyReference& ref) const;
   std::uint64_t curve_key(const double* x) const;
   void split_curve(std::span<const double> pos, int modules);
   void set_group_centres();

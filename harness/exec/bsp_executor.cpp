@@ -54,6 +54,11 @@ struct alignas(64) OwnDecision {
   GroupDecision mine;
 };
 
+// The clocks of one processor's phases, padded against false sharing.
+struct alignas(64) PhaseClocks {
+  std::vector<StretchClock> phase;
+};
+
 // One run of the bulk-synchronous executor: the state its steps share, and the steps by name.
 class BspRun : ModuleRunContext {
  public:
@@ -112,8 +117,10 @@ class BspRun : ModuleRunContext {
   std::vector<std::uint64_t> end_bytes_;
   std::vector<double> end_busy_;
   double serial_cpu_ = 0;
-  StepRecord rec_;              // the current step's, closed after its last copies
-  std::atomic<int> copied_{0};  // processors done copying after the last phase
+  StretchClock serial_clock_;
+  std::vector<PhaseClocks> clocks_;  // [processor]
+  StepRecord rec_;                   // the current step's, closed after its last copies
+  std::atomic<int> copied_{0};       // processors done copying after the last phase
 };
 
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
@@ -138,6 +145,7 @@ BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
   nominal_.assign(phases_, std::vector<double>(nominal_differs_ ? M_ : 0, 0.0));
   measured_.assign(phases_, 0);
   decisions_.resize(P_);
+  clocks_.assign(P_, PhaseClocks{std::vector<StretchClock>(phases_)});
   partition();
   set_up_balancing();
 }
@@ -229,14 +237,16 @@ void BspRun::run_phase(int p, int s, int ph) {
   ProcessorTimes& me = recorder_.processor(p);
   PhaseTimes& t = me.phase[ph];
   PhaseBalancing& b = balancing_[ph];
-  const double c0 = thread_cpu_now();
+  StretchClock& clock = clocks_[p].phase[ph];
+  const double c0 = b.in_step ? thread_cpu_now() : 0;  // the group's stop reports read it
+  if (!b.in_step) clock.start();
   const double w0 = me.busy_wall;
   std::size_t i = lists_[ph][p].size();  // where it stopped; all of them when a module failed
   team_.guard([&] { i = run_modules(p, s, ph, 0, b.in_step ? &b.group_of(p).stop : nullptr); });
   if (b.in_step) {
     synchronise_group(p, s, ph, i, c0);
   } else {
-    t.busy = thread_cpu_now() - c0;
+    t.busy = clock.stop();
     t.finish = t.busy;
   }
   if (ph + 1 == phases_) me.end = wall_now();
@@ -433,9 +443,9 @@ void BspRun::decide(int s, int ph) {
 }
 
 void BspRun::finish_step(int s) {
-  const double sc = thread_cpu_now();
+  serial_clock_.start();
   workload_.finish_step(s, store_);
-  serial_cpu_ = thread_cpu_now() - sc;
+  serial_cpu_ = serial_clock_.stop();
   rec_.step = s - plan_.warmup;  // negative during warm-up: not handed to the sink
   rec_.metrics = workload_.step_metric_values(s);
   if (plan_.record_modules) {
