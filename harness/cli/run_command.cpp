@@ -71,6 +71,8 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
     if (!o.no_archive) {
       archive =
           std::make_unique<ArchiveWriter>(output, invocation_record(prov, o.command, o.slice));
+      if (const std::string note = describe_recovery(archive->recovered()); !note.empty())
+        std::cerr << printable(note) << "\n";
       if (o.resume) {
         const std::size_t before = plan.size();
         plan = missing_from(plan, ArchiveReader(output).runs());
