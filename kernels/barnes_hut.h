@@ -98,5 +98,8 @@ int first_body(const BodyTree& tree, int cell);
 // The same by direct summation over all bodies of the tree (its cells are not used); `self` is
 // the tree index of the body at x, or -1.
 Force direct_force(const BodyTree& tree, const double* x, int self, double eps);
+// direct_force on every tree body (out[k] for tree body k), the sources summed in cache-sized
+// chunks: the fair anchor for timing the tree walk against.
+void direct_forces(const BodyTree& tree, double eps, std::vector<Force>& out);
 
 }  // namespace lbb::kernels

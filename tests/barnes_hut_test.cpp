@@ -212,6 +212,26 @@ TEST(BarnesHutTree, SharedGroupWalksEqualEachGroupsOwnWalk) {
   EXPECT_THROW(kernels::forces_of(tree, descending, 0.05, 8, walk, out), std::invalid_argument);
 }
 
+// The benchmark's chunked anchor sums exactly what direct_force sums for each body (2-D and 3-D,
+// more bodies than one chunk), only in another order.
+TEST(BarnesHutTree, ChunkedDirectSumEqualsDirectForceOnEveryBody) {
+  for (int dims : {2, 3}) {
+    Bodies b = plummer(20000, dims, 4);
+    kernels::BodyTree tree;
+    kernels::build_tree(dims, b.pos, b.mass, b.ids, 0.5, 8, tree);
+    std::vector<kernels::Force> all;
+    kernels::direct_forces(tree, 0.05, all);
+    ASSERT_EQ(all.size(), 20000u);
+    for (int k = 0; k < 20000; k += 97) {
+      const auto d = kernels::direct_force(tree, &b.pos[tree.order[k] * dims], k, 0.05);
+      for (int c = 0; c < 3; ++c)
+        EXPECT_NEAR(all[k].acc[c], d.acc[c], 1e-9 * (1 + std::abs(d.acc[c])));
+      EXPECT_NEAR(all[k].phi, d.phi, 1e-9 * std::abs(d.phi));
+      EXPECT_EQ(all[k].interactions, d.interactions);
+    }
+  }
+}
+
 TEST(BarnesHutTree, SelfIsExcluded) {
   Bodies b = plummer(200, 2, 1);
   kernels::BodyTree tree;

@@ -174,7 +174,7 @@ class OffCpuWorkload final : public Workload {
   }
   void finish_step(int, ModuleStates&) override {}
   std::shared_ptr<const SerialReference> reference(int steps) const override {
-    return std::make_shared<SerialReference>(steps);  // verify_against computes its own
+    return std::make_shared<const SerialReference>(steps);
   }
   Verification verify_against(ModuleStates& states, int steps, const SerialReference&) override {
     double want = 0.5;

@@ -161,10 +161,6 @@ void SyntheticCosts::run_module(int, int, int, std::span<std::byte>) {
       "the synthetic workload has no kernel: run it with execution.executor: simulate");
 }
 
-std::shared_ptr<const SerialReference> SyntheticCosts::reference(int steps_run) const {
-  return std::make_shared<const SerialReference>(steps_run);
-}
-
 Verification SyntheticCosts::verify_against(ModuleStates&, int, const SerialReference&) {
   Verification v;
   v.detail = "synthetic costs: no kernel ran, nothing to verify";
