@@ -161,7 +161,7 @@ void SyntheticCosts::run_module(int, int, int, std::span<std::byte>) {
       "the synthetic workload has no kernel: run it with execution.executor: simulate");
 }
 
-Verification SyntheticCosts::verify(ModuleStates&, int) {
+Verification SyntheticCosts::verify_against(ModuleStates&, int, const SerialReference&) {
   Verification v;
   v.detail = "synthetic costs: no kernel ran, nothing to verify";
   return v;

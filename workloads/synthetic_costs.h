@@ -38,7 +38,10 @@ class SyntheticCosts final : public Workload {
   void init_state(int, std::span<std::byte>) const override {}
   void run_module(int, int, int, std::span<std::byte>) override;  // throws: no kernel
   void finish_step(int, ModuleStates&) override {}
-  Verification verify(ModuleStates&, int) override;
+  std::shared_ptr<const SerialReference> reference(int steps_run) const override {
+    return std::make_shared<const SerialReference>(steps_run);  // nothing to compute
+  }
+  Verification verify_against(ModuleStates&, int, const SerialReference&) override;
 
  private:
   enum class Model { kTruncatedNormal, kUniform, kLognormal, kDrift, kParticles };

@@ -205,6 +205,8 @@ void SimRun::run_group(int s, SyncGroup& group) {
     }
     r.done = static_cast<int>(i);
     r.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
+    r.unrun_cost.clear();
+    for (int m : r.unrun) r.unrun_cost.push_back(seen_[m]);
     arrival = std::max(arrival, r.busy);
     unfinished += r.unrun.size();
     PhaseTimes& t = recorder_.processor(q).phase[0];
@@ -214,7 +216,6 @@ void SimRun::run_group(int s, SyncGroup& group) {
   for (int q = first; q < last; ++q) recorder_.processor(q).phase[0].finish = arrival;
   if (unfinished == 0) return;
   GroupViewContext ctx;
-  ctx.unrun_cost = seen_;
   ctx.measured = measured_;
   ctx.predicted = weights_;
   ctx.views = &views_;
