@@ -30,7 +30,8 @@ struct LoadView {
   int step = -1;                   // last finished step; -1 for the initial partition
   // Measured since the last synchronisation (Zaki, Li & Parthasarathy 1997), per processor; both
   // may be empty. busy: seconds the processor spent executing modules (speed factor and external
-  // load included); when empty, profile-driven balancers take sum(cost) / speed of its modules.
+  // load included; wall seconds at an in-step synchronisation, the trigger's clock, CPU seconds
+  // between steps); when empty, profile-driven balancers take sum(cost) / speed of its modules.
   // work_done: modules the processor completed; when empty, the number of modules it owns.
   std::span<const double> busy;
   std::span<const double> work_done;
@@ -57,11 +58,13 @@ struct Decision {
 };
 
 // When the executor stops processors to rebalance (Zaki, Li & Parthasarathy 1997): by default
-// between steps; profile-driven schemes synchronise a group as soon as its fastest processor has
-// finished its modules, and rebalance the modules the group has not run yet.
+// between steps; profile-driven schemes synchronise a group whenever its fastest processor has
+// finished its modules, and rebalance the modules the group has not run yet, again each time one
+// finishes again, until a decision moves nothing or max_syncs synchronisations were held.
 struct SyncTrigger {
   bool on_fastest_finish = false;
   int group_size = 0;  // processors per group (consecutive ids); 0: all processors form one group
+  int max_syncs = 1;   // synchronisations of a group per phase of a step, at most
 };
 
 class Balancer {

@@ -256,8 +256,22 @@ std::vector<double> TreeSearch::level_metric_values(int level) const {
   return {level_nodes_.at(level), level_leaves_.at(level)};
 }
 
-Verification TreeSearch::verify() {
-  const kernels::UtsCounts reference = kernels::uts_count_serial(tree_);
+namespace {
+
+// The counts of a serial traversal of the tree.
+struct TraversalReference : SerialReference {
+  explicit TraversalReference(kernels::UtsCounts c) : SerialReference(0), counts(c) {}
+  kernels::UtsCounts counts;
+};
+
+}  // namespace
+
+std::shared_ptr<const SerialReference> TreeSearch::reference() const {
+  return std::make_shared<TraversalReference>(kernels::uts_count_serial(tree_));
+}
+
+Verification TreeSearch::verify_against(const SerialReference& serial) {
+  const kernels::UtsCounts reference = reference_as<TraversalReference>(serial, 0).counts;
   const kernels::UtsCounts run = counts();
   Verification v;
   v.tolerance = 0;
