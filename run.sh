@@ -49,11 +49,11 @@ build() {  # build [DIR [cmake configure options...] [-- build options...]]
 sanitize_test() {
   local asan=${LBB_ASAN_DIR:-build-asan} fuzz=${LBB_FUZZ_DIR:-build-fuzz}
   local seconds=${LBB_FUZZ_SECONDS:-25}
-  build "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_SANITIZE=ON
+  build "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_SANITIZE=ON -DLBB_BENCH=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"
   build "$fuzz" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_FUZZ=ON \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_archive
+    -DLBB_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_archive
   for target in config archive; do
     mkdir -p "$fuzz/corpus/$target" "$fuzz/findings"
     local seeds=() dict=()

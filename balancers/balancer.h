@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/module_graph.h"
 #include "core/module_structure.h"
 #include "core/params.h"
 #include "core/topology.h"
@@ -37,6 +38,10 @@ struct LoadView {
   // per module: cost of moving it one hop and returning its result, B_a + M_a in the units of
   // cost (Hwang & Hong 2001, section 3); empty when moves are free (no distance limit)
   std::span<const double> hop_cost;
+  // Horton 1993's communication graph between the view's modules (the workload's; module
+  // indices are the view's), or null when the workload gives none or the view holds only some of
+  // the run's modules.
+  const ModuleGraph* communication = nullptr;
 
   int processors() const { return static_cast<int>(speed.size()); }
   int modules() const { return static_cast<int>(cost.size()); }

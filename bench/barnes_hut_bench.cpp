@@ -29,7 +29,7 @@ struct Cluster {
   int size() const { return static_cast<int>(mass.size()); }
 };
 
-constexpr int kGroupSize = 128;
+constexpr int kGroupSize = lbb::kernels::kTreeGroupSize;  // the workload's
 
 double elapsed_cpu(double& since) {
   const double now = lbb::thread_cpu_now();
@@ -40,10 +40,10 @@ double elapsed_cpu(double& since) {
 
 // Args: bodies, dimensions. Each repetition times, by the thread's CPU clock, one full force
 // evaluation three ways: the tree built and walked once per group (tree_forces), the tree walked
-// once per body (tree_force, what the workload does), and the direct sum over all bodies,
-// vectorised with the same arithmetic and instruction set. speedup = direct / grouped tree;
-// speedup_per_body_walk = direct / per-body tree; *_ns_per_interaction: walk time (build
-// included) per body-cell or body-body interaction; rms_rel_error: grouped tree vs direct.
+// once per body (tree_force, what the workload did before it walked per group), and the direct sum
+// over all bodies, vectorised with the same arithmetic and instruction set. speedup = direct /
+// grouped tree; speedup_per_body_walk = direct / per-body tree; *_ns_per_interaction: walk time
+// (build included) per body-cell or body-body interaction; rms_rel_error: grouped tree vs direct.
 void BM_BarnesHutVsDirect(benchmark::State& state) {
   const Cluster c(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   const int n = c.size();

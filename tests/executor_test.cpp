@@ -6,6 +6,7 @@
 #include <random>
 #include <thread>
 
+#include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"
 #include "workloads/block_substitution.h"
 
@@ -56,29 +57,14 @@ class BrokenBalancer final : public Balancer {
   }
 };
 
-struct Collect final : StepSink {
-  void on_step(const StepRecord& r) override { records.push_back(r); }
-  std::vector<StepRecord> records;
-};
-
-ExecutionPlan plan_for(int P, int steps, const Topology& topo) {
-  ExecutionPlan plan;
-  plan.processors = P;
-  plan.steps = steps;
-  plan.topology = &topo;
-  plan.speed.assign(P, 1.0);
-  plan.record_modules = true;
-  return plan;
-}
-
 TEST(BspExecutor, ModulesAreConservedAndBytesCountedUnderRandomReassignment) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kComplete, 4);
-  ExecutionPlan plan = plan_for(4, 40, topo);
+  ExecutionPlan plan = testing::plan_for(4, 40, topo);
   RandomReassigner random(7);
   plan.dynamic = &random;
-  Collect sink;
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   ASSERT_EQ(sink.records.size(), 40u);
   std::int64_t total = 0;
@@ -109,9 +95,9 @@ TEST(BspExecutor, ConvergedRunStillVerifies) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 1500, topo);
+  ExecutionPlan plan = testing::plan_for(2, 1500, topo);
   plan.record_modules = false;
-  Collect sink;
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   Verification v = w.verify(store, x.steps_run);
   EXPECT_TRUE(v.passed) << v.detail;
@@ -133,10 +119,10 @@ TEST(BspExecutor, InvalidDecisionIsRefused) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 3);
-  ExecutionPlan plan = plan_for(3, 5, topo);
+  ExecutionPlan plan = testing::plan_for(3, 5, topo);
   BrokenBalancer broken;
   plan.dynamic = &broken;
-  Collect sink;
+  testing::CollectSteps sink;
   EXPECT_THROW(BspExecutor().run(w, store, plan, sink), std::logic_error);
 }
 
@@ -144,9 +130,9 @@ TEST(BspExecutor, RecordsAreConsistent) {
   BlockSubstitution w(small_problem(16));
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 4);
-  ExecutionPlan plan = plan_for(4, 10, topo);
+  ExecutionPlan plan = testing::plan_for(4, 10, topo);
   plan.warmup = 3;
-  Collect sink;
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   EXPECT_EQ(x.steps_run, 13);
   ASSERT_EQ(sink.records.size(), 10u);
@@ -218,8 +204,8 @@ TEST(BspExecutor, OversubscribedModuleCostsLeaveOutTimeOffTheCpu) {
   OffCpuWorkload w(2 * P, std::chrono::milliseconds(20));
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, P);
-  ExecutionPlan plan = plan_for(P, 2, topo);
-  Collect sink;
+  ExecutionPlan plan = testing::plan_for(P, 2, topo);
+  testing::CollectSteps sink;
   const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   ASSERT_TRUE(w.verify(store, x.steps_run).passed);
   for (const auto& r : sink.records)
@@ -231,8 +217,8 @@ TEST(Verification, CatchesACorruptedModuleResult) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 6, topo);
-  Collect sink;
+  ExecutionPlan plan = testing::plan_for(2, 6, topo);
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   ASSERT_TRUE(w.verify(store, x.steps_run).passed);
   BlockSubstitution::iterate(store.state(4))[3] += 1e-6;  // one wrong value in one module
@@ -250,8 +236,8 @@ TEST(Verification, ShortRunOfAWideProblemVerifies) {
   BlockSubstitution w(resolve_params(BlockSubstitution::info().params, p));
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 10, topo);
-  Collect sink;
+  ExecutionPlan plan = testing::plan_for(2, 10, topo);
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   Verification v = w.verify(store, x.steps_run);
   EXPECT_TRUE(v.passed) << v.detail;
@@ -262,8 +248,8 @@ TEST(Verification, CatchesAStateSwappedBetweenModules) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 4, topo);
-  Collect sink;
+  ExecutionPlan plan = testing::plan_for(2, 4, topo);
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   auto a = store.state(2), b = store.state(3);
   const std::size_t n = std::min(a.size(), b.size());

@@ -11,6 +11,7 @@
 
 #include "balancers/balancer.h"
 #include "balancers/partition/block.h"
+#include "executor_test_support.h"
 #include "harness/archive/archive.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/group_barrier.h"
@@ -114,11 +115,6 @@ class Recording final : public Balancer {
   std::mutex mutex_;
 };
 
-struct Collect final : StepSink {
-  void on_step(const StepRecord& r) override { records.push_back(r); }
-  std::vector<StepRecord> records;
-};
-
 struct Outcome {
   std::vector<StepRecord> records;
   ExecutionResult result;
@@ -156,7 +152,7 @@ Outcome run(Workload& w, Balancer& dynamic, std::vector<double> speed, int steps
   plan.speed = std::move(speed);
   plan.record_modules = true;
   plan.dynamic = &dynamic;
-  Collect sink;
+  testing::CollectSteps sink;
   Outcome out;
   out.result = BspExecutor().run(w, store, plan, sink);
   out.records = std::move(sink.records);
@@ -378,7 +374,7 @@ TEST(RedundantDecision, DifferingResultsAreRefused) {
   plan.topology = &topo;
   plan.speed.assign(3, 1.0);
   plan.dynamic = &rotation;
-  Collect sink;
+  testing::CollectSteps sink;
   EXPECT_THROW(BspExecutor().run(w, store, plan, sink), std::logic_error);
 }
 

@@ -35,6 +35,17 @@ std::size_t bytes_for(std::size_t bodies, int record_doubles) {
   return sizeof(CellHeader) + sizeof(double) * bodies * record_doubles;
 }
 
+// Bodies that share one tree walk (kernels::tree_groups): at most this many, neighbours in the
+// tree.
+constexpr int kGroupSize = kernels::kTreeGroupSize;
+
+// The group holding tree body k.
+std::size_t group_of(std::span<const std::int32_t> starts, std::int32_t k) {
+  return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), k) -
+                                  starts.begin()) -
+         1;
+}
+
 }  // namespace
 
 double barnes_hut_force_error_bound(double theta, int dims) {
@@ -131,12 +142,15 @@ BarnesHut::BarnesHut(const Params& params)
   for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int64_t>(i);
   kernels::BodyTree tree;
   kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, tree);
+  std::vector<kernels::Force> initial_forces(n);
+  kernels::tree_forces(tree, eps_, kGroupSize, initial_forces);
   double kinetic = 0, potential = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = static_cast<std::size_t>(tree.order[k]);
     double v2 = 0;
     for (int d = 0; d < dims_; ++d) v2 += vel[i * dims_ + d] * vel[i * dims_ + d];
     kinetic += 0.5 * mass[i] * v2;
-    potential += 0.5 * mass[i] * kernels::tree_force(tree, &pos[i * dims_], ids[i], eps_).phi;
+    potential += 0.5 * mass[i] * initial_forces[k].phi;
   }
   const double scale = kinetic > 0 ? std::sqrt(-potential / (2 * kinetic)) : 1.0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -229,6 +243,12 @@ int BarnesHut::cell_of(const double* x) const {
   return cell;
 }
 
+std::optional<ModuleGraph> BarnesHut::communication() const {
+  if (curve_) return ModuleGraph::chain(module_count());
+  const std::vector<int> extents(dims_, cells_per_side_);
+  return ModuleGraph::grid(extents);
+}
+
 std::vector<double> BarnesHut::module_coords() const {
   if (curve_) return curve_centres_;  // the group's centre at t = 0
   std::vector<double> c;
@@ -261,14 +281,14 @@ void BarnesHut::step_module(NbodySweep& sweep, int module, int step,
                              " has a bad header");
   const int rec = record_doubles();
   double* r = records_of(state);
+  const std::vector<kernels::Force> forces = module_forces(sweep, r, h.count);
   double kinetic = 0, potential = 0;
   std::int64_t interactions = 0;
   for (std::int64_t i = 0; i < h.count; ++i, r += rec) {
     double* x = r;
     double* v = r + dims_;
     const double m = r[2 * dims_];
-    const auto id = static_cast<std::int64_t>(r[2 * dims_ + 1]);
-    const kernels::Force f = kernels::tree_force(sweep.tree, x, id, eps_);
+    const kernels::Force& f = forces[i];
     interactions += f.interactions;
     // Leapfrog (kick-drift-kick merged): v(t) = v(t - dt/2) + a dt/2 synchronises the velocity
     // for the energy; v(t + dt/2) = v(t) + a dt/2; x(t + dt) = x(t) + v(t + dt/2) dt.
@@ -285,6 +305,35 @@ void BarnesHut::step_module(NbodySweep& sweep, int module, int step,
   sweep.kinetic[module] = kinetic;
   sweep.potential[module] = potential;
   sweep.interactions[module] = interactions;
+}
+
+std::vector<kernels::Force> BarnesHut::module_forces(const NbodySweep& sweep, const double* r,
+                                                     std::int64_t count) const {
+  // The module's bodies in tree order, cut where the tree's groups end: each piece is a group of
+  // the tree or the part of one inside this module, and walks the tree once.
+  const int rec = record_doubles();
+  std::vector<std::pair<std::int32_t, std::int32_t>> order(count);  // (tree index, record)
+  for (std::int64_t i = 0; i < count; ++i) {
+    const auto id = static_cast<std::size_t>(r[i * rec + 2 * dims_ + 1]);
+    if (id >= sweep.tree_index.size())
+      throw std::runtime_error("barnes_hut: a body id is not in the tree");
+    order[i] = {sweep.tree_index[id], static_cast<std::int32_t>(i)};
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<std::int32_t> bodies(count);
+  for (std::int64_t i = 0; i < count; ++i) bodies[i] = order[i].first;
+  thread_local kernels::InteractionList list;  // a module runs on one thread at a time
+  std::vector<kernels::Force> sorted(count), forces(count);
+  for (std::int64_t a = 0; a < count;) {
+    const std::size_t g = group_of(sweep.group_starts, bodies[a]);
+    std::int64_t b = a + 1;
+    while (b < count && bodies[b] < sweep.group_starts[g + 1]) ++b;
+    kernels::group_forces(sweep.tree, std::span(bodies).subspan(a, b - a), eps_, list,
+                          std::span(sorted).subspan(a, b - a));
+    a = b;
+  }
+  for (std::int64_t i = 0; i < count; ++i) forces[order[i].second] = sorted[i];
+  return forces;
 }
 
 void BarnesHut::run_module(int module, int step, int /*phase*/, std::span<std::byte> state) {
@@ -347,6 +396,14 @@ void BarnesHut::rebuild_tree(NbodySweep& sweep, ModuleStates& states) const {
     }
   }
   kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, sweep.tree);
+  sweep.group_starts = kernels::tree_groups(sweep.tree, kGroupSize);
+  sweep.tree_index.assign(ids.size(), -1);
+  for (int k = 0; k < sweep.tree.bodies(); ++k) {
+    const std::int64_t id = sweep.tree.id[k];
+    if (id < 0 || id >= static_cast<std::int64_t>(ids.size()) || sweep.tree_index[id] >= 0)
+      throw std::runtime_error("barnes_hut: body ids are not 0 .. N-1, each once");
+    sweep.tree_index[id] = k;
+  }
 }
 
 void BarnesHut::end_step(NbodySweep& sweep, ModuleStates& states) const {
@@ -467,13 +524,24 @@ Verification BarnesHut::verify(ModuleStates& states, int steps_run) {
   kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, tree);
   std::vector<int> tree_index(n);
   for (std::size_t k = 0; k < n; ++k) tree_index[tree.order[k]] = static_cast<int>(k);
+  // The forces the steps use: each sampled body's whole group walks the tree together.
+  const std::vector<std::int32_t> starts = kernels::tree_groups(tree, kGroupSize);
+  std::vector<std::int32_t> group;
+  std::vector<kernels::Force> group_force;
+  kernels::InteractionList list;
   std::mt19937_64 rng(seed_ ^ 0x5bd1e995u);
   std::uniform_int_distribution<std::size_t> pick(0, n - 1);
   double sum_sq = 0, worst = 0;
   const int samples = static_cast<int>(std::min<std::size_t>(force_samples_, n));
   for (int k = 0; k < samples; ++k) {
     const std::size_t i = pick(rng);
-    const kernels::Force t = kernels::tree_force(tree, &pos[i * dims_], ids[i], eps_);
+    const std::size_t g = group_of(starts, tree_index[i]);
+    group.resize(starts[g + 1] - starts[g]);
+    for (std::size_t j = 0; j < group.size(); ++j)
+      group[j] = starts[g] + static_cast<std::int32_t>(j);
+    group_force.resize(group.size());
+    kernels::group_forces(tree, group, eps_, list, group_force);
+    const kernels::Force t = group_force[tree_index[i] - starts[g]];
     const kernels::Force d = kernels::direct_force(tree, &pos[i * dims_], tree_index[i], eps_);
     double err2 = 0, ref2 = 0;
     for (int c = 0; c < dims_; ++c) {

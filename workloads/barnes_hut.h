@@ -9,9 +9,11 @@
 //
 // Sharing the global tree: finish_step (serial) moves crossing bodies between module states,
 // then builds one tree over all bodies, the exchange buffer of the step. Every module walks that
-// tree for its own bodies in run_module, so the force walk, the dominant O(N log N) work, is the
-// module's cost, while the O(N log N) build with a small constant stays a measured serial part.
+// tree in run_module once per group of its bodies that are neighbours in the tree (Barnes 1990), so
+// the force walk, the dominant O(N log N) work, is the module's cost, while the O(N log N) build
+// with a small constant stays a measured serial part.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -26,6 +28,8 @@ struct NbodySweep {
   explicit NbodySweep(int modules)
       : kinetic(modules, 0.0), potential(modules, 0.0), interactions(modules, 0) {}
   kernels::BodyTree tree;
+  std::vector<std::int32_t> group_starts;  // kernels::tree_groups of the tree
+  std::vector<std::int32_t> tree_index;    // by body id: its index in the tree
   std::vector<double> kinetic, potential;  // per module, at the start of the step
   std::vector<std::int64_t> interactions;  // per module, tree interactions of the step
   std::vector<double> energy;              // per step: kinetic + potential at its start
@@ -43,6 +47,8 @@ class BarnesHut final : public Workload {
   int dimensions() const override { return dims_; }
   std::vector<double> module_coords() const override;
   std::vector<double> predicted_weights() const override { return predicted_; }
+  // Cells linked across faces (grid), or consecutive key ranges along the curve.
+  std::optional<ModuleGraph> communication() const override;
   std::size_t state_bytes(int module) const override;
   void init_state(int module, std::span<std::byte> state) const override;
   void run_module(int module, int step, int phase, std::span<std::byte> state) override;
@@ -61,6 +67,9 @@ class BarnesHut final : public Workload {
 
  private:
   void step_module(NbodySweep& sweep, int module, int step, std::span<std::byte> state) const;
+  // Forces on a module's `count` records r: one tree walk per group of the tree it holds bodies of.
+  std::vector<kernels::Force> module_forces(const NbodySweep& sweep, const double* r,
+                                            std::int64_t count) const;
   void end_step(NbodySweep& sweep, ModuleStates& states) const;
   int redistribute(ModuleStates& states) const;
   void rebuild_tree(NbodySweep& sweep, ModuleStates& states) const;

@@ -37,6 +37,14 @@ UtsDigest digest_at(std::span<const std::byte> task, int k) {
   return d;
 }
 
+// The tree, once its parameters are known to describe a finite UTS tree (before the child rule
+// tabulates its per-height constants).
+const kernels::UtsParams& checked_tree(const kernels::UtsParams& tree) {
+  if (auto err = kernels::uts_params_error(tree))
+    throw std::invalid_argument("tree_search: " + *err);
+  return tree;
+}
+
 TaskState make_task(int height, std::span<const std::byte> digests) {
   const auto count = static_cast<std::int32_t>(digests.size() / kUtsDigestBytes);
   TaskState s(sizeof(TaskHeader) + digests.size());
@@ -109,12 +117,11 @@ TreeSearch::TreeSearch(const Params& params)
 TreeSearch::TreeSearch(const kernels::UtsParams& tree, int batch, double c_cost, double byte_cost,
                        double message_cost)
     : tree_(tree),
+      rule_(checked_tree(tree)),
       batch_(batch),
       c_cost_(c_cost),
       byte_cost_(byte_cost),
       message_cost_(message_cost) {
-  if (auto err = kernels::uts_params_error(tree_))
-    throw std::invalid_argument("tree_search: " + *err);
   if (batch_ < 1) throw std::invalid_argument("tree_search: batch must be at least 1");
 }
 
@@ -135,7 +142,7 @@ double TreeSearch::predicted_cost(std::span<const std::byte> task) const {
   double cost = 0;
   for (int k = 0; k < h.count; ++k)
     cost += 1.0 + static_cast<double>(tree_.granularity) *
-                      kernels::uts_child_count(tree_, digest_at(task, k), h.height);
+                      rule_.child_count(digest_at(task, k), h.height);
   return cost;
 }
 
@@ -150,7 +157,7 @@ void TreeSearch::run_task(int level, int processor, std::span<const std::byte> t
   Tally& t = tally_[processor];
   for (int k = 0; k < h.count; ++k) {
     const UtsDigest node = digest_at(task, k);
-    const int n = kernels::uts_child_count(tree_, node, h.height);
+    const int n = rule_.child_count(node, h.height);
     ++t.nodes;
     t.depth = std::max(t.depth, h.height);
     if (n == 0) {
@@ -158,12 +165,12 @@ void TreeSearch::run_task(int level, int processor, std::span<const std::byte> t
       continue;
     }
     const std::size_t at = children.size();
-    children.resize(at + std::size_t(n) * kUtsDigestBytes);
-    for (int i = 0; i < n; ++i) {
-      const UtsDigest child = kernels::uts_child_digest(node, i, tree_.granularity);
-      std::memcpy(children.data() + at + std::size_t(i) * kUtsDigestBytes, child.data(),
-                  kUtsDigestBytes);
-    }
+    const std::size_t bytes = std::size_t(n) * kUtsDigestBytes;
+    children.resize(at + bytes);
+    // The parent's SHA-1 block is built once and its children's spawns overlap.
+    kernels::UtsSpawner(node).children(
+        0, n, tree_.granularity,
+        std::span(reinterpret_cast<std::uint8_t*>(children.data() + at), bytes));
   }
 }
 

@@ -48,6 +48,7 @@ class TreeSearch final : public LevelWorkload {
     int depth = 0;
   };
   kernels::UtsParams tree_;
+  kernels::UtsChildRule rule_;  // the shape rule's per-height constants, computed once
   int batch_;
   double c_cost_, byte_cost_, message_cost_;
   std::vector<Tally> tally_;

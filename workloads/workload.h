@@ -79,6 +79,11 @@ class Workload {
   // versions suffice), and finish_step(s) reads only data of step s, since later steps may run
   // while it runs. Empty (the default): the workload needs bulk-synchronous steps.
   virtual std::optional<ModuleGraph> dependencies() const { return std::nullopt; }
+  // Horton 1993's communication graph: which modules exchange data every step (neighbouring
+  // parts of the problem), whether or not that is all a module reads. Balancers that orient
+  // their moves by the problem (multilevel, `bisect: communication`) see the graph it induces
+  // between processors. Defaults to dependencies(); empty: the workload gives none.
+  virtual std::optional<ModuleGraph> communication() const { return dependencies(); }
 
   // The initial state size; finish_step may change it later through ModuleStates::resize.
   virtual std::size_t state_bytes(int module) const = 0;

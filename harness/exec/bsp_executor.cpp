@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -15,8 +16,7 @@
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/group_sync.h"
 #include "harness/exec/load_view_builder.h"
-#include "harness/exec/step_recorder.h"
-#include "harness/exec/team.h"
+#include "harness/exec/run_context.h"
 
 namespace lbb {
 
@@ -57,7 +57,7 @@ struct alignas(64) OwnDecision {
 };
 
 // One run of the bulk-synchronous executor: the state its steps share, and the steps by name.
-class BspRun {
+class BspRun : ModuleRunContext {
  public:
   BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink);
   ExecutionResult run();
@@ -90,19 +90,11 @@ class BspRun {
     return nominal_differs_ ? nominal_[ph] : cost_[ph];
   }
 
-  Workload& workload_;
-  ModuleStore& store_;
-  const ExecutionPlan& plan_;
-  StepSink& sink_;
-  const int P_, M_, phases_, total_;
-  const double run_start_;
-  const PlatformEmulation emulation_;
-  Team team_;
-  StepRecorder recorder_;
   ExecutionResult result_;
   // Modules: sizes, coordinates, and per phase the predicted weights, owners and run lists.
   std::vector<std::uint64_t> bytes_;
   const std::vector<double> coords_;
+  const std::optional<ModuleGraph> communication_;
   const LoadViewBuilder views_;
   std::vector<std::vector<double>> weights_;
   std::vector<std::vector<int>> owner_;
@@ -132,20 +124,11 @@ class BspRun {
 };
 
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
-    : workload_(workload),
-      store_(store),
-      plan_(plan),
-      sink_(sink),
-      P_(plan.processors),
-      M_(workload.module_count()),
-      phases_(workload.phases()),
-      total_(plan.warmup + plan.steps),
-      run_start_(wall_now()),
-      emulation_(plan.speed, plan.external_load, run_start_),
-      team_(plan.processors, emulation_),
-      recorder_(plan.speed, workload.phases()),
+    : ModuleRunContext(workload, store, plan, sink),
       coords_(workload.module_coords()),
-      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_),
+      communication_(workload.communication()),
+      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_,
+             communication_ ? &*communication_ : nullptr),
       nominal_differs_(
           std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; })),
       cpu_module_costs_(plan.processors > omp_get_num_procs()),

@@ -5,15 +5,7 @@ lbbench=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
-expect() {  # expect CODE PATTERN -- command...
-  local code=$1 pattern=$2
-  shift 3
-  "$@" > "$tmp/out" 2> "$tmp/err"
-  local got=$?
-  if [ "$got" -ne "$code" ] || ! grep -qE -- "$pattern" "$tmp/err"; then
-    echo "FAIL: $* -> exit $got (want $code), stderr:"; head -c 2000 "$tmp/err"; fails=$((fails + 1))
-  fi
-}
+. "$(dirname "$0")/lib/expect.sh"
 expect 2 "^/dev/zero: larger than 4 MiB" -- "$lbbench" validate /dev/zero
 expect 2 "aliases \(\*name\) are not supported" -- \
   "$lbbench" validate configs/smoke.yaml --set 'workload.sd=&a [1, *a]'
