@@ -130,7 +130,7 @@ class TreeBuilder {
     cell.mass = mass;
     cell.open2 = radius * radius;
     cell.count = end - begin;
-    cell.depth = depth;
+    cell.begin = begin;
     cell.next = static_cast<std::int32_t>(tree_.cells.size());
     return c;
   }

@@ -16,7 +16,7 @@ struct TreeCell {
   std::int32_t next;   // the cell after this subtree in depth-first order (cells.size(): none)
   std::int32_t first;  // leaf: its first body; internal cell: -1 (its first child is this + 1)
   std::int32_t count;  // bodies in the subtree
-  std::int32_t depth;  // 0 at the root
+  std::int32_t begin;  // the first body of the subtree (bodies [begin, begin + count))
 };
 
 // The tree and its bodies, re-ordered along the tree (structure of arrays; z empty in 2-D).
@@ -62,26 +62,34 @@ struct InteractionList {
   }
 };
 
-// The groups of tree bodies that share a walk (Barnes 1990): group g is tree bodies
-// [starts[g], starts[g + 1]), a cell of at most group_size bodies together with the sibling cells
-// after it while the group stays within group_size. The last entry is tree.bodies().
-std::vector<std::int32_t> tree_groups(const BodyTree& tree, int group_size);
-
-// Forces on the tree bodies `bodies` (tree indices; best a group of tree_groups or part of one),
-// out[i] for bodies[i], from one walk: a cell is accepted for the whole group only when
-// tree_force would accept it for every body of the group (the group's bounding box lies outside
-// its opening radius). Each body then sums the list in a vectorised loop of direct_force's
-// arithmetic. The forces are therefore at least as refined as tree_force's; interactions counts
-// the body's list. The same bodies give the same forces bit for bit, whatever thread.
+// Forces on the tree bodies `bodies` (tree indices; best neighbours in the tree), out[i] for
+// bodies[i], from one walk: a cell is accepted for the whole group only when tree_force would
+// accept it for every body of the group (the group's bounding box lies outside its opening
+// radius). Each body then sums the list in a vectorised loop of direct_force's arithmetic. The
+// forces are therefore at least as refined as tree_force's; interactions counts the body's list.
 void group_forces(const BodyTree& tree, std::span<const std::int32_t> bodies, double eps,
                   InteractionList& list, std::span<Force> out);
 
-// The group size the workload and the benchmarks walk with: on 1e5 bodies in 3-D it made the
-// cheapest force evaluation of 32, 64, 128 and 256 (walks against list lengths).
-inline constexpr int kTreeGroupSize = 64;
+// The scratch of forces_of: one per thread that calls it.
+struct GroupWalk {
+  InteractionList list;
+  std::vector<std::int32_t> frontier;  // cells left undecided by the groups' ancestors
+};
 
-// Forces on every body of the tree, out[k] for tree body k: group_forces on every group of
-// tree_groups(tree, group_size).
+// Forces on the tree bodies `bodies` (ascending tree indices, any subset of the tree), out[i] for
+// bodies[i]. The bodies are split into groups down the tree: those of a cell holding at most
+// group_size of them, or of a leaf. Each group gets exactly group_forces' list (so its forces up
+// to the order of the sum), but the groups under one cell share what the cell's bounding box
+// already settles: the cells accepted, or opened, for every group below it are walked once.
+// The same bodies give the same forces bit for bit, whatever thread.
+void forces_of(const BodyTree& tree, std::span<const std::int32_t> bodies, double eps,
+               int group_size, GroupWalk& scratch, std::span<Force> out);
+
+// The group size the workload and the benchmarks walk with: on 1e5 bodies in 3-D it made the
+// cheapest force evaluation of 16 to 512 (fewer walks against longer lists).
+inline constexpr int kTreeGroupSize = 128;
+
+// Forces on every body of the tree, out[k] for tree body k: forces_of all of them.
 void tree_forces(const BodyTree& tree, double eps, int group_size, std::span<Force> out);
 
 // The tree index of the first body in the subtree of `cell`.

@@ -105,7 +105,11 @@ class DependencyProbe : public Workload {
     for (int m = 0; m < module_count(); ++m)
       if (!done(m, s)) violations_.fetch_add(1);
   }
-  Verification verify(ModuleStates& states, int steps_run) override {
+  std::shared_ptr<const SerialReference> reference(int steps_run) const override {
+    return std::make_shared<SerialReference>(steps_run);  // verify_against computes its own
+  }
+  Verification verify_against(ModuleStates& states, int steps_run,
+                              const SerialReference&) override {
     std::vector<double> ref(module_count()), next(module_count());
     std::iota(ref.begin(), ref.end(), 0.0);
     for (int s = 0; s < steps_run; ++s) {

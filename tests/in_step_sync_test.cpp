@@ -51,7 +51,10 @@ class CountingWorkload final : public Workload {
     std::memcpy(s.data(), &st, sizeof st);
   }
   void finish_step(int, ModuleStates&) override {}
-  Verification verify(ModuleStates& states, int steps) override {
+  std::shared_ptr<const SerialReference> reference(int steps) const override {
+    return std::make_shared<SerialReference>(steps);  // verify_against computes its own
+  }
+  Verification verify_against(ModuleStates& states, int steps, const SerialReference&) override {
     Verification v{true, "runs once per step, in order, values as serial", 0, 0, 0, 0};
     for (int m = 0; m < modules_; ++m) {
       State st;

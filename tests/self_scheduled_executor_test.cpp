@@ -114,7 +114,12 @@ class CountingWorkload final : public Workload {
   std::vector<double> step_metric_values(int step) const override {
     return inner_->step_metric_values(step);
   }
-  Verification verify(ModuleStates& s, int steps) override { return inner_->verify(s, steps); }
+  std::shared_ptr<const SerialReference> reference(int steps) const override {
+    return inner_->reference(steps);
+  }
+  Verification verify_against(ModuleStates& s, int steps, const SerialReference& r) override {
+    return inner_->verify_against(s, steps, r);
+  }
 
   std::size_t index(int m, int step, int phase) const {
     return (static_cast<std::size_t>(step) * phases() + phase) * module_count() + m;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -70,6 +71,45 @@ kernels::UtsParams uts_params_from(const Params& params) {
   return p;
 }
 
+namespace {
+
+// Bytes per node of the widest two levels: digests (20 B, in a task or a children buffer, 1.7
+// copies on average) and a task's header and vector per batch. Measured as max RSS over a
+// 85-node tree's, P = 2: 241 MB for 6.70 M such nodes (d 10), 940 MB for 26.8 M (d 11).
+constexpr double kNodeCopies = 1.7, kTaskBytes = 96;
+
+// Mean children of a node at height h under UTS's child rule (Olivier et al. 2006): floor(b_0)
+// at a binomial root and q m below it; the shape's b_h, capped as UTS caps the draw, for a
+// geometric node; floor(b_0) above depth d in a balanced tree.
+double mean_children(const kernels::UtsParams& t, int h, bool& shrinking) {
+  using kernels::UtsTreeType;
+  const bool binomial = t.type == UtsTreeType::kBinomial ||
+                        (t.type == UtsTreeType::kHybrid && h >= t.shift_fraction * t.depth);
+  if (t.type == UtsTreeType::kBalanced) return h < t.depth ? std::floor(t.root_branching) : 0;
+  if (binomial && h == 0) return std::floor(t.root_branching);
+  // Below the root a binomial level shrinks by q m < 1 for ever; past depth d no shape grows.
+  shrinking = binomial || h >= t.depth;
+  if (binomial) return t.non_leaf_prob * t.non_leaf_children;
+  return std::min<double>(kernels::uts_target_branching(t, h), kernels::kUtsMaxChildren);
+}
+
+// Expected nodes of the widest two adjacent levels: W_0 = 1, W_{h+1} = W_h * mean children.
+// The level executor holds a level's tasks and the children they make at once. An expectation:
+// a tree of these parameters may be wider (T1 has 4.1 M nodes where 1.4 M are expected).
+double expected_widest_levels(const kernels::UtsParams& t) {
+  double width = 1, peak = 1;
+  for (int h = 0; h <= 5 * t.depth + 1; ++h) {
+    bool shrinking = false;
+    const double next = width * mean_children(t, h, shrinking);
+    peak = std::max(peak, width + next);
+    if (next == 0 || (shrinking && next < width)) break;
+    width = next;
+  }
+  return peak;
+}
+
+}  // namespace
+
 WorkloadInfo TreeSearch::info() {
   WorkloadInfo info{
       "tree_search",
@@ -106,6 +146,11 @@ WorkloadInfo TreeSearch::info() {
   };
   info.make_levels = [](const Params& p) -> std::unique_ptr<LevelWorkload> {
     return std::make_unique<TreeSearch>(p);
+  };
+  info.state_estimate = [](const Params& p) {
+    const double batch = static_cast<double>(p.integer("batch"));
+    return expected_widest_levels(uts_params_from(p)) *
+           (kNodeCopies * kernels::kUtsDigestBytes + kTaskBytes / batch);
   };
   return info;
 }
@@ -211,8 +256,22 @@ std::vector<double> TreeSearch::level_metric_values(int level) const {
   return {level_nodes_.at(level), level_leaves_.at(level)};
 }
 
-Verification TreeSearch::verify() {
-  const kernels::UtsCounts reference = kernels::uts_count_serial(tree_);
+namespace {
+
+// The counts of a serial traversal of the tree.
+struct TraversalReference : SerialReference {
+  explicit TraversalReference(kernels::UtsCounts c) : SerialReference(0), counts(c) {}
+  kernels::UtsCounts counts;
+};
+
+}  // namespace
+
+std::shared_ptr<const SerialReference> TreeSearch::reference() const {
+  return std::make_shared<TraversalReference>(kernels::uts_count_serial(tree_));
+}
+
+Verification TreeSearch::verify_against(const SerialReference& serial) {
+  const kernels::UtsCounts reference = reference_as<TraversalReference>(serial, 0).counts;
   const kernels::UtsCounts run = counts();
   Verification v;
   v.tolerance = 0;

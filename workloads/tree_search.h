@@ -34,7 +34,8 @@ class TreeSearch final : public LevelWorkload {
   void finish_level(int level) override;
   std::vector<StepMetric> level_metrics() const override;
   std::vector<double> level_metric_values(int level) const override;
-  Verification verify() override;
+  std::shared_ptr<const SerialReference> reference() const override;
+  Verification verify_against(const SerialReference& reference) override;
   std::vector<WorkloadAttribute> attributes() const override;
 
   // What the run has counted so far, over all processors.

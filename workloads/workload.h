@@ -3,12 +3,14 @@
 // against a serial reference. Lifecycle: construct (set up the problem) -> init_state for every
 // module -> per step: for each phase, run_module for every module (concurrently, on the owner's
 // thread; a barrier and a balancing point end every phase), then finish_step (serially) ->
-// verify. A workload knows nothing of threads or balancers.
+// verify against a serial reference (computed by reference(), or kept from a workload of the
+// same parameters). A workload knows nothing of threads or balancers.
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,28 @@ struct Verification {
   double checksum = 0;            // of the run's result
   double reference_checksum = 0;  // of the serial reference
 };
+
+// What a workload keeps of its serial reference computation, opaque to whoever holds it. It
+// depends only on the problem (the workload's parameters) and the steps run, so one serves every
+// run of the same problem, whatever its processors, balancer or repetition.
+class SerialReference {
+ public:
+  explicit SerialReference(int steps_run) : steps_run_(steps_run) {}
+  virtual ~SerialReference() = default;
+  int steps_run() const { return steps_run_; }
+
+ private:
+  int steps_run_;
+};
+
+// The workload's own reference type R of `steps_run` steps; throws when `reference` is another.
+template <class R>
+const R& reference_as(const SerialReference& reference, int steps_run) {
+  const auto* mine = dynamic_cast<const R*>(&reference);
+  if (!mine || reference.steps_run() != steps_run)
+    throw std::invalid_argument("verification against the serial reference of another problem");
+  return *mine;
+}
 
 // A named per-step quantity the workload reports (e.g. the residual norm), archived per step.
 struct StepMetric {
@@ -100,8 +124,17 @@ class Workload {
   // Values of step_metrics() for a finished step, in the same order.
   virtual std::vector<double> step_metric_values(int /*step*/) const { return {}; }
 
-  // Compares the result after `steps_run` steps with a serial reference computation.
-  virtual Verification verify(ModuleStates& states, int steps_run) = 0;
+  // The serial reference computation of `steps_run` steps of this problem, from its initial
+  // states in private buffers.
+  virtual std::shared_ptr<const SerialReference> reference(int steps_run) const = 0;
+  // Compares the result after `steps_run` steps with `reference`, which reference(steps_run) of
+  // this workload or of one with the same parameters computed.
+  virtual Verification verify_against(ModuleStates& states, int steps_run,
+                                      const SerialReference& reference) = 0;
+  // Against a reference computed now.
+  Verification verify(ModuleStates& states, int steps_run) {
+    return verify_against(states, steps_run, *reference(steps_run));
+  }
   virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
 };
 

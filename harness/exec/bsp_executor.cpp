@@ -56,6 +56,11 @@ struct alignas(64) OwnDecision {
   GroupDecision mine[2];
 };
 
+// The clocks of one processor's phases, padded against false sharing.
+struct alignas(64) PhaseClocks {
+  std::vector<StretchClock> phase;
+};
+
 // One run of the bulk-synchronous executor: the state its steps share, and the steps by name.
 class BspRun : ModuleRunContext {
  public:
@@ -119,8 +124,10 @@ class BspRun : ModuleRunContext {
   std::vector<std::uint64_t> end_bytes_;
   std::vector<double> end_busy_;
   double serial_cpu_ = 0;
-  StepRecord rec_;              // the current step's, closed after its last copies
-  std::atomic<int> copied_{0};  // processors done copying after the last phase
+  StretchClock serial_clock_;
+  std::vector<PhaseClocks> clocks_;  // [processor]
+  StepRecord rec_;                   // the current step's, closed after its last copies
+  std::atomic<int> copied_{0};       // processors done copying after the last phase
 };
 
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
@@ -145,6 +152,7 @@ BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
   nominal_.assign(phases_, std::vector<double>(nominal_differs_ ? M_ : 0, 0.0));
   measured_.assign(phases_, 0);
   decisions_.resize(P_);
+  clocks_.assign(P_, PhaseClocks{std::vector<StretchClock>(phases_)});
   partition();
   set_up_balancing();
 }
@@ -242,9 +250,10 @@ void BspRun::run_phase(int p, int s, int ph) {
   if (b.in_step) {
     run_in_step(p, s, ph);
   } else {
-    const double c0 = thread_cpu_now();
+    StretchClock& clock = clocks_[p].phase[ph];
+    clock.start();
     team_.guard([&] { run_modules(p, s, ph, 0, nullptr); });
-    t.busy = thread_cpu_now() - c0;
+    t.busy = clock.stop();
     t.finish = t.busy;
   }
   if (ph + 1 == phases_) me.end = wall_now();
@@ -487,9 +496,9 @@ void BspRun::decide(int s, int ph) {
 }
 
 void BspRun::finish_step(int s) {
-  const double sc = thread_cpu_now();
+  serial_clock_.start();
   workload_.finish_step(s, store_);
-  serial_cpu_ = thread_cpu_now() - sc;
+  serial_cpu_ = serial_clock_.stop();
   rec_.step = s - plan_.warmup;  // negative during warm-up: not handed to the sink
   rec_.metrics = workload_.step_metric_values(s);
   if (plan_.record_modules) {

@@ -45,8 +45,11 @@ class ModuleExecution final : public Execution {
   ExecutionResult run(StepSink& sink) override {
     return executor_->run(*workload_, store_, plan_, sink);
   }
-  Verification verify(const ExecutionResult& x) override {
-    return workload_->verify(store_, x.steps_run);
+  std::shared_ptr<const SerialReference> reference(int steps) const override {
+    return workload_->reference(steps);
+  }
+  Verification verify(const ExecutionResult& x, const SerialReference& reference) override {
+    return workload_->verify_against(store_, x.steps_run, reference);
   }
   std::vector<WorkloadAttribute> attributes() const override {
     std::vector<WorkloadAttribute> all = workload_->attributes();
