@@ -5,11 +5,13 @@
 namespace lbb {
 
 bool ReferenceCache::Key::operator<(const Key& o) const {
-  return std::tie(workload, params, steps) < std::tie(o.workload, o.params, o.steps);
+  return std::tie(workload, params, steps, simulated) <
+         std::tie(o.workload, o.params, o.steps, o.simulated);
 }
 
 ReferenceCache::Key ReferenceCache::key_of(const RunSpec& spec) {
-  return {spec.workload, spec.workload_params.values(), spec.warmup + spec.steps};
+  return {spec.workload, spec.workload_params.values(), spec.warmup + spec.steps,
+          spec.executor == "simulate"};
 }
 
 void ReferenceCache::expect(const RunSpec& spec) {

@@ -34,6 +34,7 @@ class ReferenceCache {
     std::string workload;
     std::map<std::string, ParamValue, std::less<>> params;
     int steps = 0;
+    bool simulated = false;  // a simulation's reference is empty: never hand it to a real run
     bool operator<(const Key& o) const;
   };
   struct Entry {

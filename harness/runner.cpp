@@ -67,7 +67,7 @@ void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult&
 
 void write_run_outcome(RunWriter& w, const RunOutcome& out) {
   const Verification& v = out.verification;
-  w.set_int("verified", v.passed ? 1 : 0);
+  w.set_int("verified", v.passed && !v.simulated ? 1 : 0);
   w.set_text("verification", v.detail);
   w.set_real("verification_error", v.error);
   w.set_real("verification_tolerance", v.tolerance);

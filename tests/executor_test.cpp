@@ -173,7 +173,10 @@ class OffCpuWorkload final : public Workload {
     write(s, compute(read(s)));
   }
   void finish_step(int, ModuleStates&) override {}
-  Verification verify(ModuleStates& states, int steps) override {
+  std::shared_ptr<const SerialReference> reference(int steps) const override {
+    return std::make_shared<const SerialReference>(steps);
+  }
+  Verification verify_against(ModuleStates& states, int steps, const SerialReference&) override {
     double want = 0.5;
     for (int s = 0; s < steps; ++s) want = compute(want);
     Verification v{true, "odd modules as serial", 0, 0, 0, 0};

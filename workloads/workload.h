@@ -41,6 +41,7 @@ struct Verification {
   double tolerance = 0;           // passed means error <= tolerance (and any stated checks)
   double checksum = 0;            // of the run's result
   double reference_checksum = 0;  // of the serial reference
+  bool simulated = false;  // no kernel ran (execution.executor: simulate): passed, not verified
 };
 
 // What a workload keeps of its serial reference computation, opaque to whoever holds it. It
@@ -153,6 +154,9 @@ struct WorkloadInfo {
   // cannot fit is refused before setup. May throw std::invalid_argument for sizes the kernels
   // cannot index. Null: small at any parameters.
   std::function<double(const Params&)> state_estimate = nullptr;
+  // A cost source with no kernel (workloads/synthetic_costs.h): only the simulate executor
+  // runs it.
+  bool simulated_only = false;
 };
 
 std::span<const WorkloadInfo> workload_registry();

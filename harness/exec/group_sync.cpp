@@ -52,7 +52,7 @@ GroupDecision decide_for_group(Balancer& balancer, const SyncGroup& group,
   std::vector<std::uint64_t> bytes(n);
   for (int i = 0; i < n; ++i) {
     const int m = modules[i];
-    bytes[i] = ctx.store->bytes(m);
+    bytes[i] = ctx.bytes.empty() ? ctx.store->bytes(m) : ctx.bytes[m];
     if (!coords.empty())
       std::copy_n(run_coords.begin() + static_cast<std::ptrdiff_t>(m) * dimensions, dimensions,
                   coords.begin() + static_cast<std::ptrdiff_t>(i) * dimensions);

@@ -70,7 +70,8 @@ struct GroupViewContext {
   std::span<const double> predicted;       // per module: the phase's predicted weight
   const LoadViewBuilder* views = nullptr;  // speeds, topology, structure, module coordinates
   int step = 0;
-  const ModuleStore* store = nullptr;  // state sizes
+  const ModuleStore* store = nullptr;    // state sizes
+  std::span<const std::uint64_t> bytes;  // per module, instead of the store's (the simulator)
 };
 
 // Builds the view of a group's unfinished modules (all P processors stay in it, so processor ids
