@@ -185,6 +185,19 @@ TEST(HortonDiffusion, ConvergesToLocalBalanceOnEveryTopologyWithoutOverdrawing) 
   }
 }
 
+// On a 4-cycle both halves of a difference were paid at once: 0, 10, 0, 10 became 10, 0, 10, 0 and
+// back until max_phases (nbody at P = 4 on its 2 x 2 mesh: 100000 phases a decision).
+TEST(HortonDiffusion, CyclesOfFourConverge) {
+  for (auto kind : {TopologyKind::kRing, TopologyKind::kMesh2d})
+    for (const Loads& loads : {Loads{0, 10, 0, 10}, Loads{600, 400, 500, 548}}) {
+      const Case c(kind, loads);
+      const TransferPlan plan = c.run("diffusion_horton");
+      EXPECT_LT(plan.phases.size(), 100u) << topology_name(kind);
+      const auto [lo, hi] = std::minmax_element(plan.final_loads.begin(), plan.final_loads.end());
+      EXPECT_LE(*hi - *lo, 2) << topology_name(kind);
+    }
+}
+
 // Literal Algorithm 1 on a chain, written independently: every phase, each pair of neighbours
 // whose loads differ by two or more moves floor(difference / 2) from the heavier to the lighter,
 // all pairs on the loads at the start of the phase; stop when no pair moves.

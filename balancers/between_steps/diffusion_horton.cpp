@@ -30,9 +30,9 @@ std::int64_t pair_share(std::int64_t li, std::int64_t lj, double si, double sj) 
 // graphs of degree above two and then oscillate. So a processor sending to two or more
 // neighbours keeps at least the speed-weighted average of itself and its receivers, and one
 // receiving from two or more ends at most at the average of itself and its senders; transfers
-// shrink in proportion (largest remainders first). Applied only on graphs of degree above two or
-// with unequal speeds:
-// on a chain it would change literal Algorithm 1 (0, 10, 0 would take one phase, not two).
+// shrink in proportion (largest remainders first). Applied only on graphs of degree above two, on
+// graphs with a cycle, or with unequal speeds: on a chain it would change literal Algorithm 1
+// (0, 10, 0 would take one phase, not two).
 void limit_to_local_average(std::vector<UnitTransfer>& transfers,
                             std::span<const std::int64_t> load, std::span<const double> speed,
                             bool senders) {
@@ -86,13 +86,18 @@ void limit_to_local_average(std::vector<UnitTransfer>& transfers,
 TransferPlan HortonDiffusion::plan(const UnitLoads& in) const {
   TransferPlan plan = empty_plan(in.loads);
   const int processors = in.processors();
-  // Literal Algorithm 1 (equal speeds, degree two at most: chains, rings); the bound only where
-  // a processor may pay more than it holds: three or more differences at once, or a faster
-  // neighbour's speed-weighted share above half of its load.
+  // Literal Algorithm 1 (equal speeds, chains); the bound only where a processor may pay more
+  // than it holds: three or more differences at once, a faster neighbour's speed-weighted share
+  // above half of its load, or a cycle, where two halves paid at once can swap loads for good
+  // (a ring of four at 0, 10, 0, 10 alternated with 10, 0, 10, 0 until max_phases).
   bool needs_bound = false;
-  for (int i = 0; i < processors; ++i)
+  std::size_t edges = 0;
+  for (int i = 0; i < processors; ++i) {
+    edges += in.topology->neighbours(i).size();
     needs_bound =
         needs_bound || in.topology->neighbours(i).size() > 2 || in.speed[i] != in.speed[0];
+  }
+  needs_bound = needs_bound || edges / 2 >= static_cast<std::size_t>(processors);  // a cycle
   for (std::int64_t phase = 0; phase < max_phases_; ++phase) {
     const auto& load = plan.final_loads;
     std::vector<UnitTransfer> transfers;
