@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "harness/exec/executor_registry.h"
+#include "harness/papers/auto_choice.h"
 
 namespace lbb {
 
@@ -91,7 +92,9 @@ void write_run_failure(RunWriter& w, const std::string& error) noexcept {
 }
 
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
-                       const Provenance& provenance) {
+                       const Provenance& provenance,
+                       const std::vector<WorkloadAttribute>& figures) {
+  if (is_auto_choice(spec)) return execute_auto_run(spec, repetition, archive, provenance);
   RunOutcome out;
   out.spec = &spec;
   out.repetition = repetition;
@@ -119,6 +122,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     out.run_wall = x.run_wall;
     out.verification = execution->verify(x);
     out.attributes = execution->attributes();
+    out.attributes.insert(out.attributes.end(), figures.begin(), figures.end());
     if (writer) {
       write_run_summary(*writer, out.summary, x);
       execution->write_result(*writer);

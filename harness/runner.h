@@ -26,9 +26,11 @@ struct RunOutcome {
 };
 
 // Never throws for a failure of the run itself: the outcome says what happened, and an
-// archived run is marked "failed" with the reason.
+// archived run is marked "failed" with the reason. `figures` are archived as run attributes
+// beside the workload's (what `dynamic: auto` predicted: harness/papers/auto_choice.h).
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
-                       const Provenance& provenance);
+                       const Provenance& provenance,
+                       const std::vector<WorkloadAttribute>& figures = {});
 
 struct ExecutionResult;
 // A run's header attributes (status "partial") and whole-run figures.
