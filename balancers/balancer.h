@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/module_graph.h"
 #include "core/module_structure.h"
 #include "core/params.h"
 #include "core/topology.h"
@@ -29,13 +30,18 @@ struct LoadView {
   int step = -1;                   // last finished step; -1 for the initial partition
   // Measured since the last synchronisation (Zaki, Li & Parthasarathy 1997), per processor; both
   // may be empty. busy: seconds the processor spent executing modules (speed factor and external
-  // load included); when empty, profile-driven balancers take sum(cost) / speed of its modules.
+  // load included; wall seconds at an in-step synchronisation, the trigger's clock, CPU seconds
+  // between steps); when empty, profile-driven balancers take sum(cost) / speed of its modules.
   // work_done: modules the processor completed; when empty, the number of modules it owns.
   std::span<const double> busy;
   std::span<const double> work_done;
   // per module: cost of moving it one hop and returning its result, B_a + M_a in the units of
   // cost (Hwang & Hong 2001, section 3); empty when moves are free (no distance limit)
   std::span<const double> hop_cost;
+  // Horton 1993's communication graph between the view's modules (the workload's; module
+  // indices are the view's), or null when the workload gives none or the view holds only some of
+  // the run's modules.
+  const ModuleGraph* communication = nullptr;
 
   int processors() const { return static_cast<int>(speed.size()); }
   int modules() const { return static_cast<int>(cost.size()); }
@@ -52,11 +58,13 @@ struct Decision {
 };
 
 // When the executor stops processors to rebalance (Zaki, Li & Parthasarathy 1997): by default
-// between steps; profile-driven schemes synchronise a group as soon as its fastest processor has
-// finished its modules, and rebalance the modules the group has not run yet.
+// between steps; profile-driven schemes synchronise a group whenever its fastest processor has
+// finished its modules, and rebalance the modules the group has not run yet, again each time one
+// finishes again, until a decision moves nothing or max_syncs synchronisations were held.
 struct SyncTrigger {
   bool on_fastest_finish = false;
   int group_size = 0;  // processors per group (consecutive ids); 0: all processors form one group
+  int max_syncs = 1;   // synchronisations of a group per phase of a step, at most
 };
 
 class Balancer {

@@ -10,9 +10,13 @@
 #include <random>
 
 #include "balancers/balancer.h"
+#include "balancers/level/decreasing_fit.h"
+#include "balancers/level/list_scheduling.h"
+#include "balancers/level/tree_mesh.h"
 #include "harness/clock.h"
 #include "harness/exec/level_executor.h"
 #include "kernels/uts_tree.h"
+#include "tests/hwang_hong_experiment.h"
 #include "workloads/tree_search.h"
 
 namespace {
@@ -165,5 +169,43 @@ BENCHMARK_CAPTURE(BM_TreeLevelDecision, list_scheduling, "list_scheduling")
 BENCHMARK_CAPTURE(BM_TreeLevelDecision, decreasing_fit, "decreasing_fit")
     ->ArgsProduct({{1000, 50000}, {16, 64}})
     ->Unit(benchmark::kMicrosecond);
+
+// Hwang & Hong 2001, Table 1 (128 processors, 5 tasks each, E_a in [4, 16], 1000 generations):
+// the mean T_i of L1, L2 (both rules) and L3 in the section 6 experiment
+// (tests/hwang_hong_experiment.h) at C-COST = range(0) / 100; counters, not times.
+void BM_HwangHongTable1(benchmark::State& state) {
+  lbb::testing::HwangHongSetup setup;
+  setup.c_cost = static_cast<double>(state.range(0)) / 100;
+  using lbb::Topology;
+  auto l1 = [](auto cost, auto hop, auto creator, auto speed, const Topology& t) {
+    return lbb::tree_mesh_balance(cost, hop, creator, speed, t, {}).owner;
+  };
+  auto l2 = [](lbb::ListRule rule) {
+    return [rule](auto cost, auto hop, auto creator, auto speed, const Topology& t) {
+      return lbb::list_schedule(cost, hop, creator, speed, t, 1.0, rule);
+    };
+  };
+  auto l3 = [](auto cost, auto, auto creator, auto speed, const Topology& t) {
+    return lbb::decreasing_fit(cost, creator, speed, t);
+  };
+  for (auto _ : state) {
+    const auto r1 = lbb::testing::run_hwang_hong(setup, l1);
+    state.counters["LB"] = r1.lb;
+    state.counters["L1"] = r1.t;
+    state.counters["L2"] = lbb::testing::run_hwang_hong(setup, l2(lbb::ListRule::kLevelCost)).t;
+    state.counters["L2_finish"] =
+        lbb::testing::run_hwang_hong(setup, l2(lbb::ListRule::kEarliestFinish)).t;
+    state.counters["L3"] = lbb::testing::run_hwang_hong(setup, l3).t;
+  }
+}
+BENCHMARK(BM_HwangHongTable1)
+    ->Arg(1)
+    ->Arg(10)
+    ->Arg(20)
+    ->Arg(30)
+    ->Arg(40)
+    ->Arg(50)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
 
 }  // namespace

@@ -66,4 +66,24 @@ bool ModuleGraph::linked(int a, int b) const {
   return std::binary_search(list.begin(), list.end(), b);
 }
 
+ModuleGraph induced_processor_graph(const ModuleGraph& modules, std::span<const int> owner,
+                                    int processors) {
+  if (static_cast<int>(owner.size()) != modules.modules())
+    throw std::invalid_argument("induced processor graph: " + std::to_string(owner.size()) +
+                                " owners for " + std::to_string(modules.modules()) + " modules");
+  for (int p : owner)
+    if (p < 0 || p >= processors)
+      throw std::invalid_argument("induced processor graph: owner " + std::to_string(p) +
+                                  " is not one of " + std::to_string(processors) + " processors");
+  std::vector<std::vector<int>> lists(std::max(processors, 0));
+  for (int m = 0; m < modules.modules(); ++m)
+    for (int j : modules.neighbours(m))
+      if (owner[m] != owner[j]) lists[owner[m]].push_back(owner[j]);
+  for (auto& list : lists) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return ModuleGraph(lists);
+}
+
 }  // namespace lbb

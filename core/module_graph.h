@@ -34,4 +34,11 @@ class ModuleGraph {
   std::vector<int> neighbour_;
 };
 
+// The graph a module graph induces between the processors owning the modules: processors p and
+// q are linked when a module of p is linked to a module of q. Node p of the result is processor
+// p, so it is Horton 1993's communication graph between subproblems (one per processor).
+// Throws std::invalid_argument when owner does not give every module a processor in range.
+ModuleGraph induced_processor_graph(const ModuleGraph& modules, std::span<const int> owner,
+                                    int processors);
+
 }  // namespace lbb

@@ -16,6 +16,7 @@ void SummarySink::on_step(const StepRecord& r) {
   s.makespan += r.makespan;
   s.wall += r.wall;
   s.ideal += r.ideal;
+  for (double b : r.busy) s.busy += b;
   s.balance += r.balance;
   s.migration += r.proc_migration.empty()
                      ? 0.0

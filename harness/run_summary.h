@@ -11,6 +11,7 @@ struct RunSummary {
   double makespan = 0;   // s, sum of modelled step makespans
   double wall = 0;       // s, sum of step wall times
   double ideal = 0;      // s, sum of ideal step times
+  double busy = 0;       // s, CPU time running modules, summed over steps and processors
   double balance = 0;    // s, sum of decision times
   double migration = 0;  // s, sum over steps of the slowest processor's migration time
   double imbalance = 0;  // mean over steps of max/mean processor busy time - 1

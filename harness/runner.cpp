@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "harness/clock.h"
 #include "harness/exec/executor_registry.h"
 #include "harness/papers/auto_choice.h"
 
@@ -67,7 +68,7 @@ void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult&
 
 void write_run_outcome(RunWriter& w, const RunOutcome& out) {
   const Verification& v = out.verification;
-  w.set_int("verified", v.passed ? 1 : 0);
+  w.set_int("verified", v.passed && !v.simulated ? 1 : 0);
   w.set_text("verification", v.detail);
   w.set_real("verification_error", v.error);
   w.set_real("verification_tolerance", v.tolerance);
@@ -92,18 +93,27 @@ void write_run_failure(RunWriter& w, const std::string& error) noexcept {
 }
 
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
-                       const Provenance& provenance,
+                       const Provenance& provenance, ReferenceCache* references,
                        const std::vector<WorkloadAttribute>& figures) {
-  if (is_auto_choice(spec)) return execute_auto_run(spec, repetition, archive, provenance);
+  if (is_auto_choice(spec))
+    return execute_auto_run(spec, repetition, archive, provenance, references);
   RunOutcome out;
   out.spec = &spec;
   out.repetition = repetition;
   out.oversubscribed = spec.processors > provenance.available;
   std::unique_ptr<RunWriter> writer;
+  RunCosts& costs = out.costs;
+  double cpu = process_cpu_now();
+  auto lap = [&](double& part) {  // what the part just done cost
+    const double now = process_cpu_now();
+    part += now - cpu;
+    cpu = now;
+  };
   try {
     const WorkloadInfo* info = find_workload(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
     const std::unique_ptr<Execution> execution = choose_executor(spec, *info).make(spec, *info);
+    lap(costs.setup);
     if (archive) {
       // A level workload's module count changes every level: no per-module datasets.
       RunLayout layout{
@@ -115,18 +125,29 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
       write_run_header(*writer, spec, repetition, execution->modules(), provenance,
                        out.oversubscribed, execution->name());
       execution->write_header(*writer);
+      lap(costs.archive);
     }
     SummarySink sink(writer.get());
     const ExecutionResult x = execution->run(sink);
+    lap(costs.run);
     out.summary = sink.summary();
+    costs.busy = out.summary.busy;
+    costs.record = x.record_seconds;
     out.run_wall = x.run_wall;
-    out.verification = execution->verify(x);
+    const int steps = execution->reference_steps(x);
+    const auto compute = [&] { return execution->reference(steps); };
+    const std::shared_ptr<const SerialReference> reference =
+        references ? references->take(spec, steps, compute) : compute();
+    lap(costs.reference);
+    out.verification = execution->verify(x, *reference);
     out.attributes = execution->attributes();
     out.attributes.insert(out.attributes.end(), figures.begin(), figures.end());
+    lap(costs.verify);
     if (writer) {
       write_run_summary(*writer, out.summary, x);
       execution->write_result(*writer);
       write_run_outcome(*writer, out);
+      lap(costs.archive);
     }
   } catch (const std::exception& e) {
     out.error = e.what();

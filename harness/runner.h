@@ -7,6 +7,8 @@
 #include "harness/archive/archive.h"
 #include "harness/config/run_spec.h"
 #include "harness/provenance.h"
+#include "harness/reference_cache.h"
+#include "harness/run_costs.h"
 #include "harness/run_summary.h"
 #include "workloads/workload.h"
 
@@ -22,14 +24,17 @@ struct RunOutcome {
   double run_wall = 0;
   std::string error;                          // non-empty when the run failed before verification
   std::vector<WorkloadAttribute> attributes;  // the workload's (e.g. tree node counts)
+  RunCosts costs;
   bool ok() const { return error.empty() && verification.passed; }
 };
 
 // Never throws for a failure of the run itself: the outcome says what happened, and an
-// archived run is marked "failed" with the reason. `figures` are archived as run attributes
-// beside the workload's (what `dynamic: auto` predicted: harness/papers/auto_choice.h).
+// archived run is marked "failed" with the reason. The run is verified against the reference
+// `references` holds for its problem (computed there once), or one computed for it alone.
+// `figures` are archived as run attributes beside the workload's (what `dynamic: auto`
+// predicted: harness/papers/auto_choice.h).
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
-                       const Provenance& provenance,
+                       const Provenance& provenance, ReferenceCache* references = nullptr,
                        const std::vector<WorkloadAttribute>& figures = {});
 
 struct ExecutionResult;

@@ -130,7 +130,7 @@ class TreeBuilder {
     cell.mass = mass;
     cell.open2 = radius * radius;
     cell.count = end - begin;
-    cell.depth = depth;
+    cell.begin = begin;
     cell.next = static_cast<std::int32_t>(tree_.cells.size());
     return c;
   }
@@ -190,19 +190,19 @@ Force walk(const BodyTree& tree, const double* x, std::int64_t self, double eps)
   return f;
 }
 
+// Adds to f what tree bodies [begin, end) exert on the point x: every body, the one at x
+// included (it adds no force and -m / eps to phi, removed by the caller), so that the loop has no
+// branch; the reduction may be reordered, so that it vectorises.
 template <int D>
-Force direct(const BodyTree& tree, const double* x, int self, double eps) {
+void direct_range(const BodyTree& tree, const double* x, int begin, int end, double eps, Force& f) {
   const double eps2 = eps * eps;
-  const int n = tree.bodies();
   const double* bx = tree.x.data();
   const double* by = tree.y.data();
   const double* bz = D == 3 ? tree.z.data() : nullptr;
   const double* bm = tree.m.data();
   double ax = 0, ay = 0, az = 0, phi = 0;
-  // Every body, the one at x included (it adds no force and -m / eps to phi, removed below),
-  // so that the loop has no branch; the reduction may be reordered, so that it vectorises.
 #pragma omp simd reduction(+ : ax, ay, az, phi)
-  for (int k = 0; k < n; ++k) {
+  for (int k = begin; k < end; ++k) {
     const double ex = bx[k] - x[0], ey = by[k] - x[1];
     const double ez = D == 3 ? bz[k] - x[2] : 0.0;
     const double inv = 1.0 / std::sqrt(ex * ex + ey * ey + ez * ez + eps2);
@@ -210,12 +210,34 @@ Force direct(const BodyTree& tree, const double* x, int self, double eps) {
     ax += ex * inv3, ay += ey * inv3, az += ez * inv3;
     phi -= bm[k] * inv;
   }
-  if (self >= 0) phi += bm[self] / eps;
+  f.acc[0] += ax, f.acc[1] += ay, f.acc[2] += az;
+  f.phi += phi;
+  f.interactions += end - begin;
+}
+
+template <int D>
+Force direct(const BodyTree& tree, const double* x, int self, double eps) {
   Force f;
-  f.acc[0] = ax, f.acc[1] = ay, f.acc[2] = az;
-  f.phi = phi;
-  f.interactions = n;
+  direct_range<D>(tree, x, 0, tree.bodies(), eps, f);
+  if (self >= 0) f.phi += tree.m[self] / eps;
   return f;
+}
+
+// Sources in chunks of 8192 bodies (256 KiB in 3-D), each summed for every target while it is in
+// cache: the same arithmetic as direct(), without streaming all bodies from memory per target.
+template <int D>
+void direct_all(const BodyTree& tree, double eps, std::vector<Force>& out) {
+  constexpr int kChunk = 8192;
+  const int n = tree.bodies();
+  out.assign(n, Force{});
+  double x[3] = {0, 0, 0};
+  for (int begin = 0; begin < n; begin += kChunk)
+    for (int k = 0; k < n; ++k) {
+      x[0] = tree.x[k], x[1] = tree.y[k];
+      if (D == 3) x[2] = tree.z[k];
+      direct_range<D>(tree, x, begin, std::min(n, begin + kChunk), eps, out[k]);
+    }
+  for (int k = 0; k < n; ++k) out[k].phi += tree.m[k] / eps;
 }
 
 }  // namespace
@@ -243,6 +265,10 @@ Force tree_force(const BodyTree& tree, const double* x, std::int64_t self, doubl
 
 Force direct_force(const BodyTree& tree, const double* x, int self, double eps) {
   return tree.dims == 2 ? direct<2>(tree, x, self, eps) : direct<3>(tree, x, self, eps);
+}
+
+void direct_forces(const BodyTree& tree, double eps, std::vector<Force>& out) {
+  tree.dims == 2 ? direct_all<2>(tree, eps, out) : direct_all<3>(tree, eps, out);
 }
 
 }  // namespace lbb::kernels

@@ -74,6 +74,9 @@ class UtsSpawner {
  public:
   explicit UtsSpawner(const UtsDigest& parent);
   UtsDigest child(int index, int granularity = 1);
+  // Children first .. first + count - 1 into out (count * 20 bytes, child after child), each as
+  // child() computes it; consecutive spawns overlap in the processor's pipeline.
+  void children(int first, int count, int granularity, std::span<std::uint8_t> out);
 
  private:
   std::uint8_t block_[64];

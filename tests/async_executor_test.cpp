@@ -9,27 +9,13 @@
 
 #include "balancers/async/predictive.h"
 #include "balancers/partition/optimal_chain.h"
+#include "executor_test_support.h"
 #include "harness/exec/async_executor.h"
 #include "harness/exec/bsp_executor.h"
 #include "workloads/block_substitution.h"
 
 namespace lbb {
 namespace {
-
-struct Collect final : StepSink {
-  void on_step(const StepRecord& r) override { records.push_back(r); }
-  std::vector<StepRecord> records;
-};
-
-ExecutionPlan plan_for(int P, int steps, const Topology& topology) {
-  ExecutionPlan plan;
-  plan.processors = P;
-  plan.steps = steps;
-  plan.topology = &topology;
-  plan.speed.assign(P, 1.0);
-  plan.record_modules = true;
-  return plan;
-}
 
 Params block_problem() {
   Params p;
@@ -54,8 +40,8 @@ TEST_P(AsyncOrders, BlockSubstitutionEqualsBulkSynchronousBitForBit) {
   const Topology chain(TopologyKind::kChain, P);
   BlockSubstitution bsp_work(block_problem()), async_work(block_problem());
   ModuleStore bsp_store(bsp_work), async_store(async_work);
-  Collect bsp_sink, async_sink;
-  ExecutionPlan plan = plan_for(P, steps, chain);
+  testing::CollectSteps bsp_sink, async_sink;
+  ExecutionPlan plan = testing::plan_for(P, steps, chain);
   BspExecutor().run(bsp_work, bsp_store, plan, bsp_sink);
   Predictive predictive(3.0, 0.0);  // a low bar: modules move often
   plan.dynamic = &predictive;
@@ -119,7 +105,11 @@ class DependencyProbe : public Workload {
     for (int m = 0; m < module_count(); ++m)
       if (!done(m, s)) violations_.fetch_add(1);
   }
-  Verification verify(ModuleStates& states, int steps_run) override {
+  std::shared_ptr<const SerialReference> reference(int steps_run) const override {
+    return std::make_shared<SerialReference>(steps_run);  // verify_against computes its own
+  }
+  Verification verify_against(ModuleStates& states, int steps_run,
+                              const SerialReference&) override {
     std::vector<double> ref(module_count()), next(module_count());
     std::iota(ref.begin(), ref.end(), 0.0);
     for (int s = 0; s < steps_run; ++s) {
@@ -162,10 +152,10 @@ TEST_P(AsyncOrders, NoModuleRunsAStepBeforeItsDependenciesOnAGrid) {
   DependencyProbe probe(ModuleGraph::grid(extents), steps);
   ModuleStore store(probe);
   const Topology topology(TopologyKind::kChain, P);
-  ExecutionPlan plan = plan_for(P, steps, topology);
+  ExecutionPlan plan = testing::plan_for(P, steps, topology);
   Predictive predictive(4.0, 0.0);
   plan.dynamic = &predictive;
-  Collect sink;
+  testing::CollectSteps sink;
   AsyncExecutor(GetParam()).run(probe, store, plan, sink);
   EXPECT_EQ(probe.violations(), 0);
   EXPECT_TRUE(probe.verify(store, steps).passed);
@@ -176,7 +166,7 @@ TEST_P(AsyncOrders, NoModuleRunsAStepBeforeItsDependenciesOnAGrid) {
 TEST_P(AsyncOrders, OwnershipTransfersConserveModulesUnderStress) {
   const int P = 16, steps = 300;
   const Topology topology(TopologyKind::kChain, P);
-  ExecutionPlan plan = plan_for(P, steps, topology);
+  ExecutionPlan plan = testing::plan_for(P, steps, topology);
   plan.warmup = 20;
   DependencyProbe warm(ModuleGraph::chain(64), steps + plan.warmup);
   ModuleStore warm_store(warm);
@@ -184,7 +174,7 @@ TEST_P(AsyncOrders, OwnershipTransfersConserveModulesUnderStress) {
   plan.dynamic = &predictive;
   OptimalChain start;
   plan.initial = &start;
-  Collect sink;
+  testing::CollectSteps sink;
   const ExecutionResult x = AsyncExecutor(GetParam()).run(warm, warm_store, plan, sink);
   EXPECT_EQ(warm.violations(), 0);
   EXPECT_TRUE(warm.verify(warm_store, x.steps_run).passed);
@@ -210,10 +200,10 @@ struct NeedsBarriers final : DependencyProbe {
 
 TEST(AsyncExecutor, RefusesWorkloadsWithoutDependenciesAndOtherBalancers) {
   const Topology topology(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 3, topology);
+  ExecutionPlan plan = testing::plan_for(2, 3, topology);
   NeedsBarriers barriers(ModuleGraph::chain(4), 3);
   ModuleStore barrier_store(barriers);
-  Collect sink;
+  testing::CollectSteps sink;
   EXPECT_THROW(AsyncExecutor().run(barriers, barrier_store, plan, sink), std::invalid_argument);
   BlockSubstitution work(block_problem());
   ModuleStore store(work);

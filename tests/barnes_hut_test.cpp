@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <span>
+#include <stdexcept>
+#include <vector>
 
 #include "kernels/barnes_hut.h"
 #include "kernels/plummer.h"
@@ -146,6 +149,89 @@ TEST(BarnesHutTree, GroupWalkIsAtLeastAsRefinedAsPerBodyWalk) {
   }
 }
 
+// The groups forces_of forms from `bodies` (ascending tree indices) below cell c: the bodies of
+// a cell holding at most group_size of them, or of a leaf.
+void expected_groups(const kernels::BodyTree& tree, std::span<const std::int32_t> bodies, int c,
+                     int group_size, std::vector<std::vector<std::int32_t>>& groups) {
+  const kernels::TreeCell& cell = tree.cells[c];
+  const int begin = kernels::first_body(tree, c);
+  std::vector<std::int32_t> inside;
+  for (const std::int32_t k : bodies)
+    if (k >= begin && k < begin + cell.count) inside.push_back(k);
+  if (inside.empty()) return;
+  if (static_cast<int>(inside.size()) <= group_size || cell.first >= 0) {
+    groups.push_back(inside);
+    return;
+  }
+  for (int child = c + 1; child < cell.next; child = tree.cells[child].next)
+    expected_groups(tree, inside, child, group_size, groups);
+}
+
+// What the groups under one cell share changes no list: every group's forces are those of its
+// own walk from the root (group_forces), up to the order of the sums, with the same interaction
+// counts; for the whole tree and for a scattered subset of it (a module's bodies).
+TEST(BarnesHutTree, SharedGroupWalksEqualEachGroupsOwnWalk) {
+  for (int dims : {2, 3}) {
+    Bodies b = plummer(4000, dims, 5);
+    kernels::BodyTree tree;
+    kernels::build_tree(dims, b.pos, b.mass, b.ids, 0.5, 8, tree);
+    for (const int stride : {1, 3}) {
+      std::vector<std::int32_t> bodies;
+      for (int k = 0; k < tree.bodies(); k += stride) bodies.push_back(k);
+      for (const int group_size : {1, 16, 128}) {
+        std::vector<kernels::Force> shared(bodies.size());
+        kernels::GroupWalk walk;
+        kernels::forces_of(tree, bodies, 0.05, group_size, walk, shared);
+        std::vector<std::vector<std::int32_t>> groups;
+        expected_groups(tree, bodies, 0, group_size, groups);
+        kernels::InteractionList list;
+        std::size_t at = 0;
+        for (const auto& group : groups) {
+          std::vector<kernels::Force> own(group.size());
+          kernels::group_forces(tree, group, 0.05, list, own);
+          for (std::size_t i = 0; i < group.size(); ++i, ++at) {
+            ASSERT_EQ(bodies[at], group[i]);
+            ASSERT_EQ(shared[at].interactions, own[i].interactions)
+                << dims << "-D, stride " << stride << ", group size " << group_size;
+            for (int c = 0; c < 3; ++c)
+              EXPECT_NEAR(shared[at].acc[c], own[i].acc[c],
+                          1e-12 * std::abs(own[i].acc[c]) + 1e-15);
+            EXPECT_NEAR(shared[at].phi, own[i].phi, 1e-12 * std::abs(own[i].phi));
+          }
+        }
+        EXPECT_EQ(at, bodies.size());
+      }
+    }
+  }
+  Bodies b = plummer(10, 3, 1);
+  kernels::BodyTree tree;
+  kernels::build_tree(3, b.pos, b.mass, b.ids, 0.5, 8, tree);
+  kernels::GroupWalk walk;
+  std::vector<kernels::Force> out(2);
+  const std::vector<std::int32_t> descending = {3, 1};
+  EXPECT_THROW(kernels::forces_of(tree, descending, 0.05, 8, walk, out), std::invalid_argument);
+}
+
+// The benchmark's chunked anchor sums exactly what direct_force sums for each body (2-D and 3-D,
+// more bodies than one chunk), only in another order.
+TEST(BarnesHutTree, ChunkedDirectSumEqualsDirectForceOnEveryBody) {
+  for (int dims : {2, 3}) {
+    Bodies b = plummer(20000, dims, 4);
+    kernels::BodyTree tree;
+    kernels::build_tree(dims, b.pos, b.mass, b.ids, 0.5, 8, tree);
+    std::vector<kernels::Force> all;
+    kernels::direct_forces(tree, 0.05, all);
+    ASSERT_EQ(all.size(), 20000u);
+    for (int k = 0; k < 20000; k += 97) {
+      const auto d = kernels::direct_force(tree, &b.pos[tree.order[k] * dims], k, 0.05);
+      for (int c = 0; c < 3; ++c)
+        EXPECT_NEAR(all[k].acc[c], d.acc[c], 1e-9 * (1 + std::abs(d.acc[c])));
+      EXPECT_NEAR(all[k].phi, d.phi, 1e-9 * std::abs(d.phi));
+      EXPECT_EQ(all[k].interactions, d.interactions);
+    }
+  }
+}
+
 TEST(BarnesHutTree, SelfIsExcluded) {
   Bodies b = plummer(200, 2, 1);
   kernels::BodyTree tree;
@@ -231,6 +317,81 @@ TEST(BarnesHutWorkload, CurveModulesVerifyAndBodiesCrossThem) {
     const Verification v = w->verify(states, steps);
     EXPECT_TRUE(v.passed) << v.detail;
   }
+}
+
+// decomposition: particles, Franklin & Govindan's identical tasks: every module holds the same
+// number of bodies (within one) at every step, so module costs are near-identical, while bodies
+// still cross between modules as the cluster moves.
+std::vector<std::int64_t> body_counts(Workload& w, VectorModuleStates& states) {
+  std::vector<std::int64_t> counts;
+  const auto record =
+      static_cast<std::int64_t>(sizeof(double)) * static_cast<BarnesHut&>(w).record_doubles();
+  for (int m = 0; m < w.module_count(); ++m)
+    counts.push_back((static_cast<std::int64_t>(states.state(m).size()) - 16) / record);
+  return counts;
+}
+
+TEST(BarnesHutWorkload, ParticleModulesAreIdenticalTasks) {
+  auto w = make_workload("barnes_hut", {"particles=20000", "decomposition=particles"});
+  EXPECT_EQ(w->module_count(), 313);  // ceil(20000 / 64)
+  const auto weights = w->predicted_weights();
+  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+  // Equal bodies, so costs differ only by walk length: none above 1.25 x the mean (1.18
+  // measured), a spread (cv) under 0.2 (0.15); halo bodies walk less, down to 0.36 x.
+  const double hi = *std::max_element(weights.begin(), weights.end());
+  const double mean = total / static_cast<double>(weights.size());
+  double square = 0;
+  for (double x : weights) square += (x - mean) * (x - mean);
+  EXPECT_LT(hi / mean, 1.25);
+  EXPECT_LT(std::sqrt(square / static_cast<double>(weights.size())) / mean, 0.2);
+  EXPECT_LT(hi / total, 1.0 / (4 * 16));
+  // The curve's fixed key ranges drift apart in cost as bodies cross: the check can fail.
+  auto c = make_workload("barnes_hut",
+                         {"particles=3000", "decomposition=curve", "curve_modules=47", "drift=1"});
+  auto p = make_workload("barnes_hut", {"particles=3000", "decomposition=particles",
+                                        "bodies_per_module=64", "drift=1"});
+  VectorModuleStates cs(*c), ps(*p);
+  run_serially(*c, cs, 0, 6);
+  run_serially(*p, ps, 0, 6);
+  const auto cc = body_counts(*c, cs), pc = body_counts(*p, ps);
+  EXPECT_GT(*std::max_element(cc.begin(), cc.end()) - *std::min_element(cc.begin(), cc.end()), 1);
+  EXPECT_LE(*std::max_element(pc.begin(), pc.end()) - *std::min_element(pc.begin(), pc.end()), 1);
+  EXPECT_EQ(std::accumulate(pc.begin(), pc.end(), std::int64_t{0}), 3000);
+}
+
+TEST(BarnesHutWorkload, ParticleModulesVerifyAndBodiesCrossThem) {
+  for (const char* per_module : {"bodies_per_module=40", "bodies_per_module=1"}) {
+    for (int dims : {2, 3}) {
+      auto w =
+          make_workload("barnes_hut", {"particles=800", dims == 2 ? "dimensions=2" : "dimensions=3",
+                                       "decomposition=particles", per_module, "drift=1"});
+      VectorModuleStates states(*w);
+      const int steps = 5;
+      run_serially(*w, states, 0, steps);
+      double crossings = 0;
+      for (int s = 0; s < steps; ++s) crossings += w->step_metric_values(s)[1];
+      EXPECT_GT(crossings, 0) << dims << per_module;
+      const auto counts = body_counts(*w, states);
+      EXPECT_LE(*std::max_element(counts.begin(), counts.end()) -
+                    *std::min_element(counts.begin(), counts.end()),
+                1);
+      const Verification v = w->verify(states, steps);
+      EXPECT_TRUE(v.passed) << v.detail;
+    }
+  }
+}
+
+TEST(BarnesHutWorkload, ParticleBodyOutOfItsRunIsCaught) {
+  auto w = make_workload("barnes_hut",
+                         {"particles=800", "decomposition=particles", "bodies_per_module=40"});
+  VectorModuleStates states(*w);
+  run_serially(*w, states, 0, 2);
+  double* x = reinterpret_cast<double*>(states.state(0).data() + 16);
+  x[0] += 3;  // far along the curve: no longer among the first 40 bodies
+  x[1] += 3;
+  const Verification v = w->verify(states, 2);
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.detail.find("outside"), std::string::npos) << v.detail;
 }
 
 TEST(BarnesHutWorkload, CorruptedModuleIsCaught) {

@@ -193,10 +193,38 @@ TEST(ChainPartition, EdgeCases) {
   EXPECT_EQ(optimal_chain(w, s).first, (std::vector<int>{0, 1, 1, 2}));
 }
 
+// Beyond brute force's reach: the bound found is feasible for the plain greedy PROBE and the next
+// smaller double is not, which (the greedy partition being feasible whenever any is, Iqbal,
+// Saltz & Bokhari 1986, section 5) makes it the optimum. Chains as long as the benchmark's, with
+// equal and unequal speeds.
+TEST(ChainPartition, OptimalChainIsOptimalOnLongChains) {
+  std::mt19937_64 rng(1986);
+  std::normal_distribution<double> normal(1.0, 1.0);
+  for (const int processors : {1024, 37}) {
+    std::vector<double> w(200000);
+    for (double& x : w) {
+      do x = normal(rng);
+      while (x < 0);
+    }
+    for (const bool equal : {true, false}) {
+      std::vector<double> s(processors, 1.0);
+      if (!equal)
+        for (double& x : s) x = std::uniform_real_distribution<double>(0.5, 2.0)(rng);
+      const ChainPartition part = optimal_chain(w, s);
+      expect_valid_chain(part, w, s, "long chain");
+      const ChainLoads loads(w, s);
+      std::vector<int> first;
+      EXPECT_TRUE(probe_chain(loads, part.bottleneck, first));
+      EXPECT_FALSE(probe_chain(loads, std::nextafter(part.bottleneck, 0.0), first));
+    }
+  }
+}
+
 TEST(ChainPartition, RefusesBadInput) {
   const std::vector<double> ok = {1, 2};
   const std::vector<double> speeds = {1, 1};
   const std::vector<double> negative = {1, -2};
+  const std::vector<double> negative_inside = {1, 1, 1, 1, 1, 1, -1e-300, 1, 1};
   const std::vector<double> nan = {1, std::nan("")};
   const std::vector<double> no_speeds;
   const std::vector<double> zero_speed = {1, 0};
@@ -212,6 +240,7 @@ TEST(ChainPartition, RefusesBadInput) {
           return greedy_probe(w, s, 1e-3);
         }}) {
     EXPECT_THROW(method(negative, speeds), std::invalid_argument);
+    EXPECT_THROW(method(negative_inside, speeds), std::invalid_argument);
     EXPECT_THROW(method(nan, speeds), std::invalid_argument);
     EXPECT_THROW(method(ok, no_speeds), std::invalid_argument);
     EXPECT_THROW(method(ok, zero_speed), std::invalid_argument);

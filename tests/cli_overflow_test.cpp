@@ -46,7 +46,7 @@ TEST(CliOverflow, PartitionWeightsNearDblMax) {
 
 TEST(CliOverflow, BalanceRefusesLoadsWhoseTotalOverflows) {
   // Equal loads near 2^62 overflowed the 64-bit total: imbalance 1.3e19 instead of 0.
-  BalanceRequest r{"multilevel", "chain", "4611686018427387904,4611686018427387904", "", {}, 0};
+  BalanceRequest r{"multilevel", "chain", "4611686018427387904,4611686018427387904", "", {}, 0, ""};
   try {
     balance_report(r);
     FAIL() << "accepted loads summing past 2^63";

@@ -2,6 +2,7 @@
 // ran out of memory or crashed before.
 #include <gtest/gtest.h>
 
+#include "config_test_support.h"
 #include "harness/config/run_spec.h"
 #include "harness/config/yaml_reader.h"
 #include "test_support.h"
@@ -14,65 +15,53 @@ platform: { processors: 2 }
 balancers: [ { static: block } ]
 )";
 
-std::string error_of(const std::string& text, std::vector<std::string> overrides = {}) {
-  testing::TempDir dir;
-  const std::string path = dir.write("c.yaml", text);
-  try {
-    load_config(path, overrides);
-  } catch (const ConfigError& e) {
-    std::string msg = e.what();
-    for (auto pos = msg.find(path); pos != std::string::npos; pos = msg.find(path))
-      msg.replace(pos, path.size(), "FILE");
-    return msg;
-  }
-  return "";
-}
+using testing::config_error_of;
 
 TEST(ConfigInput, DuplicatedKeyIsRefusedWhereItRepeats) {
   // steps: 12 then steps: 1000000 ran a million steps.
-  EXPECT_EQ(error_of(std::string(kHead) + "execution:\n  steps: 12\n  steps: 1000000\n"),
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution:\n  steps: 12\n  steps: 1000000\n"),
             "FILE:6:3: duplicated key 'steps' (each key may appear once in a map)");
-  EXPECT_EQ(error_of(std::string(kHead) + "name: a\nname: b\n"),
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: a\nname: b\n"),
             "FILE:5:1: duplicated key 'name' (each key may appear once in a map)");
 }
 
 TEST(ConfigInput, SecondDocumentIsRefused) {
-  const std::string e = error_of(std::string(kHead) + "---\nexecution: { steps: 5 }\n");
+  const std::string e = config_error_of(std::string(kHead) + "---\nexecution: { steps: 5 }\n");
   EXPECT_EQ(e.substr(0, e.find(": ")), "FILE:4:1") << e;
   EXPECT_NE(e.find("a second YAML document"), std::string::npos) << e;
 }
 
 TEST(ConfigInput, QuotedNumberIsRefused) {
-  EXPECT_EQ(error_of(std::string(kHead) + "execution: { steps: \"12\" }\n"),
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: \"12\" }\n"),
             "FILE:4:21: steps must be an integer, not the quoted string \"12\"");
-  EXPECT_EQ(error_of(std::string(kHead) + "execution: { module_detail: 'true' }\n"),
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { module_detail: 'true' }\n"),
             "FILE:4:29: module_detail must be a boolean, not the quoted string \"true\"");
   // Strings may be quoted.
-  EXPECT_EQ(error_of(std::string(kHead) + "execution: { mode: \"real\" }\n"), "");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { mode: \"real\" }\n"), "");
 }
 
 TEST(ConfigInput, TagsAreRefused) {
-  EXPECT_EQ(error_of(std::string(kHead) + "execution: { steps: !!str 12 }\n"),
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: !!str 12 }\n"),
             "FILE:4:21: unknown tag 'tag:yaml.org,2002:str': configs take no YAML tags");
-  const std::string e = error_of(std::string(kHead) + "execution: !mine { steps: 3 }\n");
+  const std::string e = config_error_of(std::string(kHead) + "execution: !mine { steps: 3 }\n");
   EXPECT_NE(e.find("FILE:4:12: unknown tag '!mine'"), std::string::npos) << e;
 }
 
 TEST(ConfigInput, AliasesAreRefusedAndCannotRecurse) {
   // `&a [1, *a]` is a list that contains itself: reading it recursed until SIGSEGV.
-  EXPECT_EQ(error_of(kHead, {"workload.sd=&a [1, *a]"}),
+  EXPECT_EQ(config_error_of(kHead, {"workload.sd=&a [1, *a]"}),
             "--set workload.sd=&a [1, *a]: aliases (*name) are not supported: write the value "
             "out");
-  EXPECT_EQ(error_of(std::string(kHead) + "execution: &e { steps: 3, warmup: *e }\n"),
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: &e { steps: 3, warmup: *e }\n"),
             "FILE:4:35: aliases (*name) are not supported: write the value out");
 }
 
 TEST(ConfigInput, DeepNestingIsRefused) {
   const std::string deep = std::string(5000, '[') + std::string(5000, ']');
-  const std::string e = error_of(kHead, {"workload.sd=" + deep});
+  const std::string e = config_error_of(kHead, {"workload.sd=" + deep});
   EXPECT_EQ(e.substr(0, 24), "--set workload.sd=[[[[[[") << e;
   EXPECT_NE(e.find("...: nested more than 32 lists or maps deep"), std::string::npos) << e;
-  EXPECT_NE(error_of(std::string(kHead) + "execution: " + deep + "\n").find("FILE:4:"),
+  EXPECT_NE(config_error_of(std::string(kHead) + "execution: " + deep + "\n").find("FILE:4:"),
             std::string::npos);
 }
 
@@ -93,17 +82,17 @@ execution: { steps: )" + values(1000) +
                            R"( }
 balancers: [ { static: block } ]
 )";
-  EXPECT_EQ(error_of(text),
+  EXPECT_EQ(config_error_of(text),
             "FILE:1:1: the sweeps expand to 1e+09 configurations; at most 20000 (split the "
             "sweep into several configs)");
-  const std::string e = error_of(kHead, {"execution.steps=" + values(10001)});
+  const std::string e = config_error_of(kHead, {"execution.steps=" + values(10001)});
   EXPECT_NE(e.find("steps: a sweep of 10001 values; at most 10000"), std::string::npos) << e;
 }
 
 TEST(ConfigInput, LongSetListIsNamedShortly) {
   // Every element of a --set list kept its own copy of the whole --set text: memory grew with
   // the square of its length. The message names the --set by its first characters only.
-  const std::string e = error_of(kHead, {"platform.load_seed=" + values(50000, -10000)});
+  const std::string e = config_error_of(kHead, {"platform.load_seed=" + values(50000, -10000)});
   EXPECT_LT(e.size(), 200u) << e.substr(0, 300);
   EXPECT_EQ(e.substr(0, 30), "--set platform.load_seed=[-100");
   EXPECT_NE(e.find("...: load_seed: a sweep of 50000 values"), std::string::npos) << e;
@@ -111,12 +100,12 @@ TEST(ConfigInput, LongSetListIsNamedShortly) {
 
 TEST(ConfigInput, ValidateBuildsEachBalancer) {
   // A dynamic balancer's own checks ran only mid-run (exit 1); now the config is refused.
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
 platform: { processors: 2 }
 balancers: [ { dynamic: redistribution, partitioner: nope } ]
 )"),
             "FILE:3:54: partitioner: 'nope' is not a registered static partitioner");
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
 platform: { processors: 2 }
 balancers: [ { dynamic: redistribution, partitioner: [lpt, nope] } ]
 )"),
@@ -132,7 +121,7 @@ TEST(ConfigInput, SetCreatesASectionTheConfigLeavesOut) {
 
 TEST(ConfigInput, StateThatCannotFitIsRefusedUpFront) {
   // Ended in a bare "FAILED: std::bad_alloc" mid-run, or the OOM killer.
-  const std::string matmul = error_of(R"(workload: { kind: matmul, n: 1000000, r: 1000000 }
+  const std::string matmul = config_error_of(R"(workload: { kind: matmul, n: 1000000, r: 1000000 }
 platform: { processors: 2 }
 balancers: [ { static: block } ]
 )");
@@ -140,14 +129,15 @@ balancers: [ { static: block } ]
   EXPECT_NE(matmul.find("GiB for its state at these parameters, more than this machine's"),
             std::string::npos)
       << matmul;
-  const std::string grid = error_of(R"(workload: { kind: block_substitution, blocks: 1048576,
+  const std::string grid = config_error_of(R"(workload: { kind: block_substitution, blocks: 1048576,
   width: 64, mean_lines: 30 }
 platform: { processors: 2 }
 balancers: [ { static: block } ]
 )");
   EXPECT_NE(grid.find("block_substitution needs about"), std::string::npos) << grid;
   // Past LAPACK's int, whatever the memory.
-  const std::string order = error_of(R"(workload: { kind: block_substitution, blocks: 1048576,
+  const std::string order =
+      config_error_of(R"(workload: { kind: block_substitution, blocks: 1048576,
   width: 4096, mean_lines: 100 }
 platform: { processors: 2 }
 balancers: [ { static: block } ]

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "config_test_support.h"
 #include "harness/config/run_spec.h"
 #include "test_support.h"
 
@@ -17,20 +18,7 @@ balancers:
   - { static: block }
 )";
 
-// Loads text as a config and returns the error message ("" when it loads).
-std::string error_of(const std::string& text, std::vector<std::string> overrides = {}) {
-  testing::TempDir dir;
-  const std::string path = dir.write("c.yaml", text);
-  try {
-    load_config(path, overrides);
-  } catch (const ConfigError& e) {
-    std::string msg = e.what();
-    for (auto pos = msg.find(path); pos != std::string::npos; pos = msg.find(path))
-      msg.replace(pos, path.size(), "FILE");
-    return msg;
-  }
-  return "";
-}
+using testing::config_error_of;
 
 TEST(Config, GoodConfigExpands) {
   testing::TempDir dir;
@@ -86,15 +74,15 @@ balancers: [ { static: block }, { static: cyclic } ]
   EXPECT_EQ(c.runs[4].workload, "trfd");
   EXPECT_EQ(c.runs[4].workload_params.integer("n"), 10);
   EXPECT_EQ(load_config(path, {"workload.1.n=12"}).runs[4].workload_params.integer("n"), 12);
-  EXPECT_EQ(error_of(R"(workload: [ { kind: trfd }, { kind: trfdd } ]
+  EXPECT_EQ(config_error_of(R"(workload: [ { kind: trfd }, { kind: trfdd } ]
 platform: { processors: 2 }
 balancers: [ { static: block } ]
 )")
                 .substr(0, 39),
             "FILE:1:37: unknown workload 'trfdd' (kn");
-  EXPECT_EQ(
-      error_of("workload: []\nplatform: { processors: 2 }\nbalancers: [ { static: block } ]\n"),
-      "FILE:1:11: workload: the list is empty");
+  EXPECT_EQ(config_error_of(
+                "workload: []\nplatform: { processors: 2 }\nbalancers: [ { static: block } ]\n"),
+            "FILE:1:11: workload: the list is empty");
 }
 
 TEST(Config, EveryShippedConfigLoads) {
@@ -110,18 +98,18 @@ TEST(Config, EveryShippedConfigLoads) {
 }
 
 TEST(Config, SyntaxErrorHasLineAndColumn) {
-  EXPECT_EQ(error_of("workload: { kind: block_substitution\nplatform: [\n"),
+  EXPECT_EQ(config_error_of("workload: { kind: block_substitution\nplatform: [\n"),
             "FILE:2:9: end of map flow not found");
 }
 
 TEST(Config, UnknownTopLevelKey) {
-  EXPECT_EQ(error_of(std::string(kGood) + "colour: red\n"),
+  EXPECT_EQ(config_error_of(std::string(kGood) + "colour: red\n"),
             "FILE:7:1: unknown key 'colour' (expected: name, workload, platform, execution, "
             "balancers, output)");
 }
 
 TEST(Config, UnknownWorkloadParameter) {
-  const std::string e = error_of(R"(workload: { kind: block_substitution, blokcs: 16 }
+  const std::string e = config_error_of(R"(workload: { kind: block_substitution, blokcs: 16 }
 platform: { processors: 2 }
 balancers: [ { static: block } ]
 )");
@@ -129,12 +117,12 @@ balancers: [ { static: block } ]
 }
 
 TEST(Config, WrongType) {
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution }
 platform: { processors: four }
 balancers: [ { static: block } ]
 )"),
             "FILE:2:25: processors must be an integer");
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, sd: high }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, sd: high }
 platform: { processors: 2 }
 balancers: [ { static: block } ]
 )"),
@@ -142,14 +130,14 @@ balancers: [ { static: block } ]
 }
 
 TEST(Config, MissingRequiredKeysPointAtTheParent) {
-  EXPECT_EQ(error_of("platform: { processors: 2 }\nbalancers: [ { static: block } ]\n"),
+  EXPECT_EQ(config_error_of("platform: { processors: 2 }\nbalancers: [ { static: block } ]\n"),
             "FILE:1:1: missing required key 'workload'");
-  EXPECT_EQ(error_of(R"(workload: { blocks: 3 }
+  EXPECT_EQ(config_error_of(R"(workload: { blocks: 3 }
 platform: { processors: 2 }
 balancers: [ { static: block } ]
 )"),
             "FILE:1:11: workload: missing required key 'kind'");
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution }
 platform: { topology: ring }
 balancers: [ { static: block } ]
 )"),
@@ -157,22 +145,22 @@ balancers: [ { static: block } ]
 }
 
 TEST(Config, OutOfRangeValues) {
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution }
 platform: { processors: 0 }
 balancers: [ { static: block } ]
 )"),
             "FILE:2:25: processors must be >= 1, got 0");
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, blocks: -4 }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: -4 }
 platform: { processors: 2 }
 balancers: [ { static: block } ]
 )"),
             "FILE:1:47: blocks must be >= 1, got -4");
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution, blocks: 8 }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 8 }
 platform: { processors: 16 }
 balancers: [ { static: block } ]
 )"),
             "FILE:2:25: processors (16) exceeds the workload's 8 modules");
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution }
 platform: { processors: 6, topology: hypercube }
 balancers: [ { static: block } ]
 )"),
@@ -194,7 +182,7 @@ balancers:
   EXPECT_TRUE(c.runs[1].balancer.baseline);
   EXPECT_NE(c.runs[1].resolved_yaml.find("baseline: true"), std::string::npos);
   EXPECT_EQ(c.runs[0].resolved_yaml.find("baseline"), std::string::npos);
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution }
 platform: { processors: 2 }
 balancers:
   - { static: block, baseline: often }
@@ -203,25 +191,25 @@ balancers:
 }
 
 TEST(Config, BalancerMistakes) {
-  const std::string unknown = error_of(R"(workload: { kind: block_substitution }
+  const std::string unknown = config_error_of(R"(workload: { kind: block_substitution }
 platform: { processors: 2 }
 balancers:
   - { static: blocky }
 )");
   EXPECT_EQ(unknown.substr(0, unknown.find(" (")), "FILE:4:15: unknown static balancer 'blocky'");
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution }
 platform: { processors: 2 }
 balancers:
   - { dynamic: block }
 )"),
             "FILE:4:16: 'block' is a static balancer; write it as 'static: block'");
-  EXPECT_EQ(error_of(R"(workload: { kind: block_substitution }
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution }
 platform: { processors: 2 }
 balancers:
   - { label: x }
 )"),
             "FILE:4:5: a balancers entry needs 'static:', 'dynamic:' or both");
-  const std::string param = error_of(R"(workload: { kind: block_substitution }
+  const std::string param = config_error_of(R"(workload: { kind: block_substitution }
 platform: { processors: 2 }
 balancers:
   - { static: block, alpha: 1 }
@@ -230,7 +218,7 @@ balancers:
 }
 
 TEST(Config, SeveralProblemsAreAllReported) {
-  const std::string e = error_of(R"(workload: { kind: block_substitution, sd: -1 }
+  const std::string e = config_error_of(R"(workload: { kind: block_substitution, sd: -1 }
 platform: { processors: 0 }
 balancers: [ { static: nope } ]
 )");
@@ -240,9 +228,9 @@ balancers: [ { static: nope } ]
 }
 
 TEST(Config, BadOverrideNamesTheOverride) {
-  EXPECT_EQ(error_of(kGood, {"platform.processors=lots"}),
+  EXPECT_EQ(config_error_of(kGood, {"platform.processors=lots"}),
             "--set platform.processors=lots: processors must be an integer");
-  EXPECT_EQ(error_of(kGood, {"balancers.7.static=block"}),
+  EXPECT_EQ(config_error_of(kGood, {"balancers.7.static=block"}),
             "--set balancers.7.static=block: index 7 is past the list's end");
 }
 

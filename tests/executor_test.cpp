@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <chrono>
+#include <cstring>
 #include <random>
+#include <thread>
 
+#include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"
 #include "workloads/block_substitution.h"
 
@@ -52,29 +57,14 @@ class BrokenBalancer final : public Balancer {
   }
 };
 
-struct Collect final : StepSink {
-  void on_step(const StepRecord& r) override { records.push_back(r); }
-  std::vector<StepRecord> records;
-};
-
-ExecutionPlan plan_for(int P, int steps, const Topology& topo) {
-  ExecutionPlan plan;
-  plan.processors = P;
-  plan.steps = steps;
-  plan.topology = &topo;
-  plan.speed.assign(P, 1.0);
-  plan.record_modules = true;
-  return plan;
-}
-
 TEST(BspExecutor, ModulesAreConservedAndBytesCountedUnderRandomReassignment) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kComplete, 4);
-  ExecutionPlan plan = plan_for(4, 40, topo);
+  ExecutionPlan plan = testing::plan_for(4, 40, topo);
   RandomReassigner random(7);
   plan.dynamic = &random;
-  Collect sink;
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   ASSERT_EQ(sink.records.size(), 40u);
   std::int64_t total = 0;
@@ -105,9 +95,9 @@ TEST(BspExecutor, ConvergedRunStillVerifies) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 1500, topo);
+  ExecutionPlan plan = testing::plan_for(2, 1500, topo);
   plan.record_modules = false;
-  Collect sink;
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   Verification v = w.verify(store, x.steps_run);
   EXPECT_TRUE(v.passed) << v.detail;
@@ -129,10 +119,10 @@ TEST(BspExecutor, InvalidDecisionIsRefused) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 3);
-  ExecutionPlan plan = plan_for(3, 5, topo);
+  ExecutionPlan plan = testing::plan_for(3, 5, topo);
   BrokenBalancer broken;
   plan.dynamic = &broken;
-  Collect sink;
+  testing::CollectSteps sink;
   EXPECT_THROW(BspExecutor().run(w, store, plan, sink), std::logic_error);
 }
 
@@ -140,9 +130,9 @@ TEST(BspExecutor, RecordsAreConsistent) {
   BlockSubstitution w(small_problem(16));
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 4);
-  ExecutionPlan plan = plan_for(4, 10, topo);
+  ExecutionPlan plan = testing::plan_for(4, 10, topo);
   plan.warmup = 3;
-  Collect sink;
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   EXPECT_EQ(x.steps_run, 13);
   ASSERT_EQ(sink.records.size(), 10u);
@@ -163,12 +153,75 @@ TEST(BspExecutor, RecordsAreConsistent) {
   EXPECT_TRUE(w.verify(store, x.steps_run).passed);
 }
 
+// Two modules per processor: an even module is off the CPU for `off` (as a thread preempted by
+// another is), an odd one computes for about a millisecond. State: the computed value.
+class OffCpuWorkload final : public Workload {
+ public:
+  OffCpuWorkload(int modules, std::chrono::milliseconds off) : modules_(modules), off_(off) {}
+  int module_count() const override { return modules_; }
+  ModuleStructure structure() const override { return ModuleStructure::kIndependent; }
+  std::vector<double> predicted_weights() const override {
+    return std::vector<double>(modules_, 1.0);
+  }
+  std::size_t state_bytes(int) const override { return sizeof(double); }
+  void init_state(int, std::span<std::byte> s) const override { write(s, 0.5); }
+  void run_module(int m, int, int, std::span<std::byte> s) override {
+    if (m % 2 == 0) {
+      std::this_thread::sleep_for(off_);
+      return;
+    }
+    write(s, compute(read(s)));
+  }
+  void finish_step(int, ModuleStates&) override {}
+  std::shared_ptr<const SerialReference> reference(int steps) const override {
+    return std::make_shared<const SerialReference>(steps);
+  }
+  Verification verify_against(ModuleStates& states, int steps, const SerialReference&) override {
+    double want = 0.5;
+    for (int s = 0; s < steps; ++s) want = compute(want);
+    Verification v{true, "odd modules as serial", 0, 0, 0, 0};
+    for (int m = 1; m < modules_; m += 2) v.passed = v.passed && read(states.state(m)) == want;
+    return v;
+  }
+
+ private:
+  static double compute(double x) {
+    for (int i = 0; i < 200000; ++i) x = 3.7 * x * (1.0 - x);
+    return x;
+  }
+  static double read(std::span<std::byte> s) {
+    double x;
+    std::memcpy(&x, s.data(), sizeof x);
+    return x;
+  }
+  static void write(std::span<std::byte> s, double x) { std::memcpy(s.data(), &x, sizeof x); }
+  int modules_;
+  std::chrono::milliseconds off_;
+};
+
+// Threads outnumber cores: a module's cost is its CPU time, so time off the CPU does not land on
+// whichever module was running (the wall clock, even scaled by the CPU/wall ratio, would give
+// the sleeping module the larger share).
+TEST(BspExecutor, OversubscribedModuleCostsLeaveOutTimeOffTheCpu) {
+  const int P = omp_get_num_procs() + 1;
+  OffCpuWorkload w(2 * P, std::chrono::milliseconds(20));
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, P);
+  ExecutionPlan plan = testing::plan_for(P, 2, topo);
+  testing::CollectSteps sink;
+  const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  ASSERT_TRUE(w.verify(store, x.steps_run).passed);
+  for (const auto& r : sink.records)
+    for (int m = 0; m < 2 * P; m += 2)
+      EXPECT_LT(r.module_cost[m], r.module_cost[m + 1]) << "step " << r.step << " module " << m;
+}
+
 TEST(Verification, CatchesACorruptedModuleResult) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 6, topo);
-  Collect sink;
+  ExecutionPlan plan = testing::plan_for(2, 6, topo);
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   ASSERT_TRUE(w.verify(store, x.steps_run).passed);
   BlockSubstitution::iterate(store.state(4))[3] += 1e-6;  // one wrong value in one module
@@ -186,8 +239,8 @@ TEST(Verification, ShortRunOfAWideProblemVerifies) {
   BlockSubstitution w(resolve_params(BlockSubstitution::info().params, p));
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 10, topo);
-  Collect sink;
+  ExecutionPlan plan = testing::plan_for(2, 10, topo);
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   Verification v = w.verify(store, x.steps_run);
   EXPECT_TRUE(v.passed) << v.detail;
@@ -198,8 +251,8 @@ TEST(Verification, CatchesAStateSwappedBetweenModules) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 4, topo);
-  Collect sink;
+  ExecutionPlan plan = testing::plan_for(2, 4, topo);
+  testing::CollectSteps sink;
   ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   auto a = store.state(2), b = store.state(3);
   const std::size_t n = std::min(a.size(), b.size());

@@ -11,6 +11,7 @@
 
 #include "balancers/balancer.h"
 #include "balancers/partition/block.h"
+#include "executor_test_support.h"
 #include "harness/archive/archive.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/group_barrier.h"
@@ -50,7 +51,10 @@ class CountingWorkload final : public Workload {
     std::memcpy(s.data(), &st, sizeof st);
   }
   void finish_step(int, ModuleStates&) override {}
-  Verification verify(ModuleStates& states, int steps) override {
+  std::shared_ptr<const SerialReference> reference(int steps) const override {
+    return std::make_shared<SerialReference>(steps);  // verify_against computes its own
+  }
+  Verification verify_against(ModuleStates& states, int steps, const SerialReference&) override {
     Verification v{true, "runs once per step, in order, values as serial", 0, 0, 0, 0};
     for (int m = 0; m < modules_; ++m) {
       State st;
@@ -114,21 +118,30 @@ class Recording final : public Balancer {
   std::mutex mutex_;
 };
 
-struct Collect final : StepSink {
-  void on_step(const StepRecord& r) override { records.push_back(r); }
-  std::vector<StepRecord> records;
-};
-
 struct Outcome {
   std::vector<StepRecord> records;
   ExecutionResult result;
   Verification verification;
 };
 
-Params group_of(int k) {
+Params group_of(int k, int max_syncs = 8) {
   Params p;
   p.set("group_size", std::int64_t{k});
+  p.set("max_syncs", std::int64_t{max_syncs});
   return p;
+}
+
+Params syncs(int max_syncs) {
+  Params p;
+  p.set("max_syncs", std::int64_t{max_syncs});
+  return p;
+}
+
+// Synchronisations per group in one step: each is triggered by exactly one processor.
+std::vector<int> syncs_per_group(const StepRecord& rec, int group_size) {
+  std::vector<int> out((rec.triggered.size() + group_size - 1) / group_size, 0);
+  for (std::size_t p = 0; p < rec.triggered.size(); ++p) out[p / group_size] += rec.triggered[p];
+  return out;
 }
 
 Outcome run(Workload& w, Balancer& dynamic, std::vector<double> speed, int steps) {
@@ -142,7 +155,7 @@ Outcome run(Workload& w, Balancer& dynamic, std::vector<double> speed, int steps
   plan.speed = std::move(speed);
   plan.record_modules = true;
   plan.dynamic = &dynamic;
-  Collect sink;
+  testing::CollectSteps sink;
   Outcome out;
   out.result = BspExecutor().run(w, store, plan, sink);
   out.records = std::move(sink.records);
@@ -191,17 +204,18 @@ TEST(InStepSync, EveryModuleRunsOncePerStepAndResultsVerify) {
       // The modelled makespan holds the waiting at the synchronisation and the decision.
       EXPECT_GE(rec.makespan, slowest - 1e-12) << name;
       EXPECT_LE(rec.ideal, rec.makespan) << name;
-      // One synchronisation per group and step, triggered by one processor of the group.
-      int triggers = 0;
-      for (int t : rec.triggered) triggers += t;
-      EXPECT_EQ(triggers, local ? 2 : 1) << name;
+      // Every group synchronises at least once a step (its fastest finishes), at most max_syncs.
+      for (int n : syncs_per_group(rec, local ? 2 : 4)) {
+        EXPECT_GE(n, 1) << name;
+        EXPECT_LE(n, 8) << name;
+      }
     }
   }
 }
 
 TEST(InStepSync, TheFastestProcessorTriggersAndHasNothingLeft) {
   CountingWorkload w(64, 25000);  // about 0.1 ms per module: 1.6 ms per processor, 16 ms on 3
-  Recording balancer("gcdlb", Params{});
+  Recording balancer("gcdlb", syncs(1));  // the first synchronisation of each step only
   const Outcome r = run(w, balancer, {1.0, 1.0, 1.0, 0.1}, 4);
   ASSERT_TRUE(r.verification.passed) << r.verification.detail;
   // Step 0 runs the block partition: processor 3, ten times slower, does not finish first.
@@ -227,9 +241,13 @@ TEST(InStepSync, TheFastestProcessorTriggersAndHasNothingLeft) {
 
 TEST(InStepSync, LocalSchemesMoveModulesOnlyWithinTheirGroup) {
   for (const char* name : {"lcdlb", "lddlb"}) {
-    CountingWorkload w(32);
+    // Modules of about 0.5 ms over 8 steps: a step spans several time slices of a loaded host,
+    // so the 4x slower processor cannot finish first in every step by being scheduled while its
+    // partner waits (it once did on 25 us modules: nothing moved and the test failed). And the
+    // rates now use the trigger's wall clock, so a partner that was descheduled sends modules.
+    CountingWorkload w(32, 100000);
     Recording balancer(name, group_of(2));
-    const Outcome r = run(w, balancer, {1.0, 0.25, 0.25, 1.0}, 5);
+    const Outcome r = run(w, balancer, {1.0, 0.25, 0.25, 1.0}, 8);
     ASSERT_TRUE(r.verification.passed) << name << ": " << r.verification.detail;
     EXPECT_GT(r.result.migrations, 0) << name;
     // Block partition: modules 0-15 in group {0, 1}, 16-31 in group {2, 3}, for good.
@@ -239,11 +257,47 @@ TEST(InStepSync, LocalSchemesMoveModulesOnlyWithinTheirGroup) {
   }
 }
 
+// Zaki, Li & Parthasarathy 1997: a group synchronises whenever its fastest finishes, again after
+// each decision that moved modules, at most max_syncs times a step; and no scheme leaves a
+// processor empty while another holds two or more modules (issue 12: gcdlb went 64:0).
+TEST(InStepSync, RepeatedSynchronisationsUpToTheBoundNeverEmptyAProcessor) {
+  for (const char* name : {"gcdlb", "gddlb", "lcdlb", "lddlb"})
+    for (const std::vector<double>& speed :
+         {std::vector<double>{1.0, 0.5}, std::vector<double>{1.0, 0.5, 0.5, 1.0}}) {
+      const int P = static_cast<int>(speed.size());
+      const bool local = name[0] == 'l';
+      const int group = local ? 2 : P, bound = 3;
+      CountingWorkload w(64, 25000);  // about 0.1 ms a module
+      Recording balancer(name, local ? group_of(2, bound) : syncs(bound));
+      const Outcome r = run(w, balancer, speed, 6);
+      ASSERT_TRUE(r.verification.passed) << name << ": " << r.verification.detail;
+      int repeated = 0;
+      for (const StepRecord& rec : r.records) {
+        for (int n : syncs_per_group(rec, group)) {
+          EXPECT_GE(n, 1) << name << " P = " << P << " step " << rec.step;
+          EXPECT_LE(n, bound) << name << " P = " << P << " step " << rec.step;
+          repeated += n > 1;
+        }
+        // The assignment a step ends with (and the next starts from).
+        std::vector<int> held(P, 0);
+        for (int q : rec.module_owner) ++held[q];
+        const int most = *std::max_element(held.begin(), held.end());
+        for (int q = 0; q < P; ++q)
+          EXPECT_TRUE(held[q] > 0 || most < 2)
+              << name << " P = " << P << " step " << rec.step << ": processor " << q
+              << " empty while another holds " << most;
+      }
+      // Block start, speeds 1 : 0.5: the first step's first decision moves modules, so the
+      // group synchronises again when its fastest finishes again.
+      EXPECT_GE(repeated, 1) << name << " P = " << P << ": never synchronised twice in a step";
+    }
+}
+
 TEST(InStepSync, DistributedSchemesDecideOnEveryThreadCentralisedOnOne) {
   for (const char* name : {"gcdlb", "gddlb"}) {
     const bool distributed = std::string(name) == "gddlb";
     CountingWorkload w(32);
-    Recording balancer(name, Params{});
+    Recording balancer(name, syncs(1));  // one decision a step at most
     const Outcome r = run(w, balancer, {1.0, 0.25, 1.0, 1.0}, 6);
     ASSERT_TRUE(r.verification.passed) << name << ": " << r.verification.detail;
     int decided = 0, distinct = 0;
@@ -323,7 +377,7 @@ TEST(RedundantDecision, DifferingResultsAreRefused) {
   plan.topology = &topo;
   plan.speed.assign(3, 1.0);
   plan.dynamic = &rotation;
-  Collect sink;
+  testing::CollectSteps sink;
   EXPECT_THROW(BspExecutor().run(w, store, plan, sink), std::logic_error);
 }
 
@@ -372,7 +426,8 @@ TEST(InStepSync, ArchivedBalanceTimesFollowTheScheme) {
       const double* b = &balance[s * cols];
       double triggers = 0;
       for (std::size_t p = 0; p < cols; ++p) triggers += triggered[s * cols + p];
-      EXPECT_EQ(triggers, 1.0);
+      EXPECT_GE(triggers, 1.0);  // one synchronisation a step at least, max_syncs (8) at most
+      EXPECT_LE(triggers, 8.0);
       if (*std::max_element(b, b + cols) == 0) continue;
       ++decided;
       EXPECT_GT(wall[s], 0.0);

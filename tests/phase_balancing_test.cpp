@@ -8,6 +8,7 @@
 #include "balancers/balancer.h"
 #include "balancers/partition/optimal_chain.h"
 #include "core/assignment.h"
+#include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/runner.h"
 #include "tests/serial_driver.h"
@@ -16,11 +17,6 @@ namespace lbb {
 namespace {
 
 using testing::make_workload;
-
-struct Collect final : StepSink {
-  void on_step(const StepRecord& r) override { records.push_back(r); }
-  std::vector<StepRecord> records;
-};
 
 struct Outcome {
   std::vector<StepRecord> records;
@@ -41,7 +37,7 @@ Outcome run(Workload& w, int P, int steps, Balancer* initial, std::vector<Balanc
     plan.dynamic = dynamic[0];
     plan.later_phase_dynamic.assign(dynamic.begin() + 1, dynamic.end());
   }
-  Collect sink;
+  testing::CollectSteps sink;
   Outcome out;
   out.result = BspExecutor().run(w, store, plan, sink);
   out.records = std::move(sink.records);

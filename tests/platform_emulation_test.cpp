@@ -5,6 +5,7 @@
 #include <numeric>
 #include <set>
 
+#include "executor_test_support.h"
 #include "harness/clock.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/bsp_executor.h"
@@ -68,11 +69,6 @@ Params problem() {
   return resolve_params(BlockSubstitution::info().params, p);
 }
 
-struct Collect final : StepSink {
-  void on_step(const StepRecord& r) override { records.push_back(r); }
-  std::vector<StepRecord> records;
-};
-
 // Keeps what every view showed; never moves anything.
 class Spy final : public Balancer {
  public:
@@ -102,7 +98,7 @@ Sums run_with_speeds(std::vector<double> speed) {
   plan.record_modules = true;
   Spy spy;
   plan.dynamic = &spy;
-  Collect sink;
+  testing::CollectSteps sink;
   const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   EXPECT_TRUE(w.verify(store, x.steps_run).passed);
   Sums out;
@@ -146,7 +142,7 @@ TEST(BspExecutorEmulation, ExternalLoadIsAppliedAndRecordedPerStepAndProcessor) 
   plan.topology = &topo;
   plan.speed = {1.0, 1.0};
   plan.external_load = {3.0, 1e-3, 5};
-  Collect sink;
+  testing::CollectSteps sink;
   const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   double total = 0;
   for (const auto& r : sink.records) {

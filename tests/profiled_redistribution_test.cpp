@@ -2,6 +2,7 @@
 // threshold, the 10 % profitability rule, groups, centralised vs distributed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -49,6 +50,22 @@ TEST(ProportionalCounts, SumToTheTotalInProportion) {
     const int total = static_cast<int>(rng() % 1000);
     const auto counts = proportional_counts(total, rate);
     EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), 0), total);
+  }
+}
+
+// A processor that was descheduled (a tiny rate since the last synchronisation) still holding
+// unfinished modules is left one, under all four schemes: proportional shares would give it none.
+TEST(ProfiledRedistribution, AProcessorHoldingModulesIsLeftOne) {
+  for (const char* name : {"gcdlb", "gddlb", "lcdlb", "lddlb"}) {
+    Profile p(4, 7);
+    p.owner = {0, 0, 0, 0, 0, 1, 1};  // the unfinished modules
+    p.busy = {1.0, 100.0, 1.0, 1.0};  // processor 1 ran its module a hundred times slower
+    p.work_done = {50.0, 1.0, 50.0, 50.0};
+    Params params = free_moves();
+    if (name[0] == 'l') params.set("group_size", std::int64_t{2});
+    const Decision d = make_balancer(name, params)->decide(p.view());
+    ASSERT_TRUE(d.act) << name;  // processor 1's second module goes
+    EXPECT_EQ(std::count(d.owner.begin(), d.owner.end(), 1), 1) << name;
   }
 }
 

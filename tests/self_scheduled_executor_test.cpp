@@ -7,6 +7,7 @@
 #include <atomic>
 #include <set>
 
+#include "executor_test_support.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/self_scheduled_executor.h"
@@ -15,11 +16,6 @@
 
 namespace lbb {
 namespace {
-
-struct Collect final : StepSink {
-  void on_step(const StepRecord& r) override { records.push_back(r); }
-  std::vector<StepRecord> records;
-};
 
 struct Schedule {
   const char* label;
@@ -35,16 +31,6 @@ const Schedule kSchedules[] = {
     {"omp_tasks", InStepSchedule::kOmpTasks, 1},
 };
 
-ExecutionPlan plan_for(int P, int steps, const Topology& topology) {
-  ExecutionPlan plan;
-  plan.processors = P;
-  plan.steps = steps;
-  plan.topology = &topology;
-  plan.speed.assign(P, 1.0);
-  plan.record_modules = true;
-  return plan;
-}
-
 // Every module's state bytes after a run, and its verification.
 struct Outcome {
   Verification verification;
@@ -58,8 +44,8 @@ Outcome run(std::string_view workload, std::initializer_list<std::string_view> s
   auto w = testing::make_workload(workload, settings);
   ModuleStore store(*w);
   const Topology topology(TopologyKind::kChain, P);
-  Collect sink;
-  const ExecutionResult x = executor.run(*w, store, plan_for(P, steps, topology), sink);
+  testing::CollectSteps sink;
+  const ExecutionResult x = executor.run(*w, store, testing::plan_for(P, steps, topology), sink);
   Outcome o{w->verify(store, x.steps_run), {}, std::move(sink.records), w->step_metrics().size()};
   for (int m = 0; m < store.size(); ++m)
     o.states.emplace_back(store.state(m).begin(), store.state(m).end());
@@ -128,7 +114,12 @@ class CountingWorkload final : public Workload {
   std::vector<double> step_metric_values(int step) const override {
     return inner_->step_metric_values(step);
   }
-  Verification verify(ModuleStates& s, int steps) override { return inner_->verify(s, steps); }
+  std::shared_ptr<const SerialReference> reference(int steps) const override {
+    return inner_->reference(steps);
+  }
+  Verification verify_against(ModuleStates& s, int steps, const SerialReference& r) override {
+    return inner_->verify_against(s, steps, r);
+  }
 
   std::size_t index(int m, int step, int phase) const {
     return (static_cast<std::size_t>(step) * phases() + phase) * module_count() + m;
@@ -155,9 +146,9 @@ TEST(SelfScheduledExecutor, EveryModuleRunsOncePerPhaseOnTheRecordedThread) {
       CountingWorkload w(std::move(inner), warmup + steps);
       ModuleStore store(w);
       const Topology topology(TopologyKind::kChain, P);
-      ExecutionPlan plan = plan_for(P, steps, topology);
+      ExecutionPlan plan = testing::plan_for(P, steps, topology);
       plan.warmup = warmup;
-      Collect sink;
+      testing::CollectSteps sink;
       SelfScheduledExecutor executor(s.kind, s.chunk);
       const ExecutionResult x = executor.run(w, store, plan, sink);
       EXPECT_EQ(x.steps_run, warmup + steps);
@@ -269,11 +260,11 @@ TEST(SelfScheduledExecutor, EmulatedLoadIsAppliedToTheThreadThatRuns) {
   auto w = testing::make_workload("block_substitution", {"blocks=12", "width=16"});
   ModuleStore store(*w);
   const Topology topology(TopologyKind::kChain, 3);
-  ExecutionPlan plan = plan_for(3, 4, topology);
+  ExecutionPlan plan = testing::plan_for(3, 4, topology);
   plan.speed = {1.0, 0.5, 1.0};
   plan.external_load.max = 1.0;
   plan.external_load.persist_s = 1e-4;
-  Collect sink;
+  testing::CollectSteps sink;
   SelfScheduledExecutor(InStepSchedule::kOmpDynamic, 1).run(*w, store, plan, sink);
   bool loaded = false;
   for (const StepRecord& r : sink.records) {
@@ -296,10 +287,10 @@ TEST(SelfScheduledExecutor, RefusesBalancersAndBadChunks) {
   auto w = testing::make_workload("block_substitution", {"blocks=8"});
   ModuleStore store(*w);
   const Topology topology(TopologyKind::kChain, 2);
-  ExecutionPlan plan = plan_for(2, 2, topology);
+  ExecutionPlan plan = testing::plan_for(2, 2, topology);
   std::unique_ptr<Balancer> lpt = make_balancer("lpt", Params{});
   plan.initial = lpt.get();
-  Collect sink;
+  testing::CollectSteps sink;
   EXPECT_THROW(SelfScheduledExecutor(InStepSchedule::kOmpStatic, 1).run(*w, store, plan, sink),
                std::invalid_argument);
 }

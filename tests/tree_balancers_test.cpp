@@ -11,6 +11,7 @@
 #include "balancers/level/tree_mesh.h"
 #include "core/assignment.h"
 #include "core/level_cost.h"
+#include "tests/hwang_hong_experiment.h"
 
 namespace lbb {
 namespace {
@@ -161,6 +162,46 @@ TEST(ListScheduling, RespectsTheCommunicationConstraintAndGrahamBound) {
                 level_lower_bound(l.cost, speed) + max_cost + 1e-9);
     }
   }
+}
+
+TEST(ListScheduling, CountingCommunicationKeepsThePapersOrderOnRandomLevels) {
+  // Hwang & Hong 2001, Table 1: L1 < L2 from C-COST 0.2 on. Earliest finish alone sends tasks
+  // up to C_max away and loses to L1 by far; counting the communication term in the choice
+  // brings L2 near L1, still above it.
+  const int processors = 16;
+  Topology mesh(TopologyKind::kMesh2d, processors);
+  std::vector<double> speed(processors, 1.0);
+  for (double c_cost : {0.3, 0.5}) {
+    double l1 = 0, l2 = 0, finish_only = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Level l = random_level(processors, 5 * processors, c_cost, seed);
+      auto t = [&](const std::vector<int>& owner) {
+        return level_cost(l.creator, owner, l.cost, l.hop, speed, mesh).total();
+      };
+      l1 += t(tree_mesh_balance(l.cost, l.hop, l.creator, speed, mesh, {}).owner);
+      l2 += t(list_schedule(l.cost, l.hop, l.creator, speed, mesh, 1.0));
+      finish_only +=
+          t(list_schedule(l.cost, l.hop, l.creator, speed, mesh, 1.0, ListRule::kEarliestFinish));
+    }
+    EXPECT_LT(l1, l2) << c_cost;
+    EXPECT_LT(l2, 0.95 * finish_only) << c_cost;
+  }
+}
+
+TEST(ListScheduling, LandsNearThePapersTInTheSection6Experiment) {
+  // Hwang & Hong 2001, Table 1 at C-COST 0.3 (128 processors, 5 tasks each, E_a in [4, 16]):
+  // L2 69.5, L3 77.5. Earliest finish alone gave 109 here.
+  testing::HwangHongSetup setup;
+  setup.generations = 200;
+  auto l2 = [](auto cost, auto hop, auto creator, auto speed, const Topology& t) {
+    return list_schedule(cost, hop, creator, speed, t, 1.0);
+  };
+  auto l3 = [](auto cost, auto, auto creator, auto speed, const Topology& t) {
+    return decreasing_fit(cost, creator, speed, t);
+  };
+  const double t2 = testing::run_hwang_hong(setup, l2).t;
+  EXPECT_NEAR(t2, 69.5, 0.1 * 69.5);
+  EXPECT_LT(t2, testing::run_hwang_hong(setup, l3).t);
 }
 
 TEST(DecreasingFit, IsLongestProcessingTimeFirst) {

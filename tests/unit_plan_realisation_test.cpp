@@ -3,6 +3,8 @@
 // fall by more than min_gain, and on fixed costs the moves stop after the first decisions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "balancers/balancer.h"
@@ -52,7 +54,11 @@ TEST(UnitPlanRealisation, EveryTransferMetWithinOneModuleOnRandomCosts) {
   const ModuleStructure structures[] = {ModuleStructure::kChain, ModuleStructure::kSpatial,
                                         ModuleStructure::kIndependent};
   int checked = 0;
-  for (const auto& name : unit_level_balancer_names())
+  const auto names = unit_level_balancer_names();
+  for (const char* needed : {"diffusion_horton", "multilevel", "diffusion", "random"})
+    EXPECT_NE(std::find(names.begin(), names.end(), needed), names.end()) << needed;
+  for (const auto& name : names) {
+    const int checked_before = checked;
     for (int trial = 0; trial < 40; ++trial) {
       const TopologyKind kind = kinds[trial % 4];
       const int processors = kind == TopologyKind::kHypercube ? 8 : 3 + trial % 14;
@@ -72,7 +78,8 @@ TEST(UnitPlanRealisation, EveryTransferMetWithinOneModuleOnRandomCosts) {
       EXPECT_DOUBLE_EQ(o.before, bottleneck(o.owner, in.cost, in.speed));
       EXPECT_DOUBLE_EQ(o.after, bottleneck(o.next, in.cost, in.speed));
     }
-  EXPECT_GT(checked, 200);
+    EXPECT_GT(checked - checked_before, 40) << name << ": too few planned transfers checked";
+  }
 }
 
 TEST(UnitPlanRealisation, DeclinesWhatDoesNotLowerThePredictedMakespanEnough) {
@@ -107,6 +114,86 @@ TEST(UnitPlanRealisation, FixedCostsStopMigratingAfterTheFirstDecisions) {
       }
       EXPECT_LT(last_move, 15) << name << " trial " << trial << " still moving at step "
                                << last_move;
+    }
+}
+
+// nbody.yaml's decomposition: 256 modules of equal body count along a Morton curve over a
+// Plummer-like cluster, so modules are small and many, their centres follow the curve and the
+// dense middle costs more (more tree interactions per body).
+struct CurveCluster : LoadSnapshot {
+  Topology topology;
+  CurveCluster(int processors, std::mt19937_64& rng) : topology(TopologyKind::kMesh2d, processors) {
+    structure = ModuleStructure::kSpatial;
+    dimensions = 2;
+    std::lognormal_distribution<double> spread(0.0, 0.15);
+    for (int m = 0; m < 256; ++m) {
+      double x = 0, y = 0;  // cell (x, y) of a 16 x 16 grid from Morton index m
+      for (int b = 0; b < 4; ++b) {
+        x += ((m >> (2 * b)) & 1) << b;
+        y += ((m >> (2 * b + 1)) & 1) << b;
+      }
+      x = (x + 0.5) / 16 - 0.5;
+      y = (y + 0.5) / 16 - 0.5;
+      coords.push_back(x);
+      coords.push_back(y);
+      cost.push_back(1e-4 * (1 + 1 / (0.1 + 8 * (x * x + y * y))) * spread(rng));
+    }
+    bytes.assign(256, 4096);
+    speed.assign(processors, 1.0);
+    owner = block_owners(256, processors);
+  }
+};
+
+std::vector<std::string> between_step_names() {
+  std::vector<std::string> names;
+  for (const auto& info : balancer_registry())
+    if (info.role == BalancerRole::kBetweenSteps) names.push_back(info.name);
+  return names;
+}
+
+// Steps of fixed costs (times `noise`, a multiplicative jitter of each module's measured cost
+// around its true cost); returns the modules moved per step.
+std::vector<int> moves_per_step(const std::string& name, int processors, double noise,
+                                std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  CurveCluster in(processors, rng);
+  const std::vector<double> truth = in.cost;
+  std::uniform_real_distribution<double> jitter(1 - noise, 1 + noise);
+  const auto balancer = make_balancer(name, {});  // default parameters and min_gain
+  std::vector<int> moved;
+  for (int step = 0; step < 40; ++step) {
+    for (int m = 0; m < 256; ++m) in.cost[m] = truth[m] * jitter(rng);
+    in.step = step;
+    const Decision d = balancer->decide(in.view(in.topology));
+    int n = 0;
+    if (d.act)
+      for (int m = 0; m < 256; ++m) n += d.owner[m] != in.owner[m];
+    if (d.act) in.owner = d.owner;
+    moved.push_back(n);
+  }
+  return moved;
+}
+
+TEST(UnitPlanRealisation, CurveDecomposedClusterStopsMigrating) {
+  for (const auto& name : between_step_names())
+    for (int processors : {4, 8, 16}) {
+      const std::vector<int> moved = moves_per_step(name, processors, 0.0, 5);
+      for (int step = 15; step < 40; ++step)
+        EXPECT_EQ(moved[step], 0) << name << " P = " << processors << " step " << step;
+    }
+}
+
+// Measured costs are never exact: a few percent of jitter per module must not set modules
+// moving every step (issue 12: 110-210 of 256 a step on nbody). Some moves may follow a
+// jitter that really made a processor the bottleneck; thrashing would move dozens a step.
+TEST(UnitPlanRealisation, CostJitterOfAFewPercentMovesFewModules) {
+  for (const auto& name : between_step_names())
+    for (int processors : {4, 8, 16}) {
+      const std::vector<int> moved = moves_per_step(name, processors, 0.05, 6);
+      int late = 0;
+      for (int step = 15; step < 40; ++step) late += moved[step];
+      EXPECT_LE(late, 25 * 2) << name << " P = " << processors << ": " << late
+                              << " modules moved in the last 25 steps";
     }
 }
 

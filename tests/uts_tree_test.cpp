@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kernels/uts_tree.h"
 
@@ -52,6 +55,30 @@ TEST(UtsTree, ChildIsHashOfItsMessageForManyParentsAndIndices) {
     EXPECT_EQ(child, sha1_digest(message)) << "index " << index;
     parent = child;
   }
+}
+
+// The overlapped spawns of a whole family equal the children hashed one by one from their
+// messages, at every position of the family and for repeated spawns (granularity > 1).
+TEST(UtsTree, SpawnedFamilyEqualsEachChildsHash) {
+  const UtsDigest parent = uts_root_digest(42);
+  for (int granularity : {1, 2, 3}) {
+    for (int count : {1, 2, 5, 100}) {
+      const int first = count == 5 ? 2147483640 : 3;
+      std::vector<std::uint8_t> out(std::size_t(count) * 20);
+      UtsSpawner(parent).children(first, count, granularity, out);
+      for (int i = 0; i < count; ++i) {
+        std::uint8_t message[24];
+        std::memcpy(message, parent.data(), 20);
+        for (int k = 0; k < 4; ++k)
+          message[20 + k] = static_cast<std::uint8_t>((first + i) >> (24 - 8 * k));
+        const UtsDigest expected = sha1_digest(message);
+        ASSERT_TRUE(std::equal(expected.begin(), expected.end(), out.begin() + 20 * i))
+            << "child " << i << " of " << count << ", granularity " << granularity;
+      }
+    }
+  }
+  std::vector<std::uint8_t> short_out(39);
+  EXPECT_THROW(UtsSpawner(parent).children(0, 2, 1, short_out), std::invalid_argument);
 }
 
 TEST(UtsTree, ChildRuleCountsAsChildCountOnEverySampleTree) {

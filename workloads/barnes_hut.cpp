@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <stdexcept>
 
@@ -35,6 +36,10 @@ std::size_t bytes_for(std::size_t bodies, int record_doubles) {
   return sizeof(CellHeader) + sizeof(double) * bodies * record_doubles;
 }
 
+// Bodies that share one tree walk (kernels::forces_of): at most this many, neighbours in the
+// tree.
+constexpr int kGroupSize = kernels::kTreeGroupSize;
+
 }  // namespace
 
 double barnes_hut_force_error_bound(double theta, int dims) {
@@ -55,12 +60,18 @@ WorkloadInfo BarnesHut::info() {
           string_param("decomposition", "grid",
                        "grid: fixed cells of a regular grid; curve: groups of equal body count "
                        "at t = 0 along a Morton curve, fixed key ranges afterwards (adaptive "
-                       "cells, fine enough to balance)",
-                       {"grid", "curve"}),
+                       "cells, fine enough to balance); particles: identical tasks as Franklin & "
+                       "Govindan's, bodies_per_module bodies each, regrouped along the curve "
+                       "every step",
+                       {"grid", "curve", "particles"}),
           int_param("cells_per_side", 8, "grid: cells per dimension; modules = cells^dimensions", 1,
                     256),
           int_param("curve_modules", 256, "curve: modules (key ranges along the curve)", 1,
                     1 << 20),
+          int_param("bodies_per_module", 64,
+                    "particles: bodies in every module (the last ones may hold one fewer); 1 "
+                    "makes every body a module",
+                    1, 1 << 26),
           real_param("box", 2.5,
                      "half-width of the grid (standard units); bodies outside "
                      "belong to the nearest edge cell",
@@ -86,6 +97,8 @@ WorkloadInfo BarnesHut::info() {
       [](const Params& p) { return std::make_unique<BarnesHut>(p); },
       [](const Params& p) {
         if (p.text("decomposition") == "curve") return static_cast<int>(p.integer("curve_modules"));
+        if (p.text("decomposition") == "particles")
+          return particle_modules(p.integer("particles"), p.integer("bodies_per_module"));
         int modules = 1;
         for (int d = 0; d < p.integer("dimensions"); ++d)
           modules *= static_cast<int>(p.integer("cells_per_side"));
@@ -104,7 +117,8 @@ WorkloadInfo BarnesHut::info() {
 BarnesHut::BarnesHut(const Params& params)
     : dims_(static_cast<int>(params.integer("dimensions"))),
       cells_per_side_(static_cast<int>(params.integer("cells_per_side"))),
-      curve_(params.text("decomposition") == "curve"),
+      curve_(params.text("decomposition") != "grid"),
+      particles_(params.text("decomposition") == "particles"),
       box_(params.real("box")),
       theta_(params.real("theta")),
       eps_(params.real("eps")),
@@ -120,7 +134,9 @@ BarnesHut::BarnesHut(const Params& params)
   const auto n = static_cast<std::size_t>(params.integer("particles"));
   std::vector<double> pos(n * dims_), vel(n * dims_), mass(n);
   kernels::plummer_model(dims_, seed_, pos, vel, mass);
-  if (curve_) {
+  if (particles_) {
+    modules = particle_modules(params.integer("particles"), params.integer("bodies_per_module"));
+  } else if (curve_) {
     modules = static_cast<int>(params.integer("curve_modules"));
     split_curve(pos, modules);
   }
@@ -131,12 +147,15 @@ BarnesHut::BarnesHut(const Params& params)
   for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int64_t>(i);
   kernels::BodyTree tree;
   kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, tree);
+  std::vector<kernels::Force> initial_forces(n);
+  kernels::tree_forces(tree, eps_, kGroupSize, initial_forces);
   double kinetic = 0, potential = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = static_cast<std::size_t>(tree.order[k]);
     double v2 = 0;
     for (int d = 0; d < dims_; ++d) v2 += vel[i * dims_ + d] * vel[i * dims_ + d];
     kinetic += 0.5 * mass[i] * v2;
-    potential += 0.5 * mass[i] * kernels::tree_force(tree, &pos[i * dims_], ids[i], eps_).phi;
+    potential += 0.5 * mass[i] * initial_forces[k].phi;
   }
   const double scale = kinetic > 0 ? std::sqrt(-potential / (2 * kinetic)) : 1.0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -146,13 +165,15 @@ BarnesHut::BarnesHut(const Params& params)
 
   initial_.assign(modules, {});
   const int rec = record_doubles();
+  const std::vector<int> module_of = modules_of(pos, ids);
   for (std::size_t i = 0; i < n; ++i) {
-    auto& cell = initial_[cell_of(&pos[i * dims_])];
+    auto& cell = initial_[module_of[i]];
     cell.insert(cell.end(), &pos[i * dims_], &pos[i * dims_] + dims_);
     cell.insert(cell.end(), &vel[i * dims_], &vel[i * dims_] + dims_);
     cell.push_back(mass[i]);
     cell.push_back(static_cast<double>(i));
   }
+  if (curve_) set_group_centres();
 
   // Cost model: a cell's bodies times the tree interactions per body, estimated by walking up
   // to 32 of its bodies in the initial tree (the walk is the module's work).
@@ -194,27 +215,59 @@ std::uint64_t BarnesHut::curve_key(const double* x) const {
 // Equal body counts per module at t = 0: the first key of every module after the first.
 void BarnesHut::split_curve(std::span<const double> pos, int modules) {
   const std::size_t n = pos.size() / dims_;
-  std::vector<std::uint64_t> keys(n);
-  std::vector<double> sum(static_cast<std::size_t>(modules) * dims_, 0.0);
-  std::vector<int> count(modules, 0);
-  for (std::size_t i = 0; i < n; ++i) keys[i] = curve_key(&pos[i * dims_]);
-  std::vector<std::uint64_t> sorted = keys;
+  std::vector<std::uint64_t> sorted(n);
+  for (std::size_t i = 0; i < n; ++i) sorted[i] = curve_key(&pos[i * dims_]);
   std::sort(sorted.begin(), sorted.end());
   curve_bounds_.clear();
   for (int g = 1; g < modules; ++g) curve_bounds_.push_back(sorted[g * n / modules]);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int m = cell_of(&pos[i * dims_]);
-    ++count[m];
-    for (int d = 0; d < dims_; ++d) sum[m * dims_ + d] += pos[i * dims_ + d];
+}
+
+// The centre of every group's bodies at t = 0 (curve and particles); an empty range (equal
+// keys) sits at the box centre.
+void BarnesHut::set_group_centres() {
+  const int rec = record_doubles();
+  curve_centres_.assign(initial_.size() * dims_, 0.0);
+  for (std::size_t m = 0; m < initial_.size(); ++m) {
+    const std::size_t count = initial_[m].size() / rec;
+    for (int d = 0; d < dims_; ++d) {
+      double sum = 0;
+      for (std::size_t i = 0; i < count; ++i) sum += initial_[m][i * rec + d];
+      curve_centres_[m * dims_ + d] = count ? sum / static_cast<double>(count) : 0.0;
+    }
   }
-  curve_centres_.assign(sum.size(), 0.0);
-  for (int m = 0; m < modules; ++m)
-    for (int d = 0; d < dims_; ++d)  // an empty range (equal keys) sits at the box centre
-      curve_centres_[m * dims_ + d] = count[m] ? sum[m * dims_ + d] / count[m] : 0.0;
+}
+
+int particle_modules(std::int64_t bodies, std::int64_t per_module) {
+  return static_cast<int>((bodies + per_module - 1) / per_module);
+}
+
+std::vector<int> BarnesHut::modules_of(std::span<const double> pos,
+                                       std::span<const std::int64_t> ids) const {
+  const std::size_t n = ids.size();
+  std::vector<int> out(n);
+  if (!particles_) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = cell_of(&pos[i * dims_]);
+    return out;
+  }
+  // Franklin & Govindan's identical tasks: the bodies in curve order (ties by id), cut into
+  // module_count() runs of equal length within one; module m holds ranks [m n / M, (m+1) n / M).
+  std::vector<std::pair<std::uint64_t, std::int64_t>> order(n);
+  std::vector<std::size_t> index(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = {curve_key(&pos[i * dims_]), ids[i]};
+  std::iota(index.begin(), index.end(), std::size_t{0});
+  std::sort(index.begin(), index.end(),
+            [&](std::size_t a, std::size_t b) { return order[a] < order[b]; });
+  const auto modules = static_cast<std::size_t>(module_count());
+  std::size_t m = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    while ((m + 1) * n / modules <= r) ++m;
+    out[index[r]] = static_cast<int>(m);
+  }
+  return out;
 }
 
 int BarnesHut::cell_of(const double* x) const {
-  if (curve_) {
+  if (curve_ && !particles_) {
     const std::uint64_t key = curve_key(x);
     return static_cast<int>(std::upper_bound(curve_bounds_.begin(), curve_bounds_.end(), key) -
                             curve_bounds_.begin());
@@ -227,6 +280,12 @@ int BarnesHut::cell_of(const double* x) const {
     stride *= cells_per_side_;
   }
   return cell;
+}
+
+std::optional<ModuleGraph> BarnesHut::communication() const {
+  if (curve_) return ModuleGraph::chain(module_count());
+  const std::vector<int> extents(dims_, cells_per_side_);
+  return ModuleGraph::grid(extents);
 }
 
 std::vector<double> BarnesHut::module_coords() const {
@@ -261,14 +320,14 @@ void BarnesHut::step_module(NbodySweep& sweep, int module, int step,
                              " has a bad header");
   const int rec = record_doubles();
   double* r = records_of(state);
+  const std::vector<kernels::Force> forces = module_forces(sweep, r, h.count);
   double kinetic = 0, potential = 0;
   std::int64_t interactions = 0;
   for (std::int64_t i = 0; i < h.count; ++i, r += rec) {
     double* x = r;
     double* v = r + dims_;
     const double m = r[2 * dims_];
-    const auto id = static_cast<std::int64_t>(r[2 * dims_ + 1]);
-    const kernels::Force f = kernels::tree_force(sweep.tree, x, id, eps_);
+    const kernels::Force& f = forces[i];
     interactions += f.interactions;
     // Leapfrog (kick-drift-kick merged): v(t) = v(t - dt/2) + a dt/2 synchronises the velocity
     // for the energy; v(t + dt/2) = v(t) + a dt/2; x(t + dt) = x(t) + v(t + dt/2) dt.
@@ -287,13 +346,57 @@ void BarnesHut::step_module(NbodySweep& sweep, int module, int step,
   sweep.interactions[module] = interactions;
 }
 
+std::vector<kernels::Force> BarnesHut::module_forces(const NbodySweep& sweep, const double* r,
+                                                     std::int64_t count) const {
+  // The module's bodies in tree order: kernels::forces_of groups them down the tree.
+  const int rec = record_doubles();
+  std::vector<std::pair<std::int32_t, std::int32_t>> order(count);  // (tree index, record)
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double id = r[i * rec + 2 * dims_ + 1];
+    if (!(id >= 0 && id < static_cast<double>(sweep.tree_index.size())))
+      throw std::runtime_error("barnes_hut: a body id is not in the tree");
+    order[i] = {sweep.tree_index[static_cast<std::size_t>(id)], static_cast<std::int32_t>(i)};
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<std::int32_t> bodies(count);
+  for (std::int64_t i = 0; i < count; ++i) bodies[i] = order[i].first;
+  std::vector<kernels::Force> sorted(count), forces(count);
+  thread_local kernels::GroupWalk walk;  // a module runs on one thread at a time
+  kernels::forces_of(sweep.tree, bodies, eps_, kGroupSize, walk, sorted);
+  for (std::int64_t i = 0; i < count; ++i) forces[order[i].second] = sorted[i];
+  return forces;
+}
+
 void BarnesHut::run_module(int module, int step, int /*phase*/, std::span<std::byte> state) {
   step_module(sweep_, module, step, state);
+}
+
+// Where every body of the states belongs now, per module in storage order.
+std::vector<std::vector<int>> BarnesHut::targets(ModuleStates& states) const {
+  const int rec = record_doubles();
+  std::vector<double> pos;
+  std::vector<std::int64_t> ids;
+  for (int m = 0; m < module_count(); ++m) {
+    std::span<std::byte> s = states.state(m);
+    const double* r = records_of(s);
+    for (std::int64_t i = 0; i < header_of(s).count; ++i, r += rec) {
+      pos.insert(pos.end(), r, r + dims_);
+      ids.push_back(static_cast<std::int64_t>(r[2 * dims_ + 1]));
+    }
+  }
+  const std::vector<int> flat = modules_of(pos, ids);
+  std::vector<std::vector<int>> out(module_count());
+  std::size_t next = 0;
+  for (int m = 0; m < module_count(); ++m)
+    for (std::int64_t i = 0; i < header_of(states.state(m)).count; ++i)
+      out[m].push_back(flat[next++]);
+  return out;
 }
 
 int BarnesHut::redistribute(ModuleStates& states) const {
   const int rec = record_doubles();
   const int modules = module_count();
+  const std::vector<std::vector<int>> target_of = targets(states);
   // Movers in (source module, position) order, so arrivals are appended deterministically.
   std::vector<std::pair<int, std::size_t>> movers;  // (target, offset in `moving`)
   std::vector<double> moving;
@@ -304,7 +407,7 @@ int BarnesHut::redistribute(ModuleStates& states) const {
     std::int64_t kept = 0;
     for (std::int64_t i = 0; i < h.count; ++i) {
       const double* body = r + i * rec;
-      const int target = cell_of(body);
+      const int target = target_of[m][i];
       if (target == m) {
         if (kept != i) std::memmove(r + kept * rec, body, sizeof(double) * rec);
         ++kept;
@@ -347,6 +450,13 @@ void BarnesHut::rebuild_tree(NbodySweep& sweep, ModuleStates& states) const {
     }
   }
   kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, sweep.tree);
+  sweep.tree_index.assign(ids.size(), -1);
+  for (int k = 0; k < sweep.tree.bodies(); ++k) {
+    const std::int64_t id = sweep.tree.id[k];
+    if (id < 0 || id >= static_cast<std::int64_t>(ids.size()) || sweep.tree_index[id] >= 0)
+      throw std::runtime_error("barnes_hut: body ids are not 0 .. N-1, each once");
+    sweep.tree_index[id] = k;
+  }
 }
 
 void BarnesHut::end_step(NbodySweep& sweep, ModuleStates& states) const {
@@ -387,9 +497,13 @@ std::vector<double> BarnesHut::gather_bodies(ModuleStates& states) const {
     const CellHeader& h = header_of(s);
     if (h.module != m || h.dims != dims_ || h.count < 0 || s.size() != bytes_for(h.count, rec))
       throw std::runtime_error("state of module " + std::to_string(m) + " has a bad header");
+  }
+  const std::vector<std::vector<int>> target_of = targets(states);
+  for (int m = 0; m < module_count(); ++m) {
+    std::span<std::byte> s = states.state(m);
     const double* r = records_of(s);
-    for (std::int64_t i = 0; i < h.count; ++i, r += rec) {
-      if (cell_of(r) != m)
+    for (std::int64_t i = 0; i < header_of(s).count; ++i, r += rec) {
+      if (target_of[m][i] != m)
         throw std::runtime_error("a body of module " + std::to_string(m) + " lies outside it");
       all.insert(all.end(), r, r + rec);
     }
@@ -406,18 +520,87 @@ std::vector<double> BarnesHut::gather_bodies(ModuleStates& states) const {
   return sorted;
 }
 
-Verification BarnesHut::verify(ModuleStates& states, int steps_run) {
-  const int rec = record_doubles();
-  // 1. Serial reference: the same simulation from the same initial states in private buffers.
-  VectorModuleStates ref_states(*this);
-  NbodySweep ref(module_count());
-  rebuild_tree(ref, ref_states);
-  for (int s = 0; s < steps_run; ++s) {
-    for (int m = 0; m < module_count(); ++m) step_module(ref, m, s, ref_states.state(m));
-    end_step(ref, ref_states);
-  }
-  const std::vector<double> expected = gather_bodies(ref_states);
+// The serial replay of a Barnes-Hut run and the checks that read only it.
+struct NbodyReference : SerialReference {
+  using SerialReference::SerialReference;
+  std::vector<double> bodies;  // every body's record after the steps, ordered by id
+  std::vector<double> energy;  // per step
+  double drift = 0;            // relative energy drift over the steps
+  // Tree forces against direct summation on sampled bodies of the final state.
+  int samples = 0;
+  double force_rms = 0, force_worst = 0;
+  double interactions_per_body = 0, tree_cells = 0;
+};
 
+std::shared_ptr<const SerialReference> BarnesHut::reference(int steps_run) const {
+  auto ref = std::make_shared<NbodyReference>(steps_run);
+  // 1. The same simulation from the same initial states in private buffers.
+  VectorModuleStates ref_states(*this);
+  NbodySweep sweep(module_count());
+  rebuild_tree(sweep, ref_states);
+  for (int s = 0; s < steps_run; ++s) {
+    for (int m = 0; m < module_count(); ++m) step_module(sweep, m, s, ref_states.state(m));
+    end_step(sweep, ref_states);
+  }
+  ref->bodies = gather_bodies(ref_states);
+  ref->energy = sweep.energy;
+  // 2. Energy conservation of the replay.
+  for (double e : ref->energy) ref->drift = std::max(ref->drift, std::abs(e - ref->energy[0]));
+  if (!ref->energy.empty()) ref->drift /= std::abs(ref->energy[0]);
+  const std::size_t n = ref->bodies.size() / record_doubles();
+  double walked = 0;
+  for (double i : sweep.total_interactions) walked += i;
+  ref->interactions_per_body = steps_run && n ? walked / steps_run / n : 0.0;
+  sample_forces(*ref);
+  return ref;
+}
+
+// 3. Tree forces against direct summation on sampled bodies of the replay's final state.
+void BarnesHut::sample_forces(NbodyReference& ref) const {
+  const int rec = record_doubles();
+  const std::vector<double>& expected = ref.bodies;
+  const std::size_t n = expected.size() / rec;
+  std::vector<double> pos(n * dims_), mass(n);
+  std::vector<std::int64_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(&pos[i * dims_], &expected[i * rec], sizeof(double) * dims_);
+    mass[i] = expected[i * rec + 2 * dims_];
+    ids[i] = static_cast<std::int64_t>(expected[i * rec + 2 * dims_ + 1]);
+  }
+  kernels::BodyTree tree;
+  kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, tree);
+  std::vector<int> tree_index(n);
+  for (std::size_t k = 0; k < n; ++k) tree_index[tree.order[k]] = static_cast<int>(k);
+  // The forces the steps use: the bodies walk the tree in groups.
+  std::vector<kernels::Force> grouped(n);
+  kernels::tree_forces(tree, eps_, kGroupSize, grouped);
+  std::mt19937_64 rng(seed_ ^ 0x5bd1e995u);
+  std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+  double sum_sq = 0, worst = 0;
+  const int samples = static_cast<int>(std::min<std::size_t>(force_samples_, n));
+  for (int k = 0; k < samples; ++k) {
+    const std::size_t i = pick(rng);
+    const kernels::Force& t = grouped[tree_index[i]];
+    const kernels::Force d = kernels::direct_force(tree, &pos[i * dims_], tree_index[i], eps_);
+    double err2 = 0, ref2 = 0;
+    for (int c = 0; c < dims_; ++c) {
+      err2 += (t.acc[c] - d.acc[c]) * (t.acc[c] - d.acc[c]);
+      ref2 += d.acc[c] * d.acc[c];
+    }
+    const double rel = std::sqrt(err2 / std::max(ref2, 1e-300));
+    sum_sq += rel * rel;
+    worst = std::max(worst, rel);
+  }
+  ref.samples = samples;
+  ref.force_rms = samples ? std::sqrt(sum_sq / samples) : 0.0;
+  ref.force_worst = worst;
+  ref.tree_cells = static_cast<double>(tree.cells.size());
+}
+
+Verification BarnesHut::verify_against(ModuleStates& states, int steps_run,
+                                       const SerialReference& reference) {
+  const auto& ref = reference_as<NbodyReference>(reference, steps_run);
+  const std::vector<double>& expected = ref.bodies;
   Verification v;
   v.tolerance = 1e-12;
   std::vector<double> got;
@@ -447,65 +630,26 @@ Verification BarnesHut::verify(ModuleStates& states, int steps_run) {
       history_error = std::max(
           history_error, std::abs(sweep_.energy[s] - ref.energy[s]) / std::abs(ref.energy[s]));
   const bool history_ok = history_complete && history_error <= 1e-12;
-
-  // 2. Energy conservation of the reference run.
-  double drift = 0;
-  for (double e : ref.energy) drift = std::max(drift, std::abs(e - ref.energy[0]));
-  if (!ref.energy.empty()) drift /= std::abs(ref.energy[0]);
-  const bool energy_ok = drift <= energy_tolerance_;
-
-  // 3. Tree forces against direct summation on sampled bodies of the final state.
-  const std::size_t n = expected.size() / rec;
-  std::vector<double> pos(n * dims_), mass(n);
-  std::vector<std::int64_t> ids(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::memcpy(&pos[i * dims_], &expected[i * rec], sizeof(double) * dims_);
-    mass[i] = expected[i * rec + 2 * dims_];
-    ids[i] = static_cast<std::int64_t>(expected[i * rec + 2 * dims_ + 1]);
-  }
-  kernels::BodyTree tree;
-  kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, tree);
-  std::vector<int> tree_index(n);
-  for (std::size_t k = 0; k < n; ++k) tree_index[tree.order[k]] = static_cast<int>(k);
-  std::mt19937_64 rng(seed_ ^ 0x5bd1e995u);
-  std::uniform_int_distribution<std::size_t> pick(0, n - 1);
-  double sum_sq = 0, worst = 0;
-  const int samples = static_cast<int>(std::min<std::size_t>(force_samples_, n));
-  for (int k = 0; k < samples; ++k) {
-    const std::size_t i = pick(rng);
-    const kernels::Force t = kernels::tree_force(tree, &pos[i * dims_], ids[i], eps_);
-    const kernels::Force d = kernels::direct_force(tree, &pos[i * dims_], tree_index[i], eps_);
-    double err2 = 0, ref2 = 0;
-    for (int c = 0; c < dims_; ++c) {
-      err2 += (t.acc[c] - d.acc[c]) * (t.acc[c] - d.acc[c]);
-      ref2 += d.acc[c] * d.acc[c];
-    }
-    const double rel = std::sqrt(err2 / std::max(ref2, 1e-300));
-    sum_sq += rel * rel;
-    worst = std::max(worst, rel);
-  }
-  const double rms = samples ? std::sqrt(sum_sq / samples) : 0.0;
+  const bool energy_ok = ref.drift <= energy_tolerance_;
   const double bound = barnes_hut_force_error_bound(theta_, dims_);
-  const bool force_ok = rms <= bound;
+  const bool force_ok = ref.force_rms <= bound;
 
   v.passed = v.error <= v.tolerance && history_ok && energy_ok && force_ok;
   v.detail = "bodies vs serial replay: rel. error " + format_number(v.error) + "; energy " +
              (history_ok ? "history matches" : "history differs") + ", drift " +
-             format_number(drift) + (energy_ok ? " <= " : " > ") +
-             format_number(energy_tolerance_) + "; force vs direct on " + std::to_string(samples) +
-             " bodies: rms " + format_number(rms) + (force_ok ? " <= " : " > ") +
-             format_number(bound) + ", max " + format_number(worst) + " (theta " +
-             format_number(theta_) + ")";
-  double walked = 0;
-  for (double i : ref.total_interactions) walked += i;
+             format_number(ref.drift) + (energy_ok ? " <= " : " > ") +
+             format_number(energy_tolerance_) + "; force vs direct on " +
+             std::to_string(ref.samples) + " bodies: rms " + format_number(ref.force_rms) +
+             (force_ok ? " <= " : " > ") + format_number(bound) + ", max " +
+             format_number(ref.force_worst) + " (theta " + format_number(theta_) + ")";
   attributes_ = {
-      {"force_rms_error", rms},
-      {"force_max_error", worst},
+      {"force_rms_error", ref.force_rms},
+      {"force_max_error", ref.force_worst},
       {"force_error_bound", bound},
-      {"energy_drift", drift},
+      {"energy_drift", ref.drift},
       {"energy_drift_bound", energy_tolerance_},
-      {"interactions_per_body", steps_run && n ? walked / steps_run / n : 0.0},
-      {"tree_cells", static_cast<double>(tree.cells.size())},
+      {"interactions_per_body", ref.interactions_per_body},
+      {"tree_cells", ref.tree_cells},
   };
   return v;
 }

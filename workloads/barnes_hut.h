@@ -5,13 +5,17 @@
 // equal body counts at t = 0, fine where the cluster is dense; a module holds the bodies inside its
 // cell, and bodies that cross a cell boundary move to the neighbouring module at the end of every
 // step, so module sizes and costs drift (the task arrivals and departures lambda, mu of Franklin &
-// Govindan's model).
+// Govindan's model). Under decomposition: particles every module holds the same number of
+// bodies (within one; Franklin & Govindan's identical tasks): the bodies in curve order are cut
+// into equal runs again every step, so bodies cross between neighbouring runs as they move.
 //
 // Sharing the global tree: finish_step (serial) moves crossing bodies between module states,
 // then builds one tree over all bodies, the exchange buffer of the step. Every module walks that
-// tree for its own bodies in run_module, so the force walk, the dominant O(N log N) work, is the
-// module's cost, while the O(N log N) build with a small constant stays a measured serial part.
+// tree in run_module once per group of its bodies that are neighbours in the tree (Barnes 1990), so
+// the force walk, the dominant O(N log N) work, is the module's cost, while the O(N log N) build
+// with a small constant stays a measured serial part.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -20,12 +24,15 @@
 
 namespace lbb {
 
+struct NbodyReference;  // the serial replay verify compares with (barnes_hut.cpp)
+
 // The exchange buffers of one simulation: the tree of the bodies' current positions and the
 // per-module sums of the step. The run and its serial reference each own one.
 struct NbodySweep {
   explicit NbodySweep(int modules)
       : kinetic(modules, 0.0), potential(modules, 0.0), interactions(modules, 0) {}
   kernels::BodyTree tree;
+  std::vector<std::int32_t> tree_index;    // by body id: its index in the tree
   std::vector<double> kinetic, potential;  // per module, at the start of the step
   std::vector<std::int64_t> interactions;  // per module, tree interactions of the step
   std::vector<double> energy;              // per step: kinetic + potential at its start
@@ -43,45 +50,62 @@ class BarnesHut final : public Workload {
   int dimensions() const override { return dims_; }
   std::vector<double> module_coords() const override;
   std::vector<double> predicted_weights() const override { return predicted_; }
+  // Cells linked across faces (grid), or consecutive key ranges along the curve.
+  std::optional<ModuleGraph> communication() const override;
   std::size_t state_bytes(int module) const override;
   void init_state(int module, std::span<std::byte> state) const override;
   void run_module(int module, int step, int phase, std::span<std::byte> state) override;
   void finish_step(int step, ModuleStates& states) override;
   std::vector<StepMetric> step_metrics() const override;
   std::vector<double> step_metric_values(int step) const override;
-  Verification verify(ModuleStates& states, int steps_run) override;
+  std::shared_ptr<const SerialReference> reference(int steps_run) const override;
+  Verification verify_against(ModuleStates& states, int steps_run,
+                              const SerialReference& reference) override;
   std::vector<WorkloadAttribute> attributes() const override { return attributes_; }
 
-  // The module a position belongs to: its grid cell (outside the grid, the nearest edge cell),
-  // or its key range along the curve.
-  int cell_of(const double* x) const;
   // Every body's record (position, velocity, mass, id), ordered by id.
   std::vector<double> gather_bodies(ModuleStates& states) const;
   int record_doubles() const { return 2 * dims_ + 2; }
 
  private:
   void step_module(NbodySweep& sweep, int module, int step, std::span<std::byte> state) const;
+  // Forces on a module's `count` records r, its bodies walking the tree in groups.
+  std::vector<kernels::Force> module_forces(const NbodySweep& sweep, const double* r,
+                                            std::int64_t count) const;
   void end_step(NbodySweep& sweep, ModuleStates& states) const;
   int redistribute(ModuleStates& states) const;
   void rebuild_tree(NbodySweep& sweep, ModuleStates& states) const;
+  void sample_forces(NbodyReference& ref) const;
   std::uint64_t curve_key(const double* x) const;
   void split_curve(std::span<const double> pos, int modules);
+  void set_group_centres();
+  // The module a position belongs to (grid and curve): its grid cell (outside the grid, the
+  // nearest edge cell), or its key range along the curve.
+  int cell_of(const double* x) const;
+  // The module of every body (positions, dims per body, and ids): cell_of, or under particles
+  // its run of the bodies in curve order.
+  std::vector<int> modules_of(std::span<const double> pos, std::span<const std::int64_t> ids) const;
+  std::vector<std::vector<int>> targets(ModuleStates& states) const;
 
   int dims_;
   int cells_per_side_;
-  bool curve_;  // decomposition: curve
+  bool curve_;      // decomposition: curve or particles (both order bodies along the curve)
+  bool particles_;  // decomposition: particles
   double box_, theta_, eps_, dt_;
   int leaf_size_;
   int force_samples_;
   double energy_tolerance_;
   std::uint64_t seed_;
   std::vector<std::uint64_t> curve_bounds_;   // curve: first key of modules 1..M-1
-  std::vector<double> curve_centres_;         // curve: module centres at t = 0
+  std::vector<double> curve_centres_;         // curve, particles: module centres at t = 0
   std::vector<std::vector<double>> initial_;  // per module: its bodies' records at t = 0
   std::vector<double> predicted_;
   NbodySweep sweep_;
   std::vector<WorkloadAttribute> attributes_;
 };
+
+// Modules of `bodies` bodies in groups of at most `per_module` (decomposition: particles).
+int particle_modules(std::int64_t bodies, std::int64_t per_module);
 
 // Bound on the rms relative force error of the tree against direct summation at opening
 // parameter theta in `dims` dimensions, for the opening criterion used here (docs/workloads.md).

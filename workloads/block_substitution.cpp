@@ -210,8 +210,22 @@ std::vector<double> BlockSubstitution::gather_solution(ModuleStates& states) con
   return x;
 }
 
-Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
-  // Serial reference: the same iteration from the same initial states in private buffers.
+namespace {
+
+// The serial block Jacobi iteration of a run's problem, and how its error fell.
+struct JacobiReference : SerialReference {
+  using SerialReference::SerialReference;
+  std::vector<double> x;                     // the final iterate
+  std::vector<double> history;               // relative residual per step
+  double energy_first = 0, energy_last = 0;  // A-norm squared of the error, before and after
+  bool energy_falls = false;
+};
+
+}  // namespace
+
+std::shared_ptr<const SerialReference> BlockSubstitution::reference(int steps_run) const {
+  // The same iteration from the same initial states in private buffers.
+  auto ref = std::make_shared<JacobiReference>(steps_run);
   const int blocks = module_count();
   BlockJacobiSweep sweep(blocks, width_);
   VectorModuleStates ref_states(*this);
@@ -233,10 +247,10 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
   // Block Jacobi with SPD A and SPD 2D - A (here D + L + L^T is A with the block couplings'
   // signs flipped, similar to A) shrinks the A-norm of the error at every step
   // (Householder-John); the residual's 2-norm need not fall monotonically.
-  std::vector<double> ref_history, energy{error_energy(gather_solution(ref_states))};
+  std::vector<double> energy{error_energy(gather_solution(ref_states))};
   for (int s = 0; s < steps_run; ++s) {
     for (int m = 0; m < blocks; ++m) step_block(sweep, m, s, ref_states.state(m));
-    ref_history.push_back(sweep.residual_norm(s) / norm2(b_));
+    ref->history.push_back(sweep.residual_norm(s) / norm2(b_));
     energy.push_back(error_energy(gather_solution(ref_states)));
   }
   // Below 1e-12 of the solution's A-norm the error is rounding (both x and the direct solve
@@ -245,17 +259,28 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
   bool energy_falls = exact_ok && energy.back() < energy.front();
   for (std::size_t s = 1; s < energy.size(); ++s)
     energy_falls &= energy[s] <= energy[s - 1] * (1 + 1e-9) + rounding_floor + 1e-300;
+  ref->energy_first = energy.front();
+  ref->energy_last = energy.back();
+  ref->energy_falls = energy_falls;
+  ref->x = gather_solution(ref_states);
+  return ref;
+}
 
+Verification BlockSubstitution::verify_against(ModuleStates& states, int steps_run,
+                                               const SerialReference& reference) {
+  const auto& ref = reference_as<JacobiReference>(reference, steps_run);
+  const std::vector<double>& x_ref = ref.x;
+  const std::vector<double>& ref_history = ref.history;
+  const bool energy_falls = ref.energy_falls;
   Verification v;
   v.tolerance = 1e-12;
-  std::vector<double> x, x_ref;
+  std::vector<double> x;
   try {
     x = gather_solution(states);
   } catch (const std::exception& e) {
     v.detail = e.what();
     return v;
   }
-  x_ref = gather_solution(ref_states);
   double diff = 0, ref_norm = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     diff += (x[i] - x_ref[i]) * (x[i] - x_ref[i]);
@@ -275,8 +300,8 @@ Verification BlockSubstitution::verify(ModuleStates& states, int steps_run) {
   const bool history_ok = history_complete && history_error <= 1e-9;
   v.passed = v.error <= v.tolerance && history_ok && energy_falls && std::isfinite(v.checksum);
   v.detail = "final iterate vs serial block Jacobi: rel. error " + format_number(v.error) +
-             "; A-norm of the error " + format_number(std::sqrt(energy.front())) + " -> " +
-             format_number(std::sqrt(energy.back())) +
+             "; A-norm of the error " + format_number(std::sqrt(ref.energy_first)) + " -> " +
+             format_number(std::sqrt(ref.energy_last)) +
              (energy_falls ? " (falls every step)" : " (does NOT fall every step)") +
              "; residual history " + (history_ok ? "matches" : "differs");
   return v;

@@ -49,7 +49,9 @@ class BlockSubstitution final : public Workload {
   void finish_step(int step, ModuleStates& states) override;
   std::vector<StepMetric> step_metrics() const override;
   std::vector<double> step_metric_values(int step) const override;
-  Verification verify(ModuleStates& states, int steps_run) override;
+  std::shared_ptr<const SerialReference> reference(int steps_run) const override;
+  Verification verify_against(ModuleStates& states, int steps_run,
+                              const SerialReference& reference) override;
 
   const std::vector<int>& block_lines() const { return lines_; }
   // The iterate x inside one module's state.

@@ -5,6 +5,7 @@
 // nothing of threads or balancers: a processor is only the index of the buffer that receives
 // the children of the tasks it ran. A task's state is the bytes a migration copies.
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -43,8 +44,13 @@ class LevelWorkload {
   // Values of level_metrics() for a finished level, in the same order.
   virtual std::vector<double> level_metric_values(int /*level*/) const { return {}; }
 
-  // Compares what the run computed with a serial reference computation.
-  virtual Verification verify() = 0;
+  // The serial reference computation of the whole problem (its steps_run() is 0).
+  virtual std::shared_ptr<const SerialReference> reference() const = 0;
+  // Compares what the run computed with `reference`, which reference() of this workload or of
+  // one with the same parameters computed.
+  virtual Verification verify_against(const SerialReference& reference) = 0;
+  // Against a reference computed now.
+  Verification verify() { return verify_against(*reference()); }
   virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
 };
 

@@ -187,11 +187,77 @@ std::vector<double> Matmul::gather_product(ModuleStates& states) const {
   return z;
 }
 
-Verification Matmul::verify(ModuleStates& states, int steps_run) {
-  // References from X and Y regenerated from the seed, in long double: sampled entries
-  // z_ij = x_i . y_j, every row sum x_i . (Y 1) and every column sum (1^T X) . y_j (the
-  // checksums of Huang & Abraham 1984). Each discrepancy is divided by the sum of the absolute
-  // terms, so that 2 (r + max(n, m)) DBL_EPSILON bounds the rounding of a correct product.
+namespace {
+
+// Huang & Abraham 1984's checksums of Z = X Y, from X and Y regenerated from the seed, in long
+// double, each with the sum of its absolute terms (its scale), and sampled entries of Z.
+struct ProductReference : SerialReference {
+  using SerialReference::SerialReference;
+  struct Sum {
+    long double want = 0, scale = 0;
+  };
+  struct Entry {
+    int row = 0, col = 0;
+    Sum sum;
+  };
+  std::vector<Sum> row, col;   // z_i . 1 = x_i . (Y 1), 1^T z_j = (1^T X) . y_j
+  std::vector<Entry> sampled;  // z_ij = x_i . y_j, by row
+  long double total_want = 0, total_scale = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<const SerialReference> Matmul::reference(int steps_run) const {
+  auto ref = std::make_shared<ProductReference>(steps_run);
+  const std::vector<double> y = make_y();
+  std::vector<long double> y_row_sum(r_, 0), y_row_abs(r_, 0), x_col_sum(r_, 0), x_col_abs(r_, 0);
+  for (int k = 0; k < r_; ++k)
+    for (int j = 0; j < m_; ++j) {
+      y_row_sum[k] += y[static_cast<std::size_t>(k) * m_ + j];
+      y_row_abs[k] += std::abs(y[static_cast<std::size_t>(k) * m_ + j]);
+    }
+  std::mt19937_64 rng = stream(seed_, 2, 0);
+  std::uniform_int_distribution<int> pick_row(0, n_ - 1), pick_col(0, m_ - 1);
+  std::vector<std::vector<int>> sampled(n_);
+  for (int s = 0; s < samples_; ++s) sampled[pick_row(rng)].push_back(pick_col(rng));
+  ref->row.resize(n_);
+  for (int i = 0; i < n_; ++i) {
+    const std::vector<double> x = x_row(i);
+    ProductReference::Sum& sum = ref->row[i];
+    for (int k = 0; k < r_; ++k) {
+      sum.want += x[k] * y_row_sum[k];
+      sum.scale += std::abs(x[k]) * y_row_abs[k];
+      x_col_sum[k] += x[k];
+      x_col_abs[k] += std::abs(x[k]);
+    }
+    for (int j : sampled[i]) {
+      ProductReference::Entry e{i, j, {}};
+      for (int k = 0; k < r_; ++k) {
+        e.sum.want += static_cast<long double>(x[k]) * y[static_cast<std::size_t>(k) * m_ + j];
+        e.sum.scale +=
+            std::abs(static_cast<long double>(x[k]) * y[static_cast<std::size_t>(k) * m_ + j]);
+      }
+      ref->sampled.push_back(e);
+    }
+  }
+  ref->col.resize(m_);
+  for (int j = 0; j < m_; ++j) {
+    ProductReference::Sum& sum = ref->col[j];
+    for (int k = 0; k < r_; ++k) {
+      sum.want += x_col_sum[k] * y[static_cast<std::size_t>(k) * m_ + j];
+      sum.scale += x_col_abs[k] * std::abs(y[static_cast<std::size_t>(k) * m_ + j]);
+    }
+    ref->total_want += sum.want;
+    ref->total_scale += sum.scale;
+  }
+  return ref;
+}
+
+Verification Matmul::verify_against(ModuleStates& states, int steps_run,
+                                    const SerialReference& reference) {
+  // Each discrepancy is divided by the sum of the absolute terms, so that
+  // 2 (r + max(n, m)) DBL_EPSILON bounds the rounding of a correct product.
+  const auto& ref = reference_as<ProductReference>(reference, steps_run);
   Verification v;
   v.tolerance = 2.0 * (r_ + std::max(n_, m_)) * DBL_EPSILON;
   std::vector<double> z;
@@ -201,58 +267,27 @@ Verification Matmul::verify(ModuleStates& states, int steps_run) {
     v.detail = e.what();
     return v;
   }
-  const std::vector<double> y = make_y();
-  std::vector<long double> y_row_sum(r_, 0), y_row_abs(r_, 0), x_col_sum(r_, 0), x_col_abs(r_, 0);
-  for (int k = 0; k < r_; ++k)
-    for (int j = 0; j < m_; ++j) {
-      y_row_sum[k] += y[static_cast<std::size_t>(k) * m_ + j];
-      y_row_abs[k] += std::abs(y[static_cast<std::size_t>(k) * m_ + j]);
-    }
   double worst = 0;
-  auto check = [&](long double got, long double want, long double scale) {
-    const double e = static_cast<double>(std::abs(got - want) / std::max(scale, 1e-300L));
+  auto check = [&](long double got, const ProductReference::Sum& want) {
+    const double e = static_cast<double>(std::abs(got - want.want) / std::max(want.scale, 1e-300L));
     worst =
         std::isfinite(e) && std::isfinite(static_cast<double>(got)) ? std::max(worst, e) : INFINITY;
   };
-  std::mt19937_64 rng = stream(seed_, 2, 0);
-  std::uniform_int_distribution<int> pick_row(0, n_ - 1), pick_col(0, m_ - 1);
-  std::vector<std::vector<int>> sampled(n_);
-  for (int s = 0; s < samples_; ++s) sampled[pick_row(rng)].push_back(pick_col(rng));
   long double total = 0;
   for (int i = 0; i < n_; ++i) {
-    const std::vector<double> x = x_row(i);
-    long double want = 0, scale = 0, got = 0;
-    for (int k = 0; k < r_; ++k) {
-      want += x[k] * y_row_sum[k];
-      scale += std::abs(x[k]) * y_row_abs[k];
-      x_col_sum[k] += x[k];
-      x_col_abs[k] += std::abs(x[k]);
-    }
+    long double got = 0;
     for (int j = 0; j < m_; ++j) got += z[static_cast<std::size_t>(i) * m_ + j];
-    check(got, want, scale);
+    check(got, ref.row[i]);
     total += got;
-    for (int j : sampled[i]) {
-      long double dot = 0, abs_dot = 0;
-      for (int k = 0; k < r_; ++k) {
-        dot += static_cast<long double>(x[k]) * y[static_cast<std::size_t>(k) * m_ + j];
-        abs_dot +=
-            std::abs(static_cast<long double>(x[k]) * y[static_cast<std::size_t>(k) * m_ + j]);
-      }
-      check(z[static_cast<std::size_t>(i) * m_ + j], dot, abs_dot);
-    }
   }
-  long double total_scale = 0, total_want = 0;
+  for (const ProductReference::Entry& e : ref.sampled)
+    check(z[static_cast<std::size_t>(e.row) * m_ + e.col], e.sum);
   for (int j = 0; j < m_; ++j) {
-    long double got = 0, want = 0, scale = 0;
+    long double got = 0;
     for (int i = 0; i < n_; ++i) got += z[static_cast<std::size_t>(i) * m_ + j];
-    for (int k = 0; k < r_; ++k) {
-      want += x_col_sum[k] * y[static_cast<std::size_t>(k) * m_ + j];
-      scale += x_col_abs[k] * std::abs(y[static_cast<std::size_t>(k) * m_ + j]);
-    }
-    check(got, want, scale);
-    total_want += want;
-    total_scale += scale;
+    check(got, ref.col[j]);
   }
+  const long double total_want = ref.total_want, total_scale = ref.total_scale;
   // Every step recomputed the same product: its checksum must be the reference total too.
   int bad_steps = static_cast<int>(checksum_.size() != static_cast<std::size_t>(steps_run));
   if (!bad_steps)

@@ -25,7 +25,9 @@ class Matmul final : public Workload {
   void finish_step(int step, ModuleStates& states) override;
   std::vector<StepMetric> step_metrics() const override;
   std::vector<double> step_metric_values(int step) const override;
-  Verification verify(ModuleStates& states, int steps_run) override;
+  std::shared_ptr<const SerialReference> reference(int steps_run) const override;
+  Verification verify_against(ModuleStates& states, int steps_run,
+                              const SerialReference& reference) override;
 
   int rows(int module) const { return first_row_[module + 1] - first_row_[module]; }
   // Row i of X, generated from the seed alone (so verification regenerates it).

@@ -2,6 +2,7 @@
 #include "workloads/barnes_hut.h"
 #include "workloads/block_substitution.h"
 #include "workloads/matmul.h"
+#include "workloads/synthetic_costs.h"
 #include "workloads/tree_search.h"
 #include "workloads/trfd.h"
 #include "workloads/workload.h"
@@ -17,6 +18,7 @@ std::span<const WorkloadInfo> workload_registry() {
       Matmul::info(),
       Trfd::info(),
       TreeSearch::info(),
+      SyntheticCosts::info(),
   };
   // clang-format on
   return all;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -37,6 +38,14 @@ UtsDigest digest_at(std::span<const std::byte> task, int k) {
   return d;
 }
 
+// The tree, once its parameters are known to describe a finite UTS tree (before the child rule
+// tabulates its per-height constants).
+const kernels::UtsParams& checked_tree(const kernels::UtsParams& tree) {
+  if (auto err = kernels::uts_params_error(tree))
+    throw std::invalid_argument("tree_search: " + *err);
+  return tree;
+}
+
 TaskState make_task(int height, std::span<const std::byte> digests) {
   const auto count = static_cast<std::int32_t>(digests.size() / kUtsDigestBytes);
   TaskState s(sizeof(TaskHeader) + digests.size());
@@ -61,6 +70,45 @@ kernels::UtsParams uts_params_from(const Params& params) {
   p.granularity = static_cast<int>(params.integer("g"));
   return p;
 }
+
+namespace {
+
+// Bytes per node of the widest two levels: digests (20 B, in a task or a children buffer, 1.7
+// copies on average) and a task's header and vector per batch. Measured as max RSS over a
+// 85-node tree's, P = 2: 241 MB for 6.70 M such nodes (d 10), 940 MB for 26.8 M (d 11).
+constexpr double kNodeCopies = 1.7, kTaskBytes = 96;
+
+// Mean children of a node at height h under UTS's child rule (Olivier et al. 2006): floor(b_0)
+// at a binomial root and q m below it; the shape's b_h, capped as UTS caps the draw, for a
+// geometric node; floor(b_0) above depth d in a balanced tree.
+double mean_children(const kernels::UtsParams& t, int h, bool& shrinking) {
+  using kernels::UtsTreeType;
+  const bool binomial = t.type == UtsTreeType::kBinomial ||
+                        (t.type == UtsTreeType::kHybrid && h >= t.shift_fraction * t.depth);
+  if (t.type == UtsTreeType::kBalanced) return h < t.depth ? std::floor(t.root_branching) : 0;
+  if (binomial && h == 0) return std::floor(t.root_branching);
+  // Below the root a binomial level shrinks by q m < 1 for ever; past depth d no shape grows.
+  shrinking = binomial || h >= t.depth;
+  if (binomial) return t.non_leaf_prob * t.non_leaf_children;
+  return std::min<double>(kernels::uts_target_branching(t, h), kernels::kUtsMaxChildren);
+}
+
+// Expected nodes of the widest two adjacent levels: W_0 = 1, W_{h+1} = W_h * mean children.
+// The level executor holds a level's tasks and the children they make at once. An expectation:
+// a tree of these parameters may be wider (T1 has 4.1 M nodes where 1.4 M are expected).
+double expected_widest_levels(const kernels::UtsParams& t) {
+  double width = 1, peak = 1;
+  for (int h = 0; h <= 5 * t.depth + 1; ++h) {
+    bool shrinking = false;
+    const double next = width * mean_children(t, h, shrinking);
+    peak = std::max(peak, width + next);
+    if (next == 0 || (shrinking && next < width)) break;
+    width = next;
+  }
+  return peak;
+}
+
+}  // namespace
 
 WorkloadInfo TreeSearch::info() {
   WorkloadInfo info{
@@ -99,6 +147,11 @@ WorkloadInfo TreeSearch::info() {
   info.make_levels = [](const Params& p) -> std::unique_ptr<LevelWorkload> {
     return std::make_unique<TreeSearch>(p);
   };
+  info.state_estimate = [](const Params& p) {
+    const double batch = static_cast<double>(p.integer("batch"));
+    return expected_widest_levels(uts_params_from(p)) *
+           (kNodeCopies * kernels::kUtsDigestBytes + kTaskBytes / batch);
+  };
   return info;
 }
 
@@ -109,12 +162,11 @@ TreeSearch::TreeSearch(const Params& params)
 TreeSearch::TreeSearch(const kernels::UtsParams& tree, int batch, double c_cost, double byte_cost,
                        double message_cost)
     : tree_(tree),
+      rule_(checked_tree(tree)),
       batch_(batch),
       c_cost_(c_cost),
       byte_cost_(byte_cost),
       message_cost_(message_cost) {
-  if (auto err = kernels::uts_params_error(tree_))
-    throw std::invalid_argument("tree_search: " + *err);
   if (batch_ < 1) throw std::invalid_argument("tree_search: batch must be at least 1");
 }
 
@@ -135,7 +187,7 @@ double TreeSearch::predicted_cost(std::span<const std::byte> task) const {
   double cost = 0;
   for (int k = 0; k < h.count; ++k)
     cost += 1.0 + static_cast<double>(tree_.granularity) *
-                      kernels::uts_child_count(tree_, digest_at(task, k), h.height);
+                      rule_.child_count(digest_at(task, k), h.height);
   return cost;
 }
 
@@ -150,7 +202,7 @@ void TreeSearch::run_task(int level, int processor, std::span<const std::byte> t
   Tally& t = tally_[processor];
   for (int k = 0; k < h.count; ++k) {
     const UtsDigest node = digest_at(task, k);
-    const int n = kernels::uts_child_count(tree_, node, h.height);
+    const int n = rule_.child_count(node, h.height);
     ++t.nodes;
     t.depth = std::max(t.depth, h.height);
     if (n == 0) {
@@ -158,12 +210,12 @@ void TreeSearch::run_task(int level, int processor, std::span<const std::byte> t
       continue;
     }
     const std::size_t at = children.size();
-    children.resize(at + std::size_t(n) * kUtsDigestBytes);
-    for (int i = 0; i < n; ++i) {
-      const UtsDigest child = kernels::uts_child_digest(node, i, tree_.granularity);
-      std::memcpy(children.data() + at + std::size_t(i) * kUtsDigestBytes, child.data(),
-                  kUtsDigestBytes);
-    }
+    const std::size_t bytes = std::size_t(n) * kUtsDigestBytes;
+    children.resize(at + bytes);
+    // The parent's SHA-1 block is built once and its children's spawns overlap.
+    kernels::UtsSpawner(node).children(
+        0, n, tree_.granularity,
+        std::span(reinterpret_cast<std::uint8_t*>(children.data() + at), bytes));
   }
 }
 
@@ -204,8 +256,22 @@ std::vector<double> TreeSearch::level_metric_values(int level) const {
   return {level_nodes_.at(level), level_leaves_.at(level)};
 }
 
-Verification TreeSearch::verify() {
-  const kernels::UtsCounts reference = kernels::uts_count_serial(tree_);
+namespace {
+
+// The counts of a serial traversal of the tree.
+struct TraversalReference : SerialReference {
+  explicit TraversalReference(kernels::UtsCounts c) : SerialReference(0), counts(c) {}
+  kernels::UtsCounts counts;
+};
+
+}  // namespace
+
+std::shared_ptr<const SerialReference> TreeSearch::reference() const {
+  return std::make_shared<TraversalReference>(kernels::uts_count_serial(tree_));
+}
+
+Verification TreeSearch::verify_against(const SerialReference& serial) {
+  const kernels::UtsCounts reference = reference_as<TraversalReference>(serial, 0).counts;
   const kernels::UtsCounts run = counts();
   Verification v;
   v.tolerance = 0;

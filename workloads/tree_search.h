@@ -34,7 +34,8 @@ class TreeSearch final : public LevelWorkload {
   void finish_level(int level) override;
   std::vector<StepMetric> level_metrics() const override;
   std::vector<double> level_metric_values(int level) const override;
-  Verification verify() override;
+  std::shared_ptr<const SerialReference> reference() const override;
+  Verification verify_against(const SerialReference& reference) override;
   std::vector<WorkloadAttribute> attributes() const override;
 
   // What the run has counted so far, over all processors.
@@ -48,6 +49,7 @@ class TreeSearch final : public LevelWorkload {
     int depth = 0;
   };
   kernels::UtsParams tree_;
+  kernels::UtsChildRule rule_;  // the shape rule's per-height constants, computed once
   int batch_;
   double c_cost_, byte_cost_, message_cost_;
   std::vector<Tally> tally_;

@@ -244,9 +244,38 @@ std::vector<double> Trfd::gather_lower(ModuleStates& states) const {
   return lower;
 }
 
-Verification Trfd::verify(ModuleStates& states, int steps_run) {
-  // Reference: S steps by C are one transformation by C^S, done once by the plain n^4
-  // transformation (unpacked tensor, four dgemm quarter-transformations).
+namespace {
+
+// S steps by C are one transformation by C^S: the plain n^4 transformation's result.
+struct TransformReference : SerialReference {
+  using SerialReference::SerialReference;
+  std::vector<double> expected;  // pairs x pairs
+  double norm0 = 0;              // the initial tensor's norm, which every step keeps
+};
+
+}  // namespace
+
+std::shared_ptr<const SerialReference> Trfd::reference(int steps_run) const {
+  // C^S, then the plain transformation (unpacked tensor, four dgemm quarter-transformations).
+  auto ref = std::make_shared<TransformReference>(steps_run);
+  const int n = n_;
+  std::vector<double> power(static_cast<std::size_t>(n) * n, 0.0), next(power.size());
+  for (int i = 0; i < n; ++i) power[static_cast<std::size_t>(i) * n + i] = 1.0;
+  for (int s = 0; s < steps_run; ++s) {
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, power.data(), n, c_.data(),
+                n, 0.0, next.data(), n);
+    power.swap(next);
+  }
+  ref->expected.resize(pairs_ * pairs_);
+  kernels::plain_transform(n, power, integrals_, ref->expected);
+  ref->norm0 = std::sqrt(tensor_norm_sq_of_initial());
+  return ref;
+}
+
+Verification Trfd::verify_against(ModuleStates& states, int steps_run,
+                                  const SerialReference& reference) {
+  const auto& ref = reference_as<TransformReference>(reference, steps_run);
+  const std::vector<double>& expected = ref.expected;
   Verification v;
   v.tolerance = 1e-12;
   std::vector<double> lower;
@@ -256,16 +285,6 @@ Verification Trfd::verify(ModuleStates& states, int steps_run) {
     v.detail = e.what();
     return v;
   }
-  const int n = n_;
-  std::vector<double> power(static_cast<std::size_t>(n) * n, 0.0), next(power.size());
-  for (int i = 0; i < n; ++i) power[static_cast<std::size_t>(i) * n + i] = 1.0;
-  for (int s = 0; s < steps_run; ++s) {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, power.data(), n, c_.data(),
-                n, 0.0, next.data(), n);
-    power.swap(next);
-  }
-  std::vector<double> expected(pairs_ * pairs_);
-  kernels::plain_transform(n, power, integrals_, expected);
   double diff = 0, scale = 0;
   for (std::size_t rs = 0; rs < pairs_; ++rs)
     for (std::size_t pq = 0; pq <= rs; ++pq) {
@@ -278,7 +297,7 @@ Verification Trfd::verify(ModuleStates& states, int steps_run) {
   v.error = diff / std::max(scale, 1e-300);
   if (!std::isfinite(v.error) || !std::isfinite(v.checksum)) v.error = INFINITY;
   // The transformation is orthogonal: every step must keep the tensor's norm.
-  const double norm0 = std::sqrt(tensor_norm_sq_of_initial());
+  const double norm0 = ref.norm0;
   double norm_drift = 0;
   const bool history_complete = exchange_.norm.size() == static_cast<std::size_t>(steps_run);
   for (double nrm : exchange_.norm) norm_drift = std::max(norm_drift, std::abs(nrm / norm0 - 1));

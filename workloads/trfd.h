@@ -41,7 +41,9 @@ class Trfd final : public Workload {
   void finish_step(int step, ModuleStates& states) override;
   std::vector<StepMetric> step_metrics() const override;
   std::vector<double> step_metric_values(int step) const override;
-  Verification verify(ModuleStates& states, int steps_run) override;
+  std::shared_ptr<const SerialReference> reference(int steps_run) const override;
+  Verification verify_against(ModuleStates& states, int steps_run,
+                              const SerialReference& reference) override;
 
   int orbitals() const { return n_; }
   // The lower triangle (pq <= rs) of the current array, gathered from the states, row-major

@@ -3,12 +3,14 @@
 // against a serial reference. Lifecycle: construct (set up the problem) -> init_state for every
 // module -> per step: for each phase, run_module for every module (concurrently, on the owner's
 // thread; a barrier and a balancing point end every phase), then finish_step (serially) ->
-// verify. A workload knows nothing of threads or balancers.
+// verify against a serial reference (computed by reference(), or kept from a workload of the
+// same parameters). A workload knows nothing of threads or balancers.
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,7 +41,30 @@ struct Verification {
   double tolerance = 0;           // passed means error <= tolerance (and any stated checks)
   double checksum = 0;            // of the run's result
   double reference_checksum = 0;  // of the serial reference
+  bool simulated = false;  // no kernel ran (execution.executor: simulate): passed, not verified
 };
+
+// What a workload keeps of its serial reference computation, opaque to whoever holds it. It
+// depends only on the problem (the workload's parameters) and the steps run, so one serves every
+// run of the same problem, whatever its processors, balancer or repetition.
+class SerialReference {
+ public:
+  explicit SerialReference(int steps_run) : steps_run_(steps_run) {}
+  virtual ~SerialReference() = default;
+  int steps_run() const { return steps_run_; }
+
+ private:
+  int steps_run_;
+};
+
+// The workload's own reference type R of `steps_run` steps; throws when `reference` is another.
+template <class R>
+const R& reference_as(const SerialReference& reference, int steps_run) {
+  const auto* mine = dynamic_cast<const R*>(&reference);
+  if (!mine || reference.steps_run() != steps_run)
+    throw std::invalid_argument("verification against the serial reference of another problem");
+  return *mine;
+}
 
 // A named per-step quantity the workload reports (e.g. the residual norm), archived per step.
 struct StepMetric {
@@ -79,6 +104,11 @@ class Workload {
   // versions suffice), and finish_step(s) reads only data of step s, since later steps may run
   // while it runs. Empty (the default): the workload needs bulk-synchronous steps.
   virtual std::optional<ModuleGraph> dependencies() const { return std::nullopt; }
+  // Horton 1993's communication graph: which modules exchange data every step (neighbouring
+  // parts of the problem), whether or not that is all a module reads. Balancers that orient
+  // their moves by the problem (multilevel, `bisect: communication`) see the graph it induces
+  // between processors. Defaults to dependencies(); empty: the workload gives none.
+  virtual std::optional<ModuleGraph> communication() const { return dependencies(); }
 
   // The initial state size; finish_step may change it later through ModuleStates::resize.
   virtual std::size_t state_bytes(int module) const = 0;
@@ -95,8 +125,17 @@ class Workload {
   // Values of step_metrics() for a finished step, in the same order.
   virtual std::vector<double> step_metric_values(int /*step*/) const { return {}; }
 
-  // Compares the result after `steps_run` steps with a serial reference computation.
-  virtual Verification verify(ModuleStates& states, int steps_run) = 0;
+  // The serial reference computation of `steps_run` steps of this problem, from its initial
+  // states in private buffers.
+  virtual std::shared_ptr<const SerialReference> reference(int steps_run) const = 0;
+  // Compares the result after `steps_run` steps with `reference`, which reference(steps_run) of
+  // this workload or of one with the same parameters computed.
+  virtual Verification verify_against(ModuleStates& states, int steps_run,
+                                      const SerialReference& reference) = 0;
+  // Against a reference computed now.
+  Verification verify(ModuleStates& states, int steps_run) {
+    return verify_against(states, steps_run, *reference(steps_run));
+  }
   virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
 };
 
@@ -115,6 +154,9 @@ struct WorkloadInfo {
   // cannot fit is refused before setup. May throw std::invalid_argument for sizes the kernels
   // cannot index. Null: small at any parameters.
   std::function<double(const Params&)> state_estimate = nullptr;
+  // A cost source with no kernel (workloads/synthetic_costs.h): only the simulate executor
+  // runs it.
+  bool simulated_only = false;
 };
 
 std::span<const WorkloadInfo> workload_registry();

@@ -1,6 +1,9 @@
 #include "balancers/between_steps/multilevel.h"
 
 #include <cmath>
+#include <numeric>
+#include <span>
+#include <stdexcept>
 #include <utility>
 
 #include "balancers/between_steps/processor_path.h"
@@ -13,16 +16,80 @@ BalancerInfo MultilevelDiffusion::info() {
        BalancerRole::kBetweenSteps,
        "multi-level diffusion: recursive bisection of the processors, ceil(log2 P) transfer "
        "phases between neighbouring halves (Horton 1993, Algorithm 2)",
-       {}},
-      +[](const Params&) { return std::make_unique<MultilevelDiffusion>(); });
+       {string_param("bisect", "topology",
+                     "topology: halve a path through the processor topology and move work "
+                     "between its neighbours; communication: halve the processor index order "
+                     "and move work along the graph the workload's module adjacency induces "
+                     "between processors (Horton 1993's communication graph; a workload "
+                     "without one is an error)",
+                     {"topology", "communication"})}},
+      +[](const Params& p) {
+        return std::make_unique<MultilevelDiffusion>(
+            p.text("bisect") == "communication" ? Bisection::kCommunication : Bisection::kTopology);
+      });
 }
+
+namespace {
+
+// The order whose contiguous ranges are bisected, and the graph pairs are drawn from first.
+struct BisectionGraph {
+  std::vector<int> path;
+  std::vector<int> position;           // of each processor in path
+  const ModuleGraph* links = nullptr;  // null: the topology's neighbours only
+};
+
+BisectionGraph bisection_graph(const UnitLoads& in, Bisection bisect) {
+  BisectionGraph g;
+  if (bisect == Bisection::kCommunication) {
+    if (!in.communication)
+      throw std::invalid_argument(
+          "multilevel with bisect: communication needs a communication graph, and this "
+          "workload gives none (use bisect: topology)");
+    g.links = in.communication;
+    g.path.resize(in.processors());
+    std::iota(g.path.begin(), g.path.end(), 0);
+  } else {
+    g.path = processor_path(*in.topology);
+  }
+  g.position.resize(g.path.size());
+  for (std::size_t k = 0; k < g.path.size(); ++k) g.position[g.path[k]] = static_cast<int>(k);
+  return g;
+}
+
+// Disjoint pairs (in P1, in P2) across the cut of path[first, last) at middle, matched greedily
+// in path order among the given neighbour lists.
+template <class Neighbours>
+std::vector<std::pair<int, int>> greedy_cut_pairs(const BisectionGraph& g, int first, int middle,
+                                                  int last, Neighbours neighbours) {
+  std::vector<std::pair<int, int>> pairs;
+  std::vector<char> matched(g.path.size(), 0);
+  for (int k = first; k < middle; ++k)
+    for (int b : neighbours(g.path[k])) {
+      if (g.position[b] < middle || g.position[b] >= last || matched[b]) continue;
+      matched[b] = 1;
+      pairs.emplace_back(g.path[k], b);
+      break;
+    }
+  return pairs;
+}
+
+std::vector<std::pair<int, int>> cut_pairs(const BisectionGraph& g, const Topology& topology,
+                                           int first, int middle, int last) {
+  if (g.links) {
+    auto pairs =
+        greedy_cut_pairs(g, first, middle, last, [&](int p) { return g.links->neighbours(p); });
+    if (!pairs.empty()) return pairs;
+  }
+  return greedy_cut_pairs(g, first, middle, last,
+                          [&](int p) { return std::span<const int>(topology.neighbours(p)); });
+}
+
+}  // namespace
 
 TransferPlan MultilevelDiffusion::plan(const UnitLoads& in) const {
   TransferPlan plan = empty_plan(in.loads);
-  const std::vector<int> path = processor_path(*in.topology);
-  std::vector<int> position(path.size());
-  for (std::size_t k = 0; k < path.size(); ++k) position[path[k]] = static_cast<int>(k);
-
+  const BisectionGraph g = bisection_graph(in, bisect_);
+  const std::vector<int>& path = g.path;
   std::vector<std::pair<int, int>> ranges = {{0, in.processors()}};  // [first, last) of path
   while (true) {
     std::vector<std::pair<int, int>> halves;
@@ -39,16 +106,9 @@ TransferPlan MultilevelDiffusion::plan(const UnitLoads& in) const {
       // Units from P2 to P1: floor((L2 |P1| - L1 |P2|) / (|P1| + |P2|)), with speeds for sizes.
       const auto units = static_cast<std::int64_t>(
           std::floor((load2 * speed1 - load1 * speed2) / (speed1 + speed2) + 1e-9));
-      // As many disjoint neighbouring pairs across the cut as a greedy matching finds.
-      std::vector<std::pair<int, int>> pairs;  // (in P1, in P2)
-      std::vector<char> matched(in.processors(), 0);
-      for (int k = first; k < middle; ++k)
-        for (int b : in.topology->neighbours(path[k])) {
-          if (position[b] < middle || position[b] >= last || matched[b]) continue;
-          matched[b] = 1;
-          pairs.emplace_back(path[k], b);
-          break;
-        }
+      // Horton 1993, section 5: the amount is split over as many neighbouring pairs as possible,
+      // the first pairs taking the remainder (Table 2, T1 phase 1: 3, 3, 2).
+      const auto pairs = cut_pairs(g, *in.topology, first, middle, last);
       const std::int64_t magnitude = std::abs(units);
       const auto count = static_cast<std::int64_t>(pairs.size());
       for (std::int64_t k = 0; k < count && magnitude > 0; ++k) {

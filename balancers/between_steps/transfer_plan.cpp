@@ -31,6 +31,9 @@ std::optional<std::string> unit_loads_error(const UnitLoads& in) {
     if (in.loads[p] < 0)
       return "load of processor " + std::to_string(p) + " is negative (" +
              std::to_string(in.loads[p]) + ")";
+  if (in.communication && in.communication->modules() != in.processors())
+    return "the communication graph has " + std::to_string(in.communication->modules()) +
+           " subproblems but " + std::to_string(in.processors()) + " loads were given";
   return std::nullopt;
 }
 

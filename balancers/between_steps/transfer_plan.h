@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/module_graph.h"
 #include "core/topology.h"
 
 namespace lbb {
@@ -39,6 +40,9 @@ struct UnitLoads {
   std::span<const double> speed;  // one per processor, > 0
   const Topology* topology = nullptr;
   int step = 0;  // varies the draws of randomised balancers between steps
+  // Horton 1993's communication graph between the subproblems, one per processor (node p is
+  // processor p), for balancers that follow it; null when none is given.
+  const ModuleGraph* communication = nullptr;
 
   int processors() const { return static_cast<int>(loads.size()); }
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -59,7 +60,11 @@ UnitPlanOutcome UnitPlanBalancer::outcome(const LoadView& view) const {
   const ModuleUnits units = module_units(out.owner, view.cost, view.processors());
   out.quantum = units.quantum;
   if (units.quantum <= 0) return out;
-  out.plan = plan({units.loads, view.speed, view.topology, view.step});
+  // The problem's communication graph reaches the plan as the one it induces between processors.
+  std::optional<ModuleGraph> links;
+  if (view.communication)
+    links = induced_processor_graph(*view.communication, out.owner, view.processors());
+  out.plan = plan({units.loads, view.speed, view.topology, view.step, links ? &*links : nullptr});
   for (const auto& t : net_transfers(out.plan))
     out.planned.push_back({t.from, t.to, static_cast<double>(t.units) * units.quantum});
   if (out.planned.empty()) return out;

@@ -20,6 +20,28 @@ bool is_distributed(ProfiledScheme scheme) {
   return scheme == ProfiledScheme::kGDDLB || scheme == ProfiledScheme::kLDDLB;
 }
 
+// Every processor that still holds unfinished modules is left one at least: the decision rests on
+// rates measured since the last synchronisation, and taking a processor's last module gains one
+// module's time at most while it idles for the rest of the step and starts the next with nothing
+// to measure (on a loaded host a descheduled processor was emptied so, step after step). The
+// module comes from the processor with the longest predicted time that can spare one.
+void keep_one_each(std::vector<int>& target, std::span<const double> rate,
+                   const std::vector<int>& holding) {
+  const std::size_t size = target.size();
+  for (std::size_t k = 0; k < size; ++k) {
+    if (target[k] > 0 || holding[k] == 0) continue;
+    std::size_t from = size;
+    for (std::size_t j = 0; j < size; ++j) {
+      const int keeps = holding[j] > 0 ? 1 : 0;
+      if (j == k || target[j] <= keeps) continue;
+      if (from == size || target[j] / rate[j] > target[from] / rate[from]) from = j;
+    }
+    if (from == size) return;  // cannot happen: the group holds a module per holder at least
+    --target[from];
+    ++target[k];
+  }
+}
+
 }  // namespace
 
 BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme, std::string name,
@@ -39,6 +61,10 @@ BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme, std::string nam
       real_param("latency", 1e-6, "L: seconds per migration message in the cost model", 0.0));
   params.push_back(real_param("bandwidth", 1e10,
                               "B: bytes per second a migration copies in the cost model", 1.0));
+  params.push_back(int_param("max_syncs", 8,
+                             "synchronisations of a group per phase, at most: one whenever its "
+                             "fastest processor finishes, until a decision moves nothing",
+                             1, 1000));
   BalancerInfo info{std::move(name), BalancerRole::kInStep, std::move(summary), std::move(params),
                     [scheme](const Params& p) {
                       ProfiledConfig c;
@@ -49,6 +75,7 @@ BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme, std::string nam
                       c.profit = p.real("profit");
                       c.latency = p.real("latency");
                       c.bandwidth = p.real("bandwidth");
+                      c.max_syncs = static_cast<int>(p.integer("max_syncs"));
                       return std::make_unique<ProfiledRedistribution>(c);
                     }};
   info.capabilities.redundant = is_distributed(scheme);
@@ -64,7 +91,7 @@ bool ProfiledRedistribution::redundant() const {
 }
 
 SyncTrigger ProfiledRedistribution::sync_trigger() const {
-  return {true, local() ? config_.group_size : 0};
+  return {true, local() ? config_.group_size : 0, config_.max_syncs};
 }
 
 std::vector<int> proportional_counts(int total, std::span<const double> rate) {
@@ -130,7 +157,10 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
     const std::vector<int>& modules = group_modules[first / group];  // in index order
     const int total = static_cast<int>(modules.size());
     if (total == 0) continue;
-    const std::vector<int> target = proportional_counts(total, rate);
+    std::vector<int> target = proportional_counts(total, rate);
+    std::vector<int> holding(size);
+    for (int k = 0; k < size; ++k) holding[k] = static_cast<int>(held[first + k].size());
+    keep_one_each(target, rate, holding);
     double now = 0, after = 0;  // predicted time of the group's modules, kept and redistributed
     for (int k = 0; k < size; ++k) {
       now = std::max(now, static_cast<double>(held[first + k].size()) / rate[k]);

@@ -19,6 +19,7 @@ struct ProfiledConfig {
   double profit = 0.10;          // minimum predicted improvement of the group's time
   double latency = 0;            // seconds per message (the paper's L)
   double bandwidth = 0;          // bytes per second (the paper's B)
+  int max_syncs = 8;             // synchronisations of a group per phase, at most
 };
 
 // The profile-driven redistribution of Zaki, Li & Parthasarathy 1997. Load function: modules

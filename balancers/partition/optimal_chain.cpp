@@ -29,18 +29,23 @@ ChainPartition optimal_chain(std::span<const double> weights, std::span<const do
     if (probe_chain_within(loads, bound, below, above, trial)) {
       above = trial;
       hi = loads.bottleneck(trial);  // <= bound
-    } else {
-      below = trial;
-      lo = std::max(lo, loads.next_bound(trial));  // > bound
+      return true;
     }
+    below = trial;
+    lo = std::max(lo, loads.next_bound(trial));  // > bound
+    return false;
   };
-  // Start from the ideal load W/S, a lower bound, and W/S + w_max/s_min, an upper bound (Iqbal,
-  // Saltz & Bokhari 1986, section 4, with s = 1): the search starts at most w_max/s_min wide.
-  const double ideal = loads.total_weight() / loads.total_speed();
-  double slowest = loads.speed(0);
-  for (int k = 1; k < p; ++k) slowest = std::min(slowest, loads.speed(k));
-  for (double guess : {ideal, ideal + loads.max_weight() / slowest})
-    if (guess > lo && guess < hi) probe(guess);
+  // Start from the ideal load W/S, a lower bound (Iqbal, Saltz & Bokhari 1986, section 4). While
+  // the probes fail, raise the bound by the weight left over divided by the total speed: the
+  // least raise that lets the processors take that weight. The optimum is seldom far above W/S,
+  // so these guesses narrow every separator's window in a few probes where bisection from W/S +
+  // w_max would take several wide (and costly) ones; bisection then finishes the search.
+  constexpr int kLeftoverGuesses = 4;
+  double guess = loads.total_weight() / loads.total_speed();
+  for (int k = 0; k < kLeftoverGuesses && guess > lo && guess < hi; ++k) {
+    if (probe(guess)) break;
+    guess = std::max(lo, guess + loads.weight(trial[p], m) / loads.total_speed());
+  }
   while (lo < hi) {
     double mid = lo + (hi - lo) / 2;
     if (!(mid > lo && mid < hi)) mid = lo;  // adjacent doubles: the answer is lo or hi

@@ -14,6 +14,8 @@
 
 #include "harness/archive/archive_file.h"
 #include "harness/archive/h5_records.h"
+#include "harness/archive/journal_recovery.h"
+#include "harness/archive/step_journal.h"
 #include "harness/step_record.h"
 
 namespace lbb {
@@ -39,7 +41,8 @@ struct InvocationRecord {
 class ArchiveWriter;
 
 // One run's records, held in memory until the archive commits them (each step's rows at most
-// one commit interval later, attributes at every flush()).
+// one commit interval later, attributes at every flush()). Until then each step's rows are in
+// the archive's step journal (step_journal.h), so a kill loses no finished step.
 class RunWriter final : public StepSink {
  public:
   RunWriter(ArchiveWriter& archive, std::string id, const RunLayout& layout);
@@ -51,8 +54,9 @@ class RunWriter final : public StepSink {
   void set_text(const std::string& name, const std::string& value);
   void set_int(const std::string& name, std::int64_t value);
   void set_real(const std::string& name, double value);
-  void on_step(const StepRecord& record) override;  // buffers one row; commits when due
-  void flush();                                     // commits now
+  void on_step(
+      const StepRecord& record) override;  // buffers and journals one row; commits when due
+  void flush();                            // commits now
 
  private:
   friend class ArchiveWriter;
@@ -61,9 +65,10 @@ class RunWriter final : public StepSink {
   // that version is in place, forgets it.
   void write_pending(hid_t file);
   void mark_committed();
+  void journal_row();
   void set(const std::string& name, h5::Value value);
   ArchiveWriter& archive_;
-  std::string id_;
+  std::string id_, uuid_;
   RunLayout layout_;
   std::vector<Column> columns_;
   std::map<std::string, h5::Value> attributes_;  // changed since the last commit
@@ -74,18 +79,23 @@ class RunWriter final : public StepSink {
 class ArchiveWriter {
  public:
   // Takes the archive's lock (refusing a second writer), then checks that the path holds an
-  // archive lbbench wrote, or creates one. Throws ArchiveError, touching nothing, when the path
-  // holds anything else or another writer holds it.
+  // archive lbbench wrote, or creates one, and folds a step journal left by a killed writer into
+  // its run (journal_recovery.h; recovered() says what it added). Throws ArchiveError, touching
+  // nothing, when the path holds anything else, another writer holds it or the journal is
+  // refused. LBB_STEP_LOG=FILE appends "<run-id> <step>" to FILE once each finished step is in
+  // the journal or the archive (for monitors and the kill test).
   explicit ArchiveWriter(const std::string& path, InvocationRecord invocation = {});
   ~ArchiveWriter();
   std::unique_ptr<RunWriter> begin_run(const RunLayout& layout);
   const std::string& path() const { return path_; }
+  const JournalReport& recovered() const { return recovered_; }
 
   // Commits now / when the commit interval has passed since the last one. The interval is
   // LBB_ARCHIVE_COMMIT_SECONDS (default 1), stretched to 20 times the last commit's cost so
   // that copying a large archive stays under 5 % of the time; 0 commits every step.
   // Commits from flush() (a run's start and end) are durable (archive_file.h); those between
-  // steps are not, which is safe against kills but not power loss.
+  // steps are not, which is safe against kills but not power loss. Each commit empties the
+  // step journal: the interval bounds the journal's length, not what a kill loses.
   void commit(bool durable = true);
   void commit_when_due();
   int commits() const { return commits_; }
@@ -94,6 +104,9 @@ class ArchiveWriter {
   friend class RunWriter;
   std::string path_;
   ArchiveLock lock_;
+  JournalReport recovered_;
+  JournalWriter journal_;  // after lock_: emptied and removed while the lock is held
+  int step_log_ = -1;
   InvocationRecord invocation_;
   RunWriter* active_ = nullptr;  // the run being written, if any
   std::size_t next_run_ = 0;

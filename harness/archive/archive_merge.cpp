@@ -129,6 +129,8 @@ MergeReport merge_archives(const std::string& output, const std::vector<std::str
   h5::silence_library_errors();
   ArchiveLock lock(output);
   check_output_archive(output);
+  MergeReport report;
+  report.journal = fold_journal(output);
   std::map<std::string, std::string> seen;  // identity -> where
   std::size_t next = 0;
   if (std::filesystem::exists(output)) {
@@ -142,7 +144,6 @@ MergeReport merge_archives(const std::string& output, const std::vector<std::str
     check_archive_structure(reader.file(), path);
     in.push_back({path, h5::Handle(open_archive_read_only(path), H5Fclose), reader.runs()});
   }
-  MergeReport report;
   commit_archive(
       output,
       [&](hid_t out) {

@@ -188,6 +188,19 @@ std::string_view record_type_name(RecordType t) {
   return "?";
 }
 
+std::size_t record_type_bytes(RecordType t) {
+  switch (t) {
+    case RecordType::kText:
+      return 0;
+    case RecordType::kInt32:
+      return 4;
+    case RecordType::kInt64:
+    case RecordType::kFloat64:
+      return 8;
+  }
+  return 0;
+}
+
 std::string_view record_shape_name(RecordShape s) {
   switch (s) {
     case RecordShape::kScalar:

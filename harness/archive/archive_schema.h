@@ -3,6 +3,7 @@
 // its HDF5 type, shape, unit and meaning. The writer, the reader, `lbbench schema`, the tests'
 // archive checker and the "Archive" section of docs/ARCHITECTURE.md all read this table.
 // Adding a metric is one line here plus the code that computes it.
+#include <cstddef>
 #include <cstdint>
 #include <ostream>
 #include <span>
@@ -60,6 +61,7 @@ const DatasetSpec* find_step_dataset(std::string_view path);
 std::span<const AttributeSpec> invocation_attributes();
 
 std::string_view record_type_name(RecordType t);    // "text", "int32", "int64", "float64"
+std::size_t record_type_bytes(RecordType t);        // bytes of one value; 0 for text
 std::string_view record_shape_name(RecordShape s);  // "scalar", "[S]", "[S,P]", "[S,M]"
 
 // The whole table as JSON (`lbbench schema`) and as the docs' Markdown tables.

@@ -1,3 +1,4 @@
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -71,23 +72,6 @@ h5::Handle make_dataset(hid_t group, const std::string& name, RecordType type, h
                      "create dataset " + name);
 }
 
-void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t cols, hsize_t first,
-                 hsize_t count, const void* data) {
-  auto d = h5::dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), "open dataset " + name);
-  const int rank = cols == 0 ? 1 : 2;
-  hsize_t size[2] = {first + count, cols};
-  h5::check(H5Dset_extent(d.get(), size), "extend dataset " + name);
-  auto file_space = h5::dataspace(H5Dget_space(d.get()), "dataset space");
-  hsize_t start[2] = {first, 0};
-  hsize_t block[2] = {count, cols == 0 ? 1 : cols};
-  h5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, block, nullptr),
-            "select rows");
-  auto mem_space = h5::dataspace(H5Screate_simple(rank, block, nullptr), "row space");
-  h5::check(H5Dwrite(d.get(), h5::memory_type(type), mem_space.get(), file_space.get(), H5P_DEFAULT,
-                     data),
-            "write rows of " + name);
-}
-
 }  // namespace
 
 RunWriter::RunWriter(ArchiveWriter& archive, std::string id, const RunLayout& layout)
@@ -116,6 +100,8 @@ RunWriter::~RunWriter() {
 }
 
 void RunWriter::set(const std::string& name, h5::Value value) {
+  if (name == "run_uuid" && std::holds_alternative<std::string>(value))
+    uuid_ = std::get<std::string>(value);
   attributes_[name] = std::move(value);
 }
 
@@ -157,7 +143,30 @@ void RunWriter::on_step(const StepRecord& r) {
         c.spec->field);
   }
   ++rows_pending_;
-  archive_.commit_when_due();
+  if (created_) {
+    journal_row();
+    archive_.commit_when_due();
+  } else {
+    archive_.commit(false);  // creates the run's group, which the journal's records name
+  }
+  if (archive_.step_log_ >= 0) {
+    const std::string line = id_ + " " + std::to_string(rows_written_ + rows_pending_ - 1) + "\n";
+    if (::write(archive_.step_log_, line.data(), line.size()) < 0) {
+      // The log only reports progress; the step itself is safe.
+    }
+  }
+}
+
+void RunWriter::journal_row() {
+  JournalWriter& journal = archive_.journal_;
+  journal.begin(id_, uuid_, rows_written_ + rows_pending_ - 1,
+                static_cast<std::uint32_t>(columns_.size()));
+  for (const Column& c : columns_) {
+    const std::size_t bytes = c.pending.size() / rows_pending_;  // the row just buffered
+    journal.column(c.name, c.spec->type, c.cols, c.pending.data() + c.pending.size() - bytes,
+                   bytes);
+  }
+  journal.append();
 }
 
 void RunWriter::flush() {
@@ -178,8 +187,8 @@ void RunWriter::write_pending(hid_t file) {
   for (const auto& [name, value] : attributes_) h5::write_attribute(group.get(), name, value);
   if (rows_pending_ > 0)
     for (const Column& c : columns_)
-      append_rows(group.get(), c.name, c.spec->type, c.cols, rows_written_, rows_pending_,
-                  c.pending.data());
+      h5::append_rows(group.get(), c.name, c.spec->type, c.cols, rows_written_, rows_pending_,
+                      c.pending.data());
 }
 
 void RunWriter::mark_committed() {
@@ -213,10 +222,16 @@ ArchiveWriter::ArchiveWriter(const std::string& path, InvocationRecord invocatio
     next_run_ = info.nlinks;
   }
   if (const char* s = std::getenv("LBB_ARCHIVE_COMMIT_SECONDS")) interval_ = std::atof(s);
+  recovered_ = fold_journal(path);
   commit();
+  journal_ = JournalWriter(path);
+  if (const char* log = std::getenv("LBB_STEP_LOG"); log && *log)
+    step_log_ = ::open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 }
 
-ArchiveWriter::~ArchiveWriter() = default;
+ArchiveWriter::~ArchiveWriter() {
+  if (step_log_ >= 0) ::close(step_log_);
+}
 
 std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
   std::string safe;
@@ -268,6 +283,7 @@ void ArchiveWriter::commit(bool durable) {
       },
       durable);
   if (active_) active_->mark_committed();
+  journal_.clear();
   ++commits_;
   last_commit_ = std::chrono::steady_clock::now();
   last_commit_cost_ = std::chrono::duration<double>(last_commit_ - start).count();

@@ -148,4 +148,20 @@ void require_hard_link(hid_t group, const std::string& name, H5O_type_t type,
                 ", expected a " + (type == H5O_TYPE_GROUP ? "group" : "dataset"));
 }
 
+void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t cols, hsize_t first,
+                 hsize_t count, const void* data) {
+  auto d = dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), "open dataset " + name);
+  const int rank = cols == 0 ? 1 : 2;
+  hsize_t size[2] = {first + count, cols};
+  check(H5Dset_extent(d.get(), size), "extend dataset " + name);
+  auto file_space = dataspace(H5Dget_space(d.get()), "dataset space");
+  hsize_t start[2] = {first, 0};
+  hsize_t block[2] = {count, cols == 0 ? 1 : cols};
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, block, nullptr),
+        "select rows");
+  auto mem_space = dataspace(H5Screate_simple(rank, block, nullptr), "row space");
+  check(H5Dwrite(d.get(), memory_type(type), mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "write rows of " + name);
+}
+
 }  // namespace lbb::h5

@@ -27,6 +27,11 @@ Value read_attribute(hid_t obj, const std::string& name, const std::string& wher
 void write_text_dataset(hid_t group, const std::string& name, const std::string& text);
 std::string read_text_dataset(hid_t group, const std::string& name, const std::string& where);
 
+// Extends the dataset `name` of `group` to first + count rows of `cols` values (0: a
+// one-dimensional dataset) and writes `count` rows of `data` (host layout of `type`) there.
+void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t cols, hsize_t first,
+                 hsize_t count, const void* data);
+
 // The link `name` in `group` is a hard link to an object of type `type`; else throws Error.
 void require_hard_link(hid_t group, const std::string& name, H5O_type_t type,
                        const std::string& where);

@@ -2,16 +2,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <variant>
 
 #include "balancers/balancer.h"
 #include "balancers/between_steps/unit_balance.h"
+#include "core/module_graph.h"
 #include "harness/cli/commands.h"
+#include "harness/config/memory_estimate.h"
 
 namespace lbb {
 
@@ -69,6 +73,56 @@ std::vector<double> parse_speeds(std::string_view text, std::size_t processors) 
   return speeds;
 }
 
+// "a-b,c-d": undirected edges between processors in [0, processors); repeats are one edge.
+std::vector<std::vector<int>> parse_graph(std::string_view text, int processors) {
+  std::vector<std::vector<int>> lists(processors);
+  for (auto item : split_list("--graph", text)) {
+    const std::size_t dash = item.find('-');
+    int end[2] = {-1, -1};
+    bool ok = dash != std::string_view::npos;
+    for (int k = 0; ok && k < 2; ++k) {
+      const auto part = k == 0 ? item.substr(0, dash) : item.substr(dash + 1);
+      const auto [last, ec] = std::from_chars(part.data(), part.data() + part.size(), end[k]);
+      ok = ec == std::errc() && last == part.data() + part.size() && !part.empty() && end[k] >= 0 &&
+           end[k] < processors;
+    }
+    if (!ok || end[0] == end[1])
+      throw std::invalid_argument("--graph: '" + std::string(item) +
+                                  "' is not an edge a-b of two " + "processors in [0, " +
+                                  std::to_string(processors) + ")");
+    for (int k = 0; k < 2; ++k) {
+      auto& list = lists[end[k]];
+      if (std::find(list.begin(), list.end(), end[1 - k]) == list.end()) list.push_back(end[1 - k]);
+    }
+  }
+  return lists;
+}
+
+// A plan keeps every phase (P loads and up to one transfer an edge), and the report holds it
+// again as JSON and as text. With a phase limit (diffusion_horton's max_phases) that bound is
+// checked up front: 50,000 loads at the default 100,000 phases ended in std::bad_alloc.
+void check_plan_memory(const std::string& method, const Params& resolved,
+                       const Topology& topology) {
+  if (!resolved.has("max_phases")) return;
+  const double processors = static_cast<double>(topology.size());
+  double edges = 0;
+  for (int p = 0; p < topology.size(); ++p) edges += 0.5 * topology.neighbours(p).size();
+  // Bytes a load and a transfer take in the plan, the JSON tree and its text (measured order).
+  constexpr double kLoadBytes = 8 + 16 + 12, kTransferBytes = 24 + 4 * 16 + 64 + 40;
+  const double phases = static_cast<double>(resolved.integer("max_phases"));
+  const double per_phase = processors * kLoadBytes + edges * kTransferBytes;
+  const double have = machine_memory_bytes();
+  if (phases * per_phase <= have) return;
+  const auto fits = static_cast<std::int64_t>(have / per_phase);
+  throw std::invalid_argument(
+      method + " may keep up to " + std::to_string(resolved.integer("max_phases")) +
+      " transfer phases of " + std::to_string(topology.size()) + " loads, about " +
+      std::to_string(static_cast<long long>(phases * per_phase / (1 << 30))) +
+      " GiB with its report, more than this machine's " +
+      std::to_string(static_cast<long long>(have / (1 << 30))) +
+      " GiB: pass --param max_phases=N with N at most " + std::to_string(fits));
+}
+
 nlohmann::json to_json(const ParamValue& value) {
   return std::visit([](const auto& v) { return nlohmann::json(v); }, value);
 }
@@ -90,7 +144,11 @@ nlohmann::json balance_report(const BalanceRequest& request) {
   for (const auto& kv : request.params) set_param_from_text(info.params, kv, given);
   const Params resolved = resolve_params(info.params, given);
   const Topology topology(*kind, processors);
-  const TransferPlan plan = plan_units(info.name, given, {loads, speeds, &topology, request.step});
+  check_plan_memory(info.name, resolved, topology);
+  std::optional<ModuleGraph> graph;
+  if (!request.graph.empty()) graph = ModuleGraph(parse_graph(request.graph, processors));
+  const TransferPlan plan = plan_units(
+      info.name, given, {loads, speeds, &topology, request.step, graph ? &*graph : nullptr});
 
   nlohmann::json out;
   out["method"] = info.name;
@@ -100,6 +158,10 @@ nlohmann::json balance_report(const BalanceRequest& request) {
   for (const auto& [name, value] : resolved.values()) out["params"][name] = to_json(value);
   out["loads"] = loads;
   out["speeds"] = speeds;
+  out["graph"] = nlohmann::json::array();
+  for (int p = 0; graph && p < processors; ++p)
+    for (int q : graph->neighbours(p))
+      if (p < q) out["graph"].push_back({p, q});
   out["phases"] = nlohmann::json::array();
   for (const auto& phase : plan.phases) {
     nlohmann::json transfers = nlohmann::json::array();
@@ -129,6 +191,9 @@ void add_balance_command(CLI::App& app) {
   cmd->add_option("--param", request->params, "balancer parameter key=value (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--step", request->step, "step number: varies randomised draws (default 0)");
+  cmd->add_option("--graph", request->graph,
+                  "communication graph between processors, a-b,c-d,... (multilevel with "
+                  "--param bisect=communication follows it; Horton 1993)");
   cmd->callback([request] {
     try {
       std::cout << balance_report(*request).dump() << "\n";  // one object, one line

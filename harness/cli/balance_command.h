@@ -14,12 +14,14 @@ struct BalanceRequest {
   std::string speeds;               // "s0,s1,...": relative speeds; empty: all 1
   std::vector<std::string> params;  // "key=value", checked against the balancer's parameters
   int step = 0;                     // varies the draws of randomised balancers
+  std::string graph;  // "a-b,c-d,...": the communication graph between processors (Horton 1993,
+                      // for multilevel's bisect: communication); empty: none
 };
 
-// Keys: method, topology, processors, params (resolved), loads, speeds, phases (each with its
-// transfers {from, to, units} and the loads after it), final_loads, imbalance (2-norm distance
-// from the speed-proportional balanced vector), units_moved. Throws std::invalid_argument or
-// ParamError with a message naming the bad input.
+// Keys: method, topology, processors, params (resolved), loads, speeds, graph (edges), phases (each
+// with its transfers {from, to, units} and the loads after it), final_loads, imbalance (2-norm
+// distance from the speed-proportional balanced vector), units_moved. Throws std::invalid_argument
+// or ParamError with a message naming the bad input.
 nlohmann::json balance_report(const BalanceRequest& request);
 
 }  // namespace lbb

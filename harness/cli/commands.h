@@ -27,6 +27,8 @@ void add_compare_command(CLI::App& app);
 void add_schema_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_expect_command(CLI::App& app);
+void add_recover_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);
 
 // An archive's selected runs, for table and compare; exit 2 when it cannot be read.
 std::vector<ConfigResult> read_results(const std::string& path, const Selection& selection);

@@ -26,6 +26,8 @@ void add_merge_command(CLI::App& app) {
       std::cerr << "lbbench: merge: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
+    if (const std::string note = describe_recovery(report.journal); !note.empty())
+      std::cerr << printable(note) << "\n";
     for (const auto& d : report.duplicates) std::cerr << "duplicate: " << printable(d) << "\n";
     std::cout << "merge: " << report.copied << " runs and " << report.invocations
               << " invocations added to " << printable(*output) << "; " << report.duplicates.size()

@@ -12,6 +12,7 @@
 #include "harness/archive/archive.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
+#include "harness/clock.h"
 #include "harness/comparison_table.h"
 #include "harness/config/run_spec.h"
 #include "harness/papers/paper_comparison.h"
@@ -32,6 +33,7 @@ struct RunOptions {
   bool resume = false;
   std::string slice;  // i/n
   std::string command;
+  bool costs = false;
   ResultOptions results;
 };
 
@@ -70,6 +72,8 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
     if (!o.no_archive) {
       archive =
           std::make_unique<ArchiveWriter>(output, invocation_record(prov, o.command, o.slice));
+      if (const std::string note = describe_recovery(archive->recovered()); !note.empty())
+        std::cerr << printable(note) << "\n";
       if (o.resume) {
         const std::size_t before = plan.size();
         plan = missing_from(plan, ArchiveReader(output).runs());
@@ -110,6 +114,8 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ArchiveWrit
   const int total = static_cast<int>(plan.size());
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
+  ReferenceCache references;  // each problem's serial reference, shared by its runs
+  for (const auto& r : plan) references.expect(*r.spec);
   const auto start = std::chrono::steady_clock::now();
   int n = 0;
   for (const auto& [spec_ptr, rep] : plan) {
@@ -123,7 +129,7 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ArchiveWrit
              ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
              : "");
     if (tty) std::cerr << what << std::flush;
-    outcomes.push_back(execute_run(spec, rep, archive, prov));
+    outcomes.push_back(execute_run(spec, rep, archive, prov, &references));
     const RunOutcome& r = outcomes.back();
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -159,6 +165,12 @@ void run(const RunOptions& o) {
     print_paper_comparison(
         std::cout, config,
         runs_of(ArchiveReader(archive->path()).runs(), config.name, prov.invocation));
+  if (o.costs) {
+    RunCosts costs;
+    for (const auto& r : outcomes) costs += r.costs;
+    archive.reset();  // its closing writes count too
+    print_costs(std::cerr, costs, process_cpu_now(), load_average());
+  }
 
   bool failed = false, unverified = false;
   for (const auto& r : outcomes) {
@@ -194,6 +206,9 @@ void add_run_command(CLI::App& app) {
                   "repetitions of every configuration (as --set execution.repetitions=N)")
       ->check(CLI::Range(1, 10000));
   cmd->add_flag("--no-archive", o->no_archive, "run and print, write no archive");
+  cmd->add_flag("--costs", o->costs,
+                "print where the invocation's CPU time went: kernels, harness, references, "
+                "verification, archive");
   cmd->add_flag("--resume", o->resume,
                 "run only what the archive lacks: runs missing or left partial by an "
                 "interrupted invocation");

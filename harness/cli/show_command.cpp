@@ -5,6 +5,7 @@
 
 #include "core/text.h"
 #include "harness/archive/archive.h"
+#include "harness/archive/journal_recovery.h"
 #include "harness/cli/commands.h"
 
 namespace lbb {
@@ -56,6 +57,16 @@ void add_show_command(CLI::App& app) {
       std::cout.unsetf(std::ios::floatfield);
     }
     std::cout << runs.size() << " runs in " << printable(*path) << "\n";
+    // Read-only: a journal is reported, never folded here.
+    const JournalReport journal = inspect_journal(*path);
+    if (!journal.problem.empty())
+      std::cout << "note: " << printable(journal.journal)
+                << " is refused: " << printable(journal.problem) << "\n";
+    else if (journal.pending > 0)
+      std::cout << journal.pending << " finished steps of " << printable(journal.run_id)
+                << " wait in " << printable(journal.journal) << ": a run writing the archive "
+                << "commits them; after a killed run `lbbench recover " << printable(*path)
+                << "` adds them\n";
   });
 }
 

@@ -38,6 +38,25 @@ std::span<const ParamSpec> execution_specs() {
       bool_param("module_detail", false, "archive module/cost and module/owner per step"),
       string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
                    executor_choices()),
+      // The simulator's (harness/sim/sim_settings.h): what a real machine would charge.
+      real_param("sim_latency", 0.0, "simulate: s charged per migrated module (one message)", 0.0,
+                 1e6),
+      real_param("sim_bandwidth", 0.0, "simulate: B/s at which migrated bytes are charged; 0: free",
+                 0.0, 1e18),
+      string_param("sim_decision", "measured",
+                   "simulate: a decision costs the balancer's own CPU time (measured) or "
+                   "sim_decision_seconds (modelled)",
+                   {"measured", "modelled"}),
+      real_param("sim_decision_seconds", 0.0, "simulate: s a modelled decision costs", 0.0, 1e6),
+      real_param("sim_contention", 0.0,
+                 "simulate: c, a busy processor runs 1 + c (n - 1) times slower while n are busy "
+                 "(`lbbench simulate --calibrate` fits it from real runs); 0: none",
+                 0.0, 100.0),
+      string_param("replay_archive", "",
+                   "simulate: archive whose module/cost a real workload's simulation replays"),
+      string_param("replay_run", "",
+                   "simulate: run id in replay_archive (empty: its first complete run of the "
+                   "workload with module_detail)"),
   };
   return specs;
 }

@@ -101,7 +101,12 @@ void read_balancers(const YAML::Node& root, ConfigSections& sections, Problems& 
 }  // namespace
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  YAML::Node root = parse_strict_yaml(read_config_text(path), path, true);
+  return load_config_text(read_config_text(path), path, overrides);
+}
+
+Config load_config_text(const std::string& text, const std::string& path,
+                        const std::vector<std::string>& overrides) {
+  YAML::Node root = parse_strict_yaml(text, path, true);
   Problems problems(path);
   if (!root.IsMap()) {
     problems.at(root, "a config must be a map with workload, platform, execution, balancers");

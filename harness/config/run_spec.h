@@ -62,5 +62,8 @@ class ConfigError : public std::runtime_error {
 // Loads, applies `--set key.path=value` overrides, validates and expands a config.
 // Throws ConfigError before anything runs.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
+// The same from a config's text (an archived run's resolved config); `path` names it in messages.
+Config load_config_text(const std::string& text, const std::string& path,
+                        const std::vector<std::string>& overrides = {});
 
 }  // namespace lbb

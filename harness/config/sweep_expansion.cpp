@@ -154,8 +154,7 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
   if (const ExecutorInfo* executor = find_executor(base.executor)) {
     RunSpec run = base;
     run.balancer.schedule_name = entry.schedule_name;
-    const std::string why = executor_mismatch(
-        *executor, run, we.info->make_levels ? WorkShape::kLevels : WorkShape::kModules);
+    const std::string why = executor_mismatch(*executor, run, workload_shape(*we.info));
     if (!why.empty()) {
       problems.at(entry.node, why);
       return;

@@ -14,7 +14,7 @@
 #include "harness/clock.h"
 #include "harness/exec/async_run.h"
 #include "harness/exec/load_view_builder.h"
-#include "harness/exec/team.h"
+#include "harness/exec/run_context.h"
 
 namespace lbb {
 
@@ -161,55 +161,82 @@ class AsyncRecords {
 
 }  // namespace
 
-ExecutionResult AsyncExecutor::run(Workload& workload, ModuleStore& store,
-                                   const ExecutionPlan& plan, StepSink& sink) {
-  const ModuleGraph graph = dependencies_of(workload, plan);
-  const int P = plan.processors, total = plan.warmup + plan.steps;
+namespace {
+
+// One run of the asynchronous executor: the context, the run's shared state (AsyncRun) built
+// over it, and the records and figures taken from that state after the run.
+class AsyncExecution : ModuleRunContext {
+ public:
+  AsyncExecution(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
+      : ModuleRunContext(workload, store, plan, sink) {}
+  ExecutionResult run(const ModuleGraph& graph, AsyncOrder order);
+  double utilization = 0, moves_per_step = 0, idle_wall = 0;
+
+ private:
+  void record(const AsyncRun& run, double placed_at, ExecutionResult& result);
+};
+
+ExecutionResult AsyncExecution::run(const ModuleGraph& graph, AsyncOrder order) {
   ExecutionResult result;
-  const double run_start = wall_now();
-  const PlatformEmulation emulation(plan.speed, plan.external_load, run_start);
-  Team team(P, emulation);
-  const std::vector<double> weights = workload.predicted_weights();
+  const std::vector<double> weights = workload_.predicted_weights();
   const double c0 = thread_cpu_now();
-  const std::vector<int> owner = initial_owner(workload, plan, weights);
-  auto* predictive = dynamic_cast<Predictive*>(plan.dynamic);
+  const std::vector<int> owner = initial_owner(workload_, plan_, weights);
+  auto* predictive = dynamic_cast<Predictive*>(plan_.dynamic);
   // t_i, the time one step of a module takes, from the workload's cost model.
-  if (predictive) predictive->start(graph, owner, weights, *plan.topology, total);
+  if (predictive) predictive->start(graph, owner, weights, *plan_.topology, total_);
   result.initial_partition_seconds = thread_cpu_now() - c0;
 
-  AsyncRun run(workload, store, graph, P, owner, total, predictive, emulation, order_);
+  AsyncRun run(workload_, store_, graph, P_, owner, total_, predictive, emulation_, order);
   double placed_at = 0;
-  team.run([&](int p) {
-    team.guard([&] {
+  team_.run([&](int p) {
+    team_.guard([&] {
       for (int m = 0; m < static_cast<int>(owner.size()); ++m)
-        if (owner[m] == p) store.place(m);  // first touch by the owner
+        if (owner[m] == p) store_.place(m);  // first touch by the owner
     });
-    if (team.single([&] { placed_at = wall_now(); })) run.processor(p);
+    if (team_.single([&] { placed_at = wall_now(); })) run.processor(p);
   });
   run.rethrow_if_failed();
-
-  const AsyncRecords records(run, plan, placed_at);
-  double busy = 0, span = 0, recorded_start = plan.warmup > 0 ? run.step_end()[plan.warmup - 1] : 0;
-  std::int64_t moved = 0;
-  for (int s = plan.warmup; s < total; ++s) {
-    const StepRecord r = records.record(s);
-    for (double b : r.busy) busy += b;
-    moved += r.migrations;
-    const double t0 = wall_now();
-    sink.on_step(r);
-    result.record_seconds += wall_now() - t0;
-  }
-  span = run.step_end()[total - 1] - recorded_start;
-  utilization_ = span > 0 ? busy / (P * span) : 0;
-  moves_per_step_ = plan.steps > 0 ? static_cast<double>(moved) / plan.steps : 0;
-  idle_wall_ = 0;
-  for (int p = 0; p < P; ++p) idle_wall_ += run.idle_wall(p);
-  result.steps_run = total;
+  record(run, placed_at, result);
+  result.steps_run = total_;
   result.migrations = static_cast<std::int64_t>(run.takes().size());
   for (const auto& t : run.takes()) result.bytes_moved += static_cast<std::int64_t>(t.bytes);
   result.final_owner = run.owner();
   result.final_phase_owner = {run.owner()};
-  result.run_wall = wall_now() - run_start;
+  result.run_wall = wall_now() - run_start_;
+  return result;
+}
+
+// Hands the recorded steps' records on, and keeps the run's whole figures.
+void AsyncExecution::record(const AsyncRun& run, double placed_at, ExecutionResult& result) {
+  const AsyncRecords records(run, plan_, placed_at);
+  double busy = 0;
+  const double recorded_start = plan_.warmup > 0 ? run.step_end()[plan_.warmup - 1] : 0;
+  std::int64_t moved = 0;
+  for (int s = plan_.warmup; s < total_; ++s) {
+    const StepRecord r = records.record(s);
+    for (double b : r.busy) busy += b;
+    moved += r.migrations;
+    const double t0 = wall_now();
+    sink_.on_step(r);
+    result.record_seconds += wall_now() - t0;
+  }
+  const double span = run.step_end()[total_ - 1] - recorded_start;
+  utilization = span > 0 ? busy / (P_ * span) : 0;
+  moves_per_step = plan_.steps > 0 ? static_cast<double>(moved) / plan_.steps : 0;
+  idle_wall = 0;
+  for (int p = 0; p < P_; ++p) idle_wall += run.idle_wall(p);
+}
+
+}  // namespace
+
+ExecutionResult AsyncExecutor::run(Workload& workload, ModuleStore& store,
+                                   const ExecutionPlan& plan, StepSink& sink) {
+  const ModuleGraph graph = dependencies_of(workload, plan);
+  AsyncExecution execution(workload, store, plan, sink);
+  ExecutionResult result = execution.run(graph, order_);
+  utilization_ = execution.utilization;
+  moves_per_step_ = execution.moves_per_step;
+  idle_wall_ = execution.idle_wall;
   return result;
 }
 

@@ -1,9 +1,12 @@
 #include "harness/exec/bsp_executor.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -13,8 +16,7 @@
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/group_sync.h"
 #include "harness/exec/load_view_builder.h"
-#include "harness/exec/step_recorder.h"
-#include "harness/exec/team.h"
+#include "harness/exec/run_context.h"
 
 namespace lbb {
 
@@ -42,18 +44,25 @@ struct PhaseBalancing {
   bool redundant = false;        // every thread decides; one result is applied
   bool in_step = false;  // Zaki, Li & Parthasarathy 1997: decide when a group's fastest ends
   int group_size = 1;
+  int max_syncs = 1;  // per group and phase
   std::vector<std::unique_ptr<SyncGroup>> groups;
-  SyncGroup& group_of(int p) { return *groups[p / group_size]; }
+  SyncGroup& group_of(int p) const { return *groups[p / group_size]; }
 };
 
 // A processor's own decision in the current phase (published to its group, or compared with
-// the others' when every thread decides), padded against false sharing.
+// the others' when every thread decides), padded against false sharing. In-step rounds alternate
+// between the two by parity (group_sync.h); a phase-end decision uses the first.
 struct alignas(64) OwnDecision {
-  GroupDecision mine;
+  GroupDecision mine[2];
+};
+
+// The clocks of one processor's phases, padded against false sharing.
+struct alignas(64) PhaseClocks {
+  std::vector<StretchClock> phase;
 };
 
 // One run of the bulk-synchronous executor: the state its steps share, and the steps by name.
-class BspRun {
+class BspRun : ModuleRunContext {
  public:
   BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink);
   ExecutionResult run();
@@ -65,11 +74,14 @@ class BspRun {
   void place(int p);
   bool run_step_phase(int p, int s, int ph);
   void run_phase(int p, int s, int ph);
-  std::size_t run_modules(int p, int s, int ph, std::size_t i, const std::atomic<bool>* stop);
+  std::size_t run_modules(int p, int s, int ph, std::size_t i, const std::atomic<int>* stop,
+                          int round = 0);
   void measure_costs(int p, int ph, double phase_wall, double busy);
-  void synchronise_group(int p, int s, int ph, std::size_t i, double c0);
-  void report_stop(int p, int ph, std::size_t i, double c0);
-  const GroupDecision* group_decision(int p, int s, int ph, SyncGroup& group, PhaseTimes& t);
+  void run_in_step(int p, int s, int ph);
+  bool synchronise_group(int p, int s, int ph, int round, std::size_t i, double& clock);
+  void report_stop(int p, int ph, int round, std::size_t i);
+  const GroupDecision* group_decision(int p, int s, int ph, int round, SyncGroup& group,
+                                      PhaseTimes& t);
   void take_gained(int p, int ph, std::size_t i, const GroupDecision& applied);
   void decide(int s, int ph);  // one thread, after the phase's barrier
   void finish_step(int s);     // the workload's serial end of step; opens the record
@@ -83,19 +95,11 @@ class BspRun {
     return nominal_differs_ ? nominal_[ph] : cost_[ph];
   }
 
-  Workload& workload_;
-  ModuleStore& store_;
-  const ExecutionPlan& plan_;
-  StepSink& sink_;
-  const int P_, M_, phases_, total_;
-  const double run_start_;
-  const PlatformEmulation emulation_;
-  Team team_;
-  StepRecorder recorder_;
   ExecutionResult result_;
   // Modules: sizes, coordinates, and per phase the predicted weights, owners and run lists.
   std::vector<std::uint64_t> bytes_;
   const std::vector<double> coords_;
+  const std::optional<ModuleGraph> communication_;
   const LoadViewBuilder views_;
   std::vector<std::vector<double>> weights_;
   std::vector<std::vector<int>> owner_;
@@ -104,10 +108,14 @@ class BspRun {
   // Costs measured in the last run of each phase; at nominal speed (cost x speed) for balancers.
   std::vector<std::vector<double>> cost_, nominal_;
   const bool nominal_differs_;
+  // Module costs on the thread CPU clock, when threads outnumber cores (see run_modules).
+  const bool cpu_module_costs_;
   std::vector<char> measured_;  // every module's cost of the phase measured once
   std::vector<PhaseBalancing> balancing_;
-  std::vector<StopReport> reports_;
-  std::vector<double> unrun_cost_;
+  std::vector<StopReport> reports_[2];  // per processor, by round parity (group_sync.h)
+  // Per processor, where it was at its group's last synchronisation: list index and busy wall.
+  std::vector<std::size_t> sync_index_;
+  std::vector<double> sync_wall_;
   std::vector<OwnDecision> decisions_;
   // Written by one thread between barriers.
   std::vector<int> moved_;  // modules to copy in before the next phase
@@ -116,27 +124,21 @@ class BspRun {
   std::vector<std::uint64_t> end_bytes_;
   std::vector<double> end_busy_;
   double serial_cpu_ = 0;
-  StepRecord rec_;              // the current step's, closed after its last copies
-  std::atomic<int> copied_{0};  // processors done copying after the last phase
+  StretchClock serial_clock_;
+  std::vector<PhaseClocks> clocks_;  // [processor]
+  StepRecord rec_;                   // the current step's, closed after its last copies
+  std::atomic<int> copied_{0};       // processors done copying after the last phase
 };
 
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
-    : workload_(workload),
-      store_(store),
-      plan_(plan),
-      sink_(sink),
-      P_(plan.processors),
-      M_(workload.module_count()),
-      phases_(workload.phases()),
-      total_(plan.warmup + plan.steps),
-      run_start_(wall_now()),
-      emulation_(plan.speed, plan.external_load, run_start_),
-      team_(plan.processors, emulation_),
-      recorder_(plan.speed, workload.phases()),
+    : ModuleRunContext(workload, store, plan, sink),
       coords_(workload.module_coords()),
-      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_),
+      communication_(workload.communication()),
+      views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_,
+             communication_ ? &*communication_ : nullptr),
       nominal_differs_(
           std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; })),
+      cpu_module_costs_(plan.processors > omp_get_num_procs()),
       end_busy_(plan.processors, 0.0) {
   if (static_cast<int>(plan.speed.size()) != P_) throw std::invalid_argument("speeds != P");
   if (!plan.later_phase_dynamic.empty() &&
@@ -150,6 +152,7 @@ BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
   nominal_.assign(phases_, std::vector<double>(nominal_differs_ ? M_ : 0, 0.0));
   measured_.assign(phases_, 0);
   decisions_.resize(P_);
+  clocks_.assign(P_, PhaseClocks{std::vector<StretchClock>(phases_)});
   partition();
   set_up_balancing();
 }
@@ -190,9 +193,11 @@ void BspRun::set_up_balancing() {
     b.in_step = any_in_step = true;
     b.groups = make_sync_groups(P_, trigger.group_size);
     b.group_size = b.groups.front()->size;
+    b.max_syncs = std::max(trigger.max_syncs, 1);
   }
-  reports_.resize(any_in_step ? P_ : 0);
-  unrun_cost_.assign(any_in_step ? M_ : 0, 0.0);
+  for (auto& reports : reports_) reports.resize(any_in_step ? P_ : 0);
+  sync_index_.assign(any_in_step ? P_ : 0, 0);
+  sync_wall_.assign(any_in_step ? P_ : 0, 0.0);
 }
 
 ExecutionResult BspRun::run() {
@@ -241,36 +246,47 @@ void BspRun::run_phase(int p, int s, int ph) {
   ProcessorTimes& me = recorder_.processor(p);
   PhaseTimes& t = me.phase[ph];
   PhaseBalancing& b = balancing_[ph];
-  const double c0 = thread_cpu_now();
   const double w0 = me.busy_wall;
-  std::size_t i = lists_[ph][p].size();  // where it stopped; all of them when a module failed
-  team_.guard([&] { i = run_modules(p, s, ph, 0, b.in_step ? &b.group_of(p).stop : nullptr); });
   if (b.in_step) {
-    synchronise_group(p, s, ph, i, c0);
+    run_in_step(p, s, ph);
   } else {
-    t.busy = thread_cpu_now() - c0;
+    StretchClock& clock = clocks_[p].phase[ph];
+    clock.start();
+    team_.guard([&] { run_modules(p, s, ph, 0, nullptr); });
+    t.busy = clock.stop();
     t.finish = t.busy;
   }
   if (ph + 1 == phases_) me.end = wall_now();
   measure_costs(p, ph, me.busy_wall - w0, t.busy);
 }
 
-// Runs list[i..] on processor p until the end or until `stop` is raised; returns where it got.
-std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i,
-                                const std::atomic<bool>* stop) {
+// Runs list[i..] on processor p until the end or until `stop` exceeds `round`; returns where it
+// got.
+// A module's cost is its wall time, or its thread CPU time when threads outnumber cores: there a
+// time slice lost to another thread lands on whichever module was running, so one module's wall
+// time can be a hundred times its work, and balancers chased those spikes (issue 12).
+std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i, const std::atomic<int>* stop,
+                                int round) {
   const std::vector<int>& list = lists_[ph][p];
   ProcessorTimes& me = recorder_.processor(p);
   double* const c = cost_[ph].data();
   double wall = 0;  // kept local: run_module may alias anything
   LoadTally tally;
-  // Back to back: each module's end is the next one's start, one wall clock read a module.
+  // Back to back: each module's end is the next one's start, one clock read a module.
   double a = wall_now();
+  double cpu = cpu_module_costs_ ? thread_cpu_now() : 0.0;
   for (; i < list.size(); ++i) {
-    if (stop && stop->load(std::memory_order_relaxed)) break;
+    if (stop && stop->load(std::memory_order_relaxed) > round) break;
     const int m = list[i];
     const double b = run_emulated_until_end(
         emulation_, p, tally, [&] { workload_.run_module(m, s, ph, store_.state(m)); });
-    c[m] = b - a;
+    if (cpu_module_costs_) {
+      const double now = thread_cpu_now();
+      c[m] = now - cpu;
+      cpu = now;
+    } else {
+      c[m] = b - a;
+    }
     wall += b - a;
     a = b;
   }
@@ -283,7 +299,7 @@ std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i,
 // Two clocks: a module's wall time shrinks by its processor's CPU/wall ratio, so module costs add
 // up to CPU busy time when preemption inflated the wall clock; balancers see nominal costs.
 void BspRun::measure_costs(int p, int ph, double phase_wall, double busy) {
-  if (phase_wall > busy && phase_wall > 0) {
+  if (!cpu_module_costs_ && phase_wall > busy && phase_wall > 0) {
     const double scale = busy / phase_wall;
     for (int m : lists_[ph][p]) cost_[ph][m] *= scale;
   }
@@ -291,50 +307,93 @@ void BspRun::measure_costs(int p, int ph, double phase_wall, double busy) {
     for (int m : lists_[ph][p]) nominal_[ph][m] = cost_[ph][m] * plan_.speed[p];
 }
 
-// Zaki, Li & Parthasarathy 1997: processor p stops (at index i of its list, c0 the phase's start
-// on its CPU clock) because it finished or its group's fastest did; the group decides on its
-// unfinished modules; p copies in what it gained and runs the rest.
-void BspRun::synchronise_group(int p, int s, int ph, std::size_t i, double c0) {
-  SyncGroup& group = balancing_[ph].group_of(p);
+// Zaki, Li & Parthasarathy 1997: processor p runs its list in rounds. A round ends when p has run
+// all its modules or its group's fastest has (the r-th synchronisation); the group then decides
+// on its unfinished modules and p copies in what it gained. The group synchronises again whenever
+// one of its processors finishes again, until a decision moves nothing or max_syncs were held;
+// the last round runs to the end. `clock` is p's modelled CPU time in the phase: its runs, the
+// group's last arrival at each synchronisation, the decisions and copies.
+void BspRun::run_in_step(int p, int s, int ph) {
+  const PhaseBalancing& b = balancing_[ph];
+  SyncGroup& group = b.group_of(p);
   PhaseTimes& t = recorder_.processor(p).phase[ph];
-  report_stop(p, ph, i, c0);
-  if (i == lists_[ph][p].size() && !group.stop.exchange(true, std::memory_order_acq_rel))
-    ++recorder_.processor(p).triggered;
+  sync_index_[p] = 0;
+  sync_wall_[p] = recorder_.processor(p).busy_wall;
+  std::size_t i = 0;
+  double clock = 0;
+  for (int round = 0;; ++round) {
+    const bool last = round == b.max_syncs;
+    std::size_t at = lists_[ph][p].size();  // all of them when a module failed
+    const double c0 = thread_cpu_now();
+    team_.guard([&] { at = run_modules(p, s, ph, i, last ? nullptr : &group.stop, round); });
+    const double ran = thread_cpu_now() - c0;
+    t.busy += ran;
+    clock += ran;
+    i = at;
+    if (last || !synchronise_group(p, s, ph, round, i, clock)) break;
+  }
+  if (i < lists_[ph][p].size()) {  // the group stopped syncing: run the rest
+    const double c0 = thread_cpu_now();
+    team_.guard([&] { run_modules(p, s, ph, i, nullptr); });
+    const double ran = thread_cpu_now() - c0;
+    t.busy += ran;
+    clock += ran;
+  }
+  t.finish = clock;
+}
+
+// Synchronisation `round` of p's group, p stopped at index i of its list. True when the group
+// goes on to another round; false when nothing was left or its decision moved nothing.
+bool BspRun::synchronise_group(int p, int s, int ph, int round, std::size_t i, double& clock) {
+  SyncGroup& group = balancing_[ph].group_of(p);
+  ProcessorTimes& me = recorder_.processor(p);
+  PhaseTimes& t = me.phase[ph];
+  report_stop(p, ph, round, i);
+  reports_[round % 2][p].clock = clock;
+  int expected = round;
+  if (i == lists_[ph][p].size() &&
+      group.stop.compare_exchange_strong(expected, round + 1, std::memory_order_acq_rel))
+    ++me.triggered;
   group.barrier.arrive_and_wait();
+  // Every member is done with round - 1: its slot is free for round + 1.
+  if (p == group.first) group.published[(round + 1) % 2].store(nullptr, std::memory_order_relaxed);
   double arrival = 0;  // the group waits for its last processor to finish its current module
   std::size_t unfinished = 0;
   for (int q = group.first; q < group.first + group.size; ++q) {
-    arrival = std::max(arrival, reports_[q].busy);
-    unfinished += reports_[q].unrun.size();
+    arrival = std::max(arrival, reports_[round % 2][q].clock);
+    unfinished += reports_[round % 2][q].unrun.size();
   }
-  t.finish = arrival;
-  t.busy = reports_[p].busy;
-  if (unfinished == 0) return;
-  const GroupDecision* applied = group_decision(p, s, ph, group, t);
-  if (applied->decision.act) {
-    const double c2 = thread_cpu_now();
-    team_.guard([&] { take_gained(p, ph, i, *applied); });
-    t.migration = thread_cpu_now() - c2;
-  }
-  const double c3 = thread_cpu_now();
-  team_.guard([&] { run_modules(p, s, ph, i, nullptr); });
-  const double rest = thread_cpu_now() - c3;
-  t.busy += rest;
-  t.finish += t.balance + t.migration + rest;
+  clock = arrival;
+  if (unfinished == 0) return false;
+  const double balance = t.balance;
+  const GroupDecision* applied = group_decision(p, s, ph, round, group, t);
+  clock += t.balance - balance;
+  sync_index_[p] = i;
+  sync_wall_[p] = me.busy_wall;
+  if (!applied->decision.act) return false;
+  const double c0 = thread_cpu_now();
+  team_.guard([&] { take_gained(p, ph, i, *applied); });
+  const double copied = thread_cpu_now() - c0;
+  t.migration += copied;
+  clock += copied;
+  return true;
 }
 
-// What processor p leaves for its group when it stops at index i of its list.
-void BspRun::report_stop(int p, int ph, std::size_t i, double c0) {
+// What processor p leaves for its group when it stops at index i of its list in `round`: the
+// load function's inputs since its group's last synchronisation, on the wall clock that also
+// decides who triggers.
+void BspRun::report_stop(int p, int ph, int round, std::size_t i) {
   const std::vector<int>& list = lists_[ph][p];
-  StopReport& report = reports_[p];
-  report.busy = thread_cpu_now() - c0;
-  report.done = static_cast<int>(i);
+  StopReport& report = reports_[round % 2][p];
+  report.busy = recorder_.processor(p).busy_wall - sync_wall_[p];
+  report.done = static_cast<int>(i - sync_index_[p]);
   report.ran_seconds = report.ran_weight = 0;
   const bool ok = team_.guard([&] {
     report.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
+    report.unrun_cost.clear();
     const std::span<const double> seen = seen_costs(ph);
     if (measured_[ph]) {
-      for (int m : report.unrun) unrun_cost_[m] = seen[m];  // the last step's, not yet rewritten
+      for (int m : report.unrun) report.unrun_cost.push_back(seen[m]);  // the last step's
     } else {
       for (std::size_t k = 0; k < i; ++k) {
         report.ran_seconds += cost_[ph][list[k]] * plan_.speed[p];
@@ -345,27 +404,29 @@ void BspRun::report_stop(int p, int ph, std::size_t i, double c0) {
   if (!ok) report.unrun.clear();
 }
 
-// The group's decision: p takes it (every processor of a redundant balancer, else the group's
-// first), or waits for it. The first result published is the one the group applies.
-const GroupDecision* BspRun::group_decision(int p, int s, int ph, SyncGroup& group, PhaseTimes& t) {
+// The group's decision of `round`: p takes it (every processor of a redundant balancer, else the
+// group's first), or waits for it. The first result published is the one the group applies.
+const GroupDecision* BspRun::group_decision(int p, int s, int ph, int round, SyncGroup& group,
+                                            PhaseTimes& t) {
   const double w0 = wall_now();
   const GroupDecision* applied = nullptr;
+  std::atomic<const GroupDecision*>& published = group.published[round % 2];
   if (balancing_[ph].redundant || p == group.first) {
     GroupViewContext ctx;
-    ctx.unrun_cost = unrun_cost_;
     ctx.measured = measured_[ph];
     ctx.predicted = weights_[ph];
     ctx.views = &views_;
     ctx.step = s;
     ctx.store = &store_;
-    GroupDecision& mine = decisions_[p].mine;
-    if (!team_.guard(
-            [&] { mine = decide_for_group(*balancing_[ph].balancer, group, reports_, ctx); }))
+    GroupDecision& mine = decisions_[p].mine[round % 2];
+    if (!team_.guard([&] {
+          mine = decide_for_group(*balancing_[ph].balancer, group, reports_[round % 2], ctx);
+        }))
       mine = GroupDecision{};  // nothing moves
     const GroupDecision* first = nullptr;
-    if (group.published.compare_exchange_strong(first, &mine, std::memory_order_acq_rel,
-                                                std::memory_order_acquire)) {
-      group.published.notify_all();
+    if (published.compare_exchange_strong(first, &mine, std::memory_order_acq_rel,
+                                          std::memory_order_acquire)) {
+      published.notify_all();
       applied = &mine;
     } else {
       applied = first;  // the others must equal it
@@ -373,13 +434,13 @@ const GroupDecision* BspRun::group_decision(int p, int s, int ph, SyncGroup& gro
         team_.fail(std::make_exception_ptr(std::logic_error(
             "redundant decisions of one group differ (decide is not deterministic)")));
     }
-    t.balance = mine.cpu;
+    t.balance += mine.cpu;
   } else {
-    while (!(applied = group.published.load(std::memory_order_acquire)))
-      group.published.wait(nullptr, std::memory_order_acquire);
-    t.balance = applied->cpu;  // it waited for the decider
+    while (!(applied = published.load(std::memory_order_acquire)))
+      published.wait(nullptr, std::memory_order_acquire);
+    t.balance += applied->cpu;  // it waited for the decider
   }
-  t.balance_wall = wall_now() - w0;
+  t.balance_wall += wall_now() - w0;
   return applied;
 }
 
@@ -435,9 +496,9 @@ void BspRun::decide(int s, int ph) {
 }
 
 void BspRun::finish_step(int s) {
-  const double sc = thread_cpu_now();
+  serial_clock_.start();
   workload_.finish_step(s, store_);
-  serial_cpu_ = thread_cpu_now() - sc;
+  serial_cpu_ = serial_clock_.stop();
   rec_.step = s - plan_.warmup;  // negative during warm-up: not handed to the sink
   rec_.metrics = workload_.step_metric_values(s);
   if (plan_.record_modules) {
@@ -451,7 +512,7 @@ void BspRun::finish_step(int s) {
 void BspRun::decide_redundantly(int p, int ph) {
   PhaseTimes& t = recorder_.processor(p).phase[ph];
   const double bw = wall_now(), bc = thread_cpu_now();
-  team_.guard([&] { decisions_[p].mine.decision = balancing_[ph].balancer->decide(end_view_); });
+  team_.guard([&] { decisions_[p].mine[0].decision = balancing_[ph].balancer->decide(end_view_); });
   t.end_balance = thread_cpu_now() - bc;  // its own clock: nobody waits for a decider
   t.end_balance_wall = wall_now() - bw;
 }
@@ -459,9 +520,9 @@ void BspRun::decide_redundantly(int p, int ph) {
 // After every thread decided the same phase end redundantly: check, apply one, plan the copies.
 void BspRun::apply_redundant(int ph) {
   for (int p = 1; p < P_; ++p)
-    if (!same_decision(decisions_[p].mine.decision, decisions_[0].mine.decision))
+    if (!same_decision(decisions_[p].mine[0].decision, decisions_[0].mine[0].decision))
       throw std::logic_error("redundant decisions differ (decide is not deterministic)");
-  apply(ph, decisions_[0].mine.decision);
+  apply(ph, decisions_[0].mine[0].decision);
   plan_migration(ph);
 }
 

@@ -22,7 +22,11 @@ class Execution {
   // The workload's step metrics, then the executor's: one column each in StepRecord::metrics.
   virtual std::vector<std::string> metric_names() const = 0;
   virtual ExecutionResult run(StepSink& sink) = 0;
-  virtual Verification verify(const ExecutionResult& result) = 0;
+  // The serial reference verify compares a result with: the steps it covers (the result's own,
+  // or 0 for a problem whose reference has no steps), and its computation.
+  virtual int reference_steps(const ExecutionResult& result) const { return result.steps_run; }
+  virtual std::shared_ptr<const SerialReference> reference(int steps) const = 0;
+  virtual Verification verify(const ExecutionResult& result, const SerialReference& reference) = 0;
   // The workload's whole-run figures, then the executor's.
   virtual std::vector<WorkloadAttribute> attributes() const = 0;
   // Run attributes of this shape of run: after the header, and after the run's summary.

@@ -50,6 +50,8 @@ class Executor {
   virtual std::string name() const = 0;
   // Figures it appends to each StepRecord::metrics, after the workload's own step metrics.
   virtual std::vector<StepMetric> metrics() const { return {}; }
+  // False for a simulator: nothing ran, so there is nothing to verify.
+  virtual bool executes_kernels() const { return true; }
   // Whole-run figures of the last run, archived beside the workload's attributes.
   virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
 };

@@ -8,6 +8,7 @@
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/self_scheduled_executor.h"
 #include "harness/schedule.h"
+#include "harness/sim/simulate_executor.h"
 
 namespace lbb {
 
@@ -43,6 +44,7 @@ std::span<const ExecutorInfo> executor_registry() {
        WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
          return std::make_unique<AsyncExecutor>(AsyncOrder::kModelled);
        })},
+      simulate_executor_info(),
   };
   return all;
 }
@@ -59,8 +61,17 @@ std::vector<std::string> executor_choices() {
   return names;
 }
 
+WorkShape workload_shape(const WorkloadInfo& workload) {
+  return workload.make_levels      ? WorkShape::kLevels
+         : workload.simulated_only ? WorkShape::kCosts
+                                   : WorkShape::kModules;
+}
+
 std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, WorkShape shape) {
-  if (info.shape != shape)
+  if (shape == WorkShape::kCosts && !info.simulates)
+    return "executor " + info.name +
+           " runs kernels; synthetic costs need execution.executor: simulate";
+  if (info.shape != shape && !(info.simulates && shape == WorkShape::kCosts))
     return "executor " + info.name + " runs " +
            (info.shape == WorkShape::kLevels ? "level workloads (tasks born level by level)"
                                              : "module workloads (modules that persist)");
@@ -75,7 +86,7 @@ std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, Wor
 }
 
 const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload) {
-  const WorkShape shape = workload.make_levels ? WorkShape::kLevels : WorkShape::kModules;
+  const WorkShape shape = workload_shape(workload);
   if (spec.executor != "auto") {
     const ExecutorInfo* info = find_executor(spec.executor);
     if (!info) throw std::invalid_argument("unknown executor " + spec.executor);

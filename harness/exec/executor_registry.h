@@ -11,8 +11,10 @@
 
 namespace lbb {
 
-// What an executor runs: modules that persist across steps, or tasks born level by level.
-enum class WorkShape { kModules, kLevels };
+// What an executor runs: modules that persist across steps, tasks born level by level, or
+// synthetic module costs with no kernel (only a simulating executor runs those).
+enum class WorkShape { kModules, kLevels, kCosts };
+WorkShape workload_shape(const WorkloadInfo& workload);
 
 struct ExecutorInfo {
   std::string name;
@@ -21,6 +23,7 @@ struct ExecutorInfo {
   bool takes_balancers = true;  // static and dynamic balancers (or none)
   bool takes_schedule = false;  // an in-step schedule instead of balancers
   ExecutionFactory make;
+  bool simulates = false;  // runs no kernel: module workloads' recorded costs or synthetic ones
 };
 
 // Every executor, in the order `lbbench list` shows them and "auto" tries them.

@@ -37,18 +37,22 @@ GroupDecision decide_for_group(Balancer& balancer, const SyncGroup& group,
   std::sort(modules.begin(), modules.end());
   const int n = static_cast<int>(modules.size());
   std::vector<int> owner(n);
-  for (int q = group.first; q < group.first + group.size; ++q)
-    for (int m : reports[q].unrun)
-      owner[std::lower_bound(modules.begin(), modules.end(), m) - modules.begin()] = q;
+  std::vector<double> cost(n);
   // Costs predicted from the previous step's measurements; before any, the predicted weights in
   // the seconds per unit weight the group measured so far.
   const double scale = ran_weight > 0 && ran_seconds > 0 ? ran_seconds / ran_weight : 1.0;
-  std::vector<double> cost(n), coords(run_coords.empty() ? 0 : std::size_t(n) * dimensions);
+  for (int q = group.first; q < group.first + group.size; ++q)
+    for (std::size_t k = 0; k < reports[q].unrun.size(); ++k) {
+      const int m = reports[q].unrun[k];
+      const auto i = std::lower_bound(modules.begin(), modules.end(), m) - modules.begin();
+      owner[i] = q;
+      cost[i] = ctx.measured ? reports[q].unrun_cost[k] : ctx.predicted[m] * scale;
+    }
+  std::vector<double> coords(run_coords.empty() ? 0 : std::size_t(n) * dimensions);
   std::vector<std::uint64_t> bytes(n);
   for (int i = 0; i < n; ++i) {
     const int m = modules[i];
-    cost[i] = ctx.measured ? ctx.unrun_cost[m] : ctx.predicted[m] * scale;
-    bytes[i] = ctx.store->bytes(m);
+    bytes[i] = ctx.bytes.empty() ? ctx.store->bytes(m) : ctx.bytes[m];
     if (!coords.empty())
       std::copy_n(run_coords.begin() + static_cast<std::ptrdiff_t>(m) * dimensions, dimensions,
                   coords.begin() + static_cast<std::ptrdiff_t>(i) * dimensions);

@@ -1,8 +1,10 @@
 #pragma once
 // In-step synchronisation of Zaki, Li & Parthasarathy 1997: a group of processors (all of them,
-// or K consecutive ones for the local schemes) stops as soon as its fastest processor has run all
-// its modules of the phase; the balancer redistributes the modules the group has not run yet,
-// from a profile of the work each processor did since the last synchronisation.
+// or K consecutive ones for the local schemes) stops whenever its fastest processor has run all
+// its modules; the balancer redistributes the modules the group has not run yet, from a profile of
+// the work each processor did since the last synchronisation. Rounds: round r of a phase runs
+// until the r-th synchronisation (or the phase's end); its shared records alternate between two
+// slots, so round r + 1 never overwrites what a slower member still reads of round r.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -30,12 +32,16 @@ struct SyncGroup {
       : first(first_processor), size(processors), barrier(processors) {}
   const int first, size;  // processors [first, first + size)
   GroupBarrier barrier;
-  std::atomic<bool> stop{false};  // raised by the first processor of the group to finish
-  std::atomic<const GroupDecision*> published{nullptr};  // the one result the group applies
+  // Synchronisations triggered in this phase: round r stops once it exceeds r. The first
+  // processor of the group to finish round r raises it from r to r + 1.
+  std::atomic<int> stop{0};
+  // Per round parity: the one result the group applies. The group's first processor clears the
+  // slot of round r + 1 after round r's barrier, when every member is done with round r - 1.
+  std::atomic<const GroupDecision*> published[2] = {nullptr, nullptr};
 
   void reset() {
-    stop.store(false, std::memory_order_relaxed);
-    published.store(nullptr, std::memory_order_relaxed);
+    stop.store(0, std::memory_order_relaxed);
+    for (auto& slot : published) slot.store(nullptr, std::memory_order_relaxed);
   }
 };
 
@@ -43,11 +49,16 @@ struct SyncGroup {
 std::vector<std::unique_ptr<SyncGroup>> make_sync_groups(int processors, int group_size);
 
 // What a processor leaves for its group when it stops. Written by its processor before the
-// group barrier, read by the group's deciders after it, unchanged until the phase ends.
+// group barrier, read by the group's members after it, unchanged until two rounds later.
 struct alignas(64) StopReport {
-  std::vector<int> unrun;  // its modules not run yet in this phase
-  double busy = 0;         // s, CPU time running modules since the phase began
-  int done = 0;            // modules it completed since then
+  std::vector<int> unrun;          // its modules not run yet in this phase
+  std::vector<double> unrun_cost;  // their nominal seconds, measured in the last step
+  // The load function's inputs since the last synchronisation (the phase's start at first):
+  // wall seconds running modules, emulated load included (the trigger's clock: the processor
+  // that finishes first on the wall clock triggers), and the modules completed.
+  double busy = 0;
+  int done = 0;
+  double clock = 0;  // s, its modelled CPU time since the phase began, at the stop
   // Used before any cost was measured (first step): the nominal seconds and predicted weight of
   // the modules it ran, to scale predicted weights into seconds.
   double ran_seconds = 0, ran_weight = 0;
@@ -55,12 +66,12 @@ struct alignas(64) StopReport {
 
 // Everything of the run a group view needs besides the reports.
 struct GroupViewContext {
-  std::span<const double> unrun_cost;  // per module: nominal seconds, snapshot taken at the stop
-  bool measured = true;                // false: unrun_cost is unset, scale the predicted weights
-  std::span<const double> predicted;   // per module: the phase's predicted weight
+  bool measured = true;  // false: StopReport::unrun_cost is unset, scale the predicted weights
+  std::span<const double> predicted;       // per module: the phase's predicted weight
   const LoadViewBuilder* views = nullptr;  // speeds, topology, structure, module coordinates
   int step = 0;
-  const ModuleStore* store = nullptr;  // state sizes
+  const ModuleStore* store = nullptr;    // state sizes
+  std::span<const std::uint64_t> bytes;  // per module, instead of the store's (the simulator)
 };
 
 // Builds the view of a group's unfinished modules (all P processors stay in it, so processor ids

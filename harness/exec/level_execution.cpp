@@ -45,7 +45,13 @@ class LevelExecution final : public Execution {
     x.bytes_moved = levels_.bytes_moved;
     return x;
   }
-  Verification verify(const ExecutionResult&) override { return workload_->verify(); }
+  int reference_steps(const ExecutionResult&) const override { return 0; }  // the whole tree
+  std::shared_ptr<const SerialReference> reference(int) const override {
+    return workload_->reference();
+  }
+  Verification verify(const ExecutionResult&, const SerialReference& reference) override {
+    return workload_->verify_against(reference);
+  }
   std::vector<WorkloadAttribute> attributes() const override {
     std::vector<WorkloadAttribute> all = workload_->attributes();
     // The paper's model figures over all levels (in the workload's cost units).

@@ -8,9 +8,8 @@
 #include "harness/clock.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/load_view_builder.h"
+#include "harness/exec/run_context.h"
 #include "harness/exec/schedule_loop.h"
-#include "harness/exec/step_recorder.h"
-#include "harness/exec/team.h"
 
 namespace lbb {
 
@@ -39,7 +38,7 @@ Task describe(TaskState state, int creator, const LevelWorkload& workload) {
 }
 
 // One run of the level executor: the state its levels share, and the steps of a level by name.
-class LevelRun {
+class LevelRun : RunContext {
  public:
   LevelRun(LevelWorkload& workload, const LevelPlan& plan, StepSink& sink);
   LevelResult run();
@@ -58,12 +57,6 @@ class LevelRun {
 
   LevelWorkload& workload_;
   const LevelPlan& plan_;
-  StepSink& sink_;
-  const int P_;
-  const double run_start_;
-  const PlatformEmulation emulation_;
-  Team team_;
-  StepRecorder recorder_;
   const LoadViewBuilder views_;
   LevelResult result_;
   std::vector<LevelSlot> slots_;
@@ -79,14 +72,9 @@ class LevelRun {
 };
 
 LevelRun::LevelRun(LevelWorkload& workload, const LevelPlan& plan, StepSink& sink)
-    : workload_(workload),
+    : RunContext(plan.processors, plan.speed, plan.external_load, 1, sink),
+      workload_(workload),
       plan_(plan),
-      sink_(sink),
-      P_(plan.processors),
-      run_start_(wall_now()),
-      emulation_(plan.speed, plan.external_load, run_start_),
-      team_(plan.processors, emulation_),
-      recorder_(plan.speed, 1),
       views_(plan.speed, plan.topology),
       slots_(P_),
       lists_(P_),

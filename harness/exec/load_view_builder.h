@@ -33,12 +33,13 @@ class LoadViewBuilder {
  public:
   LoadViewBuilder(std::span<const double> speed, const Topology* topology,
                   ModuleStructure structure = ModuleStructure::kIndependent, int dimensions = 0,
-                  std::span<const double> coords = {})
+                  std::span<const double> coords = {}, const ModuleGraph* communication = nullptr)
       : speed_(speed),
         topology_(topology),
         structure_(structure),
         dimensions_(dimensions),
-        coords_(coords) {}
+        coords_(coords),
+        communication_(communication) {}
 
   // The view after step `step` (-1: the initial partition, from predicted weights).
   LoadView view(int step, const ViewLoads& loads) const {
@@ -55,6 +56,10 @@ class LoadViewBuilder {
     v.busy = loads.busy;
     v.work_done = loads.work_done;
     v.hop_cost = loads.hop_cost;
+    // The graph's indices are the run's modules: a view of a sorted subset of them (an in-step
+    // group's unfinished modules) is the whole run only when it holds all of them.
+    if (communication_ && communication_->modules() == v.modules())
+      v.communication = communication_;
     return v;
   }
 
@@ -68,6 +73,7 @@ class LoadViewBuilder {
   ModuleStructure structure_;
   int dimensions_;
   std::span<const double> coords_;
+  const ModuleGraph* communication_;
 };
 
 }  // namespace lbb

@@ -45,8 +45,19 @@ class ModuleExecution final : public Execution {
   ExecutionResult run(StepSink& sink) override {
     return executor_->run(*workload_, store_, plan_, sink);
   }
-  Verification verify(const ExecutionResult& x) override {
-    return workload_->verify(store_, x.steps_run);
+  // A simulation runs no kernel: nothing to compute a reference for, nothing to verify.
+  std::shared_ptr<const SerialReference> reference(int steps) const override {
+    if (!executor_->executes_kernels()) return std::make_shared<const SerialReference>(steps);
+    return workload_->reference(steps);
+  }
+  Verification verify(const ExecutionResult& x, const SerialReference& reference) override {
+    if (!executor_->executes_kernels()) {
+      Verification v;
+      v.passed = v.simulated = true;
+      v.detail = "simulated: no kernel executed, nothing verified";
+      return v;
+    }
+    return workload_->verify_against(store_, x.steps_run, reference);
   }
   std::vector<WorkloadAttribute> attributes() const override {
     std::vector<WorkloadAttribute> all = workload_->attributes();

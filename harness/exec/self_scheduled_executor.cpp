@@ -6,9 +6,8 @@
 
 #include "harness/clock.h"
 #include "harness/exec/emulated_run.h"
+#include "harness/exec/run_context.h"
 #include "harness/exec/schedule_loop.h"
-#include "harness/exec/step_recorder.h"
-#include "harness/exec/team.h"
 
 namespace lbb {
 
@@ -27,7 +26,7 @@ struct alignas(64) ThreadRuns {
 };
 
 // One run of the self-scheduled executor: the state its steps share, and the steps by name.
-class SelfScheduledRun {
+class SelfScheduledRun : ModuleRunContext {
  public:
   SelfScheduledRun(InStepSchedule schedule, int chunk, Workload& workload, ModuleStore& store,
                    const ExecutionPlan& plan, StepSink& sink);
@@ -47,15 +46,6 @@ class SelfScheduledRun {
 
   const InStepSchedule schedule_;
   const int chunk_;
-  Workload& workload_;
-  ModuleStore& store_;
-  const ExecutionPlan& plan_;
-  StepSink& sink_;
-  const int P_, M_, phases_, total_;
-  const double run_start_;
-  const PlatformEmulation emulation_;
-  Team team_;
-  StepRecorder recorder_;
   ExecutionResult result_;
   std::vector<int> home_;                // the thread that placed each module's state
   std::vector<std::vector<int>> homed_;  // modules by home: what omp_tasks threads spawn
@@ -69,20 +59,9 @@ class SelfScheduledRun {
 
 SelfScheduledRun::SelfScheduledRun(InStepSchedule schedule, int chunk, Workload& workload,
                                    ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
-    : schedule_(schedule),
+    : ModuleRunContext(workload, store, plan, sink),
+      schedule_(schedule),
       chunk_(chunk),
-      workload_(workload),
-      store_(store),
-      plan_(plan),
-      sink_(sink),
-      P_(plan.processors),
-      M_(workload.module_count()),
-      phases_(workload.phases()),
-      total_(plan.warmup + plan.steps),
-      run_start_(wall_now()),
-      emulation_(plan.speed, plan.external_load, run_start_),
-      team_(plan.processors, emulation_),
-      recorder_(plan.speed, workload.phases()),
       home_(M_, -1),
       homed_(P_),
       runs_(P_),

@@ -143,7 +143,7 @@ std::vector<StepRecord> run_profile(const RunSpec& spec, int steps) {
   const std::unique_ptr<Execution> execution = choose_executor(p, *info).make(p, *info);
   RecordingSink sink;
   const ExecutionResult x = execution->run(sink);
-  const Verification v = execution->verify(x);
+  const Verification v = execution->verify(x, *execution->reference(execution->reference_steps(x)));
   if (!v.passed) throw std::runtime_error("auto: the profile did not verify: " + v.detail);
   return sink.records;
 }
@@ -151,7 +151,7 @@ std::vector<StepRecord> run_profile(const RunSpec& spec, int steps) {
 }  // namespace
 
 RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
-                            const Provenance& provenance) {
+                            const Provenance& provenance, ReferenceCache* references) {
   std::vector<WorkloadAttribute> figures;
   RunSpec chosen = spec;
   try {
@@ -178,7 +178,7 @@ RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* 
     out.error = e.what();
     return out;
   }
-  RunOutcome out = execute_run(chosen, repetition, archive, provenance, figures);
+  RunOutcome out = execute_run(chosen, repetition, archive, provenance, references, figures);
   out.spec = &spec;
   return out;
 }

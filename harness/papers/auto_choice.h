@@ -42,6 +42,6 @@ std::vector<AutoPrediction> predict_candidates(const Params& auto_params,
 // Profiles, chooses and runs the chosen scheme as the entry's run (its label, its resolved
 // config; `dynamic` is the scheme chosen). Never throws, like execute_run.
 RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
-                            const Provenance& provenance);
+                            const Provenance& provenance, ReferenceCache* references);
 
 }  // namespace lbb

@@ -5,15 +5,7 @@ lbbench=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
-expect() {  # expect CODE PATTERN -- command...
-  local code=$1 pattern=$2
-  shift 3
-  "$@" > "$tmp/out" 2> "$tmp/err"
-  local got=$?
-  if [ "$got" -ne "$code" ] || ! grep -qE "$pattern" "$tmp/err"; then
-    echo "FAIL: $* -> exit $got (want $code), stderr:"; cat "$tmp/err"; fails=$((fails + 1))
-  fi
-}
+. "$(dirname "$0")/lib/expect.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" > /dev/null 2>&1 || { echo "setup failed"; exit 1; }
 sum=$(sha256sum "$tmp/a.h5")
 printf 'workload: { kind: block_substitution\nplatform: [\n' > "$tmp/syntax.yaml"

@@ -13,20 +13,12 @@ assert d["imbalance"] == 0
 assert d["phases"][0]["transfers"] == [{"from": 7, "to": 8, "units": 8}]
 assert all(abs(t["from"] - t["to"]) == 1 for p in d["phases"] for t in p["transfers"])
 PY
-expect() {  # expect PATTERN -- command...: exit 2 and the pattern on stderr
-  local pattern=$1
-  shift 2
-  err=$("$@" 2>&1 >/dev/null)
-  local got=$?
-  if [ "$got" -ne 2 ] || ! grep -qE "$pattern" <<<"$err"; then
-    echo "FAIL: $* -> exit $got, stderr: $err"; fails=$((fails + 1))
-  fi
-}
-expect "no unit-level form" -- "$lbbench" balance --method redistribution --topology chain --loads 1,2
-expect "'x' is not a non-negative integer" -- "$lbbench" balance --method multilevel --topology chain --loads 1,x
-expect "unknown topology 'torus'" -- "$lbbench" balance --method multilevel --topology torus --loads 1,2
-expect "unknown parameter 'foo'" -- "$lbbench" balance --method random --topology chain --loads 1,2 --param foo=1
-expect "1 speeds for 2 processors" -- "$lbbench" balance --method random --topology chain --loads 1,2 --speeds 2
-expect "required" -- "$lbbench" balance --method multilevel --topology chain
+. "$(dirname "$0")/lib/expect.sh"
+expect 2 "no unit-level form" -- "$lbbench" balance --method redistribution --topology chain --loads 1,2
+expect 2 "'x' is not a non-negative integer" -- "$lbbench" balance --method multilevel --topology chain --loads 1,x
+expect 2 "unknown topology 'torus'" -- "$lbbench" balance --method multilevel --topology torus --loads 1,2
+expect 2 "unknown parameter 'foo'" -- "$lbbench" balance --method random --topology chain --loads 1,2 --param foo=1
+expect 2 "1 speeds for 2 processors" -- "$lbbench" balance --method random --topology chain --loads 1,2 --speeds 2
+expect 2 "required" -- "$lbbench" balance --method multilevel --topology chain
 echo "balance: $fails failures"
 [ "$fails" -eq 0 ]

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Sends SIGKILL to `lbbench run` at random moments, then checks that the archive opens with
-h5py and h5dump, that every finished run is intact and the interrupted run's steps are readable,
-and that `run --resume` completes exactly the missing runs. Readers also read while a run writes.
+h5py and h5dump, that every finished run is intact, that after `lbbench recover` every step the
+killed process reported finished (LBB_STEP_LOG, one line a step once it is safe) is in the
+archive, and that `run --resume` completes exactly the missing runs. Readers also read while a
+run writes.
 
 usage: kill_resume.py LBBENCH TRIALS SEED
 """
@@ -59,6 +61,41 @@ def check(lbbench, path, allow_partial=True):
     return n
 
 
+def finished_steps(log):
+    """Run id -> steps the killed process reported finished (rows 0..n-1)."""
+    steps = {}
+    if os.path.exists(log):
+        with open(log) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2 and line.endswith("\n"):
+                    steps[parts[0]] = max(steps.get(parts[0], 0), int(parts[1]) + 1)
+    return steps
+
+
+def check_lossless(lbbench, path, log, env):
+    """After recover, every reported step is in the archive, in every dataset of its run."""
+    r = subprocess.run([lbbench, "recover", path], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        fail(f"recover {path} exited {r.returncode}: {r.stderr}")
+    if os.path.exists(path + ".lbbench-journal"):
+        fail(f"recover left the journal beside {path}")
+    reported = finished_steps(log)
+    recovered = 0
+    with h5py.File(path, "r") as f:
+        for rid, n in reported.items():
+            if rid not in f["runs"]:
+                fail(f"{path}: {rid} reported {n} finished steps but is not archived")
+            g = f["runs"][rid]
+            lengths = set()
+            g.visititems(lambda name, obj: lengths.add(obj.shape[0])
+                         if isinstance(obj, h5py.Dataset) else None)
+            if len(lengths) != 1 or lengths.pop() < n:
+                fail(f"{path}: {rid} holds steps {sorted(lengths)}, the process finished {n}")
+            recovered += "recovered" in r.stdout and rid in r.stdout
+    return recovered
+
+
 def trial(lbbench, config, path, delay, env, readers):
     p = subprocess.Popen([lbbench, "run", config, "-o", path], stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, env=env)
@@ -78,7 +115,7 @@ def trial(lbbench, config, path, delay, env, readers):
 
 def main(lbbench, trials, seed):
     rng = random.Random(seed)
-    killed_mid_run = reads = 0
+    killed_mid_run = reads = recovered = 0
     with tempfile.TemporaryDirectory() as tmp:
         config = os.path.join(tmp, "kill.yaml")
         with open(config, "w") as f:
@@ -90,11 +127,14 @@ def main(lbbench, trials, seed):
             env["LBB_ARCHIVE_COMMIT_SECONDS"] = "0" if t % 2 else "1"
             if t % 4 == 3:
                 env["HDF5_USE_FILE_LOCKING"] = "FALSE"
+            log = os.path.join(tmp, f"t{t}.steps")
+            env["LBB_STEP_LOG"] = log
             # The first trials kill within the first milliseconds (a file being created).
             delay = rng.uniform(0, 0.02) if t < 4 else rng.uniform(0, 0.45)
             reads += trial(lbbench, config, path, delay, env, readers=t % 3 == 0)
             before = completed_runs(path) if os.path.exists(path) else set()
             if os.path.exists(path):
+                recovered += check_lossless(lbbench, path, log, env)
                 n = check(lbbench, path)
                 killed_mid_run += n > len(before)
             r = subprocess.run([lbbench, "run", config, "-o", path, "--resume"],
@@ -109,7 +149,8 @@ def main(lbbench, trials, seed):
             if f"{ran} to run" not in r.stderr:
                 fail(f"trial {t}: resume should run {ran}: {r.stderr}")
     print(f"kill_resume: {trials} kills (seed {seed}), {killed_mid_run} inside a run, "
-          f"{reads} reads while writing, every archive readable and resumed: OK")
+          f"{recovered} recovered from the journal, {reads} reads while writing, every finished "
+          f"step archived, every archive readable and resumed: OK")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,76 @@
+#pragma once
+// The step journal (docs/ARCHITECTURE.md, "Crash safety"): <archive>.lbbench-journal, one
+// appended record per finished step of the run being written, truncated at each commit. A
+// kill -9 loses no finished step: the record reached the page cache in one write(2) before the
+// step counted as finished, and the next writer (or `lbbench recover`) folds the journal's
+// whole records into the interrupted run. A record holds the step's row of every dataset of
+// the run, named and typed as the archive schema's table describes it (archive_schema.h).
+//
+// Record: u32 magic, u32 payload bytes, u32 CRC-32 of the payload, payload. Payload: run id,
+// run_uuid, u64 row, u32 columns, then per column: name, u8 record type, u64 width (0: one
+// value a step), u64 bytes, the bytes. Strings are u32 length + bytes; integers are the host's
+// byte order (a journal never leaves the host that wrote it; another order fails the magic).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/archive/archive_schema.h"
+
+namespace lbb {
+
+std::string journal_path(const std::string& archive);
+
+// One column of a record, as the journal's payload holds it.
+struct JournalColumn {
+  std::string name;  // dataset path under the run's group, e.g. "proc/busy"
+  RecordType type;
+  std::uint64_t width;  // values a step; 0: one value ([S] datasets)
+  std::vector<unsigned char> bytes;
+};
+
+struct JournalRecord {
+  std::string run_id, run_uuid;
+  std::uint64_t row = 0;
+  std::vector<JournalColumn> columns;
+};
+
+// Builds one record's payload column by column, then appends it framed, in one write(2).
+class JournalWriter {
+ public:
+  JournalWriter() = default;
+  explicit JournalWriter(const std::string& archive);  // creates or empties the journal
+  JournalWriter(const JournalWriter&) = delete;
+  JournalWriter& operator=(const JournalWriter&) = delete;
+  JournalWriter(JournalWriter&& o) noexcept;
+  JournalWriter& operator=(JournalWriter&& o) noexcept;
+  ~JournalWriter();  // removes the journal when it holds nothing (everything committed)
+
+  void begin(const std::string& run_id, const std::string& run_uuid, std::uint64_t row,
+             std::uint32_t columns);
+  void column(const std::string& name, RecordType type, std::uint64_t width, const void* data,
+              std::size_t bytes);
+  void append();  // throws h5::Error when the write fails
+  void clear();   // after a commit: its records are in the archive
+
+ private:
+  void close() noexcept;
+  std::string path_;
+  int fd_ = -1;
+  bool empty_ = true;
+  std::vector<unsigned char> buffer_;
+};
+
+// The journal's whole records in order. Reading stops at the first record that is not whole
+// (a record torn by a kill: its bytes are counted in torn_bytes) or not sound (a bad magic,
+// checksum or layout: `problem` says which, at which byte). A length field never allocates
+// more than the bytes the file really holds.
+struct JournalScan {
+  bool exists = false;
+  std::vector<JournalRecord> records;
+  std::uint64_t torn_bytes = 0;
+  std::string problem;
+};
+JournalScan scan_journal(const std::string& journal);
+
+}  // namespace lbb

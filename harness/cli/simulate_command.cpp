@@ -1,0 +1,115 @@
+// `lbbench simulate --replay ARCHIVE`: each real run replayed on its recorded costs under its own
+// strategy (harness/sim/replay.h), predicted vs measured makespan and the strategies' ranking
+// agreement; `lbbench simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
+// at several P (harness/sim/contention_fit.h).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <map>
+
+#include "core/text.h"
+#include "harness/cli/commands.h"
+#include "harness/sim/contention_fit.h"
+#include "harness/sim/replay.h"
+#include "harness/stats/sample_summary.h"
+
+namespace lbb {
+
+namespace {
+
+void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& archive) {
+  std::cout << std::left << std::setw(28) << "run" << std::setw(20) << "workload" << std::setw(18)
+            << "balancer" << std::right << std::setw(5) << "P" << std::setw(13) << "predicted_s"
+            << std::setw(11) << "wall_s" << std::setw(9) << "error" << std::setw(13) << "makespan_s"
+            << std::setw(9) << "error"
+            << "  reproduced\n";
+  std::vector<double> errors, cpu_errors;
+  std::map<std::string, int> available;
+  for (const RunInfo& info : archive.runs())
+    if (auto it = info.number.find("available_processors"); it != info.number.end())
+      available[info.id] = static_cast<int>(it->second);
+  for (const ReplayedRun& r : runs) {
+    std::cout << std::left << std::setw(28) << printable(r.run) << std::setw(20) << r.workload
+              << std::setw(18) << printable(r.label) << std::right << std::setw(5) << r.processors;
+    if (!r.skipped.empty()) {
+      std::cout << "  skipped: " << r.skipped << "\n";
+      continue;
+    }
+    std::cout << std::fixed << std::setprecision(4) << std::setw(13) << r.predicted << std::setw(11)
+              << r.measured_wall << std::setprecision(1) << std::setw(8) << 100 * r.error() << "%"
+              << std::setprecision(4) << std::setw(13) << r.measured_makespan << "  "
+              << (r.reproduced ? "yes" : "no: " + r.difference) << "\n";
+    std::cout.unsetf(std::ios::floatfield);
+    if (r.bulk_synchronous && r.processors <= available[r.run]) {
+      errors.push_back(std::abs(r.error()));
+      cpu_errors.push_back(std::abs(r.cpu_error()));
+    }
+  }
+  std::cout << "\nranking of strategies, Kendall tau-b of median predicted vs median wall:\n";
+  for (const RankAgreement& a : ranking_agreement(runs)) {
+    std::cout << "  " << std::left << std::setw(50) << a.group << std::right << std::setw(3)
+              << a.strategies << " strategies  tau = ";
+    if (a.tau)
+      std::cout << std::setprecision(3) << *a.tau << "\n";
+    else
+      std::cout << "- (fewer than two distinct)\n";
+  }
+  if (errors.empty()) return;
+  std::cout << "median |error| of the " << errors.size()
+            << " bulk-synchronous runs at P <= the host's available processors: "
+            << std::setprecision(3) << 100 * stats::median(errors) << "% against wall time, "
+            << 100 * stats::median(cpu_errors) << "% against the modelled makespan\n";
+}
+
+void print_calibration(const ContentionFit& fit) {
+  std::cout << std::left << std::setw(50) << "configuration" << std::right << std::setw(5) << "P"
+            << std::setw(22) << "busy(P) / busy(1)\n";
+  for (const ContentionPoint& p : fit.points)
+    std::cout << std::left << std::setw(50) << printable(p.group) << std::right << std::setw(5)
+              << p.processors << std::setw(21) << std::setprecision(4) << p.ratio << "\n";
+  std::cout << "fit: busy(P) / busy(1) = 1 + c (P - 1), c = " << std::setprecision(4) << fit.c
+            << "\nuse: execution: { executor: simulate, sim_contention: " << fit.c << " }\n";
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+  auto replay = std::make_shared<std::string>();
+  auto calibrate = std::make_shared<std::string>();
+  auto settings = std::make_shared<SimSettings>();
+  CLI::App* cmd = app.add_subcommand(
+      "simulate",
+      "validate the simulator on real runs (--replay) or fit its contention model (--calibrate)");
+  auto* r = cmd->add_option("--replay", *replay,
+                            "archive: replay each bsp run recorded with module_detail under its "
+                            "own strategy; predicted vs measured makespan, ranking agreement");
+  auto* c = cmd->add_option("--calibrate", *calibrate,
+                            "archive: fit execution.sim_contention from runs at several P");
+  r->excludes(c);
+  cmd->add_option("--latency", settings->latency, "replay: s charged per migrated module")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--bandwidth", settings->bandwidth, "replay: B/s for migrated bytes; 0: free")
+      ->check(CLI::NonNegativeNumber);
+  cmd->callback([replay, calibrate, settings] {
+    if (replay->empty() && calibrate->empty()) {
+      std::cerr << "lbbench simulate: give --replay ARCHIVE or --calibrate ARCHIVE\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+    try {
+      if (!replay->empty()) {
+        const ArchiveReader archive(*replay);
+        print_replay(replay_archive(archive, *settings), archive);
+      } else {
+        print_calibration(fit_contention(ArchiveReader(*calibrate)));
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "lbbench: " << e.what() << "\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+  });
+}
+
+}  // namespace lbb

@@ -1,0 +1,49 @@
+#pragma once
+// Validation before extrapolation (`lbbench simulate --replay ARCHIVE`): every real run archived
+// with module detail is simulated again on its own recorded costs, under its own balancers, and
+// the simulation's makespan is set beside what the run measured. A run replayed with its own
+// balancer must make the very decisions it made: the same owners every step and the same
+// migrations (`reproduced`), since its balancer sees the view the real one saw.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/archive/archive.h"
+#include "harness/sim/sim_settings.h"
+#include "harness/step_record.h"
+
+namespace lbb {
+
+struct ReplayedRun {
+  std::string run, workload, label, sweep;
+  int processors = 0;
+  bool bulk_synchronous = true;   // balanced between steps, or not at all (no in-step scheme)
+  std::string skipped;            // non-empty: why it was not replayed
+  double predicted = 0;           // s, sum of the simulated step makespans
+  double measured_wall = 0;       // s, the run's wall_total
+  double measured_makespan = 0;   // s, the run's makespan_total (modelled from CPU time)
+  bool reproduced = false;        // every step's owners and migrations equal the recorded ones
+  std::string difference;         // the first one, when not reproduced
+  std::vector<StepRecord> steps;  // the simulation's
+  double error() const { return measured_wall > 0 ? predicted / measured_wall - 1 : 0; }
+  // Against the run's own modelled makespan (CPU time): what the simulation models, whatever
+  // the host's load did to the wall clock.
+  double cpu_error() const { return measured_makespan > 0 ? predicted / measured_makespan - 1 : 0; }
+};
+
+// One archived run; `info` as ArchiveReader::runs() lists it.
+ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
+                       const SimSettings& settings);
+// Every complete bsp run of the archive (others listed as skipped, with why).
+std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimSettings& settings);
+
+// Per group of runs differing only in strategy (workload, sweep, P): Kendall's tau-b between
+// the strategies' median predicted and median measured makespans (wall time).
+struct RankAgreement {
+  std::string group;
+  int strategies = 0;
+  std::optional<double> tau;
+};
+std::vector<RankAgreement> ranking_agreement(const std::vector<ReplayedRun>& runs);
+
+}  // namespace lbb

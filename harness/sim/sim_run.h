@@ -1,0 +1,72 @@
+#pragma once
+// One simulated run (harness/sim/simulate_executor.h): the state its steps share and the steps
+// by name: partition, run the step's modules (bulk, or with in-step group synchronisations),
+// decide between steps, migrate, close the step's record.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "harness/exec/executor.h"
+#include "harness/exec/group_sync.h"
+#include "harness/exec/load_view_builder.h"
+#include "harness/exec/step_recorder.h"
+#include "harness/sim/cost_stream.h"
+#include "harness/sim/sim_settings.h"
+
+namespace lbb {
+
+// What the step's charges added, summed over processors (the executor's metrics).
+struct SimCharges {
+  double migration = 0, synchronisation = 0, decision = 0, contention = 0;
+};
+
+class SimRun {
+ public:
+  SimRun(Workload& workload, const ExecutionPlan& plan, StepSink& sink, const SimSettings& settings,
+         CostStream& costs);
+  ExecutionResult run();
+
+ private:
+  void partition();
+  void start_step(int s);
+  void run_bulk();
+  void run_groups(int s);
+  void run_group(int s, SyncGroup& group);
+  void charge_group_decision(const SyncGroup& group, const GroupDecision& d, double seconds);
+  void decide(int s);
+  double decision_time(double measured) const;
+  void move(int m, int to, double& charge);
+  void close_step(int s);
+  double on(int m, int p) const { return nominal_[m] / rate_[p]; }  // seconds m takes on p
+
+  Workload& workload_;
+  const ExecutionPlan& plan_;
+  StepSink& sink_;
+  const SimSettings& settings_;
+  CostStream& costs_;
+  const int P_, M_, total_;
+  std::vector<std::uint64_t> bytes_;
+  const std::vector<double> coords_;
+  const LoadViewBuilder views_;
+  Balancer* balancer_ = nullptr;
+  bool in_step_ = false;
+  std::vector<std::unique_ptr<SyncGroup>> groups_;
+  std::vector<int> owner_;
+  std::vector<std::vector<int>> lists_;
+  std::vector<double> nominal_, level_, rate_;  // this step's; per processor: load, speed/(1+L)
+  std::vector<double> stretch_;                 // per processor: the contention's slowdown
+  std::vector<double> weights_;                 // predicted, for in-step views before any step
+  std::vector<StopReport> reports_;             // per processor, of its group's synchronisation
+  std::vector<double> ran_;                     // per module: seconds on whoever ran it
+  std::vector<double> seen_;       // per module: the last measured cost at nominal speed
+  bool measured_ = false;          // seen_ holds a step's measurements
+  std::vector<double> view_busy_;  // per processor, the view's busy times
+  std::vector<int> step_owner_;    // who ran each module this step (before the decision)
+  StepRecorder recorder_;
+  SimCharges charges_;
+  ExecutionResult result_;
+  double clock_ = 0;  // modelled time at the step's start
+  StepRecord rec_;
+};
+
+}  // namespace lbb

@@ -1,0 +1,32 @@
+#pragma once
+// What the simulator charges for the work a real machine does besides running modules, read from
+// the `execution.sim_*` keys (harness/config/config_keys.cpp): per migrated module a message
+// latency plus its bytes over the bandwidth; per decision the balancer's own CPU time or a
+// modelled constant; the synchronisation and instruction messages of Zaki, Li & Parthasarathy
+// 1997's in-step schemes (balancers/in_step/zaki_cost_model.h, at the same latency); and an
+// optional contention model, a busy processor slowed by 1 + c (n - 1) while n are busy.
+#include <cstdint>
+#include <string>
+
+#include "core/params.h"
+
+namespace lbb {
+
+struct SimSettings {
+  double latency = 0;    // s per migrated module
+  double bandwidth = 0;  // B/s; 0: bytes are free
+  bool measured_decisions = true;
+  double decision_seconds = 0;  // a modelled decision
+  double contention = 0;        // c
+  std::string replay_archive, replay_run;
+
+  static SimSettings from(const Params& execution);
+  // Latency per module plus bytes / bandwidth.
+  double migration_seconds(std::int64_t modules, double bytes) const {
+    return static_cast<double>(modules) * latency + (bandwidth > 0 ? bytes / bandwidth : 0.0);
+  }
+  // A processor's slowdown while `busy` processors (itself included) are busy.
+  double slowdown(int busy) const { return 1.0 + contention * (busy > 1 ? busy - 1 : 0); }
+};
+
+}  // namespace lbb

@@ -1,0 +1,68 @@
+#include "harness/sim/simulate_executor.h"
+
+#include <stdexcept>
+
+#include "harness/archive/archive.h"
+#include "harness/sim/sim_run.h"
+
+namespace lbb {
+
+std::vector<StepMetric> simulate_metrics() {
+  return {
+      {"sim_migration", "s, simulate: latency + bytes / bandwidth charged for the step's copies"},
+      {"sim_synchronisation",
+       "s, simulate: synchronisation and instruction messages of in-step schemes (Zaki et al.)"},
+      {"sim_decision", "s, simulate: balancer decision time charged, measured or modelled"},
+      {"sim_contention", "s, simulate: busy time the contention model added"},
+  };
+}
+
+std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
+                                                         const ExecutionPlan& plan) {
+  if (costs_) return costs_;
+  if (auto* synthetic = dynamic_cast<SyntheticCosts*>(&workload))
+    return std::make_shared<SyntheticStream>(*synthetic);
+  if (settings_.replay_archive.empty())
+    throw std::invalid_argument(
+        "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "
+        "use workload kind synthetic");
+  const ArchiveReader archive(settings_.replay_archive);
+  const std::string run = recorded_run_for(archive, settings_.replay_run, "", plan.processors);
+  auto stream = std::make_shared<RecordedStream>(archive, run, plan.speed);
+  if (stream->modules() != workload.module_count())
+    throw std::invalid_argument("simulate: run " + run + " has " +
+                                std::to_string(stream->modules()) + " modules, the workload " +
+                                std::to_string(workload.module_count()));
+  return stream;
+}
+
+ExecutionResult SimulateExecutor::run(Workload& workload, ModuleStore&, const ExecutionPlan& plan,
+                                      StepSink& sink) {
+  const std::shared_ptr<CostStream> costs = stream_for(workload, plan);
+  return SimRun(workload, plan, sink, settings_, *costs).run();
+}
+
+std::vector<WorkloadAttribute> SimulateExecutor::attributes() const {
+  return {{"sim_latency", settings_.latency},
+          {"sim_bandwidth", settings_.bandwidth},
+          {"sim_decision_modelled", settings_.measured_decisions ? 0.0 : 1.0},
+          {"sim_decision_seconds", settings_.decision_seconds},
+          {"sim_contention", settings_.contention}};
+}
+
+ExecutorInfo simulate_executor_info() {
+  ExecutorInfo info{
+      "simulate",
+      "no kernel: the balancers decide on recorded (execution.replay_archive) or synthetic module "
+      "costs for P virtual processors, charged as a real machine would (execution.sim_*)",
+      WorkShape::kModules,
+      true,
+      false,
+      module_execution([](const RunSpec& spec) {
+        return std::make_unique<SimulateExecutor>(SimSettings::from(spec.execution_params));
+      })};
+  info.simulates = true;
+  return info;
+}
+
+}  // namespace lbb

@@ -1,0 +1,48 @@
+#pragma once
+// `execution.executor: simulate`: the same balancer objects, no kernel executed. Module costs come
+// from a CostStream (synthetic, or a recorded run's), and P virtual processors, up to thousands,
+// advance modelled clocks: a module of nominal cost c takes c (1 + L) / s on a processor of
+// speed s under external load L (drawn as real runs draw it, at the modelled time), slowed
+// further by the contention model. Steps are bulk-synchronous; an in-step balancer synchronises
+// its groups when their fastest finishes (Zaki, Li & Parthasarathy 1997), as the bsp executor
+// does. Balancers see what they would see in a real run (nominal costs with external load,
+// owners, busy times). What a machine would charge (harness/sim/sim_settings.h) is added to the
+// processors' balance and migration times and reported per step as metrics. Deterministic for a
+// seed when decisions are modelled (measured decision times vary; the decisions do not).
+// StepRecord::wall is the modelled makespan: no wall clock means anything here.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/exec/executor.h"
+#include "harness/exec/executor_registry.h"
+#include "harness/sim/cost_stream.h"
+#include "harness/sim/sim_settings.h"
+
+namespace lbb {
+
+// Per-step charges, the metrics the executor appends (sums over processors, seconds).
+std::vector<StepMetric> simulate_metrics();
+
+class SimulateExecutor final : public Executor {
+ public:
+  // costs: null takes them from a SyntheticCosts workload, or from settings.replay_archive.
+  explicit SimulateExecutor(SimSettings settings, std::shared_ptr<CostStream> costs = nullptr)
+      : settings_(std::move(settings)), costs_(std::move(costs)) {}
+  ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
+                      StepSink& sink) override;
+  std::string name() const override { return "simulate"; }
+  bool executes_kernels() const override { return false; }
+  std::vector<StepMetric> metrics() const override { return simulate_metrics(); }
+  std::vector<WorkloadAttribute> attributes() const override;
+
+ private:
+  std::shared_ptr<CostStream> stream_for(Workload& workload, const ExecutionPlan& plan);
+  SimSettings settings_;
+  std::shared_ptr<CostStream> costs_;
+};
+
+// Its line in the executor table.
+ExecutorInfo simulate_executor_info();
+
+}  // namespace lbb

@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""Kills `lbbench run` once it has reported some finished steps (no commit in between, so they
+are only in <archive>.lbbench-journal), then checks what recover, show, run and merge do with
+that journal, intact and damaged: whole records are folded into the partial run, a torn last
+record is ignored, and a journal with a bad checksum, from another archive, of a run that is
+not partial, or of garbage is refused with exit 2, the archive's bytes unchanged.
+
+usage: journal_recover.py LBBENCH
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+
+CONFIG = """name: journal
+workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }
+platform: { processors: 2, topology: chain }
+execution: { steps: 2000, warmup: 1, module_detail: true }
+balancers:
+  - { dynamic: none }
+"""
+JOURNAL = ".lbbench-journal"
+
+
+def fail(msg):
+    print("journal_recover: " + msg)
+    sys.exit(1)
+
+
+def killed_run(lbbench, config, path, env):
+    """Runs until at least 8 steps are reported, kills; returns the steps reported."""
+    log = path + ".steps"
+    env = dict(env, LBB_STEP_LOG=log, LBB_ARCHIVE_COMMIT_SECONDS="100000")
+    p = subprocess.Popen([lbbench, "run", config, "-o", path], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=env)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and p.poll() is None:
+        if os.path.exists(log) and sum(1 for _ in open(log)) >= 8:
+            break
+        time.sleep(0.01)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    with open(log) as f:
+        lines = [l for l in f if l.endswith("\n")]
+    if len(lines) < 8 or not os.path.exists(path + JOURNAL):
+        fail(f"the run reported {len(lines)} steps and left no journal")
+    return len(lines)
+
+
+def rows(path):
+    with h5py.File(path, "r") as f:
+        g = next(iter(f["runs"].values()))
+        lengths = set()
+        g.visititems(lambda n, o: lengths.add(o.shape[0]) if isinstance(o, h5py.Dataset) else None)
+    if len(lengths) != 1:
+        fail(f"{path}: datasets of different lengths {lengths}")
+    return lengths.pop()
+
+
+def case(tmp, name, archive, journal):
+    """A fresh copy of an archive with the given journal beside it."""
+    d = os.path.join(tmp, name)
+    os.mkdir(d)
+    path = os.path.join(d, "a.h5")
+    shutil.copy(archive, path)
+    shutil.copy(journal, path + JOURNAL)
+    return path
+
+
+def run(args, env):
+    return subprocess.run(args, capture_output=True, text=True, env=env)
+
+
+def expect_refused(lbbench, path, env, words, what):
+    before = open(path, "rb").read()
+    for args in (["recover", path], ["run", env["CONFIG"], "-o", path, "--resume"]):
+        r = run([lbbench] + args, env)
+        if r.returncode != 2 or words not in r.stderr:
+            fail(f"{what}: {args[0]} exited {r.returncode}, expected 2 naming '{words}': "
+                 f"{r.stderr}")
+    if open(path, "rb").read() != before:
+        fail(f"{what}: the archive changed")
+    if not os.path.exists(path + JOURNAL):
+        fail(f"{what}: the refused journal was removed")
+    r = run([lbbench, "show", path], env)
+    if r.returncode != 0 or "refused" not in r.stdout:
+        fail(f"{what}: show exited {r.returncode} without a note: {r.stdout}{r.stderr}")
+
+
+def main(lbbench):
+    env = dict(os.environ)
+    env.pop("LBB_STEP_LOG", None)
+    with tempfile.TemporaryDirectory() as tmp:
+        config = os.path.join(tmp, "journal.yaml")
+        with open(config, "w") as f:
+            f.write(CONFIG)
+        env["CONFIG"] = config
+        a, b = os.path.join(tmp, "a.h5"), os.path.join(tmp, "b.h5")
+        reported = killed_run(lbbench, config, a, env)
+        killed_run(lbbench, config, b, env)
+        ja, jb = a + JOURNAL, b + JOURNAL
+        committed = rows(a)
+
+        # show reads, never writes: the archive and the journal stay as they are.
+        path = case(tmp, "show", a, ja)
+        before = open(path, "rb").read()
+        r = run([lbbench, "show", path], env)
+        if r.returncode != 0 or "wait in" not in r.stdout or open(path, "rb").read() != before:
+            fail(f"show: {r.returncode} {r.stdout}{r.stderr}")
+
+        # Intact: every reported step comes back; the journal goes.
+        path = case(tmp, "intact", a, ja)
+        r = run([lbbench, "recover", path], env)
+        if r.returncode != 0 or rows(path) < committed + reported or os.path.exists(path + JOURNAL):
+            fail(f"intact: exit {r.returncode}, {rows(path)} rows, reported {reported}: {r.stderr}")
+        whole = rows(path)
+        if subprocess.run(["h5dump", "-H", path], capture_output=True).returncode != 0:
+            fail("intact: h5dump cannot open the recovered archive")
+        # The same journal again: its steps are all there, nothing is added.
+        shutil.copy(ja, path + JOURNAL)
+        r = run([lbbench, "recover", path], env)
+        if r.returncode != 0 or rows(path) != whole or "already" not in r.stdout:
+            fail(f"stale: exit {r.returncode}, {rows(path)} rows: {r.stdout}{r.stderr}")
+
+        # A writer folds it first: run --resume.
+        path = case(tmp, "resume", a, ja)
+        r = run([lbbench, "run", config, "-o", path, "--resume", "--set", "execution.steps=20"],
+                env)
+        with h5py.File(path, "r") as f:
+            first = f["runs"]["run-00000-none"]["step/wall"].shape[0]
+        if r.returncode != 0 or "recovered" not in r.stderr or first != whole:
+            fail(f"resume: exit {r.returncode}, {first} rows of {whole}: {r.stderr}")
+
+        # Torn in the middle of its last record: that step is left out, the rest come back.
+        path = case(tmp, "torn", a, ja)
+        os.truncate(path + JOURNAL, os.path.getsize(ja) - 7)
+        r = run([lbbench, "recover", path], env)
+        if r.returncode != 0 or rows(path) != whole - 1 or "torn" not in r.stdout:
+            fail(f"torn: exit {r.returncode}, {rows(path)} rows of {whole - 1}: {r.stdout}")
+
+        # A flipped byte inside a record: its checksum fails, the journal is refused whole.
+        path = case(tmp, "checksum", a, ja)
+        with open(path + JOURNAL, "r+b") as f:
+            f.seek(os.path.getsize(ja) // 2)
+            byte = f.read(1)
+            f.seek(-1, 1)
+            f.write(bytes([byte[0] ^ 0x40]))
+        expect_refused(lbbench, path, env, "checksum", "corrupt checksum")
+
+        expect_refused(lbbench, case(tmp, "foreign", a, jb), env, "another archive",
+                       "journal of another archive")
+
+        path = case(tmp, "ended", a, ja)
+        with h5py.File(path, "r+") as f:
+            f["runs"]["run-00000-none"].attrs["status"] = "complete"
+        expect_refused(lbbench, path, env, "not partial", "journal of a complete run")
+
+        garbage = os.path.join(tmp, "random-bytes")
+        with open(garbage, "wb") as f:
+            f.write(os.urandom(4096))
+        expect_refused(lbbench, case(tmp, "garbage", a, garbage), env, "not a journal record",
+                       "garbage journal")
+
+        # merge folds the output's journal before adding runs.
+        path = case(tmp, "merge", a, ja)
+        r = run([lbbench, "merge", path, b], env)
+        with h5py.File(path, "r") as f:
+            first = f["runs"]["run-00000-none"]["step/wall"].shape[0]
+        if r.returncode != 0 or first != whole:
+            fail(f"merge: exit {r.returncode}, {first} rows of {whole}: {r.stderr}")
+    print(f"journal_recover: {reported} reported steps recovered ({whole - committed} from the "
+          "journal); torn record skipped; checksum, foreign, ended and garbage journals refused "
+          "with the archive unchanged: OK")
+
+
+if __name__ == "__main__":
+    main(os.path.abspath(sys.argv[1]))
