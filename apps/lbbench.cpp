@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   lbb::add_compare_command(app);
   lbb::add_schema_command(app);
   lbb::add_merge_command(app);
+  lbb::add_expect_command(app);
   lbb::add_recover_command(app);
   lbb::add_simulate_command(app);
   lbb::add_report_command(app);

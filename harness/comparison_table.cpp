@@ -123,7 +123,7 @@ Headline choose_headline(int processors, int available, double load_average) {
 }
 
 bool modelled_makespan_orders(const ConfigResult& c) {
-  static const std::set<std::string> fastest_finish = {"gcdlb", "gddlb", "lcdlb", "lddlb"};
+  static const std::set<std::string> fastest_finish = {"gcdlb", "gddlb", "lcdlb", "lddlb", "auto"};
   return c.schedule_name.empty() && !fastest_finish.count(c.dynamic_name);
 }
 

@@ -5,6 +5,7 @@
 
 #include "harness/clock.h"
 #include "harness/exec/executor_registry.h"
+#include "harness/papers/auto_choice.h"
 
 namespace lbb {
 
@@ -92,7 +93,10 @@ void write_run_failure(RunWriter& w, const std::string& error) noexcept {
 }
 
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
-                       const Provenance& provenance, ReferenceCache* references) {
+                       const Provenance& provenance, ReferenceCache* references,
+                       const std::vector<WorkloadAttribute>& figures) {
+  if (is_auto_choice(spec))
+    return execute_auto_run(spec, repetition, archive, provenance, references);
   RunOutcome out;
   out.spec = &spec;
   out.repetition = repetition;
@@ -137,6 +141,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     lap(costs.reference);
     out.verification = execution->verify(x, *reference);
     out.attributes = execution->attributes();
+    out.attributes.insert(out.attributes.end(), figures.begin(), figures.end());
     lap(costs.verify);
     if (writer) {
       write_run_summary(*writer, out.summary, x);

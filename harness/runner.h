@@ -31,8 +31,11 @@ struct RunOutcome {
 // Never throws for a failure of the run itself: the outcome says what happened, and an
 // archived run is marked "failed" with the reason. The run is verified against the reference
 // `references` holds for its problem (computed there once), or one computed for it alone.
+// `figures` are archived as run attributes beside the workload's (what `dynamic: auto`
+// predicted: harness/papers/auto_choice.h).
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
-                       const Provenance& provenance, ReferenceCache* references = nullptr);
+                       const Provenance& provenance, ReferenceCache* references = nullptr,
+                       const std::vector<WorkloadAttribute>& figures = {});
 
 struct ExecutionResult;
 // A run's header attributes (status "partial") and whole-run figures.

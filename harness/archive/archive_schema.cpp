@@ -69,6 +69,11 @@ constexpr AttributeSpec kRunAttributes[] = {
     {"error", T::kText, P::kOnFailure, "", "why the run failed"},
     {"merged_from", T::kText, P::kSometimes, "", "`lbbench merge`: the archive it came from"},
     {"source_run", T::kText, P::kSometimes, "", "`lbbench merge`: its run id there"},
+    {"auto_profile_seconds", T::kFloat64, P::kSometimes, "s",
+     "`dynamic: auto`: modelled time of the profiling steps run before the choice"},
+    {"auto_predicted_<candidate>", T::kFloat64, P::kSometimes, "s",
+     "`dynamic: auto`: each candidate's predicted total (Zaki et al.'s cost model); `dynamic` "
+     "names the one run"},
     {"<workload attribute>", T::kFloat64, P::kSometimes, "",
      "figures the workload declares (e.g. nodes, levels, remote_runs)"},
 };

@@ -26,6 +26,7 @@ void add_table_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_schema_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
+void add_expect_command(CLI::App& app);
 void add_recover_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 

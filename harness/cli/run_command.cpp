@@ -15,6 +15,7 @@
 #include "harness/clock.h"
 #include "harness/comparison_table.h"
 #include "harness/config/run_spec.h"
+#include "harness/papers/paper_comparison.h"
 #include "harness/provenance.h"
 #include "harness/run_selection.h"
 #include "harness/runner.h"
@@ -160,6 +161,10 @@ void run(const RunOptions& o) {
   if (archive)
     (table ? std::cout : std::cerr) << "archive: " << archive->path() << " (" << outcomes.size()
                                     << " runs added, invocation " << prov.invocation << ")\n";
+  if (archive && table && !config.expectations.empty())  // the paper's numbers beside ours
+    print_paper_comparison(
+        std::cout, config,
+        runs_of(ArchiveReader(archive->path()).runs(), config.name, prov.invocation));
   if (o.costs) {
     RunCosts costs;
     for (const auto& r : outcomes) costs += r.costs;

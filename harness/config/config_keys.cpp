@@ -5,8 +5,8 @@
 namespace lbb {
 
 const std::vector<std::string>& top_level_keys() {
-  static const std::vector<std::string> keys = {"name",      "workload",  "platform",
-                                                "execution", "balancers", "output"};
+  static const std::vector<std::string> keys = {"name",      "workload", "platform",    "execution",
+                                                "balancers", "output",   "expectations"};
   return keys;
 }
 

@@ -7,6 +7,7 @@
 
 #include "harness/config/config_keys.h"
 #include "harness/config/config_overrides.h"
+#include "harness/config/expectations.h"
 #include "harness/config/run_spec.h"
 #include "harness/config/sweep_expansion.h"
 #include "harness/config/yaml_reader.h"
@@ -122,6 +123,7 @@ Config load_config_text(const std::string& text, const std::string& path,
   sections.platform = read_keyed_section(root, "platform", platform_specs(), true, problems);
   sections.execution = read_keyed_section(root, "execution", execution_specs(), false, problems);
   read_balancers(root, sections, problems);
+  config.expectations = read_expectations(root, problems);
   if (problems.any()) throw ConfigError(problems.text());
 
   // Refused before anything is allocated for the runs.

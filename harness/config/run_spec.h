@@ -6,6 +6,7 @@
 
 #include "core/params.h"
 #include "core/topology.h"
+#include "harness/config/expectations.h"
 #include "harness/platform_emulation.h"
 
 namespace lbb {
@@ -49,6 +50,7 @@ struct Config {
   std::string name;
   std::string output;
   std::vector<RunSpec> runs;
+  std::vector<Expectation> expectations;  // the paper's numbers (`expectations:`)
 };
 
 // Every problem found, one "file:line:col: message" per line.

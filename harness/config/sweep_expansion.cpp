@@ -7,6 +7,7 @@
 #include "harness/config/memory_estimate.h"
 #include "harness/config/resolved_yaml.h"
 #include "harness/exec/executor_registry.h"
+#include "harness/papers/auto_choice.h"
 #include "harness/schedule.h"
 
 namespace lbb {
@@ -178,7 +179,7 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
     if (!b.static_name.empty())
       b.static_params = resolve_params(find_balancer(b.static_name)->params, sp);
     if (!b.dynamic_name.empty())
-      b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
+      b.dynamic_params = resolve_params(find_entry_balancer(b.dynamic_name)->params, dp);
     if (!b.schedule_name.empty())
       b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
     b.label = entry.label;
@@ -201,7 +202,7 @@ bool Expansion::check_balancer(const std::string& name, const Params& params,
   const auto [known, fresh] = balancer_ok.emplace(name + " " + params.describe(), false);
   if (!fresh) return known->second;
   try {
-    make_balancer(name, params);
+    check_entry_balancer(name, params);
     known->second = true;
   } catch (const ParamError& e) {
     problems.at(node_of(local.axes, c, e.param(), entry.node), e.what());

@@ -1,0 +1,74 @@
+// lbbench expect CONFIG [ARCHIVE]: a paper config's archived result beside the paper's numbers
+// (its `expectations:`), with a verdict per row.
+#include <CLI/CLI.hpp>
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "harness/cli/commands.h"
+#include "harness/config/expectations.h"
+#include "harness/config/run_spec.h"
+#include "harness/papers/paper_comparison.h"
+
+namespace lbb {
+
+namespace {
+
+struct ExpectOptions {
+  std::string config, archive;
+  bool all = false, keys = false;
+};
+
+void print_keys() {
+  std::cout << "| key | meaning |\n|---|---|\n";
+  for (const auto& k : expectation_keys())
+    std::cout << "| `" << k.key << "` | " << k.meaning << " |\n";
+}
+
+void expect(const ExpectOptions& o) {
+  if (o.keys) return print_keys();
+  if (o.config.empty()) {
+    std::cerr << "lbbench expect: name a config (or --keys)\n";
+    throw CLI::RuntimeError(kExitBadInput);
+  }
+  Config config;
+  try {
+    config = load_config(o.config);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    throw CLI::RuntimeError(kExitBadInput);
+  }
+  const std::string path = o.archive.empty() ? config.output : o.archive;
+  try {
+    const ArchiveReader reader(path);
+    const std::vector<RunInfo> all = reader.runs();
+    std::string latest;
+    for (const RunInfo& r : runs_of(all, config.name, ""))
+      if (auto it = r.text.find("invocation"); it != r.text.end()) latest = it->second;
+    const std::vector<RunInfo> runs = runs_of(all, config.name, o.all ? "" : latest);
+    if (runs.empty()) {
+      std::cerr << "lbbench: " << path << ": no runs of config " << config.name << "\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+    print_paper_comparison(std::cout, config, runs);
+  } catch (const ArchiveError& e) {
+    std::cerr << "lbbench: " << e.what() << "\n";
+    throw CLI::RuntimeError(kExitBadInput);
+  }
+}
+
+}  // namespace
+
+void add_expect_command(CLI::App& app) {
+  auto o = std::make_shared<ExpectOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "expect", "a paper config's archived result beside the paper's numbers, a verdict per row");
+  cmd->add_option("config", o->config, "config with expectations:");
+  cmd->add_option("archive", o->archive, "HDF5 archive (default: the config's output)");
+  cmd->add_flag("--all", o->all, "every invocation's runs (default: the latest invocation)");
+  cmd->add_flag("--keys", o->keys, "print the keys of an expectation row (markdown) and exit");
+  cmd->callback([o] { expect(*o); });
+}
+
+}  // namespace lbb

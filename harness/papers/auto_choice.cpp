@@ -1,0 +1,186 @@
+#include "harness/papers/auto_choice.h"
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+#include "harness/exec/executor_registry.h"
+
+namespace lbb {
+namespace {
+
+std::vector<std::string> candidate_names(const Params& p) {
+  std::vector<std::string> out;
+  std::istringstream in(p.text("candidates"));
+  for (std::string name; std::getline(in, name, ',');)
+    if (!name.empty()) out.push_back(name);
+  return out;
+}
+
+std::optional<ProfiledScheme> scheme_of(const std::string& name) {
+  if (name == "gcdlb") return ProfiledScheme::kGCDLB;
+  if (name == "gddlb") return ProfiledScheme::kGDDLB;
+  if (name == "lcdlb") return ProfiledScheme::kLCDLB;
+  if (name == "lddlb") return ProfiledScheme::kLDDLB;
+  return std::nullopt;
+}
+
+// The chosen candidate's own parameters, from the ones `auto` shares with it.
+Params candidate_params(const std::string& name, const Params& auto_params) {
+  const BalancerInfo* info = find_balancer(name);
+  Params given;
+  for (const auto& spec : info->params)
+    if (auto it = auto_params.values().find(spec.name); it != auto_params.values().end())
+      given.set(spec.name, it->second);
+  return resolve_params(info->params, given);
+}
+
+class RecordingSink final : public StepSink {
+ public:
+  void on_step(const StepRecord& r) override { records.push_back(r); }
+  std::vector<StepRecord> records;
+};
+
+}  // namespace
+
+const BalancerInfo& auto_choice_info() {
+  static const BalancerInfo info{
+      std::string(kAutoChoice),
+      BalancerRole::kInStep,
+      "customized choice: profile the first steps, predict each candidate's total with the cost "
+      "model, run the cheapest (Zaki, Li & Parthasarathy 1997)",
+      {string_param("candidates", "gcdlb,gddlb,lcdlb,lddlb",
+                    "comma-separated schemes to choose from (gcdlb, gddlb, lcdlb, lddlb, none)"),
+       int_param("profile_steps", 2, "steps run without balancing to profile rates and costs", 1,
+                 1000),
+       int_param("group_size", 4, "K of the local candidates", 1),
+       real_param("move_threshold", 0.01, "the candidates' movement threshold", 0.0, 1.0),
+       real_param("profit", 0.10, "the candidates' profitability rule", 0.0, 1.0),
+       real_param("latency", 1e-6, "L: seconds per message in the cost model", 0.0),
+       real_param("bandwidth", 1e10, "B: bytes per second in the cost model", 1.0)},
+      nullptr};
+  return info;
+}
+
+const BalancerInfo* find_entry_balancer(std::string_view name) {
+  return name == kAutoChoice ? &auto_choice_info() : find_balancer(name);
+}
+
+void check_entry_balancer(std::string_view name, const Params& given) {
+  if (name != kAutoChoice) {
+    make_balancer(name, given);
+    return;
+  }
+  const Params p = resolve_params(auto_choice_info().params, given);
+  const std::vector<std::string> names = candidate_names(p);
+  if (names.empty()) throw std::invalid_argument("candidates: name at least one scheme");
+  for (const auto& n : names)
+    if (n != "none" && !scheme_of(n))
+      throw std::invalid_argument("candidates: unknown scheme '" + n +
+                                  "' (known: gcdlb, gddlb, lcdlb, lddlb, none)");
+}
+
+bool is_auto_choice(const RunSpec& spec) {
+  return spec.balancer.dynamic_name == kAutoChoice;
+}
+
+SchemeProfile profile_from_records(const std::vector<StepRecord>& records,
+                                   const std::vector<double>& speeds) {
+  if (records.empty() || records.back().module_owner.empty())
+    throw std::runtime_error("auto: the profile recorded no module costs");
+  const std::size_t procs = records.back().busy.size();
+  const auto speed = [&](std::size_t p) { return speeds.empty() ? 1.0 : speeds[p]; };
+  SchemeProfile q;
+  q.work.assign(procs, 0.0);
+  q.rate.assign(procs, 0.0);
+  q.modules = static_cast<int>(records.back().module_owner.size());
+  std::vector<double> module_work(q.modules, 0.0);
+  for (const StepRecord& r : records) {
+    for (std::size_t p = 0; p < procs; ++p) q.rate[p] += 1.0 + r.external_load[p];
+    for (int m = 0; m < q.modules; ++m) {
+      const auto p = static_cast<std::size_t>(r.module_owner[m]);
+      module_work[m] += r.module_cost[m] * speed(p) / (1.0 + r.external_load[p]);
+    }
+  }
+  const double n = static_cast<double>(records.size());
+  for (std::size_t p = 0; p < procs; ++p) q.rate[p] = speed(p) / (q.rate[p] / n);
+  for (int m = 0; m < q.modules; ++m) {
+    module_work[m] /= n;
+    q.work[records.back().module_owner[m]] += module_work[m];
+    q.largest_module = std::max(q.largest_module, module_work[m]);
+  }
+  return q;
+}
+
+std::vector<AutoPrediction> predict_candidates(const Params& p, const SchemeProfile& profile,
+                                               int steps) {
+  SchemeSettings s;
+  s.group_size = static_cast<int>(p.integer("group_size"));
+  s.profit = p.real("profit");
+  s.move_threshold = p.real("move_threshold");
+  s.network = {p.real("latency"), p.real("bandwidth")};
+  std::vector<AutoPrediction> out;
+  for (const std::string& name : candidate_names(p)) {
+    const auto scheme = scheme_of(name);
+    out.push_back({name, scheme ? predict_scheme_total(*scheme, profile, steps, s)
+                                : predict_static_total(profile, steps)});
+  }
+  return out;
+}
+
+namespace {
+
+// The profile: the entry's static start, no dynamic balancing, module costs recorded; verified
+// like any run, archived nowhere (its time is archived as auto_profile_seconds).
+std::vector<StepRecord> run_profile(const RunSpec& spec, int steps) {
+  RunSpec p = spec;
+  p.balancer.dynamic_name.clear();
+  p.balancer.dynamic_params = Params();
+  p.steps = steps;
+  p.module_detail = true;
+  const WorkloadInfo* info = find_workload(p.workload);
+  if (!info) throw std::invalid_argument("unknown workload " + p.workload);
+  const std::unique_ptr<Execution> execution = choose_executor(p, *info).make(p, *info);
+  RecordingSink sink;
+  const ExecutionResult x = execution->run(sink);
+  const Verification v = execution->verify(x, *execution->reference(execution->reference_steps(x)));
+  if (!v.passed) throw std::runtime_error("auto: the profile did not verify: " + v.detail);
+  return sink.records;
+}
+
+}  // namespace
+
+RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
+                            const Provenance& provenance, ReferenceCache* references) {
+  std::vector<WorkloadAttribute> figures;
+  RunSpec chosen = spec;
+  try {
+    const Params& p = spec.balancer.dynamic_params;
+    const std::vector<StepRecord> records =
+        run_profile(spec, static_cast<int>(p.integer("profile_steps")));
+    const SchemeProfile profile = profile_from_records(records, spec.speeds);
+    const std::vector<AutoPrediction> predictions = predict_candidates(p, profile, spec.steps);
+    const auto best =
+        std::min_element(predictions.begin(), predictions.end(),
+                         [](const auto& a, const auto& b) { return a.total < b.total; });
+    chosen.balancer.dynamic_name = best->name == "none" ? "" : best->name;
+    chosen.balancer.dynamic_params =
+        best->name == "none" ? Params() : candidate_params(best->name, p);
+    double profile_seconds = 0;
+    for (const StepRecord& r : records) profile_seconds += r.makespan;
+    figures.push_back({"auto_profile_seconds", profile_seconds});
+    for (const AutoPrediction& a : predictions)
+      figures.push_back({"auto_predicted_" + a.name, a.total});
+  } catch (const std::exception& e) {
+    RunOutcome out;
+    out.spec = &spec;
+    out.repetition = repetition;
+    out.error = e.what();
+    return out;
+  }
+  RunOutcome out = execute_run(chosen, repetition, archive, provenance, references, figures);
+  out.spec = &spec;
+  return out;
+}
+
+}  // namespace lbb

@@ -1,0 +1,22 @@
+#pragma once
+// A paper config's result beside the paper's numbers: `lbbench run` prints it after the table,
+// `lbbench expect` from an archive.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "harness/archive/archive.h"
+#include "harness/config/run_spec.h"
+
+namespace lbb {
+
+// The runs of `config` (by name) from one invocation, or from all when `invocation` is empty.
+std::vector<RunInfo> runs_of(const std::vector<RunInfo>& all, const std::string& config_name,
+                             const std::string& invocation);
+
+// The host's load average when the runs began (the smallest load_start), the `auto` cases when
+// there are any, and the expectation table with a verdict per row.
+void print_paper_comparison(std::ostream& out, const Config& config,
+                            const std::vector<RunInfo>& runs);
+
+}  // namespace lbb

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# End to end: a small config with `expectations:` (the paper-config machinery). `lbbench run`
+# prints each row beside its measured value; a row the runs must contradict (efficiency 5, above
+# the bound of 1) differs, one inside a wide tolerance is exact, a not-built row says so, and a
+# speedup relative to another entry is a ratio of medians. `lbbench expect` prints the same from
+# the archive; a `dynamic: auto` entry runs a scheme it chose and records its predictions; a
+# malformed row is refused with file:line:col, exit 2.
+set -euo pipefail
+lbbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/e.yaml" <<'YAML'
+name: expect-e2e
+workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }
+platform: { processors: 4, topology: chain }
+execution: { steps: 6, warmup: 1, repetitions: 2 }
+balancers:
+  - { dynamic: none }
+  - { static: optimal_chain }
+  - { dynamic: auto, candidates: "gcdlb,lcdlb,none", group_size: 2, profile_steps: 1 }
+  - { dynamic: gcdlb }
+  - { dynamic: lcdlb, group_size: 2 }
+expectations:
+  - { row: impossible, where: { balancer: none }, metric: efficiency, paper: 5.0 }
+  - { row: wide, where: { balancer: optimal_chain }, metric: efficiency, paper: 0.5, tolerance: 1.0 }
+  - { row: L4, not_built: "no code of Kopidakis et al. 1997" }
+  - row: ratio
+    where: { balancer: none }
+    relative_to: { balancer: none }
+    metric: makespan_total
+    paper: 1.0
+    tolerance: 0.000001
+  - { row: never, where: { balancer: none }, metric: efficiency, paper: 1.5, bound: lower }
+YAML
+"$lbbench" run "$tmp/e.yaml" -o "$tmp/e.h5" > "$tmp/run.txt" 2> "$tmp/err.txt" ||
+  { cat "$tmp/run.txt" "$tmp/err.txt"; exit 1; }
+"$lbbench" expect "$tmp/e.yaml" "$tmp/e.h5" > "$tmp/expect.txt"
+for out in "$tmp/run.txt" "$tmp/expect.txt"; do
+  grep -qE '^impossible +efficiency .* 5  differs by -' "$out" || { cat "$out"; exit 1; }
+  grep -qE '^wide +efficiency .* 0\.5  exact' "$out" || { cat "$out"; exit 1; }
+  grep -qE '^L4 .* not built: no code of Kopidakis' "$out" || { cat "$out"; exit 1; }
+  grep -qE '^ratio +makespan_total +1 .* exact' "$out" || { cat "$out"; exit 1; }
+  grep -qE '^never +efficiency .* differs: beyond the paper.s lower bound' "$out" ||
+    { cat "$out"; exit 1; }
+  grep -q 'verdicts: 2 exact, 0 trend holds, 2 differ, 0 without runs, 1 not built' "$out" ||
+    { cat "$out"; exit 1; }
+  # auto ran one of its candidates, twice (two repetitions), each compared with its candidates
+  grep -qE 'auto picked the measured best in [0-2] of 2 cases' "$out" || { cat "$out"; exit 1; }
+done
+grep -q 'auto_predicted_gcdlb=' "$tmp/run.txt"
+grep -q 'auto_predicted_none=' "$tmp/run.txt"
+/usr/bin/python3 tests/e2e/check_archive.py "$lbbench" "$tmp/e.h5" 10 > /dev/null
+# A malformed row: where it is, exit 2, nothing run.
+sed 's/tolerance: 1.0/tolerence: 1.0/' "$tmp/e.yaml" > "$tmp/bad.yaml"
+set +e
+"$lbbench" run "$tmp/bad.yaml" -o "$tmp/bad.h5" > /dev/null 2> "$tmp/bad.txt"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] || { echo "exit $rc"; cat "$tmp/bad.txt"; exit 1; }
+grep -qE "bad.yaml:[0-9]+:[0-9]+: unknown expectation key 'tolerence'" "$tmp/bad.txt"
+[ ! -e "$tmp/bad.h5" ]
+sed 's/candidates: "gcdlb,lcdlb,none"/candidates: "gcdlb,orb"/' "$tmp/e.yaml" > "$tmp/bad2.yaml"
+set +e
+"$lbbench" validate "$tmp/bad2.yaml" > /dev/null 2> "$tmp/bad2.txt"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q "unknown scheme 'orb'" "$tmp/bad2.txt" || { cat "$tmp/bad2.txt"; exit 1; }
+echo ok
