@@ -105,7 +105,7 @@ TEST(Config, SyntaxErrorHasLineAndColumn) {
 TEST(Config, UnknownTopLevelKey) {
   EXPECT_EQ(config_error_of(std::string(kGood) + "colour: red\n"),
             "FILE:7:1: unknown key 'colour' (expected: name, workload, platform, execution, "
-            "balancers, output)");
+            "balancers, output, expectations)");
 }
 
 TEST(Config, UnknownWorkloadParameter) {
