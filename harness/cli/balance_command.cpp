@@ -150,29 +150,37 @@ nlohmann::json balance_report(const BalanceRequest& request) {
   const TransferPlan plan = plan_units(
       info.name, given, {loads, speeds, &topology, request.step, graph ? &*graph : nullptr});
 
-  nlohmann::json out;
-  out["method"] = info.name;
-  out["topology"] = std::string(topology_name(*kind));
-  out["processors"] = processors;
-  out["params"] = nlohmann::json::object();
-  for (const auto& [name, value] : resolved.values()) out["params"][name] = to_json(value);
-  out["loads"] = loads;
-  out["speeds"] = speeds;
-  out["graph"] = nlohmann::json::array();
-  for (int p = 0; graph && p < processors; ++p)
-    for (int q : graph->neighbours(p))
-      if (p < q) out["graph"].push_back({p, q});
-  out["phases"] = nlohmann::json::array();
-  for (const auto& phase : plan.phases) {
-    nlohmann::json transfers = nlohmann::json::array();
-    for (const auto& t : phase.transfers)
-      transfers.push_back({{"from", t.from}, {"to", t.to}, {"units", t.units}});
-    out["phases"].push_back({{"transfers", transfers}, {"loads", phase.loads}});
+  // nlohmann's destructor allocates (it flattens a tree on a heap stack): out of memory, a
+  // half-built report is left to the process's exit rather than ending in std::terminate.
+  auto out = std::make_unique<nlohmann::json>();
+  try {
+    (*out)["method"] = info.name;
+    (*out)["topology"] = std::string(topology_name(*kind));
+    (*out)["processors"] = processors;
+    (*out)["params"] = nlohmann::json::object();
+    for (const auto& [name, value] : resolved.values()) (*out)["params"][name] = to_json(value);
+    (*out)["loads"] = loads;
+    (*out)["speeds"] = speeds;
+    (*out)["graph"] = nlohmann::json::array();
+    for (int p = 0; graph && p < processors; ++p)
+      for (int q : graph->neighbours(p))
+        if (p < q) (*out)["graph"].push_back({p, q});
+    (*out)["phases"] = nlohmann::json::array();
+    for (const auto& phase : plan.phases) {
+      nlohmann::json transfers = nlohmann::json::array();
+      for (const auto& t : phase.transfers)
+        transfers.push_back({{"from", t.from}, {"to", t.to}, {"units", t.units}});
+      (*out)["phases"].push_back({{"transfers", transfers}, {"loads", phase.loads}});
+    }
+    (*out)["final_loads"] = plan.final_loads;
+    (*out)["imbalance"] = imbalance(plan.final_loads, speeds);
+    (*out)["units_moved"] = plan.units_moved();
+  } catch (const std::bad_alloc&) {
+    out.release();
+    throw;
   }
-  out["final_loads"] = plan.final_loads;
-  out["imbalance"] = imbalance(plan.final_loads, speeds);
-  out["units_moved"] = plan.units_moved();
-  return out;
+  nlohmann::json report = std::move(*out);
+  return report;
 }
 
 void add_balance_command(CLI::App& app) {
@@ -196,7 +204,13 @@ void add_balance_command(CLI::App& app) {
                   "--param bisect=communication follows it; Horton 1993)");
   cmd->callback([request] {
     try {
-      std::cout << balance_report(*request).dump() << "\n";  // one object, one line
+      auto report = std::make_unique<nlohmann::json>(balance_report(*request));
+      try {
+        std::cout << report->dump() << "\n";  // one object, one line
+      } catch (const std::bad_alloc&) {
+        report.release();  // as in balance_report: its destructor would allocate
+        throw;
+      }
     } catch (const std::invalid_argument& e) {
       std::cerr << "lbbench balance: " << e.what() << "\n";
       throw CLI::RuntimeError(kExitBadInput);
