@@ -7,6 +7,7 @@
 #include <atomic>
 #include <set>
 
+#include "config_test_support.h"
 #include "executor_test_support.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/bsp_executor.h"
@@ -295,20 +296,7 @@ TEST(SelfScheduledExecutor, RefusesBalancersAndBadChunks) {
                std::invalid_argument);
 }
 
-// Loads text as a config and returns the error message with the path replaced by FILE.
-std::string config_error(const std::string& text) {
-  testing::TempDir dir;
-  const std::string path = dir.write("c.yaml", text);
-  try {
-    load_config(path);
-  } catch (const ConfigError& e) {
-    std::string msg = e.what();
-    for (auto pos = msg.find(path); pos != std::string::npos; pos = msg.find(path))
-      msg.replace(pos, path.size(), "FILE");
-    return msg;
-  }
-  return "";
-}
+using testing::config_error_of;
 
 const char* kHead =
     "workload: { kind: block_substitution, blocks: 8 }\n"
@@ -337,20 +325,21 @@ TEST(ScheduleConfig, ModuleWorkloadsTakeEverySchedule) {
 
 TEST(ScheduleConfig, BadScheduleEntriesAreRefusedWithTheirPosition) {
   EXPECT_EQ(
-      config_error(std::string(kHead) + "balancers:\n  - { schedule: omp_dynamic, chunk: 0 }\n"),
+      config_error_of(std::string(kHead) + "balancers:\n  - { schedule: omp_dynamic, chunk: 0 }\n"),
       "FILE:4:37: chunk must be >= 1, got 0");
   EXPECT_EQ(
-      config_error(std::string(kHead) + "balancers:\n  - { schedule: omp_guided, chunk: x }\n"),
+      config_error_of(std::string(kHead) + "balancers:\n  - { schedule: omp_guided, chunk: x }\n"),
       "FILE:4:36: chunk must be an integer");
   const std::string unknown_param =
-      config_error(std::string(kHead) + "balancers:\n  - { schedule: omp_static, chunk: 2 }\n");
+      config_error_of(std::string(kHead) + "balancers:\n  - { schedule: omp_static, chunk: 2 }\n");
   EXPECT_EQ(unknown_param.substr(0, unknown_param.find(" (")),
             "FILE:4:29: unknown parameter 'chunk' for schedule omp_static");
   const std::string unknown =
-      config_error(std::string(kHead) + "balancers:\n  - { schedule: omp_auto }\n");
+      config_error_of(std::string(kHead) + "balancers:\n  - { schedule: omp_auto }\n");
   EXPECT_EQ(unknown.substr(0, unknown.find(" (")), "FILE:4:17: unknown schedule 'omp_auto'");
   EXPECT_EQ(
-      config_error(std::string(kHead) + "balancers:\n  - { schedule: omp_tasks, static: lpt }\n"),
+      config_error_of(std::string(kHead) +
+                      "balancers:\n  - { schedule: omp_tasks, static: lpt }\n"),
       "FILE:4:5: a schedule entry takes no 'static:' or 'dynamic:': the threads take the work "
       "as they go");
 }

@@ -372,19 +372,24 @@ void BarnesHut::run_module(int module, int step, int /*phase*/, std::span<std::b
 }
 
 // Where every body of the states belongs now, per module in storage order.
-std::vector<std::vector<int>> BarnesHut::targets(ModuleStates& states) const {
+BarnesHut::BodyColumns BarnesHut::gather(ModuleStates& states) const {
   const int rec = record_doubles();
-  std::vector<double> pos;
-  std::vector<std::int64_t> ids;
+  BodyColumns b;
   for (int m = 0; m < module_count(); ++m) {
     std::span<std::byte> s = states.state(m);
     const double* r = records_of(s);
     for (std::int64_t i = 0; i < header_of(s).count; ++i, r += rec) {
-      pos.insert(pos.end(), r, r + dims_);
-      ids.push_back(static_cast<std::int64_t>(r[2 * dims_ + 1]));
+      b.pos.insert(b.pos.end(), r, r + dims_);
+      b.mass.push_back(r[2 * dims_]);
+      b.ids.push_back(static_cast<std::int64_t>(r[2 * dims_ + 1]));
     }
   }
-  const std::vector<int> flat = modules_of(pos, ids);
+  return b;
+}
+
+std::vector<std::vector<int>> BarnesHut::targets(ModuleStates& states) const {
+  const BodyColumns b = gather(states);
+  const std::vector<int> flat = modules_of(b.pos, b.ids);
   std::vector<std::vector<int>> out(module_count());
   std::size_t next = 0;
   for (int m = 0; m < module_count(); ++m)
@@ -437,23 +442,12 @@ int BarnesHut::redistribute(ModuleStates& states) const {
 }
 
 void BarnesHut::rebuild_tree(NbodySweep& sweep, ModuleStates& states) const {
-  const int rec = record_doubles();
-  std::vector<double> pos, mass;
-  std::vector<std::int64_t> ids;
-  for (int m = 0; m < module_count(); ++m) {
-    std::span<std::byte> s = states.state(m);
-    const double* r = records_of(s);
-    for (std::int64_t i = 0; i < header_of(s).count; ++i, r += rec) {
-      pos.insert(pos.end(), r, r + dims_);
-      mass.push_back(r[2 * dims_]);
-      ids.push_back(static_cast<std::int64_t>(r[2 * dims_ + 1]));
-    }
-  }
-  kernels::build_tree(dims_, pos, mass, ids, theta_, leaf_size_, sweep.tree);
-  sweep.tree_index.assign(ids.size(), -1);
+  const BodyColumns b = gather(states);
+  kernels::build_tree(dims_, b.pos, b.mass, b.ids, theta_, leaf_size_, sweep.tree);
+  sweep.tree_index.assign(b.ids.size(), -1);
   for (int k = 0; k < sweep.tree.bodies(); ++k) {
     const std::int64_t id = sweep.tree.id[k];
-    if (id < 0 || id >= static_cast<std::int64_t>(ids.size()) || sweep.tree_index[id] >= 0)
+    if (id < 0 || id >= static_cast<std::int64_t>(b.ids.size()) || sweep.tree_index[id] >= 0)
       throw std::runtime_error("barnes_hut: body ids are not 0 .. N-1, each once");
     sweep.tree_index[id] = k;
   }

@@ -85,6 +85,12 @@ class BarnesHut final : public Workload {
   // The module of every body (positions, dims per body, and ids): cell_of, or under particles
   // its run of the bodies in curve order.
   std::vector<int> modules_of(std::span<const double> pos, std::span<const std::int64_t> ids) const;
+  // Every body's position, mass and id, module by module in storage order.
+  struct BodyColumns {
+    std::vector<double> pos, mass;
+    std::vector<std::int64_t> ids;
+  };
+  BodyColumns gather(ModuleStates& states) const;
   std::vector<std::vector<int>> targets(ModuleStates& states) const;
 
   int dims_;
