@@ -27,11 +27,8 @@ struct Outcome {
 Outcome run(Workload& w, int P, int steps, Balancer* initial, std::vector<Balancer*> dynamic = {}) {
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, P);
-  ExecutionPlan plan;
-  plan.processors = P;
-  plan.steps = steps;
-  plan.topology = &topo;
-  plan.speed.assign(P, 1.0);
+  ExecutionPlan plan = testing::plan_for(P, steps, topo);
+  plan.record_modules = false;  // the per-module detail is not read here
   plan.initial = initial;
   if (!dynamic.empty()) {
     plan.dynamic = dynamic[0];
