@@ -16,10 +16,14 @@ namespace {
 // Squared distance from p to the nearest point of the box [lo, hi] (0 inside it).
 template <int D>
 double box_distance2(const double* p, const double* lo, const double* hi) {
+  // p minus its nearest point in the box, per axis: p - hi, p - lo or 0, the same values as the
+  // clamp of max(lo - p, p - hi) at 0 (up to sign), so the same squares. Written as that clamp,
+  // GCC branched around the square where the clamp gave 0, a branch the walk mispredicts (whether
+  // a coordinate lies within the box's extent follows no pattern); min and max compile to minsd
+  // and maxsd.
   double d2 = 0;
   for (int d = 0; d < D; ++d) {
-    // Nested std::max compiles to maxsd; the initializer-list form compiled to branches.
-    const double out = std::max(std::max(lo[d] - p[d], p[d] - hi[d]), 0.0);
+    const double out = p[d] - std::min(std::max(p[d], lo[d]), hi[d]);
     d2 += out * out;
   }
   return d2;
@@ -36,13 +40,29 @@ double box_far2(const double* p, const double* lo, const double* hi) {
   return d2;
 }
 
-template <int D>
-void add_cell(const TreeCell& cell, InteractionList& list) {
+// The end of an interaction list, kept in registers while collect appends to it: appending
+// through the InteractionList itself, GCC reloaded its four array pointers and its size for
+// every entry. The list's size is set when the tail is closed.
+struct ListTail {
+  InteractionList& list;
+  double *x, *y, *z, *m;
+  int size;
+  explicit ListTail(InteractionList& l)
+      : list(l), x(l.x.data()), y(l.y.data()), z(l.z.data()), m(l.m.data()), size(l.size) {}
+  void add(double px, double py, double pz, double pm) {
+    x[size] = px, y[size] = py, z[size] = pz, m[size] = pm;
+    ++size;
+  }
+  void close() { list.size = size; }
+};
+
+template <int D, class List>
+void add_cell(const TreeCell& cell, List& list) {
   list.add(cell.com[0], cell.com[1], D == 3 ? cell.com[2] : 0.0, cell.mass);
 }
 
-template <int D>
-void add_bodies(const BodyTree& tree, const TreeCell& leaf, InteractionList& list) {
+template <int D, class List>
+void add_bodies(const BodyTree& tree, const TreeCell& leaf, List& list) {
   for (int k = leaf.first; k < leaf.first + leaf.count; ++k)
     list.add(tree.x[k], tree.y[k], D == 3 ? tree.z[k] : 0.0, tree.m[k]);
 }
@@ -53,6 +73,7 @@ void add_bodies(const BodyTree& tree, const TreeCell& leaf, InteractionList& lis
 template <int D>
 void collect(const BodyTree& tree, int top, const double* lo, const double* hi,
              InteractionList& list) {
+  ListTail tail(list);
   const int end = tree.cells[top].next;
   int c = top;
   while (c < end) {
@@ -60,15 +81,16 @@ void collect(const BodyTree& tree, int top, const double* lo, const double* hi,
     // Where the walk goes if it skips this subtree, a jump in memory: fetched while it decides.
     __builtin_prefetch(&tree.cells[cell.next]);
     if (box_distance2<D>(cell.com, lo, hi) > cell.open2) {
-      add_cell<D>(cell, list);
+      add_cell<D>(cell, tail);
       c = cell.next;
     } else if (cell.first >= 0) {
-      add_bodies<D>(tree, cell, list);
+      add_bodies<D>(tree, cell, tail);
       c = cell.next;
     } else {
       ++c;  // open: descend to the first child
     }
   }
+  tail.close();
 }
 
 // The force on tree body `self` from the list: direct_force's arithmetic, vectorised over the
