@@ -4,8 +4,7 @@
 # a Table 4 entry changed in a copy makes that row differ; bad cases are refused, exit 2.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 config=configs/papers/seed004.yaml
 "$lbbench" expect "$config" > "$tmp/out.txt"
 check() { grep -qE "$1" "$2" || { echo "missing: $1"; cat "$2"; exit 1; }; }
