@@ -8,13 +8,13 @@
 #include <numeric>
 
 #include "balancers/between_steps/unit_balance.h"
+#include "executor_test_support.h"
 #include "harness/exec/executor_registry.h"
 #include "harness/provenance.h"
 #include "harness/runner.h"
 #include "harness/sim/replay.h"
 #include "harness/sim/simulate_executor.h"
 #include "harness/sim/tree_simulation.h"
-#include "executor_test_support.h"
 #include "test_support.h"
 #include "workloads/synthetic_costs.h"
 
@@ -104,27 +104,69 @@ TEST(Simulate, ChargesAreAccountedPerStep) {
 
 // Zaki, Li & Parthasarathy 1997's global centralised scheme on 8 processors: each
 // synchronisation costs every processor (8 + 8) L of gathering and broadcasting plus L per
-// instructed processor, beside the decision.
+// instructed processor, beside the decision; a group synchronises again whenever its fastest
+// finishes again, up to max_syncs times a step (the bsp executor's rule, hold_sync_rounds).
 TEST(Simulate, InStepSynchronisationChargesZakisMessages) {
   const double latency = 1e-5, decision = 2e-4;
-  const auto steps = simulate(synthetic("modules: 128, model: drift, drift_sd: 0.3",
-                                        "processors: 8, speeds: [1, 1, 0.5, 1, 1, 1, 0.5, 1]",
-                                        "steps: 10, sim_latency: 1e-5, sim_decision: modelled, "
-                                        "sim_decision_seconds: 2e-4",
-                                        "dynamic: gcdlb"));
-  int synchronised = 0;
-  for (const StepRecord& r : steps) {
-    EXPECT_NEAR(sum(r.proc_balance), r.metrics[1] + r.metrics[2], 1e-12);
-    if (r.metrics[2] == 0) continue;
-    ++synchronised;
-    EXPECT_NEAR(r.metrics[2], 8 * decision, 1e-12);
-    const double per_processor = r.metrics[1] / 8 / latency;  // 16 + instructed
-    EXPECT_GE(per_processor, 16 - 1e-6);
-    EXPECT_LE(per_processor, 24 + 1e-6);
-    EXPECT_NEAR(per_processor, std::round(per_processor), 1e-6);
-    EXPECT_EQ(std::accumulate(r.triggered.begin(), r.triggered.end(), 0), 1);
+  auto run = [&](const std::string& max_syncs) {
+    return simulate(synthetic("modules: 128, model: drift, drift_sd: 0.3",
+                              "processors: 8, speeds: [1, 1, 0.5, 1, 1, 1, 0.5, 1]",
+                              "steps: 10, sim_latency: 1e-5, sim_decision: modelled, "
+                              "sim_decision_seconds: 2e-4",
+                              "dynamic: gcdlb" + max_syncs));
+  };
+  int repeated = 0;
+  for (const int limit : {1, 3, 8}) {
+    const auto steps = run(limit == 8 ? "" : ", max_syncs: " + std::to_string(limit));
+    for (const StepRecord& r : steps) {
+      EXPECT_NEAR(sum(r.proc_balance), r.metrics[1] + r.metrics[2], 1e-12);
+      const int syncs = std::accumulate(r.triggered.begin(), r.triggered.end(), 0);
+      EXPECT_GE(syncs, 1);  // the fastest always finishes first once
+      EXPECT_LE(syncs, limit);
+      if (syncs > 1) ++repeated;
+      if (r.metrics[2] == 0) continue;                    // nothing was left to decide on
+      const double held = r.metrics[2] / (8 * decision);  // decisions taken
+      EXPECT_NEAR(held, std::round(held), 1e-6);
+      EXPECT_LE(held, syncs + 1e-9);
+      const double per_processor = r.metrics[1] / 8 / latency;  // 16 + instructed, per decision
+      EXPECT_GE(per_processor, 16 * held - 1e-6);
+      EXPECT_LE(per_processor, 24 * held + 1e-6);
+      EXPECT_NEAR(per_processor, std::round(per_processor), 1e-6);
+    }
+    if (limit == 1) {
+      EXPECT_EQ(repeated, 0);
+    }
   }
-  EXPECT_GT(synchronised, 0);
+  EXPECT_GT(repeated, 0);  // some step synchronised again after a decision moved modules
+}
+
+// The execution.sim_* keys are typed RunSpec fields, swept like any other key.
+TEST(Simulate, SimKeysAreTypedRunSpecFields) {
+  const Config config = load_config_text(
+      synthetic("modules: 8", "processors: 2",
+                "sim_latency: [0, 2e-4], sim_bandwidth: 1e9, sim_decision: modelled, "
+                "sim_decision_seconds: 3e-3, sim_contention: 0.25, replay_archive: a.h5, "
+                "replay_run: r1",
+                "dynamic: diffusion"),
+      "t.yaml");
+  ASSERT_EQ(config.runs.size(), 2u);
+  const SimSettings& a = config.runs[0].sim;
+  EXPECT_EQ(a.latency, 0.0);
+  EXPECT_EQ(config.runs[1].sim.latency, 2e-4);
+  EXPECT_EQ(a.bandwidth, 1e9);
+  EXPECT_FALSE(a.measured_decisions);
+  EXPECT_EQ(a.decision_seconds, 3e-3);
+  EXPECT_EQ(a.contention, 0.25);
+  EXPECT_EQ(a.replay_archive, "a.h5");
+  EXPECT_EQ(a.replay_run, "r1");
+  const Config defaults = load_config_text(
+      synthetic("modules: 8", "processors: 2", "steps: 2", "dynamic: diffusion"), "t.yaml");
+  EXPECT_TRUE(defaults.runs[0].sim.measured_decisions);
+  EXPECT_EQ(defaults.runs[0].sim.contention, 0.0);
+  EXPECT_THROW(load_config_text(synthetic("modules: 8", "processors: 2", "sim_decision: guessed",
+                                          "dynamic: diffusion"),
+                                "t.yaml"),
+               ConfigError);
 }
 
 // Horton 1993's T2: 16 processors in a chain, processor 0 holds all 16 equal modules.

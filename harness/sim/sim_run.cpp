@@ -70,7 +70,9 @@ SimRun::SimRun(Workload& workload, const ExecutionPlan& plan, StepSink& sink,
   if (balancer_ && balancer_->sync_trigger().on_fastest_finish) {
     in_step_ = true;
     groups_ = make_sync_groups(P_, balancer_->sync_trigger().group_size);
+    max_syncs_ = sync_limit(balancer_->sync_trigger());
     reports_.resize(P_);
+    place_.resize(P_);
   }
   level_.assign(P_, 0.0);
   stretch_.assign(P_, 1.0);
@@ -178,43 +180,80 @@ void SimRun::move(int m, int to, double& charge) {
 
 namespace lbb {
 
-// Zaki, Li & Parthasarathy 1997 on a group: its fastest processor finishes all its modules; the
-// others stop after the module they are running then; the group decides on the rest, pays the
-// scheme's synchronisation and instruction messages and the copies, and runs what it holds.
+// Zaki, Li & Parthasarathy 1997 on a group, in the rounds the bsp executor holds
+// (hold_sync_rounds): each round runs until the group's fastest has run all its modules; the
+// group then decides on the rest, pays the scheme's synchronisation and instruction messages and
+// the copies, and goes on, until a decision moves nothing or max_syncs synchronisations were held.
 void SimRun::run_group(int s, SyncGroup& group) {
+  const int first = group.first, last = group.first + group.size;
+  for (int q = first; q < last; ++q) place_[q] = InStepPlace{};
+  hold_sync_rounds(
+      max_syncs_, [&](int, bool stops) { run_round(group, stops); },
+      [&](int) { return synchronise(s, group); });
+  for (int q = first; q < last; ++q) {
+    PhaseTimes& t = recorder_.processor(q).phase[0];
+    t.busy = place_[q].busy;
+    t.finish = place_[q].clock;
+  }
+}
+
+// Each processor of the group runs on from where it stopped: with `stops`, until the group's
+// fastest has run all its modules (it triggers) and every other has finished the module it was
+// running then, on the modelled clocks; else to the end of its list.
+void SimRun::run_round(const SyncGroup& group, bool stops) {
   const int first = group.first, last = group.first + group.size;
   double fastest = INFINITY;
   int trigger = first;
-  for (int q = first; q < last; ++q) {
-    double w = 0;
-    for (int m : lists_[q]) w += on(m, q);
-    if (w < fastest) fastest = w, trigger = q;
+  for (int q = first; stops && q < last; ++q) {
+    double end = place_[q].clock;
+    for (std::size_t i = place_[q].at; i < lists_[q].size(); ++i) end += on(lists_[q][i], q);
+    if (end < fastest) fastest = end, trigger = q;
   }
-  ++recorder_.processor(trigger).triggered;
+  if (stops) ++recorder_.processor(trigger).triggered;
+  for (int q = first; q < last; ++q) {
+    InStepPlace& at = place_[q];
+    const std::vector<int>& list = lists_[q];
+    while (at.at < list.size() && (!stops || q == trigger || at.clock < fastest)) {
+      const int m = list[at.at++];
+      ran_[m] = on(m, q);
+      at.clock += ran_[m];
+      at.busy += ran_[m];
+    }
+  }
+}
+
+// The group waits for its last processor, decides on its unfinished modules from what each
+// reports since the last synchronisation, and pays for it. True: another round follows.
+bool SimRun::synchronise(int s, const SyncGroup& group) {
+  const int first = group.first, last = group.first + group.size;
   double arrival = 0;
   std::size_t unfinished = 0;
   for (int q = first; q < last; ++q) {
-    StopReport& r = reports_[q];
+    const InStepPlace& at = place_[q];
     const std::vector<int>& list = lists_[q];
-    std::size_t i = 0;
-    r.busy = r.ran_seconds = r.ran_weight = 0;
-    for (; i < list.size() && (q == trigger || r.busy < fastest); ++i) {
-      r.busy += ran_[list[i]] = on(list[i], q);
-      r.ran_seconds += ran_[list[i]] * plan_.speed[q];
-      r.ran_weight += weights_[list[i]];
-    }
-    r.done = static_cast<int>(i);
-    r.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
+    StopReport& r = reports_[q];
+    r.busy = at.busy - at.busy_since;
+    r.done = static_cast<int>(at.at - at.since);
+    r.clock = at.clock;
+    r.ran_seconds = r.ran_weight = 0;
+    if (!measured_)
+      for (std::size_t i = 0; i < at.at; ++i) {
+        r.ran_seconds += ran_[list[i]] * plan_.speed[q];
+        r.ran_weight += weights_[list[i]];
+      }
+    r.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(at.at), list.end());
     r.unrun_cost.clear();
     for (int m : r.unrun) r.unrun_cost.push_back(seen_[m]);
-    arrival = std::max(arrival, r.busy);
+    arrival = std::max(arrival, at.clock);
     unfinished += r.unrun.size();
-    PhaseTimes& t = recorder_.processor(q).phase[0];
-    t.busy = r.busy;
-    t.finish = arrival;
   }
-  for (int q = first; q < last; ++q) recorder_.processor(q).phase[0].finish = arrival;
-  if (unfinished == 0) return;
+  for (int q = first; q < last; ++q) {
+    InStepPlace& at = place_[q];
+    at.clock = arrival;
+    at.since = at.at;
+    at.busy_since = at.busy;
+  }
+  if (unfinished == 0) return false;
   GroupViewContext ctx;
   ctx.measured = measured_;
   ctx.predicted = weights_;
@@ -222,38 +261,43 @@ void SimRun::run_group(int s, SyncGroup& group) {
   ctx.step = s;
   ctx.bytes = bytes_;
   const GroupDecision d = decide_for_group(*balancer_, group, reports_, ctx);
+  std::vector<double> paid(group.size);
+  for (int q = first; q < last; ++q) {
+    const PhaseTimes& t = recorder_.processor(q).phase[0];
+    paid[q - first] = t.balance + t.migration;
+  }
   charge_group_decision(group, d, decision_time(d.cpu));
   for (int q = first; q < last; ++q) {
-    PhaseTimes& t = recorder_.processor(q).phase[0];
-    double rest = 0;
-    for (std::size_t i = static_cast<std::size_t>(reports_[q].done); i < lists_[q].size(); ++i)
-      rest += ran_[lists_[q][i]] = on(lists_[q][i], q);
-    t.busy += rest;
-    t.finish = arrival + t.balance + t.migration + rest;
+    const PhaseTimes& t = recorder_.processor(q).phase[0];
+    place_[q].clock += t.balance + t.migration - paid[q - first];
   }
+  return d.decision.act;
 }
 
 // The group's decision: every processor of the group waits for it (centralised) or computes it
 // (distributed), and pays the scheme's synchronisation and instruction messages (Zaki et al.'s
-// cost model); each receiver pays its copies. The lists keep what ran, then what each holds.
+// cost model); each receiver pays its copies. An acting decision leaves each list what its
+// processor ran, then what it gained (as the bsp executor's lists).
 void SimRun::charge_group_decision(const SyncGroup& group, const GroupDecision& d, double seconds) {
   const int first = group.first, last = group.first + group.size;
   std::vector<char> instructed(P_, 0);
-  for (int q = first; q < last; ++q) lists_[q].resize(static_cast<std::size_t>(reports_[q].done));
-  for (std::size_t k = 0; k < d.modules.size(); ++k) {
-    const int m = d.modules[k], to = d.decision.act ? d.decision.owner[k] : owner_[m];
-    if (to != owner_[m]) {
-      instructed[to] = instructed[owner_[m]] = 1;
-      move(m, to, recorder_.processor(to).phase[0].migration);
+  if (d.decision.act) {
+    for (int q = first; q < last; ++q) lists_[q].resize(place_[q].at);
+    for (std::size_t k = 0; k < d.modules.size(); ++k) {
+      const int m = d.modules[k], to = d.decision.owner[k];
+      if (to != owner_[m]) {
+        instructed[to] = instructed[owner_[m]] = 1;
+        move(m, to, recorder_.processor(to).phase[0].migration);
+      }
+      lists_[to].push_back(m);
     }
-    lists_[to].push_back(m);
   }
   const ProfiledScheme scheme = scheme_of(*balancer_);
   const int told = static_cast<int>(std::count(instructed.begin(), instructed.end(), 1));
   const double sync = synchronisation_cost(scheme, group.size, settings_.latency) +
                       instruction_cost(scheme, told, settings_.latency);
   for (int q = first; q < last; ++q) {
-    recorder_.processor(q).phase[0].balance = seconds + sync;
+    recorder_.processor(q).phase[0].balance += seconds + sync;
     charges_.decision += seconds;
     charges_.synchronisation += sync;
   }

@@ -32,6 +32,8 @@ class SimRun {
   void run_bulk();
   void run_groups(int s);
   void run_group(int s, SyncGroup& group);
+  void run_round(const SyncGroup& group, bool stops);
+  bool synchronise(int s, const SyncGroup& group);
   void charge_group_decision(const SyncGroup& group, const GroupDecision& d, double seconds);
   void decide(int s);
   double decision_time(double measured) const;
@@ -51,6 +53,14 @@ class SimRun {
   Balancer* balancer_ = nullptr;
   bool in_step_ = false;
   std::vector<std::unique_ptr<SyncGroup>> groups_;
+  int max_syncs_ = 1;
+  // Per processor, in an in-step phase: where it is in its list and on its modelled clock, and
+  // where it was at its group's last synchronisation.
+  struct InStepPlace {
+    std::size_t at = 0, since = 0;
+    double clock = 0, busy = 0, busy_since = 0;
+  };
+  std::vector<InStepPlace> place_;
   std::vector<int> owner_;
   std::vector<std::vector<int>> lists_;
   std::vector<double> nominal_, level_, rate_;  // this step's; per processor: load, speed/(1+L)

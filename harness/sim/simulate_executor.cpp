@@ -58,9 +58,8 @@ ExecutorInfo simulate_executor_info() {
       WorkShape::kModules,
       true,
       false,
-      module_execution([](const RunSpec& spec) {
-        return std::make_unique<SimulateExecutor>(SimSettings::from(spec.execution_params));
-      })};
+      module_execution(
+          [](const RunSpec& spec) { return std::make_unique<SimulateExecutor>(spec.sim); })};
   info.simulates = true;
   return info;
 }
