@@ -219,8 +219,10 @@ TEST(Simulate, MultilevelOnHortonsT2IsHisTable4) {
   EXPECT_DOUBLE_EQ(sink.records[1].makespan, c);
 }
 
-// Real runs of block substitution under every between-step balancer, archived with module
-// detail, then replayed: each must reproduce its owners every step and its migrations.
+// Real runs of block substitution under every between-step balancer (and static partitions
+// under them), archived with module detail, then replayed: each must reproduce its owners every
+// step and its migrations. The in-step schemes are not in it: who triggers their synchronisations
+// is decided by the wall clock of a real run, so a replay cannot make their decisions again.
 TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
   testing::TempDir dir;
   const std::string archive_path = dir.file("real.h5");
@@ -235,7 +237,11 @@ TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
       "  - { dynamic: diffusion, min_gain: 0 }\n"
       "  - { dynamic: random, min_gain: 0 }\n"
       "  - { dynamic: multilevel, min_gain: 0 }\n"
-      "  - { dynamic: redistribution, threshold: 1.05 }\n";
+      "  - { dynamic: redistribution, threshold: 1.05 }\n"
+      "  - { dynamic: diffusion_horton, min_gain: 0 }\n"
+      "  - { static: optimal_chain, dynamic: diffusion, min_gain: 0 }\n"
+      "  - { static: lpt, dynamic: multilevel, min_gain: 0 }\n"
+      "  - { static: greedy_probe }\n";
   const Config config = load_config_text(yaml, "real.yaml");
   {
     ArchiveWriter archive(archive_path);
@@ -256,6 +262,31 @@ TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
     for (const StepRecord& s : r.steps) moved += s.migrations;
   }
   EXPECT_GT(moved, 0);  // some balancer moved modules: there was something to reproduce
+}
+
+// The strategies' ranking is compared with both measured clocks, per group of runs that differ
+// only in strategy: here the prediction orders them as their modelled makespans do and against
+// their wall times (a host whose load reversed the wall clock's order).
+TEST(Simulate, RankingAgreementAgainstWallAndModelledMakespan) {
+  std::vector<ReplayedRun> runs;
+  const char* labels[] = {"a", "b", "c"};
+  for (int k = 0; k < 3; ++k)
+    for (int rep = 0; rep < 2; ++rep) {
+      ReplayedRun r;
+      r.workload = "w";
+      r.processors = 2;
+      r.label = labels[k];
+      r.predicted = 1.0 + k;
+      r.measured_makespan = 1.1 + k + 0.01 * rep;
+      r.measured_wall = 9.0 - k;
+      runs.push_back(r);
+    }
+  const std::vector<RankAgreement> agreement = ranking_agreement(runs);
+  ASSERT_EQ(agreement.size(), 1u);
+  EXPECT_EQ(agreement[0].strategies, 3);
+  ASSERT_TRUE(agreement[0].tau && agreement[0].tau_makespan);
+  EXPECT_DOUBLE_EQ(*agreement[0].tau, -1.0);
+  EXPECT_DOUBLE_EQ(*agreement[0].tau_makespan, 1.0);
 }
 
 // Hwang & Hong 2001's generator: children per task have mean 1. Over n parents the sample mean's

@@ -1,6 +1,7 @@
 #include "harness/sim/replay.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 
@@ -102,24 +103,24 @@ std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimS
 }
 
 std::vector<RankAgreement> ranking_agreement(const std::vector<ReplayedRun>& runs) {
-  // group -> strategy -> (predicted, measured) of its repetitions
-  std::map<std::string, std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>>
-      groups;
+  // group -> strategy -> predicted, measured wall and measured makespan of its repetitions
+  std::map<std::string, std::map<std::string, std::array<std::vector<double>, 3>>> groups;
   for (const ReplayedRun& r : runs) {
     if (!r.skipped.empty()) continue;
     auto& g = groups[r.workload + " P=" + std::to_string(r.processors) +
                      (r.sweep.empty() ? "" : " " + r.sweep)][r.label];
-    g.first.push_back(r.predicted);
-    g.second.push_back(r.measured_wall);
+    g[0].push_back(r.predicted);
+    g[1].push_back(r.measured_wall);
+    g[2].push_back(r.measured_makespan);
   }
   std::vector<RankAgreement> out;
   for (const auto& [name, strategies] : groups) {
-    std::vector<double> predicted, measured;
-    for (const auto& [label, values] : strategies) {
-      predicted.push_back(stats::median(values.first));
-      measured.push_back(stats::median(values.second));
-    }
-    out.push_back({name, static_cast<int>(strategies.size()), kendall_tau_b(predicted, measured)});
+    std::array<std::vector<double>, 3> medians;
+    for (const auto& [label, values] : strategies)
+      for (std::size_t k = 0; k < values.size(); ++k)
+        medians[k].push_back(stats::median(values[k]));
+    out.push_back({name, static_cast<int>(strategies.size()), kendall_tau_b(medians[0], medians[1]),
+                   kendall_tau_b(medians[0], medians[2])});
   }
   return out;
 }
