@@ -85,6 +85,7 @@ class BspRun : ModuleRunContext {
   void take_gained(int p, int ph, std::size_t i, const GroupDecision& applied);
   void decide(int s, int ph);  // one thread, after the phase's barrier
   void finish_step(int s);     // the workload's serial end of step; opens the record
+  void record_phase_modules(int ph);
   void decide_redundantly(int p, int ph);
   void apply_redundant(int ph);  // one thread, after every thread decided
   void apply(int ph, Decision& d);
@@ -466,6 +467,7 @@ void BspRun::decide(int s, int ph) {
     check_lists(lists_[ph], owner_[ph]);  // the synchronisation rebuilt them
   }
   measured_[ph] = 1;
+  if (plan_.record_modules && phases_ > 1) record_phase_modules(ph);
   if (ph + 1 == phases_) finish_step(s);
   end_redundant_ = false;
   if (b.balancer && !b.in_step) {
@@ -487,6 +489,15 @@ void BspRun::decide(int s, int ph) {
     apply(ph, d);
   }
   plan_migration(ph);
+}
+
+// Phase ph's module costs and the processors that ran them, before its decision changes them.
+void BspRun::record_phase_modules(int ph) {
+  rec_.phase_module_cost.resize(static_cast<std::size_t>(phases_) * M_);
+  rec_.phase_module_owner.resize(rec_.phase_module_cost.size());
+  const auto at = static_cast<std::ptrdiff_t>(ph) * M_;
+  std::copy(cost_[ph].begin(), cost_[ph].end(), rec_.phase_module_cost.begin() + at);
+  std::copy(owner_[ph].begin(), owner_[ph].end(), rec_.phase_module_owner.begin() + at);
 }
 
 void BspRun::finish_step(int s) {

@@ -31,16 +31,24 @@ double number_of(const RunInfo& info, const char* key) {
   return it == info.number.end() ? 0.0 : it->second;
 }
 
-// The first step whose owners or migrations differ from the recorded ones; empty: none.
+// The first step whose owners (of any phase) or migrations differ from the recorded ones; empty:
+// none.
 std::string first_difference(const ArchiveReader& archive, const std::string& run,
                              const std::vector<StepRecord>& sim, const RecordedStream& recorded) {
   const std::vector<double> migrations = archive.read_series(run, "step/migrations");
   if (migrations.size() != sim.size()) return "step counts differ";
+  const int phases = recorded.phases();
   for (std::size_t s = 0; s < sim.size(); ++s) {
-    const std::span<const int> owner = recorded.recorded_owner(static_cast<int>(s));
-    if (!std::equal(owner.begin(), owner.end(), sim[s].module_owner.begin(),
-                    sim[s].module_owner.end()))
-      return "owners differ at step " + std::to_string(s);
+    for (int ph = 0; ph < phases; ++ph) {
+      const std::span<const int> owner = recorded.recorded_owner(static_cast<int>(s), ph);
+      const std::span<const int> simulated =
+          phases == 1 ? std::span<const int>(sim[s].module_owner)
+                      : std::span<const int>(sim[s].phase_module_owner)
+                            .subspan(static_cast<std::size_t>(ph) * owner.size(), owner.size());
+      if (!std::equal(owner.begin(), owner.end(), simulated.begin(), simulated.end()))
+        return "owners differ at step " + std::to_string(s) +
+               (phases == 1 ? "" : " phase " + std::to_string(ph));
+    }
     if (static_cast<double>(sim[s].migrations) != migrations[s])
       return "migrations differ at step " + std::to_string(s) + " (" +
              std::to_string(sim[s].migrations) + " simulated, " +
@@ -70,7 +78,9 @@ ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
     const bool resume = spec.warmup > 0;
     const std::vector<double> speed =
         spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
-    auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, resume);
+    if (!workload->make) throw std::invalid_argument(spec.workload + " has no persistent modules");
+    const int phases = workload->make(spec.workload_params)->phases();
+    auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
       out.bulk_synchronous = b->role != BalancerRole::kInStep;
     spec.executor = "simulate";
