@@ -118,8 +118,11 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
       // A level workload's module count changes every level: no per-module datasets.
       RunLayout layout{
           spec.balancer.label + (spec.sweep_label.empty() ? "" : "-" + spec.sweep_label),
-          spec.processors, std::max(execution->modules(), 1),
-          spec.module_detail && execution->modules() > 0, execution->metric_names()};
+          spec.processors,
+          std::max(execution->modules(), 1),
+          spec.module_detail && execution->modules() > 0,
+          execution->metric_names(),
+          execution->phases()};
       writer = archive->begin_run(layout);
       out.run_id = writer->id();
       write_run_header(*writer, spec, repetition, execution->modules(), provenance,

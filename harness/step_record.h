@@ -31,7 +31,11 @@ struct StepRecord {
   std::vector<int> triggered;          // [P] group synchronisations it triggered by finishing first
   std::vector<double> module_cost;     // [M] s, per module, scaled to the owner's CPU time
   std::vector<int> module_owner;       // [M] owner during the step
-  std::vector<double> metrics;         // the workload's step metrics (e.g. residual)
+  // Workloads of several phases F: per phase, each module's cost and the processor that ran it
+  // ([F x M], phase-major), what a replay of each phase needs
+  std::vector<double> phase_module_cost;
+  std::vector<int> phase_module_owner;
+  std::vector<double> metrics;  // the workload's step metrics (e.g. residual)
 };
 
 class StepSink {

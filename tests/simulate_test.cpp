@@ -8,13 +8,13 @@
 #include <numeric>
 
 #include "balancers/between_steps/unit_balance.h"
+#include "executor_test_support.h"
 #include "harness/exec/executor_registry.h"
 #include "harness/provenance.h"
 #include "harness/runner.h"
 #include "harness/sim/replay.h"
 #include "harness/sim/simulate_executor.h"
 #include "harness/sim/tree_simulation.h"
-#include "executor_test_support.h"
 #include "test_support.h"
 #include "workloads/synthetic_costs.h"
 
@@ -104,27 +104,69 @@ TEST(Simulate, ChargesAreAccountedPerStep) {
 
 // Zaki, Li & Parthasarathy 1997's global centralised scheme on 8 processors: each
 // synchronisation costs every processor (8 + 8) L of gathering and broadcasting plus L per
-// instructed processor, beside the decision.
+// instructed processor, beside the decision; a group synchronises again whenever its fastest
+// finishes again, up to max_syncs times a step (the bsp executor's rule, hold_sync_rounds).
 TEST(Simulate, InStepSynchronisationChargesZakisMessages) {
   const double latency = 1e-5, decision = 2e-4;
-  const auto steps = simulate(synthetic("modules: 128, model: drift, drift_sd: 0.3",
-                                        "processors: 8, speeds: [1, 1, 0.5, 1, 1, 1, 0.5, 1]",
-                                        "steps: 10, sim_latency: 1e-5, sim_decision: modelled, "
-                                        "sim_decision_seconds: 2e-4",
-                                        "dynamic: gcdlb"));
-  int synchronised = 0;
-  for (const StepRecord& r : steps) {
-    EXPECT_NEAR(sum(r.proc_balance), r.metrics[1] + r.metrics[2], 1e-12);
-    if (r.metrics[2] == 0) continue;
-    ++synchronised;
-    EXPECT_NEAR(r.metrics[2], 8 * decision, 1e-12);
-    const double per_processor = r.metrics[1] / 8 / latency;  // 16 + instructed
-    EXPECT_GE(per_processor, 16 - 1e-6);
-    EXPECT_LE(per_processor, 24 + 1e-6);
-    EXPECT_NEAR(per_processor, std::round(per_processor), 1e-6);
-    EXPECT_EQ(std::accumulate(r.triggered.begin(), r.triggered.end(), 0), 1);
+  auto run = [&](const std::string& max_syncs) {
+    return simulate(synthetic("modules: 128, model: drift, drift_sd: 0.3",
+                              "processors: 8, speeds: [1, 1, 0.5, 1, 1, 1, 0.5, 1]",
+                              "steps: 10, sim_latency: 1e-5, sim_decision: modelled, "
+                              "sim_decision_seconds: 2e-4",
+                              "dynamic: gcdlb" + max_syncs));
+  };
+  int repeated = 0;
+  for (const int limit : {1, 3, 8}) {
+    const auto steps = run(limit == 8 ? "" : ", max_syncs: " + std::to_string(limit));
+    for (const StepRecord& r : steps) {
+      EXPECT_NEAR(sum(r.proc_balance), r.metrics[1] + r.metrics[2], 1e-12);
+      const int syncs = std::accumulate(r.triggered.begin(), r.triggered.end(), 0);
+      EXPECT_GE(syncs, 1);  // the fastest always finishes first once
+      EXPECT_LE(syncs, limit);
+      if (syncs > 1) ++repeated;
+      if (r.metrics[2] == 0) continue;                    // nothing was left to decide on
+      const double held = r.metrics[2] / (8 * decision);  // decisions taken
+      EXPECT_NEAR(held, std::round(held), 1e-6);
+      EXPECT_LE(held, syncs + 1e-9);
+      const double per_processor = r.metrics[1] / 8 / latency;  // 16 + instructed, per decision
+      EXPECT_GE(per_processor, 16 * held - 1e-6);
+      EXPECT_LE(per_processor, 24 * held + 1e-6);
+      EXPECT_NEAR(per_processor, std::round(per_processor), 1e-6);
+    }
+    if (limit == 1) {
+      EXPECT_EQ(repeated, 0);
+    }
   }
-  EXPECT_GT(synchronised, 0);
+  EXPECT_GT(repeated, 0);  // some step synchronised again after a decision moved modules
+}
+
+// The execution.sim_* keys are typed RunSpec fields, swept like any other key.
+TEST(Simulate, SimKeysAreTypedRunSpecFields) {
+  const Config config = load_config_text(
+      synthetic("modules: 8", "processors: 2",
+                "sim_latency: [0, 2e-4], sim_bandwidth: 1e9, sim_decision: modelled, "
+                "sim_decision_seconds: 3e-3, sim_contention: 0.25, replay_archive: a.h5, "
+                "replay_run: r1",
+                "dynamic: diffusion"),
+      "t.yaml");
+  ASSERT_EQ(config.runs.size(), 2u);
+  const SimSettings& a = config.runs[0].sim;
+  EXPECT_EQ(a.latency, 0.0);
+  EXPECT_EQ(config.runs[1].sim.latency, 2e-4);
+  EXPECT_EQ(a.bandwidth, 1e9);
+  EXPECT_FALSE(a.measured_decisions);
+  EXPECT_EQ(a.decision_seconds, 3e-3);
+  EXPECT_EQ(a.contention, 0.25);
+  EXPECT_EQ(a.replay_archive, "a.h5");
+  EXPECT_EQ(a.replay_run, "r1");
+  const Config defaults = load_config_text(
+      synthetic("modules: 8", "processors: 2", "steps: 2", "dynamic: diffusion"), "t.yaml");
+  EXPECT_TRUE(defaults.runs[0].sim.measured_decisions);
+  EXPECT_EQ(defaults.runs[0].sim.contention, 0.0);
+  EXPECT_THROW(load_config_text(synthetic("modules: 8", "processors: 2", "sim_decision: guessed",
+                                          "dynamic: diffusion"),
+                                "t.yaml"),
+               ConfigError);
 }
 
 // Horton 1993's T2: 16 processors in a chain, processor 0 holds all 16 equal modules.
@@ -177,8 +219,10 @@ TEST(Simulate, MultilevelOnHortonsT2IsHisTable4) {
   EXPECT_DOUBLE_EQ(sink.records[1].makespan, c);
 }
 
-// Real runs of block substitution under every between-step balancer, archived with module
-// detail, then replayed: each must reproduce its owners every step and its migrations.
+// Real runs of block substitution under every between-step balancer (and static partitions
+// under them), archived with module detail, then replayed: each must reproduce its owners every
+// step and its migrations. The in-step schemes are not in it: who triggers their synchronisations
+// is decided by the wall clock of a real run, so a replay cannot make their decisions again.
 TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
   testing::TempDir dir;
   const std::string archive_path = dir.file("real.h5");
@@ -193,7 +237,11 @@ TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
       "  - { dynamic: diffusion, min_gain: 0 }\n"
       "  - { dynamic: random, min_gain: 0 }\n"
       "  - { dynamic: multilevel, min_gain: 0 }\n"
-      "  - { dynamic: redistribution, threshold: 1.05 }\n";
+      "  - { dynamic: redistribution, threshold: 1.05 }\n"
+      "  - { dynamic: diffusion_horton, min_gain: 0 }\n"
+      "  - { static: optimal_chain, dynamic: diffusion, min_gain: 0 }\n"
+      "  - { static: lpt, dynamic: multilevel, min_gain: 0 }\n"
+      "  - { static: greedy_probe }\n";
   const Config config = load_config_text(yaml, "real.yaml");
   {
     ArchiveWriter archive(archive_path);
@@ -214,6 +262,133 @@ TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
     for (const StepRecord& s : r.steps) moved += s.migrations;
   }
   EXPECT_GT(moved, 0);  // some balancer moved modules: there was something to reproduce
+}
+
+// A synthetic workload of two phases: each phase has its own costs (phase 1 costs module m what
+// phase 0 costs module m + M / 2), its own assignment and balancer, and the states the next
+// phase's owners lack are copied between the phases, as the bsp executor does for TRFD.
+TEST(Simulate, PhasesAreBalancedSeparately) {
+  const int M = 64;
+  testing::CollectSteps sink;
+  const Config config = load_config_text(
+      synthetic("modules: 64, model: drift, drift_sd: 0.3, sd: 0.8, phases: 2", "processors: 4",
+                "steps: 8, sim_decision: modelled", "dynamic: diffusion, min_gain: 0"),
+      "t.yaml");
+  const RunSpec& spec = config.runs.front();
+  const WorkloadInfo& info = *find_workload(spec.workload);
+  const ExecutionResult x = choose_executor(spec, info).make(spec, info)->run(sink);
+  ASSERT_EQ(sink.records.size(), 8u);
+  ASSERT_EQ(x.final_phase_owner.size(), 2u);
+  EXPECT_NE(x.final_phase_owner[0], x.final_phase_owner[1]);  // separate assignments
+  std::int64_t apart = 0;
+  for (const StepRecord& r : sink.records) {
+    ASSERT_EQ(r.phase_module_cost.size(), 2u * M);
+    ASSERT_EQ(r.phase_module_owner.size(), 2u * M);
+    for (int m = 0; m < M; ++m) {
+      EXPECT_DOUBLE_EQ(r.phase_module_cost[M + m], r.phase_module_cost[(m + M / 2) % M]);
+      EXPECT_DOUBLE_EQ(r.module_cost[m], r.phase_module_cost[m] + r.phase_module_cost[M + m]);
+    }
+    // A module run by another processor in phase 1 than in phase 0 had its state copied
+    // between the phases.
+    std::int64_t differing = 0;
+    for (int m = 0; m < M; ++m) differing += r.phase_module_owner[m] != r.phase_module_owner[M + m];
+    EXPECT_GE(r.migrations, differing) << "step " << r.step;
+    apart += differing;
+    EXPECT_GE(r.makespan, r.ideal);
+  }
+  EXPECT_GT(apart, 0);
+}
+
+// Zaki et al.'s in-step scheme on two phases: each phase's groups synchronise on their own (once
+// at least, max_syncs at most), and every module runs once in each phase.
+TEST(Simulate, InStepSchemesSynchroniseInEveryPhase) {
+  const int M = 96;
+  const auto steps = simulate(synthetic("modules: 96, model: drift, drift_sd: 0.3, phases: 2",
+                                        "processors: 6, speeds: [1, 0.5, 1, 1, 0.5, 1]",
+                                        "steps: 6, sim_decision: modelled, sim_latency: 1e-5",
+                                        "dynamic: lcdlb, group_size: 3, max_syncs: 4"));
+  ASSERT_EQ(steps.size(), 6u);
+  int moved = 0;
+  for (const StepRecord& r : steps) {
+    const int syncs = std::accumulate(r.triggered.begin(), r.triggered.end(), 0);
+    EXPECT_GE(syncs, 2 * 2);  // two groups, two phases
+    EXPECT_LE(syncs, 2 * 2 * 4);
+    ASSERT_EQ(r.phase_module_owner.size(), 2u * M);
+    int moved_in_group = 0;
+    for (int k = 0; k < 2 * M; ++k) {
+      EXPECT_GT(r.phase_module_cost[k], 0.0);
+      // A local scheme keeps a module in its group (processors 0-2 or 3-5): the group of its
+      // block owner (16 modules a processor), in either phase.
+      const int m = k % M, owner = r.phase_module_owner[k];
+      EXPECT_EQ(owner / 3, m / 16 / 3) << "module " << m;
+      moved_in_group += owner != m / 16;
+    }
+    moved += moved_in_group;
+  }
+  EXPECT_GT(moved, 0);  // the groups rebalanced: the assertion above had moves to check
+}
+
+// Real TRFD runs (two phases, each balanced on its own) archived with module detail, replayed:
+// each phase's owners every step and the migrations are reproduced exactly.
+TEST(Simulate, ReplayReproducesTwoPhaseTrfdRuns) {
+  testing::TempDir dir;
+  const std::string archive_path = dir.file("trfd.h5");
+  const Config config = load_config_text(
+      "name: trfd\n"
+      "workload: { kind: trfd, n: 16, seed: 1 }\n"
+      "platform: { processors: 3, topology: chain, speeds: [1, 0.5, 1] }\n"
+      "execution: { steps: 5, module_detail: true }\n"
+      "balancers:\n"
+      "  - { dynamic: diffusion, min_gain: 0 }\n"
+      "  - { static: optimal_chain, dynamic: multilevel, min_gain: 0 }\n"
+      "  - { dynamic: redistribution, threshold: 1.0 }\n",
+      "trfd.yaml");
+  {
+    ArchiveWriter archive(archive_path);
+    const Provenance prov = gather_provenance();
+    for (const RunSpec& spec : config.runs) {
+      const RunOutcome out = execute_run(spec, 0, &archive, prov);
+      ASSERT_TRUE(out.ok()) << out.error;
+    }
+  }
+  const ArchiveReader archive(archive_path);
+  const std::vector<ReplayedRun> replayed = replay_archive(archive, SimSettings{});
+  ASSERT_EQ(replayed.size(), config.runs.size());
+  std::int64_t moved = 0;
+  for (const ReplayedRun& r : replayed) {
+    EXPECT_EQ(r.skipped, "") << r.label;
+    EXPECT_TRUE(r.reproduced) << r.label << ": " << r.difference;
+    for (const StepRecord& s : r.steps) {
+      EXPECT_EQ(s.phase_module_owner.size(), 2u * 16u);
+      moved += s.migrations;
+    }
+  }
+  EXPECT_GT(moved, 0);
+}
+
+// The strategies' ranking is compared with both measured clocks, per group of runs that differ
+// only in strategy: here the prediction orders them as their modelled makespans do and against
+// their wall times (a host whose load reversed the wall clock's order).
+TEST(Simulate, RankingAgreementAgainstWallAndModelledMakespan) {
+  std::vector<ReplayedRun> runs;
+  const char* labels[] = {"a", "b", "c"};
+  for (int k = 0; k < 3; ++k)
+    for (int rep = 0; rep < 2; ++rep) {
+      ReplayedRun r;
+      r.workload = "w";
+      r.processors = 2;
+      r.label = labels[k];
+      r.predicted = 1.0 + k;
+      r.measured_makespan = 1.1 + k + 0.01 * rep;
+      r.measured_wall = 9.0 - k;
+      runs.push_back(r);
+    }
+  const std::vector<RankAgreement> agreement = ranking_agreement(runs);
+  ASSERT_EQ(agreement.size(), 1u);
+  EXPECT_EQ(agreement[0].strategies, 3);
+  ASSERT_TRUE(agreement[0].tau && agreement[0].tau_makespan);
+  EXPECT_DOUBLE_EQ(*agreement[0].tau, -1.0);
+  EXPECT_DOUBLE_EQ(*agreement[0].tau_makespan, 1.0);
 }
 
 // Hwang & Hong 2001's generator: children per task have mean 1. Over n parents the sample mean's

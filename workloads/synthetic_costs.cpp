@@ -40,6 +40,10 @@ WorkloadInfo SyntheticCosts::info() {
                      0, 1),
           real_param("particle_seconds", 1e-5, "particles: s per particle; a cell costs n + 1",
                      1e-15, 1e6),
+          int_param("phases", 1,
+                    "phases per step, balanced separately; phase k costs module m what module "
+                    "(m + k modules / phases) mod modules costs",
+                    1, 64),
           int_param("state_bytes", 65536, "B: bytes a migration of one module copies", 0,
                     std::int64_t(1) << 40),
           int_param("seed", 1, "seed of every draw", 0),
@@ -60,7 +64,8 @@ SyntheticCosts::SyntheticCosts(const Params& p)
       particle_seconds_(p.real("particle_seconds")),
       redraw_(p.boolean("redraw")),
       state_bytes_(static_cast<std::size_t>(p.integer("state_bytes"))),
-      rng_(static_cast<std::uint64_t>(p.integer("seed"))) {
+      rng_(static_cast<std::uint64_t>(p.integer("seed"))),
+      phases_(static_cast<int>(p.integer("phases"))) {
   const std::string name = p.text("model");
   int k = 0;
   while (k < static_cast<int>(model_names().size()) && model_names()[k] != name) ++k;
@@ -154,6 +159,34 @@ void SyntheticCosts::advance_particles() {
   }
   particles_ = std::move(next);
   for (int m = 0; m < M; ++m) cost_[m] = static_cast<double>(particles_[m] + 1) * particle_seconds_;
+}
+
+void SyntheticCosts::shift(const std::vector<double>& in, int phase,
+                           std::vector<double>& out) const {
+  const std::size_t M = in.size(), offset = M * static_cast<std::size_t>(phase) / phases_;
+  out.resize(M);
+  for (std::size_t m = 0; m < M; ++m) out[m] = in[(m + offset) % M];
+}
+
+const std::vector<double>& SyntheticCosts::phase_costs(int phase) {
+  if (phase == 0) return cost_;
+  shift(cost_, phase, phase_cost_);
+  return phase_cost_;
+}
+
+std::vector<double> SyntheticCosts::predicted_weights() const {
+  std::vector<double> all(first_.size(), 0.0);
+  for (int ph = 0; ph < phases_; ++ph) {
+    const std::vector<double> w = predicted_phase_weights(ph);
+    for (std::size_t m = 0; m < all.size(); ++m) all[m] += w[m];
+  }
+  return all;
+}
+
+std::vector<double> SyntheticCosts::predicted_phase_weights(int phase) const {
+  std::vector<double> w;
+  shift(first_, phase, w);
+  return w;
 }
 
 void SyntheticCosts::run_module(int, int, int, std::span<std::byte>) {

@@ -12,6 +12,9 @@
 //               rates lambda(k), mu(k) of particles crossing domains (their section 5: "the
 //               tasks leaving a processor are equally likely to go to any one of its adjacent
 //               processors"). The particles start in a hump of width `hump` x modules.
+// With `phases` K > 1 a step has K phases (balanced separately, as TRFD's two loops): phase k
+// costs module m what the step's draw gives module (m + k M / K) mod M, the same loads placed
+// differently, so that each phase wants its own assignment.
 // Steps must be asked for in order (drift and particles carry state from step to step); the
 // draws depend only on the seed, so two sources of the same parameters yield the same costs.
 #include <cstdint>
@@ -30,10 +33,14 @@ class SyntheticCosts final : public Workload {
 
   // Costs of step `step` (0, 1, 2, ... in order), seconds at nominal speed.
   const std::vector<double>& step_costs(int step);
+  // Phase `phase` of the step step_costs last gave (phase 0: those costs).
+  const std::vector<double>& phase_costs(int phase);
 
   int module_count() const override { return static_cast<int>(cost_.size()); }
   ModuleStructure structure() const override { return ModuleStructure::kChain; }
-  std::vector<double> predicted_weights() const override { return first_; }
+  std::vector<double> predicted_weights() const override;
+  int phases() const override { return phases_; }
+  std::vector<double> predicted_phase_weights(int phase) const override;
   std::size_t state_bytes(int /*module*/) const override { return state_bytes_; }
   void init_state(int, std::span<std::byte>) const override {}
   void run_module(int, int, int, std::span<std::byte>) override;  // throws: no kernel
@@ -47,13 +54,15 @@ class SyntheticCosts final : public Workload {
   enum class Model { kTruncatedNormal, kUniform, kLognormal, kDrift, kParticles };
   void draw(std::vector<double>& out);
   void advance_particles();
+  void shift(const std::vector<double>& in, int phase, std::vector<double>& out) const;
 
   Model model_;
   double mean_, sd_, drift_sd_, lambda_, mu_, particle_seconds_;
   bool redraw_;
   std::size_t state_bytes_;
   std::mt19937_64 rng_;
-  std::vector<double> cost_, first_;
+  int phases_;
+  std::vector<double> cost_, first_, phase_cost_;
   std::vector<std::int64_t> particles_;
   int next_step_ = 0;
 };

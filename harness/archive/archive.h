@@ -29,6 +29,7 @@ struct RunLayout {
   int modules = 1;
   bool record_modules = false;
   std::vector<std::string> metrics;  // workload step metrics, one dataset each under metric/
+  int phases = 1;                    // > 1: module/phase_* too, when record_modules
 };
 
 // Provenance stored once per invocation under /invocations/<id>.

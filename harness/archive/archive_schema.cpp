@@ -143,6 +143,14 @@ constexpr DatasetSpec kStepDatasets[] = {
     {"module/owner", T::kInt32, RecordShape::kStepsByModules, P::kSometimes, "",
      "the module's processor in the step's first phase (execution.module_detail)",
      &R::module_owner},
+    {"module/phase_cost", T::kFloat64, RecordShape::kStepsByPhaseModules, P::kSometimes, "s",
+     "per phase (column phase x M + module), a module's cost scaled to its owner's CPU time "
+     "(execution.module_detail, workloads of several phases)",
+     &R::phase_module_cost},
+    {"module/phase_owner", T::kInt32, RecordShape::kStepsByPhaseModules, P::kSometimes, "",
+     "per phase (column phase x M + module), the processor that ran the module "
+     "(execution.module_detail, workloads of several phases)",
+     &R::phase_module_owner},
     {"metric/<name>", T::kFloat64, RecordShape::kSteps, P::kSometimes, "",
      "the workload's step metrics (e.g. residual); an in-step schedule adds remote_runs",
      std::monostate{}},
@@ -211,6 +219,8 @@ std::string_view record_shape_name(RecordShape s) {
       return "[S,P]";
     case RecordShape::kStepsByModules:
       return "[S,M]";
+    case RecordShape::kStepsByPhaseModules:
+      return "[S,F*M]";
   }
   return "?";
 }

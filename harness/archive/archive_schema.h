@@ -21,7 +21,13 @@ namespace lbb {
 inline constexpr int kArchiveSchemaVersion = 2;
 
 enum class RecordType { kText, kInt32, kInt64, kFloat64 };
-enum class RecordShape { kScalar, kSteps, kStepsByProcessors, kStepsByModules };
+enum class RecordShape {
+  kScalar,
+  kSteps,
+  kStepsByProcessors,
+  kStepsByModules,
+  kStepsByPhaseModules
+};
 
 // When an attribute is present: on every run, once the run ended (complete or failed), only on
 // failure, only on some runs (level workloads, module detail), or named by the workload.
@@ -60,9 +66,10 @@ const DatasetSpec* find_step_dataset(std::string_view path);
 // Attributes on an /invocations/<id> group (provenance stored once per invocation).
 std::span<const AttributeSpec> invocation_attributes();
 
-std::string_view record_type_name(RecordType t);    // "text", "int32", "int64", "float64"
-std::size_t record_type_bytes(RecordType t);        // bytes of one value; 0 for text
-std::string_view record_shape_name(RecordShape s);  // "scalar", "[S]", "[S,P]", "[S,M]"
+std::string_view record_type_name(RecordType t);  // "text", "int32", "int64", "float64"
+std::size_t record_type_bytes(RecordType t);      // bytes of one value; 0 for text
+// "scalar", "[S]", "[S,P]", "[S,M]", "[S,F*M]" (F phases, phase-major)
+std::string_view record_shape_name(RecordShape s);
 
 // The whole table as JSON (`lbbench schema`) and as the docs' Markdown tables.
 std::string archive_schema_json();

@@ -79,8 +79,13 @@ RunWriter::RunWriter(ArchiveWriter& archive, std::string id, const RunLayout& la
   for (const DatasetSpec& spec : step_datasets()) {
     const hsize_t width = spec.shape == RecordShape::kStepsByProcessors ? layout.processors
                           : spec.shape == RecordShape::kStepsByModules  ? layout.modules
-                                                                        : 0;
+                          : spec.shape == RecordShape::kStepsByPhaseModules
+                              ? hsize_t(layout.phases) * layout.modules
+                              : 0;
     if (spec.shape == RecordShape::kStepsByModules && !layout.record_modules) continue;
+    if (spec.shape == RecordShape::kStepsByPhaseModules &&
+        (!layout.record_modules || layout.phases < 2))
+      continue;
     if (std::holds_alternative<std::monostate>(spec.field)) {
       for (std::size_t k = 0; k < layout.metrics.size(); ++k)
         columns_.push_back({&spec, "metric/" + layout.metrics[k], k, 0, {}});

@@ -9,6 +9,8 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <sstream>
 
 #include "core/text.h"
 #include "harness/cli/commands.h"
@@ -51,15 +53,20 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
       cpu_errors.push_back(std::abs(r.cpu_error()));
     }
   }
-  std::cout << "\nranking of strategies, Kendall tau-b of median predicted vs median wall:\n";
-  for (const RankAgreement& a : ranking_agreement(runs)) {
-    std::cout << "  " << std::left << std::setw(50) << a.group << std::right << std::setw(3)
-              << a.strategies << " strategies  tau = ";
-    if (a.tau)
-      std::cout << std::setprecision(3) << *a.tau << "\n";
+  std::cout << "\nranking of strategies, Kendall tau-b of median predicted vs median measured wall "
+               "time and modelled makespan (-: fewer than two distinct):\n";
+  auto tau = [](const std::optional<double>& t) {
+    std::ostringstream s;
+    if (t)
+      s << std::setprecision(3) << *t;
     else
-      std::cout << "- (fewer than two distinct)\n";
-  }
+      s << "-";
+    return s.str();
+  };
+  for (const RankAgreement& a : ranking_agreement(runs))
+    std::cout << "  " << std::left << std::setw(50) << a.group << std::right << std::setw(3)
+              << a.strategies << " strategies  tau(wall) = " << std::setw(6) << tau(a.tau)
+              << "  tau(makespan) = " << std::setw(6) << tau(a.tau_makespan) << "\n";
   if (errors.empty()) return;
   std::cout << "median |error| of the " << errors.size()
             << " bulk-synchronous runs at P <= the host's available processors: "

@@ -79,6 +79,13 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.repetitions = static_cast<int>(execution.integer("repetitions"));
   run.module_detail = execution.boolean("module_detail");
   run.executor = execution.text("executor");
+  run.sim.latency = execution.real("sim_latency");
+  run.sim.bandwidth = execution.real("sim_bandwidth");
+  run.sim.measured_decisions = execution.text("sim_decision") == "measured";
+  run.sim.decision_seconds = execution.real("sim_decision_seconds");
+  run.sim.contention = execution.real("sim_contention");
+  run.sim.replay_archive = execution.text("replay_archive");
+  run.sim.replay_run = execution.text("replay_run");
 }
 
 }  // namespace lbb

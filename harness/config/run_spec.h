@@ -8,6 +8,7 @@
 #include "core/topology.h"
 #include "harness/config/expectations.h"
 #include "harness/platform_emulation.h"
+#include "harness/sim/sim_settings.h"
 
 namespace lbb {
 
@@ -40,6 +41,7 @@ struct RunSpec {
   int repetitions = 1;
   bool module_detail = false;
   std::string executor = "auto";  // harness/exec/executor_registry.h
+  SimSettings sim;                // the simulate executor's execution.sim_* and replay_* keys
   BalancerChoice balancer;
   std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"
   std::string resolved_yaml;  // the run's fully resolved config, archived with it

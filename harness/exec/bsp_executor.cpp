@@ -85,6 +85,7 @@ class BspRun : ModuleRunContext {
   void take_gained(int p, int ph, std::size_t i, const GroupDecision& applied);
   void decide(int s, int ph);  // one thread, after the phase's barrier
   void finish_step(int s);     // the workload's serial end of step; opens the record
+  void record_phase_modules(int ph);
   void decide_redundantly(int p, int ph);
   void apply_redundant(int ph);  // one thread, after every thread decided
   void apply(int ph, Decision& d);
@@ -193,7 +194,7 @@ void BspRun::set_up_balancing() {
     b.in_step = any_in_step = true;
     b.groups = make_sync_groups(P_, trigger.group_size);
     b.group_size = b.groups.front()->size;
-    b.max_syncs = std::max(trigger.max_syncs, 1);
+    b.max_syncs = sync_limit(trigger);
   }
   for (auto& reports : reports_) reports.resize(any_in_step ? P_ : 0);
   sync_index_.assign(any_in_step ? P_ : 0, 0);
@@ -307,12 +308,11 @@ void BspRun::measure_costs(int p, int ph, double phase_wall, double busy) {
     for (int m : lists_[ph][p]) nominal_[ph][m] = cost_[ph][m] * plan_.speed[p];
 }
 
-// Zaki, Li & Parthasarathy 1997: processor p runs its list in rounds. A round ends when p has run
-// all its modules or its group's fastest has (the r-th synchronisation); the group then decides
-// on its unfinished modules and p copies in what it gained. The group synchronises again whenever
-// one of its processors finishes again, until a decision moves nothing or max_syncs were held;
-// the last round runs to the end. `clock` is p's modelled CPU time in the phase: its runs, the
-// group's last arrival at each synchronisation, the decisions and copies.
+// Zaki, Li & Parthasarathy 1997: processor p runs its list in rounds (hold_sync_rounds). A round
+// ends when p has run all its modules or its group's fastest has (the r-th synchronisation); the
+// group then decides on its unfinished modules and p copies in what it gained. `clock` is p's
+// modelled CPU time in the phase: its runs, the group's last arrival at each synchronisation, the
+// decisions and copies.
 void BspRun::run_in_step(int p, int s, int ph) {
   const PhaseBalancing& b = balancing_[ph];
   SyncGroup& group = b.group_of(p);
@@ -321,24 +321,19 @@ void BspRun::run_in_step(int p, int s, int ph) {
   sync_wall_[p] = recorder_.processor(p).busy_wall;
   std::size_t i = 0;
   double clock = 0;
-  for (int round = 0;; ++round) {
-    const bool last = round == b.max_syncs;
-    std::size_t at = lists_[ph][p].size();  // all of them when a module failed
-    const double c0 = thread_cpu_now();
-    team_.guard([&] { at = run_modules(p, s, ph, i, last ? nullptr : &group.stop, round); });
-    const double ran = thread_cpu_now() - c0;
-    t.busy += ran;
-    clock += ran;
-    i = at;
-    if (last || !synchronise_group(p, s, ph, round, i, clock)) break;
-  }
-  if (i < lists_[ph][p].size()) {  // the group stopped syncing: run the rest
-    const double c0 = thread_cpu_now();
-    team_.guard([&] { run_modules(p, s, ph, i, nullptr); });
-    const double ran = thread_cpu_now() - c0;
-    t.busy += ran;
-    clock += ran;
-  }
+  hold_sync_rounds(
+      b.max_syncs,
+      [&](int round, bool stops) {
+        if (i == lists_[ph][p].size() && !stops) return;
+        std::size_t at = lists_[ph][p].size();  // all of them when a module failed
+        const double c0 = thread_cpu_now();
+        team_.guard([&] { at = run_modules(p, s, ph, i, stops ? &group.stop : nullptr, round); });
+        const double ran = thread_cpu_now() - c0;
+        t.busy += ran;
+        clock += ran;
+        i = at;
+      },
+      [&](int round) { return synchronise_group(p, s, ph, round, i, clock); });
   t.finish = clock;
 }
 
@@ -472,6 +467,7 @@ void BspRun::decide(int s, int ph) {
     check_lists(lists_[ph], owner_[ph]);  // the synchronisation rebuilt them
   }
   measured_[ph] = 1;
+  if (plan_.record_modules && phases_ > 1) record_phase_modules(ph);
   if (ph + 1 == phases_) finish_step(s);
   end_redundant_ = false;
   if (b.balancer && !b.in_step) {
@@ -493,6 +489,15 @@ void BspRun::decide(int s, int ph) {
     apply(ph, d);
   }
   plan_migration(ph);
+}
+
+// Phase ph's module costs and the processors that ran them, before its decision changes them.
+void BspRun::record_phase_modules(int ph) {
+  rec_.phase_module_cost.resize(static_cast<std::size_t>(phases_) * M_);
+  rec_.phase_module_owner.resize(rec_.phase_module_cost.size());
+  const auto at = static_cast<std::ptrdiff_t>(ph) * M_;
+  std::copy(cost_[ph].begin(), cost_[ph].end(), rec_.phase_module_cost.begin() + at);
+  std::copy(owner_[ph].begin(), owner_[ph].end(), rec_.phase_module_owner.begin() + at);
 }
 
 void BspRun::finish_step(int s) {

@@ -19,6 +19,7 @@ class Execution {
   virtual std::string name() const = 0;  // the archive's `executor` attribute
   // Width of the per-module datasets; 0: none (a level workload's module count changes).
   virtual int modules() const = 0;
+  virtual int phases() const { return 1; }  // of each step, balanced separately
   // The workload's step metrics, then the executor's: one column each in StepRecord::metrics.
   virtual std::vector<std::string> metric_names() const = 0;
   virtual ExecutionResult run(StepSink& sink) = 0;

@@ -45,6 +45,28 @@ struct SyncGroup {
   }
 };
 
+// Zaki, Li & Parthasarathy 1997, repeated: the rounds of one group (or one of its processors) in
+// a phase, the rule the bsp executor and the simulator share. Round r runs until the group's r-th
+// synchronisation (`run(r, true)`: its fastest processor has run all its modules) and the group
+// synchronises (`synchronise(r)`: false when nothing was left or its decision moved nothing);
+// after max_syncs synchronisations (at least one), or one that moved nothing, the last round runs
+// to the end (`run(r, false)`).
+inline int sync_limit(const SyncTrigger& trigger) {
+  return trigger.max_syncs > 1 ? trigger.max_syncs : 1;
+}
+template <class RunRound, class Synchronise>
+void hold_sync_rounds(int max_syncs, RunRound run, Synchronise synchronise) {
+  for (int round = 0;; ++round) {
+    const bool stops = round < max_syncs;
+    run(round, stops);
+    if (!stops) return;
+    if (!synchronise(round)) {
+      run(round + 1, false);
+      return;
+    }
+  }
+}
+
 // Groups of `group_size` consecutive processors (0: one group of all P); the last may be smaller.
 std::vector<std::unique_ptr<SyncGroup>> make_sync_groups(int processors, int group_size);
 

@@ -36,6 +36,7 @@ class ModuleExecution final : public Execution {
 
   std::string name() const override { return executor_->name(); }
   int modules() const override { return workload_->module_count(); }
+  int phases() const override { return workload_->phases(); }
   std::vector<std::string> metric_names() const override {
     std::vector<std::string> names;
     for (const auto& m : workload_->step_metrics()) names.push_back(m.name);

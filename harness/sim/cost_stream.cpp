@@ -7,20 +7,23 @@
 namespace lbb {
 
 RecordedStream::RecordedStream(const ArchiveReader& archive, const std::string& run,
-                               std::span<const double> speed, bool resume)
+                               std::span<const double> speed, int phases, bool resume)
     : processors_(static_cast<int>(speed.size())),
+      phases_(phases),
       resume_(resume),
       speed_(speed.begin(), speed.end()) {
   std::size_t rows = 0, cols = 0, prow = 0, pcols = 0, orow = 0, ocols = 0;
-  cost_ = archive.read_matrix(run, "module/cost", rows, cols);
-  const std::vector<double> owner = archive.read_matrix(run, "module/owner", orow, ocols);
+  const std::string prefix = phases > 1 ? "module/phase_" : "module/";
+  cost_ = archive.read_matrix(run, prefix + "cost", rows, cols);
+  const std::vector<double> owner = archive.read_matrix(run, prefix + "owner", orow, ocols);
   busy_ = archive.read_matrix(run, "proc/busy", prow, pcols);
   if (rows == 0 || orow != rows || ocols != cols || prow != rows ||
-      pcols != static_cast<std::size_t>(processors_))
-    throw std::invalid_argument("run " + run + ": module/cost, module/owner and proc/busy of " +
-                                std::to_string(processors_) + " processors needed");
+      pcols != static_cast<std::size_t>(processors_) || cols % phases != 0)
+    throw std::invalid_argument("run " + run + ": " + prefix + "cost, " + prefix +
+                                "owner and proc/busy of " + std::to_string(processors_) +
+                                " processors needed");
   steps_ = static_cast<int>(rows);
-  modules_ = static_cast<int>(cols);
+  modules_ = static_cast<int>(cols) / phases;
   owner_.reserve(owner.size());
   for (double q : owner) {
     if (q < 0 || q >= processors_) throw std::invalid_argument("run " + run + ": bad owner");
@@ -30,21 +33,25 @@ RecordedStream::RecordedStream(const ArchiveReader& archive, const std::string& 
 }
 
 // The nominal cost the real run's balancer saw: measured x the owner's speed (BspRun's view).
-const std::vector<double>& RecordedStream::nominal(int step) {
-  if (step < 0 || step >= steps_)
-    throw std::invalid_argument("the recorded run has " + std::to_string(steps_) + " steps; step " +
-                                std::to_string(step) + " asked for");
-  const std::size_t base = static_cast<std::size_t>(step) * modules_;
+const std::vector<double>& RecordedStream::nominal(int step, int phase) {
+  if (step < 0 || step >= steps_ || phase < 0 || phase >= phases_)
+    throw std::invalid_argument("the recorded run has " + std::to_string(steps_) + " steps of " +
+                                std::to_string(phases_) + " phases; step " + std::to_string(step) +
+                                " phase " + std::to_string(phase) + " asked for");
+  const std::size_t base = (static_cast<std::size_t>(step) * phases_ + phase) * modules_;
+  row_.resize(modules_);
   for (int m = 0; m < modules_; ++m) row_[m] = cost_[base + m] * speed_[owner_[base + m]];
   return row_;
 }
 
-std::span<const int> RecordedStream::recorded_owner(int step) const {
-  return {owner_.data() + static_cast<std::size_t>(step) * modules_,
+std::span<const int> RecordedStream::recorded_owner(int step, int phase) const {
+  return {owner_.data() + (static_cast<std::size_t>(step) * phases_ + phase) * modules_,
           static_cast<std::size_t>(modules_)};
 }
 
-std::span<const double> RecordedStream::recorded_busy(int step) const {
+// proc/busy sums a step's phases: a phase's own busy times are not recorded.
+std::span<const double> RecordedStream::recorded_busy(int step, int) const {
+  if (phases_ > 1) return {};
   return {busy_.data() + static_cast<std::size_t>(step) * processors_,
           static_cast<std::size_t>(processors_)};
 }

@@ -1,9 +1,10 @@
 #pragma once
-// Where a simulation's module costs come from, step after step: seconds at nominal speed (speed
-// 1, no external load) per module. A synthetic source draws them (workloads/synthetic_costs.h);
-// a recorded run gives back what its modules measured (`module/cost`, archived with
-// execution.module_detail) together with its owners and busy times, so that a simulation whose
-// owners equal the recorded ones hands its balancer the very view the real run's had.
+// Where a simulation's module costs come from, step after step and phase after phase: seconds at
+// nominal speed (speed 1, no external load) per module. A synthetic source draws them
+// (workloads/synthetic_costs.h); a recorded run gives back what its modules measured
+// (`module/cost`, archived with execution.module_detail) together with its owners and busy times,
+// so that a simulation whose owners equal the recorded ones hands its balancer the very view the
+// real run's had.
 #include <memory>
 #include <span>
 #include <string>
@@ -18,45 +19,54 @@ class ArchiveReader;
 class CostStream {
  public:
   virtual ~CostStream() = default;
-  // Step `step`'s costs; steps are asked for in order 0, 1, 2, ...
-  virtual const std::vector<double>& nominal(int step) = 0;
-  // Recorded runs only (else empty): the step's owners and measured busy time per processor.
-  virtual std::span<const int> recorded_owner(int /*step*/) const { return {}; }
-  virtual std::span<const double> recorded_busy(int /*step*/) const { return {}; }
+  // The costs of phase `phase` of step `step`; asked for in order: step 0's phases 0, 1, ...,
+  // then step 1's, ...
+  virtual const std::vector<double>& nominal(int step, int phase = 0) = 0;
+  // Recorded runs only (else empty): the phase's owners in the step, and the processors' measured
+  // busy times (one-phase runs: proc/busy sums a step's phases).
+  virtual std::span<const int> recorded_owner(int /*step*/, int /*phase*/ = 0) const { return {}; }
+  virtual std::span<const double> recorded_busy(int /*step*/, int /*phase*/ = 0) const {
+    return {};
+  }
   virtual int steps() const { return -1; }  // -1: as many as asked for
-  // Owners to start from instead of the static partition (a recorded run that had warm-up
-  // steps starts where they left it); empty: partition.
-  virtual std::span<const int> start_owner() const { return {}; }
+  // Owners of a phase to start from instead of the static partition (a recorded run that had
+  // warm-up steps starts where they left it); empty: partition.
+  virtual std::span<const int> start_owner(int /*phase*/ = 0) const { return {}; }
 };
 
 class SyntheticStream final : public CostStream {
  public:
   explicit SyntheticStream(SyntheticCosts& source) : source_(source) {}
-  const std::vector<double>& nominal(int step) override { return source_.step_costs(step); }
+  const std::vector<double>& nominal(int step, int phase) override {
+    return phase == 0 ? source_.step_costs(step) : source_.phase_costs(phase);
+  }
 
  private:
   SyntheticCosts& source_;
 };
 
 // The recorded steps of one run: module/cost x the recorded owner's speed (the nominal cost the
-// real run's balancers saw), module/owner and proc/busy. Throws std::invalid_argument when the
-// run lacks module detail or is not a one-phase run of P processors and M modules.
+// real run's balancers saw), module/owner and proc/busy; of a run of several phases, each phase's
+// module/phase_cost and module/phase_owner instead. Throws std::invalid_argument when the run
+// lacks module detail or is not a run of P processors and M modules.
 class RecordedStream final : public CostStream {
  public:
-  // resume: start from the first recorded step's owners (the run had warm-up steps).
+  // phases: the workload's; resume: start from the first recorded step's owners (the run had
+  // warm-up steps).
   RecordedStream(const ArchiveReader& archive, const std::string& run,
-                 std::span<const double> speed, bool resume = false);
-  const std::vector<double>& nominal(int step) override;
-  std::span<const int> recorded_owner(int step) const override;
-  std::span<const double> recorded_busy(int step) const override;
+                 std::span<const double> speed, int phases = 1, bool resume = false);
+  const std::vector<double>& nominal(int step, int phase) override;
+  std::span<const int> recorded_owner(int step, int phase) const override;
+  std::span<const double> recorded_busy(int step, int phase) const override;
   int steps() const override { return steps_; }
-  std::span<const int> start_owner() const override {
-    return resume_ ? recorded_owner(0) : std::span<const int>{};
+  std::span<const int> start_owner(int phase) const override {
+    return resume_ ? recorded_owner(0, phase) : std::span<const int>{};
   }
   int modules() const { return modules_; }
+  int phases() const { return phases_; }
 
  private:
-  int steps_ = 0, modules_ = 0, processors_ = 0;
+  int steps_ = 0, modules_ = 0, processors_ = 0, phases_ = 1;
   bool resume_ = false;
   std::vector<double> speed_, cost_, busy_, row_;
   std::vector<int> owner_;

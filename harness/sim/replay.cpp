@@ -1,6 +1,7 @@
 #include "harness/sim/replay.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 
@@ -30,16 +31,24 @@ double number_of(const RunInfo& info, const char* key) {
   return it == info.number.end() ? 0.0 : it->second;
 }
 
-// The first step whose owners or migrations differ from the recorded ones; empty: none.
+// The first step whose owners (of any phase) or migrations differ from the recorded ones; empty:
+// none.
 std::string first_difference(const ArchiveReader& archive, const std::string& run,
                              const std::vector<StepRecord>& sim, const RecordedStream& recorded) {
   const std::vector<double> migrations = archive.read_series(run, "step/migrations");
   if (migrations.size() != sim.size()) return "step counts differ";
+  const int phases = recorded.phases();
   for (std::size_t s = 0; s < sim.size(); ++s) {
-    const std::span<const int> owner = recorded.recorded_owner(static_cast<int>(s));
-    if (!std::equal(owner.begin(), owner.end(), sim[s].module_owner.begin(),
-                    sim[s].module_owner.end()))
-      return "owners differ at step " + std::to_string(s);
+    for (int ph = 0; ph < phases; ++ph) {
+      const std::span<const int> owner = recorded.recorded_owner(static_cast<int>(s), ph);
+      const std::span<const int> simulated =
+          phases == 1 ? std::span<const int>(sim[s].module_owner)
+                      : std::span<const int>(sim[s].phase_module_owner)
+                            .subspan(static_cast<std::size_t>(ph) * owner.size(), owner.size());
+      if (!std::equal(owner.begin(), owner.end(), simulated.begin(), simulated.end()))
+        return "owners differ at step " + std::to_string(s) +
+               (phases == 1 ? "" : " phase " + std::to_string(ph));
+    }
     if (static_cast<double>(sim[s].migrations) != migrations[s])
       return "migrations differ at step " + std::to_string(s) + " (" +
              std::to_string(sim[s].migrations) + " simulated, " +
@@ -69,7 +78,9 @@ ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
     const bool resume = spec.warmup > 0;
     const std::vector<double> speed =
         spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
-    auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, resume);
+    if (!workload->make) throw std::invalid_argument(spec.workload + " has no persistent modules");
+    const int phases = workload->make(spec.workload_params)->phases();
+    auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
       out.bulk_synchronous = b->role != BalancerRole::kInStep;
     spec.executor = "simulate";
@@ -102,24 +113,24 @@ std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimS
 }
 
 std::vector<RankAgreement> ranking_agreement(const std::vector<ReplayedRun>& runs) {
-  // group -> strategy -> (predicted, measured) of its repetitions
-  std::map<std::string, std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>>
-      groups;
+  // group -> strategy -> predicted, measured wall and measured makespan of its repetitions
+  std::map<std::string, std::map<std::string, std::array<std::vector<double>, 3>>> groups;
   for (const ReplayedRun& r : runs) {
     if (!r.skipped.empty()) continue;
     auto& g = groups[r.workload + " P=" + std::to_string(r.processors) +
                      (r.sweep.empty() ? "" : " " + r.sweep)][r.label];
-    g.first.push_back(r.predicted);
-    g.second.push_back(r.measured_wall);
+    g[0].push_back(r.predicted);
+    g[1].push_back(r.measured_wall);
+    g[2].push_back(r.measured_makespan);
   }
   std::vector<RankAgreement> out;
   for (const auto& [name, strategies] : groups) {
-    std::vector<double> predicted, measured;
-    for (const auto& [label, values] : strategies) {
-      predicted.push_back(stats::median(values.first));
-      measured.push_back(stats::median(values.second));
-    }
-    out.push_back({name, static_cast<int>(strategies.size()), kendall_tau_b(predicted, measured)});
+    std::array<std::vector<double>, 3> medians;
+    for (const auto& [label, values] : strategies)
+      for (std::size_t k = 0; k < values.size(); ++k)
+        medians[k].push_back(stats::median(values[k]));
+    out.push_back({name, static_cast<int>(strategies.size()), kendall_tau_b(medians[0], medians[1]),
+                   kendall_tau_b(medians[0], medians[2])});
   }
   return out;
 }

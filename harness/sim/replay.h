@@ -38,11 +38,12 @@ ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
 std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimSettings& settings);
 
 // Per group of runs differing only in strategy (workload, sweep, P): Kendall's tau-b between
-// the strategies' median predicted and median measured makespans (wall time).
+// the strategies' median predicted and median measured makespans, wall time and the runs' own
+// modelled makespan (CPU time: what the simulator models, whatever the host's load did).
 struct RankAgreement {
   std::string group;
   int strategies = 0;
-  std::optional<double> tau;
+  std::optional<double> tau, tau_makespan;
 };
 std::vector<RankAgreement> ranking_agreement(const std::vector<ReplayedRun>& runs);
 

@@ -57,85 +57,131 @@ SimRun::SimRun(Workload& workload, const ExecutionPlan& plan, StepSink& sink,
       total_(plan.warmup + plan.steps),
       coords_(workload.module_coords()),
       views_(plan.speed, plan.topology, workload.structure(), workload.dimensions(), coords_),
-      recorder_(plan.speed, 1) {
+      phases_(workload.phases()),
+      recorder_(plan.speed, phases_) {
   if (static_cast<int>(plan.speed.size()) != P_) throw std::invalid_argument("speeds != P");
-  if (workload.phases() != 1)
-    throw std::invalid_argument("the simulate executor runs one-phase workloads");
   if (costs.steps() >= 0 && costs.steps() < total_)
     throw std::invalid_argument("the cost source has " + std::to_string(costs.steps()) +
                                 " steps; the run needs " + std::to_string(total_));
+  if (!plan.later_phase_dynamic.empty() &&
+      static_cast<int>(plan.later_phase_dynamic.size()) != phases_ - 1)
+    throw std::invalid_argument("a workload of " + std::to_string(phases_) + " phases needs 1 + " +
+                                std::to_string(phases_ - 1) + " dynamic balancers");
   bytes_.resize(M_);
   for (int m = 0; m < M_; ++m) bytes_[m] = workload.state_bytes(m);
-  balancer_ = plan.dynamic;
-  if (balancer_ && balancer_->sync_trigger().on_fastest_finish) {
-    in_step_ = true;
-    groups_ = make_sync_groups(P_, balancer_->sync_trigger().group_size);
-    reports_.resize(P_);
-  }
   level_.assign(P_, 0.0);
   stretch_.assign(P_, 1.0);
   rate_.assign(P_, 1.0);
   ran_.assign(M_, 0.0);
-  seen_.assign(M_, 0.0);
   view_busy_.assign(P_, 0.0);
-  partition();
+  parked_.resize(phases_);
+  const double t0 = thread_cpu_now();
+  for (int ph = phases_ - 1; ph >= 0; --ph) {  // ends with phase 0's state in the members
+    if (ph + 1 < phases_) swap_phase(ph + 1);
+    partition(ph);
+  }
+  result_.initial_partition_seconds = thread_cpu_now() - t0;
+  where_ = owner_;
 }
 
-void SimRun::partition() {
-  weights_ = workload_.predicted_weights();
-  const double t0 = thread_cpu_now();
+// Phase ph's balancer (each phase balanced on its own, Zaki, Li & Parthasarathy 1997) and its
+// static partition of the phase's predicted weights, into the members.
+void SimRun::partition(int ph) {
+  balancer_ = ph > 0 && !plan_.later_phase_dynamic.empty() ? plan_.later_phase_dynamic[ph - 1]
+                                                           : plan_.dynamic;
+  if (balancer_ && balancer_->sync_trigger().on_fastest_finish) {
+    in_step_ = true;
+    groups_ = make_sync_groups(P_, balancer_->sync_trigger().group_size);
+    max_syncs_ = sync_limit(balancer_->sync_trigger());
+    reports_.resize(P_);
+    place_.resize(P_);
+  }
+  weights_ = phases_ == 1 ? workload_.predicted_weights() : workload_.predicted_phase_weights(ph);
+  seen_.assign(M_, 0.0);
   Decision d;
   if (plan_.initial) d = plan_.initial->decide(views_.view(-1, ViewLoads(weights_, bytes_)));
   owner_ = d.act ? std::move(d.owner) : block_owners(M_, P_);
-  if (const std::span<const int> start = costs_.start_owner(); !start.empty())
+  if (const std::span<const int> start = costs_.start_owner(ph); !start.empty())
     owner_.assign(start.begin(), start.end());
-  result_.initial_partition_seconds = thread_cpu_now() - t0;
   if (auto err = assignment_error(owner_, M_, P_))
     throw std::logic_error("initial partition: " + *err);
   lists_ = modules_by_processor(owner_, P_);
+}
+
+// Exchanges the members' phase state with phase ph's parked one.
+void SimRun::swap_phase(int ph) {
+  PhaseState& o = parked_[ph];
+  std::swap(balancer_, o.balancer);
+  std::swap(in_step_, o.in_step);
+  std::swap(groups_, o.groups);
+  std::swap(max_syncs_, o.max_syncs);
+  std::swap(owner_, o.owner);
+  std::swap(lists_, o.lists);
+  std::swap(weights_, o.weights);
+  std::swap(seen_, o.seen);
+  std::swap(measured_, o.measured);
 }
 
 ExecutionResult SimRun::run() {
   const double w0 = wall_now();
   for (int s = 0; s < total_; ++s) {
     start_step(s);
-    if (in_step_)
-      run_groups(s);
-    else
-      run_bulk();
-    // What a real run measures: each module's cost on whoever ran it, at nominal speed.
-    step_owner_ = owner_;
-    for (int m = 0; m < M_; ++m) {
-      const int p = owner_[m];
-      seen_[m] = nominal_[m] * (1.0 + level_[p]) * stretch_[p];
+    for (int ph = 0; ph < phases_; ++ph) {
+      if (ph != ph_) {
+        swap_phase(ph_);
+        swap_phase(ph_ = ph);
+      }
+      run_phase(s);
+      decide(s);
+      copy_for_next_phase();
     }
-    measured_ = true;
-    decide(s);
     close_step(s);
   }
+  swap_phase(ph_);  // every phase's state parked
   result_.steps_run = total_;
-  result_.final_owner = owner_;
-  result_.final_phase_owner = {owner_};
+  for (PhaseState& phase : parked_) result_.final_phase_owner.push_back(std::move(phase.owner));
+  result_.final_owner = result_.final_phase_owner.front();
   result_.run_wall = wall_now() - w0;
   return std::move(result_);
 }
 
-void SimRun::start_step(int s) {
-  const std::vector<double>& nominal = costs_.nominal(s);
-  if (static_cast<int>(nominal.size()) != M_)
-    throw std::logic_error("the cost source gave " + std::to_string(nominal.size()) +
-                           " costs for " + std::to_string(M_) + " modules");
-  nominal_ = nominal;
+void SimRun::start_step(int) {
   // External load as real runs draw it (harness/platform_emulation.h), at the modelled time.
   const PlatformEmulation emulation(plan_.speed, plan_.external_load, 0.0);
   for (int p = 0; p < P_; ++p) {
     level_[p] = plan_.external_load.max > 0 ? emulation.load_at(p, clock_) : 0.0;
     rate_[p] = plan_.speed[p] / (1.0 + level_[p]);
   }
-  std::fill(stretch_.begin(), stretch_.end(), 1.0);
   recorder_.clear();
   charges_ = {};
   rec_ = StepRecord{};
+  step_cost_.assign(M_, 0.0);
+}
+
+// The current phase of step s: its modules run (bulk, or in-step groups), then what a real run
+// measures: each module's cost on whoever ran it, at nominal speed.
+void SimRun::run_phase(int s) {
+  const std::vector<double>& nominal = costs_.nominal(s, ph_);
+  if (static_cast<int>(nominal.size()) != M_)
+    throw std::logic_error("the cost source gave " + std::to_string(nominal.size()) +
+                           " costs for " + std::to_string(M_) + " modules");
+  nominal_ = nominal;
+  std::fill(stretch_.begin(), stretch_.end(), 1.0);
+  if (in_step_)
+    run_groups(s);
+  else
+    run_bulk();
+  if (ph_ == 0) step_owner_ = owner_;
+  for (int m = 0; m < M_; ++m) {
+    const int p = owner_[m];
+    seen_[m] = nominal_[m] * (1.0 + level_[p]) * stretch_[p];
+    step_cost_[m] += ran_[m];
+  }
+  measured_ = true;
+  if (plan_.record_modules && phases_ > 1) {  // as the bsp executor records them
+    rec_.phase_module_cost.insert(rec_.phase_module_cost.end(), ran_.begin(), ran_.end());
+    rec_.phase_module_owner.insert(rec_.phase_module_owner.end(), owner_.begin(), owner_.end());
+  }
 }
 
 // Every processor runs its modules; contention stretches them by the processors busy meanwhile.
@@ -150,7 +196,7 @@ void SimRun::run_bulk() {
     if (busy[p] != work[p])
       for (int m : lists_[p]) ran_[m] *= stretch_[p];
     charges_.contention += busy[p] - work[p];
-    PhaseTimes& t = recorder_.processor(p).phase[0];
+    PhaseTimes& t = recorder_.processor(p).phase[ph_];
     t.busy = t.finish = busy[p];
   }
 }
@@ -163,58 +209,105 @@ double SimRun::decision_time(double measured) const {
   return settings_.measured_decisions ? measured : settings_.decision_seconds;
 }
 
-// Module m moves to processor `to`: its state is copied, charged to the receiver.
-void SimRun::move(int m, int to, double& charge) {
+// Module m's state is copied to processor `to`, charged to the receiver.
+void SimRun::copy(int m, int to, double& charge) {
   const double seconds = settings_.migration_seconds(1, static_cast<double>(bytes_[m]));
   charge += seconds;
   charges_.migration += seconds;
   ProcessorTimes& t = recorder_.processor(to);
   ++t.migrated;
   t.bytes += static_cast<std::int64_t>(bytes_[m]);
-  owner_[m] = to;
+  where_[m] = to;
+}
+
+// After a phase's decision: the states the next phase's owners (this phase's, next step, in a
+// one-phase workload) do not hold are copied to them, charged to the receivers after the phase.
+void SimRun::copy_for_next_phase() {
+  const int next = (ph_ + 1) % phases_;
+  const std::vector<int>& owner = next == ph_ ? owner_ : parked_[next].owner;
+  for (int m = 0; m < M_; ++m)
+    if (where_[m] != owner[m])
+      copy(m, owner[m], recorder_.processor(owner[m]).phase[ph_].end_migration);
 }
 
 }  // namespace lbb
 
 namespace lbb {
 
-// Zaki, Li & Parthasarathy 1997 on a group: its fastest processor finishes all its modules; the
-// others stop after the module they are running then; the group decides on the rest, pays the
-// scheme's synchronisation and instruction messages and the copies, and runs what it holds.
+// Zaki, Li & Parthasarathy 1997 on a group, in the rounds the bsp executor holds
+// (hold_sync_rounds): each round runs until the group's fastest has run all its modules; the
+// group then decides on the rest, pays the scheme's synchronisation and instruction messages and
+// the copies, and goes on, until a decision moves nothing or max_syncs synchronisations were held.
 void SimRun::run_group(int s, SyncGroup& group) {
+  const int first = group.first, last = group.first + group.size;
+  for (int q = first; q < last; ++q) place_[q] = InStepPlace{};
+  hold_sync_rounds(
+      max_syncs_, [&](int, bool stops) { run_round(group, stops); },
+      [&](int) { return synchronise(s, group); });
+  for (int q = first; q < last; ++q) {
+    PhaseTimes& t = recorder_.processor(q).phase[ph_];
+    t.busy = place_[q].busy;
+    t.finish = place_[q].clock;
+  }
+}
+
+// Each processor of the group runs on from where it stopped: with `stops`, until the group's
+// fastest has run all its modules (it triggers) and every other has finished the module it was
+// running then, on the modelled clocks; else to the end of its list.
+void SimRun::run_round(const SyncGroup& group, bool stops) {
   const int first = group.first, last = group.first + group.size;
   double fastest = INFINITY;
   int trigger = first;
-  for (int q = first; q < last; ++q) {
-    double w = 0;
-    for (int m : lists_[q]) w += on(m, q);
-    if (w < fastest) fastest = w, trigger = q;
+  for (int q = first; stops && q < last; ++q) {
+    double end = place_[q].clock;
+    for (std::size_t i = place_[q].at; i < lists_[q].size(); ++i) end += on(lists_[q][i], q);
+    if (end < fastest) fastest = end, trigger = q;
   }
-  ++recorder_.processor(trigger).triggered;
+  if (stops) ++recorder_.processor(trigger).triggered;
+  for (int q = first; q < last; ++q) {
+    InStepPlace& at = place_[q];
+    const std::vector<int>& list = lists_[q];
+    while (at.at < list.size() && (!stops || q == trigger || at.clock < fastest)) {
+      const int m = list[at.at++];
+      ran_[m] = on(m, q);
+      at.clock += ran_[m];
+      at.busy += ran_[m];
+    }
+  }
+}
+
+// The group waits for its last processor, decides on its unfinished modules from what each
+// reports since the last synchronisation, and pays for it. True: another round follows.
+bool SimRun::synchronise(int s, const SyncGroup& group) {
+  const int first = group.first, last = group.first + group.size;
   double arrival = 0;
   std::size_t unfinished = 0;
   for (int q = first; q < last; ++q) {
-    StopReport& r = reports_[q];
+    const InStepPlace& at = place_[q];
     const std::vector<int>& list = lists_[q];
-    std::size_t i = 0;
-    r.busy = r.ran_seconds = r.ran_weight = 0;
-    for (; i < list.size() && (q == trigger || r.busy < fastest); ++i) {
-      r.busy += ran_[list[i]] = on(list[i], q);
-      r.ran_seconds += ran_[list[i]] * plan_.speed[q];
-      r.ran_weight += weights_[list[i]];
-    }
-    r.done = static_cast<int>(i);
-    r.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
+    StopReport& r = reports_[q];
+    r.busy = at.busy - at.busy_since;
+    r.done = static_cast<int>(at.at - at.since);
+    r.clock = at.clock;
+    r.ran_seconds = r.ran_weight = 0;
+    if (!measured_)
+      for (std::size_t i = 0; i < at.at; ++i) {
+        r.ran_seconds += ran_[list[i]] * plan_.speed[q];
+        r.ran_weight += weights_[list[i]];
+      }
+    r.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(at.at), list.end());
     r.unrun_cost.clear();
     for (int m : r.unrun) r.unrun_cost.push_back(seen_[m]);
-    arrival = std::max(arrival, r.busy);
+    arrival = std::max(arrival, at.clock);
     unfinished += r.unrun.size();
-    PhaseTimes& t = recorder_.processor(q).phase[0];
-    t.busy = r.busy;
-    t.finish = arrival;
   }
-  for (int q = first; q < last; ++q) recorder_.processor(q).phase[0].finish = arrival;
-  if (unfinished == 0) return;
+  for (int q = first; q < last; ++q) {
+    InStepPlace& at = place_[q];
+    at.clock = arrival;
+    at.since = at.at;
+    at.busy_since = at.busy;
+  }
+  if (unfinished == 0) return false;
   GroupViewContext ctx;
   ctx.measured = measured_;
   ctx.predicted = weights_;
@@ -222,38 +315,44 @@ void SimRun::run_group(int s, SyncGroup& group) {
   ctx.step = s;
   ctx.bytes = bytes_;
   const GroupDecision d = decide_for_group(*balancer_, group, reports_, ctx);
+  std::vector<double> paid(group.size);
+  for (int q = first; q < last; ++q) {
+    const PhaseTimes& t = recorder_.processor(q).phase[ph_];
+    paid[q - first] = t.balance + t.migration;
+  }
   charge_group_decision(group, d, decision_time(d.cpu));
   for (int q = first; q < last; ++q) {
-    PhaseTimes& t = recorder_.processor(q).phase[0];
-    double rest = 0;
-    for (std::size_t i = static_cast<std::size_t>(reports_[q].done); i < lists_[q].size(); ++i)
-      rest += ran_[lists_[q][i]] = on(lists_[q][i], q);
-    t.busy += rest;
-    t.finish = arrival + t.balance + t.migration + rest;
+    const PhaseTimes& t = recorder_.processor(q).phase[ph_];
+    place_[q].clock += t.balance + t.migration - paid[q - first];
   }
+  return d.decision.act;
 }
 
 // The group's decision: every processor of the group waits for it (centralised) or computes it
 // (distributed), and pays the scheme's synchronisation and instruction messages (Zaki et al.'s
-// cost model); each receiver pays its copies. The lists keep what ran, then what each holds.
+// cost model); each receiver pays its copies. An acting decision leaves each list what its
+// processor ran, then what it gained (as the bsp executor's lists).
 void SimRun::charge_group_decision(const SyncGroup& group, const GroupDecision& d, double seconds) {
   const int first = group.first, last = group.first + group.size;
   std::vector<char> instructed(P_, 0);
-  for (int q = first; q < last; ++q) lists_[q].resize(static_cast<std::size_t>(reports_[q].done));
-  for (std::size_t k = 0; k < d.modules.size(); ++k) {
-    const int m = d.modules[k], to = d.decision.act ? d.decision.owner[k] : owner_[m];
-    if (to != owner_[m]) {
-      instructed[to] = instructed[owner_[m]] = 1;
-      move(m, to, recorder_.processor(to).phase[0].migration);
+  if (d.decision.act) {
+    for (int q = first; q < last; ++q) lists_[q].resize(place_[q].at);
+    for (std::size_t k = 0; k < d.modules.size(); ++k) {
+      const int m = d.modules[k], to = d.decision.owner[k];
+      if (to != owner_[m]) {
+        instructed[to] = instructed[owner_[m]] = 1;
+        copy(m, to, recorder_.processor(to).phase[ph_].migration);
+        owner_[m] = to;
+      }
+      lists_[to].push_back(m);
     }
-    lists_[to].push_back(m);
   }
   const ProfiledScheme scheme = scheme_of(*balancer_);
   const int told = static_cast<int>(std::count(instructed.begin(), instructed.end(), 1));
   const double sync = synchronisation_cost(scheme, group.size, settings_.latency) +
                       instruction_cost(scheme, told, settings_.latency);
   for (int q = first; q < last; ++q) {
-    recorder_.processor(q).phase[0].balance = seconds + sync;
+    recorder_.processor(q).phase[ph_].balance += seconds + sync;
     charges_.decision += seconds;
     charges_.synchronisation += sync;
   }
@@ -263,11 +362,11 @@ void SimRun::charge_group_decision(const SyncGroup& group, const GroupDecision& 
 // processor waits for a centralised decision or computes a redundant one itself.
 void SimRun::decide(int s) {
   if (!balancer_ || in_step_) return;
-  for (int p = 0; p < P_; ++p) view_busy_[p] = recorder_.processor(p).phase[0].busy;
+  for (int p = 0; p < P_; ++p) view_busy_[p] = recorder_.processor(p).phase[ph_].busy;
   // A recorded run's own busy times when its owners are these (the replay of its own strategy).
-  const std::span<const int> recorded = costs_.recorded_owner(s);
-  if (!recorded.empty() && std::equal(recorded.begin(), recorded.end(), owner_.begin())) {
-    const std::span<const double> busy = costs_.recorded_busy(s);
+  const std::span<const int> recorded = costs_.recorded_owner(s, ph_);
+  const std::span<const double> busy = costs_.recorded_busy(s, ph_);
+  if (!busy.empty() && std::equal(recorded.begin(), recorded.end(), owner_.begin())) {
     std::copy(busy.begin(), busy.end(), view_busy_.begin());
   }
   const LoadView view =
@@ -275,25 +374,27 @@ void SimRun::decide(int s) {
   const double c0 = thread_cpu_now();
   Decision d = balancer_->decide(view);
   const double seconds = decision_time(thread_cpu_now() - c0);
-  rec_.predicted_before = d.predicted_before;
-  rec_.predicted_after = d.predicted_after;
-  for (int p = 0; p < P_; ++p) recorder_.processor(p).phase[0].end_balance = seconds;
+  auto add = [](double& sum, double x) {  // over phases; NaN until a decision predicts
+    if (!std::isnan(x)) sum = std::isnan(sum) ? x : sum + x;
+  };
+  add(rec_.predicted_before, d.predicted_before);
+  add(rec_.predicted_after, d.predicted_after);
+  for (int p = 0; p < P_; ++p) recorder_.processor(p).phase[ph_].end_balance = seconds;
   charges_.decision += seconds * P_;
   if (!d.act) return;
   if (auto err = assignment_error(d.owner, M_, P_))
     throw std::logic_error("balancer returned an invalid assignment: " + *err);
-  for (int m = 0; m < M_; ++m)
-    if (d.owner[m] != owner_[m])
-      move(m, d.owner[m], recorder_.processor(d.owner[m]).phase[0].end_migration);
+  owner_ = std::move(d.owner);
   lists_ = modules_by_processor(owner_, P_);
 }
 
 void SimRun::close_step(int s) {
   for (int p = 0; p < P_; ++p) {
     ProcessorTimes& t = recorder_.processor(p);
-    t.busy_wall = t.phase[0].busy;
-    t.load.unloaded = t.phase[0].busy;
-    t.load.loaded = level_[p] * t.phase[0].busy;
+    double busy = 0;
+    for (const PhaseTimes& phase : t.phase) busy += phase.busy;
+    t.busy_wall = t.load.unloaded = busy;
+    t.load.loaded = level_[p] * busy;
   }
   const double predicted_before = rec_.predicted_before, predicted_after = rec_.predicted_after;
   recorder_.close(rec_, 0.0, 0.0);
@@ -307,7 +408,7 @@ void SimRun::close_step(int s) {
        {charges_.migration, charges_.synchronisation, charges_.decision, charges_.contention})
     rec_.metrics.push_back(x);
   if (plan_.record_modules) {
-    rec_.module_cost = ran_;
+    rec_.module_cost = step_cost_;
     rec_.module_owner = step_owner_;
   }
   clock_ += rec_.makespan;

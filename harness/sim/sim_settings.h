@@ -1,14 +1,13 @@
 #pragma once
-// What the simulator charges for the work a real machine does besides running modules, read from
-// the `execution.sim_*` keys (harness/config/config_keys.cpp): per migrated module a message
-// latency plus its bytes over the bandwidth; per decision the balancer's own CPU time or a
-// modelled constant; the synchronisation and instruction messages of Zaki, Li & Parthasarathy
-// 1997's in-step schemes (balancers/in_step/zaki_cost_model.h, at the same latency); and an
-// optional contention model, a busy processor slowed by 1 + c (n - 1) while n are busy.
+// What the simulator charges for the work a real machine does besides running modules, the typed
+// `execution.sim_*` keys (RunSpec::sim, filled and described in harness/config/config_keys.cpp):
+// per migrated module a message latency plus its bytes over the bandwidth; per decision the
+// balancer's own CPU time or a modelled constant; the synchronisation and instruction messages of
+// Zaki, Li & Parthasarathy 1997's in-step schemes (balancers/in_step/zaki_cost_model.h, at the same
+// latency); and an optional contention model, a busy processor slowed by 1 + c (n - 1) while n are
+// busy.
 #include <cstdint>
 #include <string>
-
-#include "core/params.h"
 
 namespace lbb {
 
@@ -20,7 +19,6 @@ struct SimSettings {
   double contention = 0;        // c
   std::string replay_archive, replay_run;
 
-  static SimSettings from(const Params& execution);
   // Latency per module plus bytes / bandwidth.
   double migration_seconds(std::int64_t modules, double bytes) const {
     return static_cast<double>(modules) * latency + (bandwidth > 0 ? bytes / bandwidth : 0.0);

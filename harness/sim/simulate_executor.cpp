@@ -28,7 +28,7 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
         "use workload kind synthetic");
   const ArchiveReader archive(settings_.replay_archive);
   const std::string run = recorded_run_for(archive, settings_.replay_run, "", plan.processors);
-  auto stream = std::make_shared<RecordedStream>(archive, run, plan.speed);
+  auto stream = std::make_shared<RecordedStream>(archive, run, plan.speed, workload.phases());
   if (stream->modules() != workload.module_count())
     throw std::invalid_argument("simulate: run " + run + " has " +
                                 std::to_string(stream->modules()) + " modules, the workload " +
@@ -58,9 +58,8 @@ ExecutorInfo simulate_executor_info() {
       WorkShape::kModules,
       true,
       false,
-      module_execution([](const RunSpec& spec) {
-        return std::make_unique<SimulateExecutor>(SimSettings::from(spec.execution_params));
-      })};
+      module_execution(
+          [](const RunSpec& spec) { return std::make_unique<SimulateExecutor>(spec.sim); })};
   info.simulates = true;
   return info;
 }

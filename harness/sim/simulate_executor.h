@@ -3,13 +3,15 @@
 // from a CostStream (synthetic, or a recorded run's), and P virtual processors, up to thousands,
 // advance modelled clocks: a module of nominal cost c takes c (1 + L) / s on a processor of
 // speed s under external load L (drawn as real runs draw it, at the modelled time), slowed
-// further by the contention model. Steps are bulk-synchronous; an in-step balancer synchronises
-// its groups when their fastest finishes (Zaki, Li & Parthasarathy 1997), as the bsp executor
-// does. Balancers see what they would see in a real run (nominal costs with external load,
-// owners, busy times). What a machine would charge (harness/sim/sim_settings.h) is added to the
-// processors' balance and migration times and reported per step as metrics. Deterministic for a
-// seed when decisions are modelled (measured decision times vary; the decisions do not).
-// StepRecord::wall is the modelled makespan: no wall clock means anything here.
+// further by the contention model. Steps are bulk-synchronous, phase after phase (each phase its
+// own assignment and balancer); an in-step balancer synchronises its groups when their fastest
+// finishes, again until a decision moves nothing or max_syncs were held (Zaki, Li & Parthasarathy
+// 1997), by the bsp executor's own rule (hold_sync_rounds). Balancers see what they would see in a
+// real run (nominal costs with external load, owners, busy times). What a machine would charge
+// (harness/sim/sim_settings.h) is added to the processors' balance and migration times and reported
+// per step as metrics. Deterministic for a seed when decisions are modelled (measured decision
+// times vary; the decisions do not). StepRecord::wall is the modelled makespan: no wall clock means
+// anything here.
 #include <memory>
 #include <string>
 #include <vector>

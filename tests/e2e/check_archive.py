@@ -43,7 +43,8 @@ def check_attributes(rid, g, schema, status):
 def check_datasets(rid, g, schema):
     S, P = int(g.attrs["steps"]), int(g.attrs["processors"])
     M = int(g.attrs["modules"])
-    width = {"[S]": (), "[S,P]": (P,), "[S,M]": (M,)}
+    F = max(int(g["module/phase_cost"].shape[1]) // M, 2) if "module/phase_cost" in g else 2
+    width = {"[S]": (), "[S,P]": (P,), "[S,M]": (M,), "[S,F*M]": (F * M,)}
     rows = set()
     for spec in schema["step_datasets"]:
         names = [spec["name"]]
