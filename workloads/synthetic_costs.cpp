@@ -43,6 +43,10 @@ WorkloadInfo SyntheticCosts::info() {
           int_param("state_bytes", 65536, "B: bytes a migration of one module copies", 0,
                     std::int64_t(1) << 40),
           int_param("seed", 1, "seed of every draw", 0),
+          string_param("dependencies", "none",
+                       "chain: a module's step needs its neighbours' previous step (asynchronous "
+                       "simulation); none: bulk-synchronous steps only",
+                       {"none", "chain"}),
       },
       [](const Params& p) { return std::make_unique<SyntheticCosts>(p); },
       [](const Params& p) { return static_cast<int>(p.integer("modules")); },
@@ -59,6 +63,7 @@ SyntheticCosts::SyntheticCosts(const Params& p)
       mu_(p.real("mu")),
       particle_seconds_(p.real("particle_seconds")),
       redraw_(p.boolean("redraw")),
+      chain_(p.text("dependencies") == "chain"),
       state_bytes_(static_cast<std::size_t>(p.integer("state_bytes"))),
       rng_(static_cast<std::uint64_t>(p.integer("seed"))) {
   const std::string name = p.text("model");
@@ -154,6 +159,11 @@ void SyntheticCosts::advance_particles() {
   }
   particles_ = std::move(next);
   for (int m = 0; m < M; ++m) cost_[m] = static_cast<double>(particles_[m] + 1) * particle_seconds_;
+}
+
+std::optional<ModuleGraph> SyntheticCosts::dependencies() const {
+  if (!chain_) return std::nullopt;
+  return ModuleGraph::chain(module_count());
 }
 
 void SyntheticCosts::run_module(int, int, int, std::span<std::byte>) {

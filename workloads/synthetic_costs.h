@@ -12,6 +12,8 @@
 //               rates lambda(k), mu(k) of particles crossing domains (their section 5: "the
 //               tasks leaving a processor are equally likely to go to any one of its adjacent
 //               processors"). The particles start in a hump of width `hump` x modules.
+// With `dependencies: chain` module m's step s needs modules m-1 and m+1 at step s-1, as block
+// substitution's (Iqbal, Saltz & Bokhari 1986), for the asynchronous simulation.
 // Steps must be asked for in order (drift and particles carry state from step to step); the
 // draws depend only on the seed, so two sources of the same parameters yield the same costs.
 #include <cstdint>
@@ -34,6 +36,7 @@ class SyntheticCosts final : public Workload {
   int module_count() const override { return static_cast<int>(cost_.size()); }
   ModuleStructure structure() const override { return ModuleStructure::kChain; }
   std::vector<double> predicted_weights() const override { return first_; }
+  std::optional<ModuleGraph> dependencies() const override;
   std::size_t state_bytes(int /*module*/) const override { return state_bytes_; }
   void init_state(int, std::span<std::byte>) const override {}
   void run_module(int, int, int, std::span<std::byte>) override;  // throws: no kernel
@@ -50,7 +53,7 @@ class SyntheticCosts final : public Workload {
 
   Model model_;
   double mean_, sd_, drift_sd_, lambda_, mu_, particle_seconds_;
-  bool redraw_;
+  bool redraw_, chain_;
   std::size_t state_bytes_;
   std::mt19937_64 rng_;
   std::vector<double> cost_, first_;

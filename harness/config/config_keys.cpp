@@ -52,6 +52,9 @@ std::span<const ParamSpec> execution_specs() {
                  "simulate: c, a busy processor runs 1 + c (n - 1) times slower while n are busy "
                  "(`lbbench simulate --calibrate` fits it from real runs); 0: none",
                  0.0, 100.0),
+      bool_param("sim_async", false,
+                 "simulate: no barrier between steps (Iqbal, Saltz & Bokhari 1986), as async; "
+                 "always so under the predictive balancer"),
       string_param("replay_archive", "",
                    "simulate: archive whose module/cost a real workload's simulation replays"),
       string_param("replay_run", "",

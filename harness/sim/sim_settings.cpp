@@ -15,6 +15,7 @@ SimSettings SimSettings::from(const Params& execution) {
   s.measured_decisions = text("sim_decision") != "modelled";
   s.decision_seconds = real("sim_decision_seconds", 0);
   s.contention = real("sim_contention", 0);
+  s.asynchronous = execution.has("sim_async") && execution.boolean("sim_async");
   s.replay_archive = text("replay_archive");
   s.replay_run = text("replay_run");
   return s;
