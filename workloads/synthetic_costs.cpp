@@ -47,6 +47,10 @@ WorkloadInfo SyntheticCosts::info() {
           int_param("state_bytes", 65536, "B: bytes a migration of one module copies", 0,
                     std::int64_t(1) << 40),
           int_param("seed", 1, "seed of every draw", 0),
+          string_param("dependencies", "none",
+                       "chain: a module's step needs its neighbours' previous step (asynchronous "
+                       "simulation); none: bulk-synchronous steps only",
+                       {"none", "chain"}),
       },
       [](const Params& p) { return std::make_unique<SyntheticCosts>(p); },
       [](const Params& p) { return static_cast<int>(p.integer("modules")); },
@@ -63,6 +67,7 @@ SyntheticCosts::SyntheticCosts(const Params& p)
       mu_(p.real("mu")),
       particle_seconds_(p.real("particle_seconds")),
       redraw_(p.boolean("redraw")),
+      chain_(p.text("dependencies") == "chain"),
       state_bytes_(static_cast<std::size_t>(p.integer("state_bytes"))),
       rng_(static_cast<std::uint64_t>(p.integer("seed"))),
       phases_(static_cast<int>(p.integer("phases"))) {
@@ -187,6 +192,11 @@ std::vector<double> SyntheticCosts::predicted_phase_weights(int phase) const {
   std::vector<double> w;
   shift(first_, phase, w);
   return w;
+}
+
+std::optional<ModuleGraph> SyntheticCosts::dependencies() const {
+  if (!chain_) return std::nullopt;
+  return ModuleGraph::chain(module_count());
 }
 
 void SyntheticCosts::run_module(int, int, int, std::span<std::byte>) {

@@ -15,6 +15,8 @@
 // With `phases` K > 1 a step has K phases (balanced separately, as TRFD's two loops): phase k
 // costs module m what the step's draw gives module (m + k M / K) mod M, the same loads placed
 // differently, so that each phase wants its own assignment.
+// With `dependencies: chain` module m's step s needs modules m-1 and m+1 at step s-1, as block
+// substitution's (Iqbal, Saltz & Bokhari 1986), for the asynchronous simulation.
 // Steps must be asked for in order (drift and particles carry state from step to step); the
 // draws depend only on the seed, so two sources of the same parameters yield the same costs.
 #include <cstdint>
@@ -41,6 +43,7 @@ class SyntheticCosts final : public Workload {
   std::vector<double> predicted_weights() const override;
   int phases() const override { return phases_; }
   std::vector<double> predicted_phase_weights(int phase) const override;
+  std::optional<ModuleGraph> dependencies() const override;
   std::size_t state_bytes(int /*module*/) const override { return state_bytes_; }
   void init_state(int, std::span<std::byte>) const override {}
   void run_module(int, int, int, std::span<std::byte>) override;  // throws: no kernel
@@ -58,7 +61,7 @@ class SyntheticCosts final : public Workload {
 
   Model model_;
   double mean_, sd_, drift_sd_, lambda_, mu_, particle_seconds_;
-  bool redraw_;
+  bool redraw_, chain_;
   std::size_t state_bytes_;
   std::mt19937_64 rng_;
   int phases_;

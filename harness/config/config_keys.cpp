@@ -52,6 +52,9 @@ std::span<const ParamSpec> execution_specs() {
                  "simulate: c, a busy processor runs 1 + c (n - 1) times slower while n are busy "
                  "(`lbbench simulate --calibrate` fits it from real runs); 0: none",
                  0.0, 100.0),
+      bool_param("sim_async", false,
+                 "simulate: no barrier between steps (Iqbal, Saltz & Bokhari 1986), as async; "
+                 "always so under the predictive balancer"),
       string_param("replay_archive", "",
                    "simulate: archive whose module/cost a real workload's simulation replays"),
       string_param("replay_run", "",
@@ -86,6 +89,7 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.sim.contention = execution.real("sim_contention");
   run.sim.replay_archive = execution.text("replay_archive");
   run.sim.replay_run = execution.text("replay_run");
+  run.sim.asynchronous = execution.boolean("sim_async");
 }
 
 }  // namespace lbb

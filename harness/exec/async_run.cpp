@@ -10,14 +10,34 @@
 
 namespace lbb {
 
-AsyncRun::AsyncRun(Workload& workload, ModuleStore& store, const ModuleGraph& graph, int processors,
-                   std::vector<int> owner, int steps, Predictive* predictive,
-                   const PlatformEmulation& emulation, AsyncOrder order)
-    : workload_(workload),
-      store_(store),
+double KernelWork::run_module(int m, int s, int p, double) {
+  const double c0 = thread_cpu_now();
+  run_emulated_until_end(emulation_, p, load_[p],
+                         [&] { workload_.run_module(m, s, 0, store_.state(m)); });
+  return thread_cpu_now() - c0;
+}
+
+MigrationCharge KernelWork::migrate(int m) {
+  const double c0 = thread_cpu_now();
+  MigrationCharge charge;
+  charge.bytes = store_.migrate(m);
+  charge.seconds = thread_cpu_now() - c0;
+  return charge;
+}
+
+void KernelWork::close_step(int s, double, ClosedStep& c) {
+  const double c0 = thread_cpu_now();
+  workload_.finish_step(s, store_);
+  c.serial = thread_cpu_now() - c0;
+  c.wall = wall_now();
+  c.metrics = workload_.step_metric_values(s);
+}
+
+AsyncRun::AsyncRun(AsyncWork& work, const ModuleGraph& graph, int processors,
+                   std::vector<int> owner, int steps, Predictive* predictive, AsyncOrder order)
+    : work_(work),
       graph_(graph),
       predictive_(predictive),
-      emulation_(emulation),
       n_(graph.modules()),
       steps_(steps),
       owner_(std::move(owner)),
@@ -31,7 +51,6 @@ AsyncRun::AsyncRun(Workload& workload, ModuleStore& store, const ModuleGraph& gr
       clock_(processors, 0.0),
       spans_(processors),
       idle_wall_(processors, 0.0),
-      load_(processors),
       order_(order),
       finishing_(processors, 0) {}
 
@@ -56,7 +75,7 @@ void AsyncRun::arrival_loop(int p) {
       continue;
     }
     const double start = start_module(m, p);
-    const double cpu = run_module(m, p, lock);
+    const double cpu = run_module(m, p, start, lock);
     record_run(m, p, start, cpu);
     make_visible(m);
     advance_epoch();
@@ -121,22 +140,19 @@ void AsyncRun::act(int p, Lock& lock) {
   const int m = ready_module(p);
   if (m < 0) throw std::logic_error("async executor: processor given a turn has nothing to do");
   const double start = start_module(m, p);
-  const double cpu = run_module(m, p, lock);
+  const double cpu = run_module(m, p, start, lock);
   record_run(m, p, start, cpu);
   finishing_[p] = 1;
   pending_.push_back({start + cpu, m, p});
   std::push_heap(pending_.begin(), pending_.end(), std::greater<>());
 }
 
-double AsyncRun::run_module(int m, int p, Lock& lock) {
+double AsyncRun::run_module(int m, int p, double start, Lock& lock) {
   const int s = step_[m];
   lock.unlock();
-  const double c0 = thread_cpu_now();
-  run_emulated_until_end(emulation_, p, load_[p],
-                         [&] { workload_.run_module(m, s, 0, store_.state(m)); });
-  const double cpu = thread_cpu_now() - c0;
+  const double seconds = work_.run_module(m, s, p, start);
   lock.lock();
-  return cpu;
+  return seconds;
 }
 
 // Of p's modules whose linked modules have all finished its current step, the lowest step
@@ -208,12 +224,8 @@ void AsyncRun::close_step(int s) {
       throw std::logic_error("module " + std::to_string(m) + " ran step " + std::to_string(s) +
                              " " + std::to_string(runs_[index(m, s)]) + " times");
   ClosedStep c;
-  const double c0 = thread_cpu_now();
-  workload_.finish_step(s, store_);
-  c.serial = thread_cpu_now() - c0;
-  c.wall = wall_now();
   c.owner = owner_;
-  c.metrics = workload_.step_metric_values(s);
+  work_.close_step(s, step_end_[s], c);
   closed_.push_back(std::move(c));
 }
 
@@ -227,17 +239,16 @@ void AsyncRun::take_if_short(int p, Lock& lock) {
   predictive_->apply(*take);
   owner_[take->module] = p;
   busy_[take->module] = 1;
-  const double decided = thread_cpu_now();
-  spans_[p].push_back({ClockSpan::kBalance, clock_[p], clock_[p] + (decided - c0)});
-  clock_[p] += decided - c0;
+  const double decision = work_.decision_seconds(thread_cpu_now() - c0);
+  spans_[p].push_back({ClockSpan::kBalance, clock_[p], clock_[p] + decision});
+  clock_[p] += decision;
   lock.unlock();
-  const std::uint64_t bytes = store_.migrate(take->module);
-  const double copy = thread_cpu_now() - decided;
+  const MigrationCharge copy = work_.migrate(take->module);
   lock.lock();
   busy_[take->module] = 0;
-  takes_.push_back({clock_[p], bytes});
-  spans_[p].push_back({ClockSpan::kMigration, clock_[p], clock_[p] + copy});
-  clock_[p] += copy;
+  takes_.push_back({clock_[p], copy.bytes});
+  spans_[p].push_back({ClockSpan::kMigration, clock_[p], clock_[p] + copy.seconds});
+  clock_[p] += copy.seconds;
   advance_epoch();
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 // The shared state of one asynchronous run (harness/exec/async_executor.h) and each processor's
 // loop over it. One mutex guards the module steps, the ownership and the predictive balancer;
-// modules run outside it. A processor with nothing ready sleeps on an epoch count that every
-// finished module step and every take advances (C++20 atomic wait: no spinning).
+// modules run outside it. What an action costs comes from an AsyncWork: the real executors run
+// the kernels and copy the states (KernelWork), the simulator looks costs up and charges them
+// (harness/sim/sim_async_run.h), so both follow one take rule, one dependency rule, one order. A
+// processor with nothing ready sleeps on an epoch count that every finished module step and every
+// take advances (C++20 atomic wait: no spinning).
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -45,11 +48,52 @@ struct ModuleTakeRecord {
   std::uint64_t bytes;
 };
 
+struct MigrationCharge {
+  std::uint64_t bytes = 0;
+  double seconds = 0;  // on the receiver's clock
+};
+
+// The work behind an asynchronous run's actions and what each costs on the acting processor's
+// modelled clock. Under AsyncOrder::kArrival run_module and migrate are called concurrently for
+// different processors (the implementation keeps per-processor state only).
+class AsyncWork {
+ public:
+  virtual ~AsyncWork() = default;
+  // Step s of module m on processor p, from modelled time `start`: the seconds it takes.
+  virtual double run_module(int m, int s, int p, double start) = 0;
+  // Module m's state copied to its new owner.
+  virtual MigrationCharge migrate(int m) = 0;
+  // What a decision that took `cpu` seconds of the balancer's CPU time costs.
+  virtual double decision_seconds(double cpu) const { return cpu; }
+  // Every module has finished step s (the latest at modelled time `end`): the workload's end of
+  // step into c (serial, wall, metrics; c.owner is set).
+  virtual void close_step(int s, double end, ClosedStep& c) = 0;
+  virtual const LoadTally& load(int p) const = 0;
+};
+
+// The real executors' work: the workload's kernels on emulated processors, timed in CPU seconds,
+// and the module store's copies.
+class KernelWork final : public AsyncWork {
+ public:
+  KernelWork(Workload& workload, ModuleStore& store, const PlatformEmulation& emulation,
+             int processors)
+      : workload_(workload), store_(store), emulation_(emulation), load_(processors) {}
+  double run_module(int m, int s, int p, double start) override;
+  MigrationCharge migrate(int m) override;
+  void close_step(int s, double end, ClosedStep& c) override;
+  const LoadTally& load(int p) const override { return load_[p]; }
+
+ private:
+  Workload& workload_;
+  ModuleStore& store_;
+  const PlatformEmulation& emulation_;
+  std::vector<LoadTally> load_;
+};
+
 class AsyncRun {
  public:
-  AsyncRun(Workload& workload, ModuleStore& store, const ModuleGraph& graph, int processors,
-           std::vector<int> owner, int steps, Predictive* predictive,
-           const PlatformEmulation& emulation, AsyncOrder order);
+  AsyncRun(AsyncWork& work, const ModuleGraph& graph, int processors, std::vector<int> owner,
+           int steps, Predictive* predictive, AsyncOrder order);
 
   // Processor p's loop, on its own thread, until every module has run every step or a thread
   // failed. Errors are kept (rethrow_if_failed) and stop every processor.
@@ -63,7 +107,7 @@ class AsyncRun {
   const std::vector<ModuleTakeRecord>& takes() const { return takes_; }
   double module_cost(int module, int step) const { return cost_[index(module, step)]; }
   double idle_wall(int p) const { return idle_wall_[p]; }
-  const LoadTally& load(int p) const { return load_[p]; }
+  const LoadTally& load(int p) const { return work_.load(p); }
   const std::vector<int>& owner() const { return owner_; }
 
  private:
@@ -77,7 +121,7 @@ class AsyncRun {
   int ready_module(int p) const;
   double earliest_start(int m, int p) const;
   double start_module(int m, int p);
-  double run_module(int m, int p, Lock& lock);  // unlocked while the kernel runs; CPU seconds
+  double run_module(int m, int p, double start, Lock& lock);  // unlocked while it runs; seconds
   void record_run(int m, int p, double start, double cpu);
   void make_visible(int m);
   // kModelled: the next processor to act, after every finished step that ends before its action.
@@ -90,11 +134,9 @@ class AsyncRun {
   void advance_epoch();
   void fail(std::exception_ptr e);
 
-  Workload& workload_;
-  ModuleStore& store_;
+  AsyncWork& work_;
   const ModuleGraph& graph_;
   Predictive* predictive_;
-  const PlatformEmulation& emulation_;
   int n_, steps_;
   std::mutex mutex_;
   std::atomic<std::uint64_t> epoch_{0};
@@ -116,7 +158,6 @@ class AsyncRun {
   std::vector<ModuleTakeRecord> takes_;
   std::vector<ClosedStep> closed_;
   std::vector<double> idle_wall_;
-  std::vector<LoadTally> load_;
   // kModelled: who acts next, and the finished steps not yet visible.
   struct Pending {
     double end;

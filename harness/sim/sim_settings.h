@@ -4,8 +4,8 @@
 // per migrated module a message latency plus its bytes over the bandwidth; per decision the
 // balancer's own CPU time or a modelled constant; the synchronisation and instruction messages of
 // Zaki, Li & Parthasarathy 1997's in-step schemes (balancers/in_step/zaki_cost_model.h, at the same
-// latency); and an optional contention model, a busy processor slowed by 1 + c (n - 1) while n are
-// busy.
+// latency); an optional contention model, a busy processor slowed by 1 + c (n - 1) while n are
+// busy; and whether steps are bulk-synchronous or asynchronous.
 #include <cstdint>
 #include <string>
 
@@ -17,6 +17,8 @@ struct SimSettings {
   bool measured_decisions = true;
   double decision_seconds = 0;  // a modelled decision
   double contention = 0;        // c
+  // Asynchronous steps (harness/sim/sim_async_run.h): sim_async, or a balancer of role async.
+  bool asynchronous = false;
   std::string replay_archive, replay_run;
 
   // Latency per module plus bytes / bandwidth.

@@ -3,6 +3,8 @@
 #include <stdexcept>
 
 #include "harness/archive/archive.h"
+#include "harness/exec/async_executor.h"
+#include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
 
 namespace lbb {
@@ -39,15 +41,32 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
 ExecutionResult SimulateExecutor::run(Workload& workload, ModuleStore&, const ExecutionPlan& plan,
                                       StepSink& sink) {
   const std::shared_ptr<CostStream> costs = stream_for(workload, plan);
-  return SimRun(workload, plan, sink, settings_, *costs).run();
+  if (!settings_.asynchronous) return SimRun(workload, plan, sink, settings_, *costs).run();
+  SimAsyncOutcome out = run_sim_async(workload, plan, sink, settings_, *costs);
+  async_ = out.figures;
+  return std::move(out.result);
+}
+
+// Asynchronous runs: the async executors' metrics first (run_sim_async appends the charges).
+std::vector<StepMetric> SimulateExecutor::metrics() const {
+  std::vector<StepMetric> all =
+      settings_.asynchronous ? async_metrics() : std::vector<StepMetric>{};
+  for (auto& m : simulate_metrics()) all.push_back(std::move(m));
+  return all;
 }
 
 std::vector<WorkloadAttribute> SimulateExecutor::attributes() const {
-  return {{"sim_latency", settings_.latency},
-          {"sim_bandwidth", settings_.bandwidth},
-          {"sim_decision_modelled", settings_.measured_decisions ? 0.0 : 1.0},
-          {"sim_decision_seconds", settings_.decision_seconds},
-          {"sim_contention", settings_.contention}};
+  std::vector<WorkloadAttribute> all = {
+      {"sim_latency", settings_.latency},
+      {"sim_bandwidth", settings_.bandwidth},
+      {"sim_decision_modelled", settings_.measured_decisions ? 0.0 : 1.0},
+      {"sim_decision_seconds", settings_.decision_seconds},
+      {"sim_contention", settings_.contention}};
+  if (settings_.asynchronous) {
+    all.push_back({"utilization", async_.utilization});
+    all.push_back({"modules_moved_per_step", async_.moves_per_step});
+  }
+  return all;
 }
 
 ExecutorInfo simulate_executor_info() {
@@ -58,8 +77,12 @@ ExecutorInfo simulate_executor_info() {
       WorkShape::kModules,
       true,
       false,
-      module_execution(
-          [](const RunSpec& spec) { return std::make_unique<SimulateExecutor>(spec.sim); })};
+      module_execution([](const RunSpec& spec) {
+        SimSettings settings = spec.sim;
+        const BalancerInfo* dynamic = find_balancer(spec.balancer.dynamic_name);
+        if (dynamic && dynamic->role == BalancerRole::kAsync) settings.asynchronous = true;
+        return std::make_unique<SimulateExecutor>(std::move(settings));
+      })};
   info.simulates = true;
   return info;
 }

@@ -10,12 +10,15 @@
 // real run (nominal costs with external load, owners, busy times). What a machine would charge
 // (harness/sim/sim_settings.h) is added to the processors' balance and migration times and reported
 // per step as metrics. Deterministic for a seed when decisions are modelled (measured decision
-// times vary; the decisions do not). StepRecord::wall is the modelled makespan: no wall clock means
+// times vary; the decisions do not). Under the predictive balancer (role async) or
+// execution.sim_async, steps are asynchronous instead (harness/sim/sim_async_run.h), with the
+// async executors' metrics and figures. StepRecord::wall is the modelled makespan: no wall clock means
 // anything here.
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "harness/exec/async_records.h"
 #include "harness/exec/executor.h"
 #include "harness/exec/executor_registry.h"
 #include "harness/sim/cost_stream.h"
@@ -35,13 +38,14 @@ class SimulateExecutor final : public Executor {
                       StepSink& sink) override;
   std::string name() const override { return "simulate"; }
   bool executes_kernels() const override { return false; }
-  std::vector<StepMetric> metrics() const override { return simulate_metrics(); }
+  std::vector<StepMetric> metrics() const override;
   std::vector<WorkloadAttribute> attributes() const override;
 
  private:
   std::shared_ptr<CostStream> stream_for(Workload& workload, const ExecutionPlan& plan);
   SimSettings settings_;
   std::shared_ptr<CostStream> costs_;
+  AsyncFigures async_;  // of the last asynchronous run
 };
 
 // Its line in the executor table.

@@ -1,0 +1,189 @@
+#include "harness/exec/async_records.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "balancers/between_steps/none.h"
+#include "balancers/partition/block.h"
+#include "core/assignment.h"
+#include "harness/clock.h"
+#include "harness/exec/load_view_builder.h"
+
+namespace lbb {
+
+ModuleGraph async_dependencies(const Workload& workload, const ExecutionPlan& plan) {
+  auto graph = workload.dependencies();
+  if (!graph)
+    throw std::invalid_argument(
+        "an asynchronous run needs workloads that declare their module dependencies "
+        "(block_substitution, or synthetic with dependencies: chain); this one needs "
+        "bulk-synchronous steps");
+  if (graph->modules() != workload.module_count() || workload.phases() != 1)
+    throw std::invalid_argument("asynchronous run: one phase and one graph vertex per module");
+  if (plan.dynamic && !dynamic_cast<Predictive*>(plan.dynamic) &&
+      !dynamic_cast<NoBalance*>(plan.dynamic))
+    throw std::invalid_argument("an asynchronous run takes the predictive balancer or none");
+  if (static_cast<int>(plan.speed.size()) != plan.processors || !plan.topology)
+    throw std::invalid_argument("asynchronous run: a speed per processor and a topology");
+  return *graph;
+}
+
+namespace {
+
+std::vector<int> initial_owner(const Workload& workload, const ExecutionPlan& plan,
+                               const std::vector<double>& weights) {
+  const int M = workload.module_count(), P = plan.processors;
+  std::vector<int> owner = block_owners(M, P);
+  if (plan.initial) {
+    std::vector<std::uint64_t> bytes(M);
+    for (int m = 0; m < M; ++m) bytes[m] = workload.state_bytes(m);
+    const std::vector<double> coords = workload.module_coords();
+    const LoadViewBuilder views(plan.speed, plan.topology, workload.structure(),
+                                workload.dimensions(), coords);
+    Decision d = plan.initial->decide(views.view(-1, ViewLoads(weights, bytes)));
+    if (d.act) owner = std::move(d.owner);
+  }
+  if (auto err = assignment_error(owner, M, P))
+    throw std::logic_error("initial partition: " + *err);
+  return owner;
+}
+
+// The processors' modelled clock spans of one kind, cut at the ends of the steps: [step][p].
+std::vector<std::vector<double>> per_step(const AsyncRun& run, int P, ClockSpan::Kind kind) {
+  const auto& end = run.step_end();
+  std::vector<std::vector<double>> out(end.size(), std::vector<double>(P, 0.0));
+  for (int p = 0; p < P; ++p)
+    for (const ClockSpan& span : run.spans(p)) {
+      if (span.kind != kind) continue;
+      auto k = static_cast<std::size_t>(std::upper_bound(end.begin(), end.end(), span.start) -
+                                        end.begin());
+      double from = span.start;
+      for (; from < span.end && k < end.size(); ++k) {
+        const double to = k + 1 == end.size() ? span.end : std::min(span.end, end[k]);
+        out[k][p] += to - from;
+        from = to;
+      }
+      if (from < span.end) out.back()[p] += span.end - from;
+    }
+  return out;
+}
+
+struct StepTakes {
+  std::vector<std::int64_t> count, bytes;
+};
+
+StepTakes takes_per_step(const AsyncRun& run) {
+  const auto& end = run.step_end();
+  StepTakes t{std::vector<std::int64_t>(end.size(), 0), std::vector<std::int64_t>(end.size(), 0)};
+  for (const auto& take : run.takes()) {
+    const auto k = std::min<std::size_t>(
+        std::lower_bound(end.begin(), end.end(), take.when) - end.begin(), end.size() - 1);
+    ++t.count[k];
+    t.bytes[k] += static_cast<std::int64_t>(take.bytes);
+  }
+  return t;
+}
+
+// The records of the recorded steps. Step s's record covers the modelled time between the ends
+// of steps s-1 and s (the moments the last module finished them): per processor its busy,
+// decision and copy time in that stretch, idle the rest of it.
+class AsyncRecords {
+ public:
+  AsyncRecords(const AsyncRun& run, const ExecutionPlan& plan, double run_start)
+      : run_(run),
+        plan_(plan),
+        run_start_(run_start),
+        busy_(per_step(run, plan.processors, ClockSpan::kModule)),
+        balance_(per_step(run, plan.processors, ClockSpan::kBalance)),
+        migration_(per_step(run, plan.processors, ClockSpan::kMigration)),
+        takes_(takes_per_step(run)) {}
+
+  StepRecord record(int s) const {
+    const int P = plan_.processors;
+    const auto& closed = run_.closed()[s];
+    StepRecord r;
+    r.step = s - plan_.warmup;
+    r.wall = closed.wall - (s > 0 ? run_.closed()[s - 1].wall : run_start_);
+    r.compute_wall = r.wall;
+    r.makespan = run_.step_end()[s] - (s > 0 ? run_.step_end()[s - 1] : 0.0);
+    r.serial = closed.serial;
+    r.busy = busy_[s];
+    r.busy_wall = busy_[s];
+    r.proc_balance = balance_[s];
+    r.proc_migration = migration_[s];
+    r.balance = *std::max_element(balance_[s].begin(), balance_[s].end());
+    r.migrations = takes_.count[s];
+    r.bytes_moved = takes_.bytes[s];
+    double weighted = 0, speeds = 0, busy = 0;
+    for (int p = 0; p < P; ++p) {
+      weighted += r.busy[p] * plan_.speed[p];
+      speeds += plan_.speed[p];
+      busy += r.busy[p];
+      r.idle.push_back(r.makespan - r.busy[p] - r.proc_balance[p] - r.proc_migration[p]);
+      r.external_load.push_back(run_.load(p).mean());
+    }
+    r.ideal = weighted / speeds;
+    r.triggered.assign(P, 0);
+    if (plan_.record_modules) {
+      for (int m = 0; m < static_cast<int>(closed.owner.size()); ++m)
+        r.module_cost.push_back(run_.module_cost(m, s));
+      r.module_owner = closed.owner;
+    }
+    r.metrics = closed.metrics;
+    r.metrics.push_back(r.makespan > 0 ? busy / (P * r.makespan) : 0.0);
+    r.metrics.push_back(static_cast<double>(r.migrations));
+    return r;
+  }
+
+ private:
+  const AsyncRun& run_;
+  const ExecutionPlan& plan_;
+  double run_start_;
+  std::vector<std::vector<double>> busy_, balance_, migration_;
+  StepTakes takes_;
+};
+
+}  // namespace
+
+AsyncStart start_async(const Workload& workload, const ExecutionPlan& plan,
+                       const ModuleGraph& graph, ExecutionResult& result) {
+  const std::vector<double> weights = workload.predicted_weights();
+  const double c0 = thread_cpu_now();
+  AsyncStart start{initial_owner(workload, plan, weights), dynamic_cast<Predictive*>(plan.dynamic)};
+  // t_i, the time one step of a module takes, from the workload's cost model.
+  if (start.predictive)
+    start.predictive->start(graph, start.owner, weights, *plan.topology, plan.warmup + plan.steps);
+  result.initial_partition_seconds = thread_cpu_now() - c0;
+  return start;
+}
+
+AsyncFigures record_async_run(const AsyncRun& run, const ExecutionPlan& plan, double run_start,
+                              StepSink& sink, ExecutionResult& result,
+                              const std::function<void(int step, StepRecord&)>& amend) {
+  const AsyncRecords records(run, plan, run_start);
+  const int total = plan.warmup + plan.steps;
+  double busy = 0;
+  const double recorded_start = plan.warmup > 0 ? run.step_end()[plan.warmup - 1] : 0;
+  std::int64_t moved = 0;
+  for (int s = plan.warmup; s < total; ++s) {
+    StepRecord r = records.record(s);
+    if (amend) amend(s, r);
+    for (double b : r.busy) busy += b;
+    moved += r.migrations;
+    const double t0 = wall_now();
+    sink.on_step(r);
+    result.record_seconds += wall_now() - t0;
+  }
+  AsyncFigures figures;
+  const double span = run.step_end()[total - 1] - recorded_start;
+  figures.utilization = span > 0 ? busy / (plan.processors * span) : 0;
+  figures.moves_per_step = plan.steps > 0 ? static_cast<double>(moved) / plan.steps : 0;
+  result.steps_run = total;
+  result.migrations = static_cast<std::int64_t>(run.takes().size());
+  for (const auto& t : run.takes()) result.bytes_moved += static_cast<std::int64_t>(t.bytes);
+  result.final_owner = run.owner();
+  result.final_phase_owner = {run.owner()};
+  return figures;
+}
+
+}  // namespace lbb
