@@ -4,6 +4,7 @@
 
 #include "harness/archive/archive.h"
 #include "harness/sim/sim_run.h"
+#include "harness/sim/tree_execution.h"
 
 namespace lbb {
 
@@ -58,9 +59,12 @@ ExecutorInfo simulate_executor_info() {
       WorkShape::kModules,
       true,
       false,
-      module_execution([](const RunSpec& spec) {
-        return std::make_unique<SimulateExecutor>(SimSettings::from(spec.execution_params));
-      })};
+      [modules = module_execution([](const RunSpec& spec) {
+         return std::make_unique<SimulateExecutor>(SimSettings::from(spec.execution_params));
+       })](const RunSpec& spec, const WorkloadInfo& workload) {
+        // Hwang & Hong's random trees are balanced generation by generation, not as modules.
+        return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);
+      }};
   info.simulates = true;
   return info;
 }
