@@ -5,7 +5,8 @@
 // speeds and topology. Each generation is one archived step; the run's attributes are the level
 // executor's model figures (LB_model, T_model, comm_model: sums over generations) and their means
 // per generation, LB_mean and T_mean, the paper's "average objective function values", and
-// T_over_LB, their ratio, which compares trees of different sizes.
+// T_over_LB, their ratio, which compares trees of different sizes; c_cost, min and max are
+// archived too, so a paper config's rows can select runs by them.
 #include <memory>
 
 #include "harness/exec/execution.h"
