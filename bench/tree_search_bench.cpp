@@ -10,13 +10,10 @@
 #include <random>
 
 #include "balancers/balancer.h"
-#include "balancers/level/decreasing_fit.h"
-#include "balancers/level/list_scheduling.h"
-#include "balancers/level/tree_mesh.h"
 #include "harness/clock.h"
 #include "harness/exec/level_executor.h"
+#include "harness/sim/tree_simulation.h"
 #include "kernels/uts_tree.h"
-#include "tests/hwang_hong_experiment.h"
 #include "workloads/tree_search.h"
 
 namespace {
@@ -170,32 +167,30 @@ BENCHMARK_CAPTURE(BM_TreeLevelDecision, decreasing_fit, "decreasing_fit")
     ->ArgsProduct({{1000, 50000}, {16, 64}})
     ->Unit(benchmark::kMicrosecond);
 
-// Hwang & Hong 2001, Table 1 (128 processors, 5 tasks each, E_a in [4, 16], 1000 generations):
-// the mean T_i of L1, L2 (both rules) and L3 in the section 6 experiment
-// (tests/hwang_hong_experiment.h) at C-COST = range(0) / 100; counters, not times.
+// Hwang & Hong 2001, Table 1 (128 processors on a mesh, 5 tasks each to start, E_a in [4, 16],
+// 1000 generations): the mean T_i of L1, L2 (both rules) and L3 on the paper's random trees
+// (workloads/task_tree.h, harness/sim/tree_simulation.h) at C-COST = range(0) / 100; counters,
+// not times. configs/papers/seed002.yaml runs the same through lbbench run.
 void BM_HwangHongTable1(benchmark::State& state) {
-  lbb::testing::HwangHongSetup setup;
-  setup.c_cost = static_cast<double>(state.range(0)) / 100;
-  using lbb::Topology;
-  auto l1 = [](auto cost, auto hop, auto creator, auto speed, const Topology& t) {
-    return lbb::tree_mesh_balance(cost, hop, creator, speed, t, {}).owner;
+  lbb::TreeParams tree;
+  tree.processors = 128;
+  tree.c_cost = static_cast<double>(state.range(0)) / 100;
+  const lbb::Topology mesh(lbb::TopologyKind::kMesh2d, tree.processors);
+  const std::vector<double> speed(tree.processors, 1.0);
+  auto mean_t = [&](const char* name, const lbb::Params& params, double* lb = nullptr) {
+    const auto sim = lbb::simulate_tree(tree, *lbb::make_balancer(name, params), mesh, speed, 1000);
+    if (lb) *lb = sim.lb_total / sim.generations;
+    return sim.t_total / sim.generations;
   };
-  auto l2 = [](lbb::ListRule rule) {
-    return [rule](auto cost, auto hop, auto creator, auto speed, const Topology& t) {
-      return lbb::list_schedule(cost, hop, creator, speed, t, 1.0, rule);
-    };
-  };
-  auto l3 = [](auto cost, auto, auto creator, auto speed, const Topology& t) {
-    return lbb::decreasing_fit(cost, creator, speed, t);
-  };
+  lbb::Params finish;
+  finish.set("rule", std::string("earliest_finish"));
   for (auto _ : state) {
-    const auto r1 = lbb::testing::run_hwang_hong(setup, l1);
-    state.counters["LB"] = r1.lb;
-    state.counters["L1"] = r1.t;
-    state.counters["L2"] = lbb::testing::run_hwang_hong(setup, l2(lbb::ListRule::kLevelCost)).t;
-    state.counters["L2_finish"] =
-        lbb::testing::run_hwang_hong(setup, l2(lbb::ListRule::kEarliestFinish)).t;
-    state.counters["L3"] = lbb::testing::run_hwang_hong(setup, l3).t;
+    double lb = 0;
+    state.counters["L1"] = mean_t("tree_mesh", {}, &lb);
+    state.counters["LB"] = lb;
+    state.counters["L2"] = mean_t("list_scheduling", {});
+    state.counters["L2_finish"] = mean_t("list_scheduling", finish);
+    state.counters["L3"] = mean_t("decreasing_fit", {});
   }
 }
 BENCHMARK(BM_HwangHongTable1)

@@ -3,6 +3,7 @@
 #include "workloads/block_substitution.h"
 #include "workloads/matmul.h"
 #include "workloads/synthetic_costs.h"
+#include "workloads/task_tree.h"
 #include "workloads/tree_search.h"
 #include "workloads/trfd.h"
 #include "workloads/workload.h"
@@ -19,6 +20,7 @@ std::span<const WorkloadInfo> workload_registry() {
       Trfd::info(),
       TreeSearch::info(),
       SyntheticCosts::info(),
+      task_tree_info(),
   };
   // clang-format on
   return all;

@@ -157,6 +157,9 @@ struct WorkloadInfo {
   // A cost source with no kernel (workloads/synthetic_costs.h): only the simulate executor
   // runs it.
   bool simulated_only = false;
+  // Hwang & Hong's random task trees (workloads/task_tree.h): costs born generation by
+  // generation, which the simulate executor balances level by level.
+  bool task_tree = false;
 };
 
 std::span<const WorkloadInfo> workload_registry();

@@ -144,7 +144,7 @@ bool Expansion::check_run(const WorkloadEntry& we, const TaggedAxes& global,
 void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& entry,
                                const RunSpec& base) {
   // Level workloads (tasks born every level) have no static partition.
-  if (we.info->make_levels && !entry.static_name.empty()) {
+  if ((we.info->make_levels || we.info->task_tree) && !entry.static_name.empty()) {
     problems.at(entry.node["static"], we.info->name +
                                           " creates its tasks level by level: there is no "
                                           "static partition (use dynamic: or schedule:)");

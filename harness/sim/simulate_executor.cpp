@@ -6,6 +6,7 @@
 #include "harness/exec/async_executor.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
+#include "harness/sim/tree_execution.h"
 
 namespace lbb {
 
@@ -77,12 +78,15 @@ ExecutorInfo simulate_executor_info() {
       WorkShape::kModules,
       true,
       false,
-      module_execution([](const RunSpec& spec) {
-        SimSettings settings = spec.sim;
-        const BalancerInfo* dynamic = find_balancer(spec.balancer.dynamic_name);
-        if (dynamic && dynamic->role == BalancerRole::kAsync) settings.asynchronous = true;
-        return std::make_unique<SimulateExecutor>(std::move(settings));
-      })};
+      [modules = module_execution([](const RunSpec& spec) {
+         SimSettings settings = spec.sim;
+         const BalancerInfo* dynamic = find_balancer(spec.balancer.dynamic_name);
+         if (dynamic && dynamic->role == BalancerRole::kAsync) settings.asynchronous = true;
+         return std::make_unique<SimulateExecutor>(std::move(settings));
+       })](const RunSpec& spec, const WorkloadInfo& workload) {
+        // Hwang & Hong's random trees are balanced generation by generation, not as modules.
+        return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);
+      }};
   info.simulates = true;
   return info;
 }

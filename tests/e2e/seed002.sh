@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# End to end: configs/papers/seed002.yaml (Hwang & Hong 2001, Tables 1 and 3) as a user runs
+# it, shortened to 20 generations: every run is archived with executor simulate, and `lbbench
+# expect` finds runs for every built row; a static partition or a kernel executor is refused,
+# exit 2.
+set -euo pipefail
+lbbench=$1
+. "$(dirname "$0")/lib/scratch.sh"
+config=configs/papers/seed002.yaml
+"$lbbench" run "$config" --set execution.steps=20 -o "$tmp/s.h5" > "$tmp/run.txt"
+"$lbbench" expect "$config" "$tmp/s.h5" > "$tmp/out.txt"
+check() { grep -qE "$1" "$2" || { echo "missing: $1"; cat "$2"; exit 1; }; }
+check '^T1 C-COST=0.3 L1 +T_mean +[0-9.]+ +[0-9.]+-[0-9.]+ \(3\) +65.9 ' "$tmp/out.txt"
+check '^T3 MIN-MAX=8-12 L3 T/LB \(75.6/51.5\) +T_over_LB +[0-9.]+ .*\(3\) +1.468 ' "$tmp/out.txt"
+check ', 0 without runs, 11 not built$' "$tmp/out.txt"
+run=$(h5ls "$tmp/s.h5/runs" | awk 'NR == 1 { print $1 }')
+h5dump -a "/runs/$run/executor" "$tmp/s.h5" | grep -q '"simulate"' || { echo "not simulated"; exit 1; }
+set +e
+. "$(dirname "$0")/lib/expect.sh"
+sed 's/  - { dynamic: tree_mesh }        # L1/  - { static: block, dynamic: tree_mesh }/' \
+  "$config" > "$tmp/static.yaml"
+expect 2 "static.yaml:[0-9]+:[0-9]+: task_tree creates its tasks level by level" -- \
+  "$lbbench" run "$tmp/static.yaml" -o "$tmp/no.h5"
+sed 's/executor: simulate/executor: bsp/' "$config" > "$tmp/bsp.yaml"
+expect 2 "bsp.yaml:[0-9]+:[0-9]+: executor bsp runs kernels" -- \
+  "$lbbench" run "$tmp/bsp.yaml" -o "$tmp/no.h5"
+[ ! -e "$tmp/no.h5" ] || { echo "a refused run wrote an archive"; fails=$((fails + 1)); }
+echo "seed002: $fails failures"
+[ "$fails" -eq 0 ]
