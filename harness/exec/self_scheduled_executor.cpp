@@ -89,6 +89,7 @@ ExecutionResult SelfScheduledRun::run() {
   });
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   result_.steps_run = total_;
+  result_.work = recorder_.work();
   result_.final_owner = home_;
   result_.final_phase_owner.assign(phases_, home_);
   result_.run_wall = wall_now() - run_start_;
@@ -98,12 +99,17 @@ ExecutionResult SelfScheduledRun::run() {
 // Placement by the static distribution: the thread schedule(static) gives a module to touches
 // its state first. Ends in the loop's barrier.
 void SelfScheduledRun::place(int p) {
-#pragma omp for schedule(static)
+  const double c0 = thread_cpu_now();
+#pragma omp for schedule(static) nowait
   for (int m = 0; m < M_; ++m)
     team_.guard([&] {
       store_.place(m);
       home_[m] = p;
     });
+  const double placing = thread_cpu_now() - c0;
+#pragma omp atomic
+  result_.placement += placing;
+#pragma omp barrier
 }
 
 void SelfScheduledRun::home_modules() {
@@ -169,9 +175,9 @@ void SelfScheduledRun::close_step(int s) {
   const double sc = thread_cpu_now();
   workload_.finish_step(s, store_);
   const double serial = thread_cpu_now() - sc;
+  recorder_.close(rec_, serial, wall_now() - recorder_.first_start());  // warm-up too: work()
   if (s >= plan_.warmup) {
     rec_.step = s - plan_.warmup;
-    recorder_.close(rec_, serial, wall_now() - recorder_.first_start());
     rec_.metrics = workload_.step_metric_values(s);
     rec_.metrics.push_back(static_cast<double>(remote));
     if (plan_.record_modules) record_modules();
