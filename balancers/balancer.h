@@ -85,8 +85,10 @@ enum class BalancerRole {
   kBetweenSteps,  // dynamic: after every step, on the step's measured costs
   kInStep,        // dynamic: inside a step, when a group's fastest processor finishes (Zaki et al.)
   kLevel,         // dynamic: once per level of a growing task tree (Hwang & Hong 2001)
-  kAsync,  // dynamic: with no barrier between steps, as modules advance (Iqbal, Saltz & Bokhari
-           // 1986)
+  kAsync,   // dynamic: with no barrier between steps, as modules advance (Iqbal, Saltz & Bokhari
+            // 1986)
+  kChoice,  // dynamic: profiles the first steps, then runs the in-step scheme a cost model picks
+            // (Zaki et al. 1997); no Balancer object of its own (make is null)
 };
 std::string_view role_name(BalancerRole role);  // "partition", "between steps", ...
 

@@ -9,6 +9,7 @@
 #include "balancers/between_steps/none.h"
 #include "balancers/between_steps/random.h"
 #include "balancers/between_steps/redistribution.h"
+#include "balancers/choice/auto.h"
 #include "balancers/in_step/profiled_redistribution.h"
 #include "balancers/level/decreasing_fit.h"
 #include "balancers/level/list_scheduling.h"
@@ -48,6 +49,7 @@ std::span<const BalancerInfo> balancer_registry() {
       ListScheduling::info(),
       DecreasingFit::info(),
       Predictive::info(),
+      customized_choice_info(),
   };
   return all;
 }
@@ -64,6 +66,8 @@ std::string_view role_name(BalancerRole role) {
       return "level";
     case BalancerRole::kAsync:
       return "async";
+    case BalancerRole::kChoice:
+      return "choice";
   }
   return "?";
 }
@@ -77,6 +81,11 @@ const BalancerInfo* find_balancer(std::string_view name) {
 std::unique_ptr<Balancer> make_balancer(std::string_view name, const Params& given) {
   const BalancerInfo* info = find_balancer(name);
   if (!info) throw std::invalid_argument("unknown balancer '" + std::string(name) + "'");
+  if (!info->make)
+    throw std::invalid_argument("'" + std::string(name) +
+                                "' chooses a balancer at run time and has no object of its own "
+                                "(a config entry `dynamic: " +
+                                std::string(name) + "` runs it)");
   return info->make(resolve_params(info->params, given));
 }
 

@@ -115,7 +115,7 @@ void BM_Decide(benchmark::State& state, const std::string& name) {
 
 const bool registered = [] {
   for (const auto& info : balancer_registry()) {
-    if (info.kind() != BalancerKind::kDynamic || info.name == "none") continue;
+    if (info.kind() != BalancerKind::kDynamic || info.name == "none" || !info.make) continue;
     benchmark::RegisterBenchmark(("BM_Decide/" + info.name).c_str(), BM_Decide, info.name)
         ->ArgName("P")
         ->RangeMultiplier(4)

@@ -10,13 +10,25 @@ namespace lbb::kernels {
 
 namespace {
 
-// Spreads the low bits of v so that bit k lands on bit D k (a Morton key's interleave).
+// Spreads the low bits of v so that bit k lands on bit D k (a Morton key's interleave), by the
+// usual shift-and-mask steps: each halves the width of the blocks that move together.
 template <int D>
 std::uint64_t spread_bits(std::uint64_t v) {
-  std::uint64_t out = 0;
-  constexpr int bits = D == 2 ? 31 : 21;
-  for (int k = 0; k < bits; ++k) out |= ((v >> k) & 1u) << (D * k);
-  return out;
+  if constexpr (D == 2) {
+    v &= 0x7fffffffu;  // 31 bits
+    v = (v | v << 16) & 0x0000ffff0000ffffu;
+    v = (v | v << 8) & 0x00ff00ff00ff00ffu;
+    v = (v | v << 4) & 0x0f0f0f0f0f0f0f0fu;
+    v = (v | v << 2) & 0x3333333333333333u;
+    return (v | v << 1) & 0x5555555555555555u;
+  } else {
+    v &= 0x1fffffu;  // 21 bits
+    v = (v | v << 32) & 0x001f00000000ffffu;
+    v = (v | v << 16) & 0x001f0000ff0000ffu;
+    v = (v | v << 8) & 0x100f00f00f00f00fu;
+    v = (v | v << 4) & 0x10c30c30c30c30c3u;
+    return (v | v << 2) & 0x1249249249249249u;
+  }
 }
 
 template <int D>

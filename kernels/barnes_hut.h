@@ -74,14 +74,17 @@ void group_forces(const BodyTree& tree, std::span<const std::int32_t> bodies, do
 struct GroupWalk {
   InteractionList list;
   std::vector<std::int32_t> frontier;  // cells left undecided by the groups' ancestors
+  std::int64_t cells_tested = 0;       // by the last forces_of: opening tests, the walk's cost
 };
 
 // Forces on the tree bodies `bodies` (ascending tree indices, any subset of the tree), out[i] for
-// bodies[i]. The bodies are split into groups down the tree: those of a cell holding at most
-// group_size of them, or of a leaf. Each group gets exactly group_forces' list (so its forces up
-// to the order of the sum), but the groups under one cell share what the cell's bounding box
-// already settles: the cells accepted, or opened, for every group below it are walked once.
-// The same bodies give the same forces bit for bit, whatever thread.
+// bodies[i]. The bodies are split into groups down the tree: those in a cell of at most
+// group_size bodies of the tree, or in a leaf. (Counting only the given bodies, a module's few
+// bodies scattered over a large cell became one group whose box opened most of the tree.) Each
+// group gets exactly group_forces' list (so its forces up to the order of the sum), but the groups
+// under one cell share what the cell's bounding box already settles: the cells accepted, or opened,
+// for every group below it are walked once. The same bodies give the same forces bit for bit,
+// whatever thread.
 void forces_of(const BodyTree& tree, std::span<const std::int32_t> bodies, double eps,
                int group_size, GroupWalk& scratch, std::span<Force> out);
 

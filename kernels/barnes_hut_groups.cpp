@@ -16,10 +16,14 @@ namespace {
 // Squared distance from p to the nearest point of the box [lo, hi] (0 inside it).
 template <int D>
 double box_distance2(const double* p, const double* lo, const double* hi) {
+  // p minus its nearest point in the box, per axis: p - hi, p - lo or 0, the same values as the
+  // clamp of max(lo - p, p - hi) at 0 (up to sign), so the same squares. Written as that clamp,
+  // GCC branched around the square where the clamp gave 0, a branch the walk mispredicts (whether
+  // a coordinate lies within the box's extent follows no pattern); min and max compile to minsd
+  // and maxsd.
   double d2 = 0;
   for (int d = 0; d < D; ++d) {
-    // Nested std::max compiles to maxsd; the initializer-list form compiled to branches.
-    const double out = std::max(std::max(lo[d] - p[d], p[d] - hi[d]), 0.0);
+    const double out = p[d] - std::min(std::max(p[d], lo[d]), hi[d]);
     d2 += out * out;
   }
   return d2;
@@ -36,13 +40,29 @@ double box_far2(const double* p, const double* lo, const double* hi) {
   return d2;
 }
 
-template <int D>
-void add_cell(const TreeCell& cell, InteractionList& list) {
+// The end of an interaction list, kept in registers while collect appends to it: appending
+// through the InteractionList itself, GCC reloaded its four array pointers and its size for
+// every entry. The list's size is set when the tail is closed.
+struct ListTail {
+  InteractionList& list;
+  double *x, *y, *z, *m;
+  int size;
+  explicit ListTail(InteractionList& l)
+      : list(l), x(l.x.data()), y(l.y.data()), z(l.z.data()), m(l.m.data()), size(l.size) {}
+  void add(double px, double py, double pz, double pm) {
+    x[size] = px, y[size] = py, z[size] = pz, m[size] = pm;
+    ++size;
+  }
+  void close() { list.size = size; }
+};
+
+template <int D, class List>
+void add_cell(const TreeCell& cell, List& list) {
   list.add(cell.com[0], cell.com[1], D == 3 ? cell.com[2] : 0.0, cell.mass);
 }
 
-template <int D>
-void add_bodies(const BodyTree& tree, const TreeCell& leaf, InteractionList& list) {
+template <int D, class List>
+void add_bodies(const BodyTree& tree, const TreeCell& leaf, List& list) {
   for (int k = leaf.first; k < leaf.first + leaf.count; ++k)
     list.add(tree.x[k], tree.y[k], D == 3 ? tree.z[k] : 0.0, tree.m[k]);
 }
@@ -50,25 +70,29 @@ void add_bodies(const BodyTree& tree, const TreeCell& leaf, InteractionList& lis
 // The walk of the subtree of cell `top` for the group in the box [lo, hi], appended to the list.
 // A cell is accepted for the whole group when even the group's nearest point to its centre of
 // mass is outside its opening radius: then every body of the group would accept it too.
+// Returns the number of cells it tested.
 template <int D>
-void collect(const BodyTree& tree, int top, const double* lo, const double* hi,
-             InteractionList& list) {
+int collect(const BodyTree& tree, int top, const double* lo, const double* hi,
+            InteractionList& list) {
+  ListTail tail(list);
   const int end = tree.cells[top].next;
-  int c = top;
-  while (c < end) {
+  int c = top, tested = 0;
+  for (; c < end; ++tested) {
     const TreeCell& cell = tree.cells[c];
     // Where the walk goes if it skips this subtree, a jump in memory: fetched while it decides.
     __builtin_prefetch(&tree.cells[cell.next]);
     if (box_distance2<D>(cell.com, lo, hi) > cell.open2) {
-      add_cell<D>(cell, list);
+      add_cell<D>(cell, tail);
       c = cell.next;
     } else if (cell.first >= 0) {
-      add_bodies<D>(tree, cell, list);
+      add_bodies<D>(tree, cell, tail);
       c = cell.next;
     } else {
       ++c;  // open: descend to the first child
     }
   }
+  tail.close();
+  return tested;
 }
 
 // The force on tree body `self` from the list: direct_force's arithmetic, vectorised over the
@@ -113,12 +137,12 @@ void bounding_box(const BodyTree& tree, std::span<const std::int32_t> bodies, do
 }
 
 // forces_of: the bodies are taken down the tree, cell by cell, until a cell holds at most
-// group_size of them (or is a leaf): that is a group, and its list is exactly group_forces'
-// list for it. On the way down, each cell's bodies settle what they can for all their groups at
-// once: a cell accepted for the box of all of them is accepted for every group below, and a
-// cell opened for every point of the box is opened for every group below (a leaf gives its
-// bodies, an internal cell is replaced by its children). The rest stay undecided, the
-// frontier, and are tested again against each smaller box.
+// group_size bodies of the tree (or is a leaf): its bodies among them are a group, and its list is
+// exactly group_forces' list for it. On the way down, each cell's bodies settle what they can for
+// all their groups at once: a cell accepted for the box of all of them is accepted for every group
+// below, and a cell opened for every point of the box is opened for every group below (a leaf gives
+// its bodies, an internal cell is replaced by its children). The rest stay undecided, the frontier,
+// and are tested again against each smaller box.
 template <int D>
 class SubsetWalk {
  public:
@@ -130,13 +154,16 @@ class SubsetWalk {
         group_size_(group_size),
         list_(scratch.list),
         frontier_(scratch.frontier),
+        cells_tested_(scratch.cells_tested),
         out_(out) {}
 
   void run() {
     list_.size = 0;
     list_.reserve(tree_.cells.size() + tree_.m.size());
     frontier_.assign(1, 0);  // the root
+    tested_ = 0;
     visit(0, 0, bodies_.size(), 0, 1);
+    cells_tested_ = tested_;
   }
 
  private:
@@ -146,8 +173,9 @@ class SubsetWalk {
     bounding_box<D>(tree_, bodies_.subspan(a, b - a), lo, hi);
     const int kept = list_.size;
     const TreeCell& cell = tree_.cells[c];
-    if (b - a <= static_cast<std::size_t>(group_size_) || cell.first >= 0) {
-      for (std::size_t f = f0; f < f1; ++f) collect<D>(tree_, frontier_[f], lo, hi, list_);
+    if (cell.count <= group_size_ || cell.first >= 0) {
+      for (std::size_t f = f0; f < f1; ++f)
+        tested_ += collect<D>(tree_, frontier_[f], lo, hi, list_);
       for (std::size_t i = a; i < b; ++i) out_[i] = sum_list(tree_, list_, bodies_[i], eps_);
     } else {
       const std::size_t g0 = frontier_.size();
@@ -170,6 +198,7 @@ class SubsetWalk {
   // left undecided.
   void settle(int c, const double* lo, const double* hi) {
     const TreeCell& cell = tree_.cells[c];
+    ++tested_;
     if (box_distance2<D>(cell.com, lo, hi) > cell.open2) {
       add_cell<D>(cell, list_);
     } else if (box_far2<D>(cell.com, lo, hi) > cell.open2) {
@@ -188,6 +217,8 @@ class SubsetWalk {
   int group_size_;
   InteractionList& list_;
   std::vector<std::int32_t>& frontier_;
+  std::int64_t& cells_tested_;
+  std::int64_t tested_ = 0;
   std::span<Force> out_;
 };
 
@@ -224,6 +255,7 @@ void forces_of(const BodyTree& tree, std::span<const std::int32_t> bodies, doubl
                int group_size, GroupWalk& scratch, std::span<Force> out) {
   if (out.size() != bodies.size()) throw std::invalid_argument("forces_of: one Force per body");
   if (group_size < 1) throw std::invalid_argument("forces_of: group_size must be >= 1");
+  scratch.cells_tested = 0;
   for (std::size_t i = 0; i < bodies.size(); ++i)
     if (bodies[i] < 0 || bodies[i] >= tree.bodies() || (i > 0 && bodies[i] <= bodies[i - 1]))
       throw std::invalid_argument("forces_of: bodies must be ascending tree indices");

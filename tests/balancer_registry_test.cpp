@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "balancers/balancer.h"
@@ -26,6 +27,8 @@ std::string role_folder(BalancerRole role) {
       return "level";
     case BalancerRole::kAsync:
       return "async";
+    case BalancerRole::kChoice:
+      return "choice";
   }
   return "?";
 }
@@ -43,6 +46,7 @@ TEST(BalancerRegistry, EveryNameHasItsOwnFileInItsRoleFolder) {
 TEST(BalancerRegistry, DeclaredCapabilitiesMatchTheObjects) {
   std::set<std::string> in_step;
   for (const auto& info : balancer_registry()) {
+    if (info.role == BalancerRole::kChoice) continue;  // no object of its own (checked below)
     const auto balancer = info.make(resolve_params(info.params, Params{}));
     ASSERT_NE(balancer, nullptr) << info.name;
     EXPECT_EQ(balancer->redundant(), info.capabilities.redundant) << info.name;
@@ -68,6 +72,27 @@ TEST(BalancerRegistry, RolesNameTheConfigKey) {
   EXPECT_EQ(find_balancer("tree_mesh")->role, BalancerRole::kLevel);
   EXPECT_EQ(find_balancer("diffusion")->role, BalancerRole::kBetweenSteps);
   EXPECT_EQ(find_balancer("predictive")->role, BalancerRole::kAsync);
+}
+
+// `auto` is listed like any balancer, but only a config entry runs it: make_balancer says so.
+TEST(BalancerRegistry, TheCustomizedChoiceIsListedButHasNoObject) {
+  const BalancerInfo* info = find_balancer("auto");
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(info->role, BalancerRole::kChoice);
+  EXPECT_EQ(info->kind(), BalancerKind::kDynamic);
+  EXPECT_EQ(role_name(info->role), "choice");
+  EXPECT_FALSE(info->make);
+  for (const auto& other : balancer_registry()) {
+    if (other.role != BalancerRole::kChoice) {
+      EXPECT_TRUE(other.make) << other.name;
+    }
+  }
+  try {
+    make_balancer("auto", Params{});
+    FAIL() << "make_balancer(auto) must throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("dynamic: auto"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

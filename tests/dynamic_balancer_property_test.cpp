@@ -20,7 +20,7 @@ namespace {
 std::vector<std::string> dynamic_names() {
   std::vector<std::string> names;
   for (const auto& info : balancer_registry())
-    if (info.kind() == BalancerKind::kDynamic) names.push_back(info.name);
+    if (info.kind() == BalancerKind::kDynamic && info.make) names.push_back(info.name);
   return names;
 }
 

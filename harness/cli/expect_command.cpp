@@ -9,6 +9,8 @@
 #include "harness/cli/commands.h"
 #include "harness/config/expectations.h"
 #include "harness/config/run_spec.h"
+#include "harness/config/yaml_reader.h"
+#include "harness/papers/balance_experiment.h"
 #include "harness/papers/paper_comparison.h"
 
 namespace lbb {
@@ -26,12 +28,32 @@ void print_keys() {
     std::cout << "| `" << k.key << "` | " << k.meaning << " |\n";
 }
 
+// A balance experiment (Horton 1993's setting) is computed, not read from an archive: false when
+// `path` is not one.
+bool expect_balance_experiment(const std::string& path) {
+  try {
+    const std::string text = read_config_text(path);
+    if (!is_balance_experiment(text)) return false;
+    const BalanceExperiment experiment = load_balance_experiment(text, path);
+    print_balance_experiment(std::cout, experiment, run_balance_cases(experiment));
+    return true;
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "lbbench expect: " << path << ": " << e.what() << "\n";
+  } catch (const ParamError& e) {
+    std::cerr << "lbbench expect: " << path << ": " << e.what() << "\n";
+  }
+  throw CLI::RuntimeError(kExitBadInput);
+}
+
 void expect(const ExpectOptions& o) {
   if (o.keys) return print_keys();
   if (o.config.empty()) {
     std::cerr << "lbbench expect: name a config (or --keys)\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
+  if (expect_balance_experiment(o.config)) return;
   Config config;
   try {
     config = load_config(o.config);
@@ -64,7 +86,8 @@ void add_expect_command(CLI::App& app) {
   auto o = std::make_shared<ExpectOptions>();
   CLI::App* cmd = app.add_subcommand(
       "expect", "a paper config's archived result beside the paper's numbers, a verdict per row");
-  cmd->add_option("config", o->config, "config with expectations:");
+  cmd->add_option("config", o->config,
+                  "config with expectations: (a balance experiment is computed, not read)");
   cmd->add_option("archive", o->archive, "HDF5 archive (default: the config's output)");
   cmd->add_flag("--all", o->all, "every invocation's runs (default: the latest invocation)");
   cmd->add_flag("--keys", o->keys, "print the keys of an expectation row (markdown) and exit");

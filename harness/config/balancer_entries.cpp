@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "balancers/balancer.h"
-#include "harness/papers/auto_choice.h"
 #include "harness/schedule.h"
 
 namespace lbb {
@@ -24,12 +23,11 @@ const BalancerInfo* lookup(const YAML::Node& entry, BalancerKind kind, Problems&
     return nullptr;
   }
   const std::string name = n.Scalar();
-  const BalancerInfo* info = find_entry_balancer(name);
+  const BalancerInfo* info = find_balancer(name);
   if (!info) {
     std::string known;
     for (const auto& b : balancer_registry())
       if (b.kind() == kind) known += (known.empty() ? "" : ", ") + b.name;
-    if (kind == BalancerKind::kDynamic) known += ", " + std::string(kAutoChoice);
     problems.at(n, "unknown " + role + " balancer '" + name + "' (known: " + known + ")");
     return nullptr;
   }

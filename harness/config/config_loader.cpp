@@ -112,6 +112,12 @@ Config load_config_text(const std::string& text, const std::string& path,
     problems.at(root, "a config must be a map with workload, platform, execution, balancers");
     throw ConfigError(problems.text());
   }
+  if (root["balance_cases"]) {  // Horton 1993's setting: computed by `lbbench expect`
+    problems.at(root["balance_cases"],
+                "a balance experiment (balance_cases:) is not run: `lbbench expect " + path +
+                    "` computes its cases beside the paper's numbers");
+    throw ConfigError(problems.text());
+  }
   apply_overrides(root, overrides, problems);
 
   Config config;

@@ -13,7 +13,9 @@ std::span<const ExpectationKey> expectation_keys() {
        "matched are pooled (trials, repetitions)"},
       {"metric",
        "a numeric run attribute (efficiency, utilization, makespan_total, ... see "
-       "`lbbench schema`) or auto_hit_rate / auto_max_regret (`auto` runs)"},
+       "`lbbench schema`), auto_hit_rate / auto_max_regret (`auto` runs), or "
+       "matrix_model_error (the largest |model - measured| / measured speedup of Franklin & "
+       "Govindan 1995's matrix iterative model; `runs` counts the comparisons)"},
       {"relative_to",
        "a second where-map: the value becomes median(metric there) / "
        "median(metric here), e.g. a speedup over no balancing"},

@@ -179,7 +179,7 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
     if (!b.static_name.empty())
       b.static_params = resolve_params(find_balancer(b.static_name)->params, sp);
     if (!b.dynamic_name.empty())
-      b.dynamic_params = resolve_params(find_entry_balancer(b.dynamic_name)->params, dp);
+      b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
     if (!b.schedule_name.empty())
       b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
     b.label = entry.label;

@@ -43,35 +43,12 @@ class RecordingSink final : public StepSink {
 
 }  // namespace
 
-const BalancerInfo& auto_choice_info() {
-  static const BalancerInfo info{
-      std::string(kAutoChoice),
-      BalancerRole::kInStep,
-      "customized choice: profile the first steps, predict each candidate's total with the cost "
-      "model, run the cheapest (Zaki, Li & Parthasarathy 1997)",
-      {string_param("candidates", "gcdlb,gddlb,lcdlb,lddlb",
-                    "comma-separated schemes to choose from (gcdlb, gddlb, lcdlb, lddlb, none)"),
-       int_param("profile_steps", 2, "steps run without balancing to profile rates and costs", 1,
-                 1000),
-       int_param("group_size", 4, "K of the local candidates", 1),
-       real_param("move_threshold", 0.01, "the candidates' movement threshold", 0.0, 1.0),
-       real_param("profit", 0.10, "the candidates' profitability rule", 0.0, 1.0),
-       real_param("latency", 1e-6, "L: seconds per message in the cost model", 0.0),
-       real_param("bandwidth", 1e10, "B: bytes per second in the cost model", 1.0)},
-      nullptr};
-  return info;
-}
-
-const BalancerInfo* find_entry_balancer(std::string_view name) {
-  return name == kAutoChoice ? &auto_choice_info() : find_balancer(name);
-}
-
 void check_entry_balancer(std::string_view name, const Params& given) {
   if (name != kAutoChoice) {
     make_balancer(name, given);
     return;
   }
-  const Params p = resolve_params(auto_choice_info().params, given);
+  const Params p = resolve_params(find_balancer(kAutoChoice)->params, given);
   const std::vector<std::string> names = candidate_names(p);
   if (names.empty()) throw std::invalid_argument("candidates: name at least one scheme");
   for (const auto& n : names)
@@ -84,10 +61,29 @@ bool is_auto_choice(const RunSpec& spec) {
   return spec.balancer.dynamic_name == kAutoChoice;
 }
 
-SchemeProfile profile_from_records(const std::vector<StepRecord>& records,
-                                   const std::vector<double>& speeds) {
-  if (records.empty() || records.back().module_owner.empty())
-    throw std::runtime_error("auto: the profile recorded no module costs");
+ProfileShape profile_shape(const RunSpec& spec) {
+  ProfileShape shape;
+  const WorkloadInfo* info = find_workload(spec.workload);
+  if (!info || !info->make) return shape;
+  const std::unique_ptr<Workload> w = info->make(spec.workload_params);
+  const int modules = w->module_count();
+  for (int m = 0; m < modules; ++m)
+    shape.bytes_per_module += static_cast<double>(w->state_bytes(m));
+  if (modules > 0) shape.bytes_per_module /= modules;
+  if (w->phases() < 2) return shape;
+  for (int k = 0; k < w->phases(); ++k) shape.phase_share.push_back(w->predicted_phase_weights(k));
+  for (int m = 0; m < modules; ++m) {
+    double sum = 0;
+    for (const auto& share : shape.phase_share) sum += share[m];
+    for (auto& share : shape.phase_share) share[m] = sum > 0 ? share[m] / sum : 1.0 / w->phases();
+  }
+  return shape;
+}
+
+namespace {
+
+SchemeProfile phase_profile(const std::vector<StepRecord>& records,
+                            const std::vector<double>& speeds, const std::vector<double>* share) {
   const std::size_t procs = records.back().busy.size();
   const auto speed = [&](std::size_t p) { return speeds.empty() ? 1.0 : speeds[p]; };
   SchemeProfile q;
@@ -105,14 +101,33 @@ SchemeProfile profile_from_records(const std::vector<StepRecord>& records,
   const double n = static_cast<double>(records.size());
   for (std::size_t p = 0; p < procs; ++p) q.rate[p] = speed(p) / (q.rate[p] / n);
   for (int m = 0; m < q.modules; ++m) {
-    module_work[m] /= n;
+    module_work[m] *= (share ? (*share)[m] : 1.0) / n;
     q.work[records.back().module_owner[m]] += module_work[m];
     q.largest_module = std::max(q.largest_module, module_work[m]);
   }
   return q;
 }
 
-std::vector<AutoPrediction> predict_candidates(const Params& p, const SchemeProfile& profile,
+}  // namespace
+
+std::vector<SchemeProfile> profile_from_records(const std::vector<StepRecord>& records,
+                                                const std::vector<double>& speeds,
+                                                const ProfileShape& shape) {
+  if (records.empty() || records.back().module_owner.empty())
+    throw std::runtime_error("auto: the profile recorded no module costs");
+  const std::size_t modules = records.back().module_owner.size();
+  std::vector<SchemeProfile> out;
+  if (shape.phase_share.empty()) out.push_back(phase_profile(records, speeds, nullptr));
+  for (const auto& share : shape.phase_share) {
+    if (share.size() != modules) throw std::runtime_error("auto: phase shares of another size");
+    out.push_back(phase_profile(records, speeds, &share));
+  }
+  for (SchemeProfile& q : out) q.bytes_per_module = shape.bytes_per_module;
+  return out;
+}
+
+std::vector<AutoPrediction> predict_candidates(const Params& p,
+                                               const std::vector<SchemeProfile>& phases,
                                                int steps) {
   SchemeSettings s;
   s.group_size = static_cast<int>(p.integer("group_size"));
@@ -122,8 +137,11 @@ std::vector<AutoPrediction> predict_candidates(const Params& p, const SchemeProf
   std::vector<AutoPrediction> out;
   for (const std::string& name : candidate_names(p)) {
     const auto scheme = scheme_of(name);
-    out.push_back({name, scheme ? predict_scheme_total(*scheme, profile, steps, s)
-                                : predict_static_total(profile, steps)});
+    double total = 0;
+    for (const SchemeProfile& profile : phases)
+      total += scheme ? predict_scheme_total(*scheme, profile, steps, s)
+                      : predict_static_total(profile, steps);
+    out.push_back({name, total});
   }
   return out;
 }
@@ -158,8 +176,9 @@ RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* 
     const Params& p = spec.balancer.dynamic_params;
     const std::vector<StepRecord> records =
         run_profile(spec, static_cast<int>(p.integer("profile_steps")));
-    const SchemeProfile profile = profile_from_records(records, spec.speeds);
-    const std::vector<AutoPrediction> predictions = predict_candidates(p, profile, spec.steps);
+    const std::vector<SchemeProfile> phases =
+        profile_from_records(records, spec.speeds, profile_shape(spec));
+    const std::vector<AutoPrediction> predictions = predict_candidates(p, phases, spec.steps);
     const auto best =
         std::min_element(predictions.begin(), predictions.end(),
                          [](const auto& a, const auto& b) { return a.total < b.total; });

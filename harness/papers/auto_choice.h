@@ -7,37 +7,43 @@
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "balancers/choice/auto.h"
 #include "balancers/in_step/zaki_scheme_prediction.h"
 #include "harness/runner.h"
 #include "harness/step_record.h"
 
 namespace lbb {
 
-inline constexpr std::string_view kAutoChoice = "auto";
-
-// The entry's parameters (candidates, profile_steps, group_size, latency, bandwidth, profit,
-// move_threshold). It is not in the balancer registry (no Balancer object: the runner resolves
-// it), so configs find it through find_entry_balancer.
-const BalancerInfo& auto_choice_info();
-// `auto` or a registered balancer; null when neither.
-const BalancerInfo* find_entry_balancer(std::string_view name);
 // What make_balancer checks, for `auto` too (its candidates must be known schemes or none).
 // Throws ParamError or std::invalid_argument.
 void check_entry_balancer(std::string_view name, const Params& given);
 
 bool is_auto_choice(const RunSpec& spec);
 
-// The profile of recorded steps run with no dynamic balancing: per processor its modules' work
-// at rate 1 (module cost x speed / (1 + external load)) and its rate (speed / (1 + mean load)).
-SchemeProfile profile_from_records(const std::vector<StepRecord>& records,
-                                   const std::vector<double>& speeds);
+// What the step records do not show: the bytes a migration copies (the mean module state), and
+// for a workload of several phases (TRFD's two), each module's share of its step cost in each
+// phase, from the workload's predicted phase weights: every phase synchronises and is balanced
+// on its own, so each is predicted as a step of its own.
+struct ProfileShape {
+  double bytes_per_module = 0;
+  std::vector<std::vector<double>> phase_share;  // [phase][module]; empty: one phase
+};
+ProfileShape profile_shape(const RunSpec& spec);
+
+// The profile of recorded steps run with no dynamic balancing, one per phase: per processor its
+// modules' work at rate 1 (module cost x speed / (1 + external load), times the phase's share)
+// and its rate (speed / (1 + mean load)).
+std::vector<SchemeProfile> profile_from_records(const std::vector<StepRecord>& records,
+                                                const std::vector<double>& speeds,
+                                                const ProfileShape& shape);
 
 struct AutoPrediction {
   std::string name;  // a candidate: gcdlb, gddlb, lcdlb, lddlb or none
   double total = 0;  // s, predicted for the run's steps
 };
+// Each candidate's total: the sum over the phases' profiles.
 std::vector<AutoPrediction> predict_candidates(const Params& auto_params,
-                                               const SchemeProfile& profile, int steps);
+                                               const std::vector<SchemeProfile>& phases, int steps);
 
 // Profiles, chooses and runs the chosen scheme as the entry's run (its label, its resolved
 // config; `dynamic` is the scheme chosen). Never throws, like execute_run.

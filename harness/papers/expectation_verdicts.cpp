@@ -10,6 +10,7 @@
 
 #include "core/text.h"
 #include "harness/papers/auto_outcomes.h"
+#include "harness/papers/matrix_model_comparison.h"
 #include "harness/stats/sample_summary.h"
 
 namespace lbb {
@@ -76,6 +77,16 @@ void measure(const Expectation& e, const std::vector<RunInfo>& runs, Expectation
     if (e.metric == "auto_hit_rate") r.measured = f.hit_rate();
     if (e.metric == "auto_max_regret") r.measured = f.max_regret;
     r.low = r.high = r.measured.value_or(0);
+    return;
+  }
+  if (e.metric == "matrix_model_error") {
+    std::vector<RunInfo> chosen;
+    for (const RunInfo* x : here) chosen.push_back(*x);
+    const std::vector<ModelSpeedup> rows = compare_matrix_model(chosen);
+    r.runs = static_cast<int>(rows.size());
+    if (rows.empty()) return;
+    r.measured = largest_model_error(rows);
+    r.low = r.high = *r.measured;
     return;
   }
   const std::vector<double> v = values(here, e.metric);

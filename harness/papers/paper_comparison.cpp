@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "harness/papers/auto_outcomes.h"
 #include "harness/papers/expectation_verdicts.h"
+#include "harness/papers/matrix_model_comparison.h"
 
 namespace lbb {
 
@@ -33,6 +34,14 @@ void print_paper_comparison(std::ostream& out, const Config& config,
   out << ")\n";
   const std::vector<AutoCase> cases = auto_cases(runs);
   if (!cases.empty()) print_auto_cases(out, cases);
+  for (const Expectation& e : config.expectations)
+    if (e.metric == "matrix_model_error" && e.paper) {
+      std::vector<RunInfo> chosen;
+      for (const RunInfo& r : runs)
+        if (run_matches(r, e.where)) chosen.push_back(r);
+      print_model_speedups(out, compare_matrix_model(chosen), *e.paper);
+      out << "\n";
+    }
   if (!config.expectations.empty())
     print_expectations(out, judge_expectations(config.expectations, runs));
 }

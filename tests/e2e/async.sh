@@ -5,8 +5,7 @@
 # a workload without module dependencies is refused with a message, exit 2.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 cat > "$tmp/a.yaml" <<'YAML'
 name: async-e2e
 workload: { kind: block_substitution, blocks: 24, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }

@@ -2,8 +2,7 @@
 # Bad input gets a clear message and exit 2, and never touches an existing archive.
 set -uo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 fails=0
 . "$(dirname "$0")/lib/expect.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" > /dev/null 2>&1 || { echo "setup failed"; exit 1; }

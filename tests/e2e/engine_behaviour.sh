@@ -7,8 +7,7 @@
 #   tests/e2e/engine_behaviour.sh build/lbbench --update
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 archives=()
 for name in chain trfd nbody matmul tree; do
   "$lbbench" run "tests/golden/$name.yaml" -o "$tmp/$name.h5" > "$tmp/$name.out" 2>&1 ||

@@ -7,8 +7,7 @@
 # malformed row is refused with file:line:col, exit 2.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 cat > "$tmp/e.yaml" <<'YAML'
 name: expect-e2e
 workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }

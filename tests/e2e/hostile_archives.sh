@@ -5,8 +5,7 @@
 set -euo pipefail
 lbbench=$(realpath "$1")
 cfg=$(realpath configs/smoke.yaml)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 cd "$tmp"
 /usr/bin/python3 - <<'PY'
 import h5py, numpy

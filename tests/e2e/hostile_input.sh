@@ -2,8 +2,7 @@
 # Input that used to crash, abort or exhaust memory gets a message and exit 2 (bad input) or 1.
 set -uo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 fails=0
 . "$(dirname "$0")/lib/expect.sh"
 expect 2 "^/dev/zero: larger than 4 MiB" -- "$lbbench" validate /dev/zero

@@ -4,8 +4,7 @@
 # diffusion_horton plan whose phases could (balance; 50,000 loads ended in std::bad_alloc).
 set -uo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 fails=0
 . "$(dirname "$0")/lib/expect.sh"
 # Geometric, fixed shape: 100 children a node down to depth 10, about 10^20 nodes expected.

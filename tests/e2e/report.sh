@@ -4,8 +4,7 @@
 # parameter heat map; bad input exits 2 and writes nothing.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/smoke.h5" > /dev/null
 "$lbbench" report "$tmp/smoke.h5" --out "$tmp/smoke" > "$tmp/out.txt"
 grep -q "^report: $tmp/smoke/index.html$" "$tmp/out.txt"

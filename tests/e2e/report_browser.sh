@@ -16,8 +16,7 @@ if ! command -v chromium > /dev/null; then
     exit $SKIP
   fi
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/smoke.h5" > /dev/null
 "$lbbench" report "$tmp/smoke.h5" --out "$tmp/report" > /dev/null
 page="file://$tmp/report/index.html"

@@ -3,8 +3,7 @@
 # cut short, every run failed. Each still gives a report (exit 0) that says what is missing.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/one.h5" > /dev/null  # smoke: 1 repetition
 for how in failed partial allfail; do
   cp "$tmp/one.h5" "$tmp/$how.h5"

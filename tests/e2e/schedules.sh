@@ -4,8 +4,7 @@
 # executor ran and who ran each module, and a bad chunk is refused with its position, exit 2.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 cat > "$tmp/s.yaml" <<'YAML'
 name: schedules-e2e
 workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, seed: 3 }

@@ -3,8 +3,7 @@
 # `lbbench schema` prints JSON that describes every record.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 sed -n '/<!-- schema:begin/,/<!-- schema:end -->/p' docs/ARCHITECTURE.md | sed '1d;$d' > "$tmp/docs.md"
 "$lbbench" schema --markdown > "$tmp/table.md"
 diff -u "$tmp/table.md" "$tmp/docs.md" || {

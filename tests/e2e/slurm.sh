@@ -5,8 +5,7 @@
 set -euo pipefail
 export LBBENCH=$(realpath "$1")
 root=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 cat > "$tmp/sweep.yaml" <<'YAML'
 name: slurm
 workload: { kind: block_substitution, blocks: 8, width: 8, mean_lines: 3, sd: [0.5, 1.0], seed: 3 }

@@ -2,8 +2,7 @@
 # End to end: run configs/smoke.yaml, then read the archive back with h5py, h5dump and lbbench.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/smoke.h5" > "$tmp/out.txt"
 grep -q "verified" "$tmp/out.txt"
 [ "$(grep -c ' yes$' "$tmp/out.txt")" -eq 3 ] || { cat "$tmp/out.txt"; exit 1; }

@@ -4,8 +4,7 @@
 # level records and the counts archived, and a malformed tree refused with exit 2.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 cat > "$tmp/tree.yaml" <<'YAML'
 name: tree-e2e
 workload: { kind: tree_search, t: 1, a: 3, d: 5, b: 4, r: 19, batch: 8 }

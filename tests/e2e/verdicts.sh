@@ -5,8 +5,7 @@
 # copy but finds a 1.2x scaling; runs without a match are listed.
 set -euo pipefail
 lbbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/scratch.sh"
 py=/usr/bin/python3
 
 "$lbbench" --version > "$tmp/version.txt"

@@ -1,0 +1,79 @@
+// `dynamic: auto`'s profile: the bytes a migration copies come from the workload's module
+// states, and a workload of two phases (TRFD) is predicted phase by phase, each phase a share of
+// the measured step cost.
+#include "harness/papers/auto_choice.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+namespace lbb {
+namespace {
+
+RunSpec spec_of(const std::string& workload, Params given) {
+  RunSpec spec;
+  spec.workload = workload;
+  spec.workload_params = resolve_params(find_workload(workload)->params, given);
+  return spec;
+}
+
+TEST(AutoChoiceProfile, TrfdHasTwoPhaseSharesAndItsStateBytes) {
+  Params given;
+  given.set("n", std::int64_t{12});
+  const RunSpec spec = spec_of("trfd", given);
+  const ProfileShape shape = profile_shape(spec);
+  const std::unique_ptr<Workload> w = find_workload("trfd")->make(spec.workload_params);
+  double bytes = 0;
+  for (int m = 0; m < w->module_count(); ++m) bytes += static_cast<double>(w->state_bytes(m));
+  EXPECT_NEAR(shape.bytes_per_module, bytes / w->module_count(), 1e-9);
+  EXPECT_GT(shape.bytes_per_module, 0.0);
+  ASSERT_EQ(shape.phase_share.size(), 2u);
+  for (int m = 0; m < w->module_count(); ++m) {
+    EXPECT_NEAR(shape.phase_share[0][m] + shape.phase_share[1][m], 1.0, 1e-12) << m;
+    EXPECT_GT(shape.phase_share[1][m], 0.0) << m;
+  }
+}
+
+TEST(AutoChoiceProfile, MatmulIsOnePhase) {
+  Params given;
+  given.set("n", std::int64_t{40});
+  given.set("r", std::int64_t{40});
+  given.set("m", std::int64_t{40});
+  given.set("block_rows", std::int64_t{10});
+  const ProfileShape shape = profile_shape(spec_of("matmul", given));
+  EXPECT_TRUE(shape.phase_share.empty());
+  EXPECT_GT(shape.bytes_per_module, 0.0);
+}
+
+// Two processors, four modules; the phases split each module's cost 1/4 : 3/4. Each phase's
+// profile carries its share; the phases add up to the one-phase profile.
+TEST(AutoChoiceProfile, PhaseProfilesSplitTheMeasuredCost) {
+  StepRecord r;
+  r.busy = {0.0, 0.0};
+  r.external_load = {0.0, 0.0};
+  r.module_owner = {0, 0, 1, 1};
+  r.module_cost = {1.0, 2.0, 3.0, 4.0};
+  ProfileShape one;
+  one.bytes_per_module = 100;
+  const std::vector<SchemeProfile> whole = profile_from_records({r, r}, {}, one);
+  ASSERT_EQ(whole.size(), 1u);
+  EXPECT_EQ(whole[0].work, (std::vector<double>{3.0, 7.0}));
+  EXPECT_EQ(whole[0].bytes_per_module, 100);
+  ProfileShape two = one;
+  two.phase_share = {{0.25, 0.25, 0.25, 0.25}, {0.75, 0.75, 0.75, 0.75}};
+  const std::vector<SchemeProfile> phases = profile_from_records({r, r}, {}, two);
+  ASSERT_EQ(phases.size(), 2u);
+  for (int p = 0; p < 2; ++p) {
+    EXPECT_NEAR(phases[0].work[p], 0.25 * whole[0].work[p], 1e-12);
+    EXPECT_NEAR(phases[1].work[p], 0.75 * whole[0].work[p], 1e-12);
+  }
+  EXPECT_NEAR(phases[1].largest_module, 3.0, 1e-12);
+  // No balancing: the candidate `none` predicts steps x the slowest processor, phase by phase.
+  Params given;
+  given.set("candidates", std::string("none"));
+  const Params p = resolve_params(find_balancer("auto")->params, given);
+  EXPECT_NEAR(predict_candidates(p, phases, 5)[0].total, 5 * 7.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace lbb
