@@ -23,6 +23,7 @@ struct ModuleRun {
 // The runs of one thread in the current step, padded against false sharing.
 struct alignas(64) ThreadRuns {
   std::vector<ModuleRun> runs;
+  std::vector<StretchClock> phase_clocks;  // its loop's CPU time, per phase (clock.h)
 };
 
 // One run of the self-scheduled executor: the state its steps share, and the steps by name.
@@ -68,8 +69,10 @@ SelfScheduledRun::SelfScheduledRun(InStepSchedule schedule, int chunk, Workload&
       run_count_(static_cast<std::size_t>(phases_) * M_),
       runner_(run_count_.size()),
       run_wall_(run_count_.size()) {
-  for (ThreadRuns& r : runs_)  // room for a whole step: no allocation inside a timed step
+  for (ThreadRuns& r : runs_) {  // room for a whole step: no allocation inside a timed step
     r.runs.reserve(static_cast<std::size_t>(phases_) * M_);
+    r.phase_clocks.resize(phases_);
+  }
 }
 
 ExecutionResult SelfScheduledRun::run() {
@@ -123,10 +126,11 @@ void SelfScheduledRun::home_modules() {
 void SelfScheduledRun::run_phase(int p, int s, int ph) {
   if (schedule_ == InStepSchedule::kOmpTasks) return spawn_phase(p, s, ph);
   ProcessorTimes& me = recorder_.processor(p);
-  const double c0 = thread_cpu_now();
+  StretchClock& clock = runs_[p].phase_clocks[ph];
+  clock.start();
   // The loop's chunk hand-out is work too.
   scheduled_loop(schedule_, chunk_, M_, [&](int m) { run_module(m, s, ph, p); });
-  me.phase[ph].busy = me.phase[ph].finish = thread_cpu_now() - c0;
+  me.phase[ph].busy = me.phase[ph].finish = clock.stop();
   me.end = std::max(me.end, wall_now());
 }
 
