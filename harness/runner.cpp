@@ -78,7 +78,7 @@ void write_run_outcome(RunWriter& w, const RunOutcome& out) {
   w.set_text("finished", iso_time_now());
   w.set_real("load_end", load_average());
   w.set_text("status", v.passed ? "complete" : "failed");
-  w.flush();
+  w.end();  // journaled now, committed with the next run's start (docs: "Crash safety")
 }
 
 void write_run_failure(RunWriter& w, const std::string& error) noexcept {
@@ -91,6 +91,23 @@ void write_run_failure(RunWriter& w, const std::string& error) noexcept {
   } catch (const std::exception&) {
   }
 }
+
+namespace {
+
+// What the executor measured of its steps' work (run_costs.h); an executor that measures none
+// (the asynchronous one) counts its recorded steps' busy time.
+void add_step_work(RunCosts& costs, const ExecutionResult& x, const RunOutcome& out) {
+  if (out.verification.simulated) {
+    costs.simulated = std::max(0.0, costs.run - costs.record);
+    return;
+  }
+  costs.modules = x.work.modules > 0 ? x.work.modules : out.summary.busy;
+  costs.serial = x.work.serial;
+  costs.balancing = x.work.balancing;
+  costs.placement = x.placement;
+}
+
+}  // namespace
 
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                        const Provenance& provenance, ReferenceCache* references,
@@ -134,7 +151,6 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     const ExecutionResult x = execution->run(sink);
     lap(costs.run);
     out.summary = sink.summary();
-    costs.busy = out.summary.busy;
     costs.record = x.record_seconds;
     out.run_wall = x.run_wall;
     const int steps = execution->reference_steps(x);
@@ -146,6 +162,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     out.attributes = execution->attributes();
     out.attributes.insert(out.attributes.end(), figures.begin(), figures.end());
     lap(costs.verify);
+    add_step_work(costs, x, out);
     if (writer) {
       write_run_summary(*writer, out.summary, x);
       execution->write_result(*writer);

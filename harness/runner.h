@@ -42,7 +42,8 @@ struct ExecutionResult;
 void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
                       const Provenance& prov, bool oversubscribed, const std::string& executor);
 void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x);
-// Verification, the workload's attributes and the final status of a finished run.
+// Verification, the workload's attributes and the final status of a finished run: its end,
+// journaled at once and committed with the archive's next commit (RunWriter::end).
 void write_run_outcome(RunWriter& w, const RunOutcome& out);
 // Marks a run that stopped with an error as failed; never throws (the run's own error wins).
 void write_run_failure(RunWriter& w, const std::string& error) noexcept;

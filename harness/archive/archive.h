@@ -58,10 +58,15 @@ class RunWriter final : public StepSink {
   void on_step(
       const StepRecord& record) override;  // buffers and journals one row; commits when due
   void flush();                            // commits now
+  // The run's end: journals the attributes set since the last commit as its end record, and
+  // leaves them, with any step rows not yet committed, to the archive's next commit (the next
+  // run's start, a due commit, or ArchiveWriter::finish()). No attribute may be set after it.
+  void end();  // LBB_STEP_LOG gets "<run-id> end" once it is in the journal
 
  private:
   friend class ArchiveWriter;
   struct Column;
+  RunWriter(RunWriter&& o) noexcept;  // the archive keeps an ended run's uncommitted records
   // Writes what changed since the last commit into the archive's new version `file`; once
   // that version is in place, forgets it.
   void write_pending(hid_t file);
@@ -75,6 +80,8 @@ class RunWriter final : public StepSink {
   std::map<std::string, h5::Value> attributes_;  // changed since the last commit
   std::int64_t rows_written_ = 0, rows_pending_ = 0;
   bool created_ = false;
+  bool ended_ = false;  // its end is in the journal
+  bool kept_ = false;   // the archive's copy of an ended run (ArchiveWriter::ended_)
 };
 
 class ArchiveWriter {
@@ -99,6 +106,9 @@ class ArchiveWriter {
   // step journal: the interval bounds the journal's length, not what a kill loses.
   void commit(bool durable = true);
   void commit_when_due();
+  // Commits an ended run's records that wait for the next commit (durable); the destructor
+  // does it too, silently. Call it before reading the archive while this writer lives.
+  void finish();
   int commits() const { return commits_; }
 
  private:
@@ -109,7 +119,8 @@ class ArchiveWriter {
   JournalWriter journal_;  // after lock_: emptied and removed while the lock is held
   int step_log_ = -1;
   InvocationRecord invocation_;
-  RunWriter* active_ = nullptr;  // the run being written, if any
+  RunWriter* active_ = nullptr;       // the run being written, if any
+  std::unique_ptr<RunWriter> ended_;  // the last ended run's records the archive lacks
   std::size_t next_run_ = 0;
   double interval_ = 1.0;
   std::chrono::steady_clock::time_point last_commit_;

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
+#include <variant>
 
 #include "harness/archive/archive.h"
 
@@ -95,9 +97,32 @@ RunWriter::RunWriter(ArchiveWriter& archive, std::string id, const RunLayout& la
   }
 }
 
+RunWriter::RunWriter(RunWriter&& o) noexcept
+    : archive_(o.archive_),
+      id_(std::move(o.id_)),
+      uuid_(std::move(o.uuid_)),
+      layout_(std::move(o.layout_)),
+      columns_(std::move(o.columns_)),
+      attributes_(std::move(o.attributes_)),
+      rows_written_(o.rows_written_),
+      rows_pending_(std::exchange(o.rows_pending_, 0)),
+      created_(o.created_),
+      ended_(o.ended_),
+      kept_(true) {
+  o.attributes_.clear();
+}
+
 RunWriter::~RunWriter() {
+  const bool pending = !kept_ && (rows_pending_ > 0 || !attributes_.empty());
   try {
-    if (rows_pending_ > 0 || !attributes_.empty()) archive_.commit();
+    if (pending && ended_) {  // its end is journaled: the next commit takes it (issue 16)
+      if (archive_.ended_) archive_.commit();  // one ended run waits at a time
+      if (archive_.active_ == this) archive_.active_ = nullptr;
+      if (rows_pending_ > 0 || !attributes_.empty())
+        archive_.ended_.reset(new RunWriter(std::move(*this)));
+    } else if (pending) {
+      archive_.commit();  // while it is still the active run, which the commit writes
+    }
   } catch (const std::exception&) {
     // Destructors cannot report; the steps before the last commit are in the archive.
   }
@@ -178,6 +203,31 @@ void RunWriter::flush() {
   archive_.commit();
 }
 
+void RunWriter::end() {
+  if (!created_) {  // no journal record names the run yet: nothing to recover it by
+    archive_.commit();
+    return;
+  }
+  JournalWriter& journal = archive_.journal_;
+  journal.begin(id_, uuid_, kEndRow, static_cast<std::uint32_t>(attributes_.size()));
+  for (const auto& [name, value] : attributes_) {
+    if (const auto* text = std::get_if<std::string>(&value))
+      journal.column(name, RecordType::kText, 0, text->data(), text->size());
+    else if (const auto* i = std::get_if<std::int64_t>(&value))
+      journal.column(name, RecordType::kInt64, 0, i, sizeof *i);
+    else
+      journal.column(name, RecordType::kFloat64, 0, &std::get<double>(value), sizeof(double));
+  }
+  journal.append();
+  ended_ = true;
+  if (archive_.step_log_ >= 0) {
+    const std::string line = id_ + " end\n";
+    if (::write(archive_.step_log_, line.data(), line.size()) < 0) {
+      // The log only reports progress; the run's end itself is safe.
+    }
+  }
+}
+
 void RunWriter::write_pending(hid_t file) {
   const std::string path = "/runs/" + id_;
   if (!created_) {
@@ -235,7 +285,16 @@ ArchiveWriter::ArchiveWriter(const std::string& path, InvocationRecord invocatio
 }
 
 ArchiveWriter::~ArchiveWriter() {
+  try {
+    finish();
+  } catch (const std::exception&) {
+    // The ended run's records stay in the journal, which the next writer folds in.
+  }
   if (step_log_ >= 0) ::close(step_log_);
+}
+
+void ArchiveWriter::finish() {
+  if (ended_) commit();
 }
 
 std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
@@ -284,9 +343,11 @@ void ArchiveWriter::commit(bool durable) {
             h5::write_text_dataset(g.get(), "hwloc_topology", invocation_.hwloc_xml);
           }
         }
+        if (ended_) ended_->write_pending(file);
         if (active_) active_->write_pending(file);
       },
       durable);
+  ended_.reset();
   if (active_) active_->mark_committed();
   journal_.clear();
   ++commits_;

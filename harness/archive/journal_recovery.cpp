@@ -2,9 +2,13 @@
 
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "harness/archive/archive_file.h"
+#include "harness/archive/archive_schema.h"
 #include "harness/archive/h5_records.h"
 #include "harness/archive/step_journal.h"
 
@@ -62,10 +66,36 @@ std::uint64_t dataset_count(hid_t run) {
   return n;
 }
 
+// A journaled end's attributes, each checked against the archive schema's run attributes (a
+// name the table lacks is a workload's figure: float64).
+std::vector<std::pair<std::string, h5::Value>> end_attributes(const JournalRecord& end) {
+  std::vector<std::pair<std::string, h5::Value>> out;
+  for (const JournalColumn& c : end.columns) {
+    const AttributeSpec* a = find_run_attribute(c.name);
+    if (c.name.empty() || c.type != (a ? a->type : RecordType::kFloat64) || (a && a->as_dataset))
+      throw h5::Error("its end record's attribute " + c.name + " is not in the archive's schema");
+    if (c.type == RecordType::kText) {
+      out.emplace_back(c.name, std::string(c.bytes.begin(), c.bytes.end()));
+    } else if (c.type == RecordType::kInt64) {
+      std::int64_t v;
+      std::memcpy(&v, c.bytes.data(), sizeof v);
+      out.emplace_back(c.name, v);
+    } else {
+      double v;
+      std::memcpy(&v, c.bytes.data(), sizeof v);
+      out.emplace_back(c.name, v);
+    }
+  }
+  return out;
+}
+
 // Checks the journal's records against the archive (open read-only) and counts them.
 void check_records(hid_t file, const std::string& archive, const JournalScan& scan,
                    JournalReport& report) {
   check_archive_structure(file, archive);
+  const JournalRecord& end = scan.records.back();
+  for (std::size_t k = 0; k + 1 < scan.records.size(); ++k)
+    if (scan.records[k].is_end()) throw h5::Error("it holds records after its run's end");
   const JournalRecord& first = scan.records.front();
   report.run_id = first.run_id;
   const std::string where = "run " + first.run_id;
@@ -80,17 +110,21 @@ void check_records(hid_t file, const std::string& archive, const JournalScan& sc
     throw h5::Error("it belongs to another archive: " + archive + "'s " + where +
                     " has another run_uuid");
   std::uint64_t rows = 0;
-  for (std::size_t k = 0; k < first.columns.size(); ++k) {
-    const std::uint64_t n = dataset_rows(run.get(), first.columns[k], where);
-    if (k > 0 && n != rows) throw h5::Error(where + "'s datasets differ in length");
-    rows = n;
+  if (!first.is_end()) {
+    for (std::size_t k = 0; k < first.columns.size(); ++k) {
+      const std::uint64_t n = dataset_rows(run.get(), first.columns[k], where);
+      if (k > 0 && n != rows) throw h5::Error(where + "'s datasets differ in length");
+      rows = n;
+    }
+    if (dataset_count(run.get()) != first.columns.size())
+      throw h5::Error("its records lack datasets of " + where);
   }
-  if (dataset_count(run.get()) != first.columns.size())
-    throw h5::Error("its records lack datasets of " + where);
   std::uint64_t next = rows;
   for (const JournalRecord& r : scan.records) {
-    if (r.run_id != first.run_id || r.run_uuid != first.run_uuid || !same_layout(r, first))
+    if (r.run_id != first.run_id || r.run_uuid != first.run_uuid ||
+        (!r.is_end() && !same_layout(r, first)))
       throw h5::Error("it mixes records of different runs or layouts");
+    if (r.is_end()) break;
     if (r.row < rows && report.pending == 0) {
       ++report.committed;
     } else if (r.row != next) {
@@ -102,9 +136,19 @@ void check_records(hid_t file, const std::string& archive, const JournalScan& sc
     }
   }
   const auto status = h5::read_attribute(run.get(), "status", where);
-  if (report.pending > 0 && status != h5::Value(std::string("partial")))
+  const bool partial = status == h5::Value(std::string("partial"));
+  if (report.pending > 0 && !partial)
     throw h5::Error("it holds new steps of " + where + ", which " + archive +
                     " holds as ended, not partial");
+  if (!end.is_end()) return;
+  std::string ended = "?";
+  for (const auto& [name, value] : end_attributes(end))
+    if (name == "status" && std::holds_alternative<std::string>(value))
+      ended = std::get<std::string>(value);
+  if (partial)
+    report.ended = ended;
+  else  // a kill between the commit that holds the end and the journal's truncation
+    ++report.committed;
 }
 
 // Scans the journal and checks it; a refused journal comes back with `problem` set.
@@ -127,16 +171,20 @@ JournalReport examine(const std::string& archive, JournalScan& scan) {
   return report;
 }
 
-// Appends the pending records' rows, column by column, to the run in `file`.
+// Appends the pending records' rows, column by column, to the run in `file`, then its end.
 void append_pending(hid_t file, const JournalScan& scan, const JournalReport& report) {
   const std::size_t skip = report.committed;
-  const JournalRecord& first = scan.records[skip];
   auto run = h5::group(H5Gopen2(file, ("/runs/" + report.run_id).c_str(), H5P_DEFAULT),
                        "open run " + report.run_id);
+  if (!report.ended.empty())
+    for (const auto& [name, value] : end_attributes(scan.records.back()))
+      h5::write_attribute(run.get(), name, value);
+  if (report.pending == 0) return;
+  const JournalRecord& first = scan.records[skip];
   std::vector<unsigned char> rows;
   for (std::size_t k = 0; k < first.columns.size(); ++k) {
     rows.clear();
-    for (std::size_t r = skip; r < scan.records.size(); ++r) {
+    for (std::size_t r = skip; r < skip + report.pending; ++r) {
       const auto& bytes = scan.records[r].columns[k].bytes;
       rows.insert(rows.end(), bytes.begin(), bytes.end());
     }
@@ -149,9 +197,11 @@ void append_pending(hid_t file, const JournalScan& scan, const JournalReport& re
 
 std::string describe_recovery(const JournalReport& r) {
   std::string line;
-  if (r.pending > 0)
+  if (r.pending > 0 || !r.ended.empty())
     line = "recovered " + std::to_string(r.pending) + " finished steps of " + r.run_id + " from " +
-           r.journal + " (the run stays partial; `run --resume` runs it again)";
+           r.journal +
+           (r.ended.empty() ? " (the run stays partial; `run --resume` runs it again)"
+                            : " and its end (status " + r.ended + ")");
   if (r.committed > 0)
     line += (line.empty() ? "" : "; ") + std::to_string(r.committed) + " steps of " + r.run_id +
             " in " + r.journal + " were already in the archive";
@@ -174,7 +224,7 @@ JournalReport fold_journal(const std::string& archive) {
                     " is unchanged. Move the journal beside its own archive and run `lbbench "
                     "recover` there, or remove it to write to " +
                     archive + " without its steps");
-  if (report.pending > 0)
+  if (report.pending > 0 || !report.ended.empty())
     commit_archive(
         archive, [&](hid_t file) { append_pending(file, scan, report); }, true);
   if (scan.exists) ::unlink(report.journal.c_str());

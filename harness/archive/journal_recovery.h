@@ -1,8 +1,10 @@
 #pragma once
 // Folding a step journal (step_journal.h) into its archive: after a kill, the interrupted
-// run's finished steps since the last commit are in <archive>.lbbench-journal; the next writer
-// (`run`, `run --resume`, `merge`) and `lbbench recover` append them to that run, which stays
-// `partial`. A journal is folded whole or not at all: every record must name the same run,
+// run's finished steps since the last commit are in <archive>.lbbench-journal, and its end
+// (summary, verification, final status) when it had ended; the next writer (`run`, `run
+// --resume`, `merge`) and `lbbench recover` append them to that run, which stays `partial`
+// unless its end was journaled. A journal is folded whole or not at all: every record must name
+// the same run,
 // which the archive holds as `partial` with the same run_uuid (a journal beside another archive
 // fails here), with the run's own datasets, types and widths, rows following on from the
 // archive's. Only a torn last record (a kill inside its write) and records the archive already
@@ -18,6 +20,7 @@ struct JournalReport {
   std::uint64_t pending = 0;    // finished steps the archive lacks
   std::uint64_t committed = 0;  // records the archive already holds
   std::uint64_t torn_bytes = 0;
+  std::string ended;    // the run's status from its journaled end, when the archive lacks it
   std::string problem;  // non-empty: the journal is refused whole
 };
 

@@ -89,8 +89,10 @@ JournalRecord decode(const unsigned char* data, std::size_t size) {
     col.width = c.get<std::uint64_t>();
     const auto bytes = c.get<std::uint64_t>();
     const std::uint64_t values = col.width == 0 ? 1 : col.width;
-    if (col.type == RecordType::kText || values > kMaxPayload ||
-        bytes != values * record_type_bytes(col.type))
+    const bool attribute = r.is_end() && col.width == 0 && col.type != RecordType::kInt32;
+    if (attribute ? col.type != RecordType::kText && bytes != record_type_bytes(col.type)
+                  : col.type == RecordType::kText || values > kMaxPayload ||
+                        bytes != values * record_type_bytes(col.type))
       throw h5::Error("column " + col.name + " holds " + std::to_string(bytes) +
                       " bytes, not one row of its width");
     const auto* p = c.take(bytes);

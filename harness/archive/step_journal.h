@@ -10,6 +10,9 @@
 // run_uuid, u64 row, u32 columns, then per column: name, u8 record type, u64 width (0: one
 // value a step), u64 bytes, the bytes. Strings are u32 length + bytes; integers are the host's
 // byte order (a journal never leaves the host that wrote it; another order fails the magic).
+// The run's end (its summary, verification and final status: the run attributes set since the
+// last commit) is one record of the same form with row kEndRow: a column per attribute, width
+// 0, its value's bytes (text of any length, 8 bytes otherwise). It is the run's last record.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,10 +32,13 @@ struct JournalColumn {
   std::vector<unsigned char> bytes;
 };
 
+inline constexpr std::uint64_t kEndRow = ~std::uint64_t{0};
+
 struct JournalRecord {
   std::string run_id, run_uuid;
-  std::uint64_t row = 0;
+  std::uint64_t row = 0;  // kEndRow: the run's end, its columns are run attributes
   std::vector<JournalColumn> columns;
+  bool is_end() const { return row == kEndRow; }
 };
 
 // Builds one record's payload column by column, then appends it framed, in one write(2).

@@ -154,6 +154,9 @@ void run(const RunOptions& o) {
   const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive);
   warn_oversubscribed(plan, prov);
   const std::vector<RunOutcome> outcomes = run_all(plan, archive.get(), prov);
+  const double finish_start = process_cpu_now();
+  if (archive) archive->finish();  // the last run's end, journaled, into the archive
+  const double finish_cpu = process_cpu_now() - finish_start;
   const bool table = o.results.format == OutputFormat::kTable;
   if (table) std::cout << "\n";
   print_comparison(std::cout, compare_configs(results_from_outcomes(outcomes, prov, load_at_start)),
@@ -168,6 +171,7 @@ void run(const RunOptions& o) {
   if (o.costs) {
     RunCosts costs;
     for (const auto& r : outcomes) costs += r.costs;
+    costs.archive += finish_cpu;
     archive.reset();  // its closing writes count too
     print_costs(std::cerr, costs, process_cpu_now(), load_average());
   }

@@ -203,7 +203,11 @@ void BspRun::set_up_balancing() {
 
 ExecutionResult BspRun::run() {
   team_.run([&](int p) {
+    const double c0 = thread_cpu_now();
     team_.guard([&] { place(p); });
+    const double placing = thread_cpu_now() - c0;
+#pragma omp atomic
+    result_.placement += placing;
 #pragma omp barrier
     if (!team_.single([&] {
           if (!store_.complete()) throw std::logic_error("a module lost its state");
@@ -215,6 +219,7 @@ ExecutionResult BspRun::run() {
   });
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   result_.steps_run = total_;
+  result_.work = recorder_.work();
   result_.final_owner = owner_[0];
   result_.final_phase_owner = std::move(owner_);
   result_.run_wall = wall_now() - run_start_;
@@ -226,18 +231,19 @@ void BspRun::place(int p) {
 }
 
 // Phase ph of step s on processor p: run, decide, copy. False: the team stopped.
+// decide() runs on whichever processor arrives last; it reads only what the barrier published.
 bool BspRun::run_step_phase(int p, int s, int ph) {
   if (ph == 0) {
     recorder_.processor(p).clear();
     recorder_.processor(p).start = wall_now();
   }
   run_phase(p, s, ph);
-#pragma omp barrier
-  if (!team_.single([&] { decide(s, ph); })) return false;
+  // One barrier: the last processor to finish the phase decides (issue 16: at most 2 bare
+  // barriers of harness a step).
+  if (!team_.serial_barrier([&] { decide(s, ph); })) return false;
   if (end_redundant_) {
     decide_redundantly(p, ph);
-#pragma omp barrier
-    if (!team_.single([&] { apply_redundant(ph); })) return false;
+    if (!team_.serial_barrier([&] { apply_redundant(ph); })) return false;
   }
   migrate(p, ph);
   return true;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "harness/exec/step_recorder.h"
 #include "harness/module_store.h"
 #include "harness/platform_emulation.h"
 #include "harness/step_record.h"
@@ -37,7 +38,9 @@ struct ExecutionResult {
   double run_wall = 0;          // the whole run, placement to last step
   std::int64_t migrations = 0;  // over all steps, warm-up included
   std::int64_t bytes_moved = 0;
-  std::vector<int> final_owner;                     // of phase 0
+  StepWork work;                 // CPU of every step's work, warm-up included (run --costs)
+  double placement = 0;          // CPU seconds the threads spent creating the modules' states
+  std::vector<int> final_owner;  // of phase 0
   std::vector<std::vector<int>> final_phase_owner;  // [phase][module]
 };
 

@@ -1,15 +1,21 @@
 #pragma once
-// A reusable barrier for a fixed subset of the team's threads: a processor group of Zaki, Li &
+// A reusable barrier for a fixed set of the team's threads: a processor group of Zaki, Li &
 // Parthasarathy 1997's local schemes synchronises on its own, which an OpenMP barrier (the whole
-// team) cannot do. Sense reversal by a generation count; a waiting thread sleeps in the kernel
-// (C++20 atomic wait, a futex on Linux) instead of spinning on cores other threads need.
+// team) cannot do, and the whole team's end of phase runs its serial decision inside its one
+// barrier (Team::serial_barrier), which an OpenMP barrier followed by a single section takes two
+// for. Sense reversal by a generation count; a waiting thread spins `spin` rounds (on real cores
+// a wake-up from the kernel costs more than the wait), then sleeps in the kernel (C++20 atomic
+// wait, a futex on Linux) instead of spinning on cores other threads need.
 #include <atomic>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace lbb {
 
 class GroupBarrier {
  public:
-  explicit GroupBarrier(int size) : size_(size) {}
+  explicit GroupBarrier(int size, int spin = 0) : size_(size), spin_(spin) {}
   GroupBarrier(const GroupBarrier&) = delete;
   GroupBarrier& operator=(const GroupBarrier&) = delete;
 
@@ -18,12 +24,26 @@ class GroupBarrier {
   // Returns once all `size` threads have called it for this round. Writes made before the call
   // by any of them are visible to all of them after it.
   void arrive_and_wait() {
+    arrive_and_wait([] {});
+  }
+
+  // The same; the last thread to arrive runs last() (which must not throw) before any leaves,
+  // and what it writes is visible to all of them after the call.
+  template <class Last>
+  void arrive_and_wait(Last&& last) {
     const unsigned round = generation_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == size_) {
+      last();
       arrived_.store(0, std::memory_order_relaxed);  // ordered before the release below
       generation_.fetch_add(1, std::memory_order_release);
       generation_.notify_all();
       return;
+    }
+    for (int i = 0; i < spin_; ++i) {
+      if (generation_.load(std::memory_order_acquire) != round) return;
+#if defined(__x86_64__) || defined(__i386__)
+      _mm_pause();
+#endif
     }
     while (generation_.load(std::memory_order_acquire) == round)
       generation_.wait(round, std::memory_order_acquire);
@@ -31,6 +51,7 @@ class GroupBarrier {
 
  private:
   const int size_;
+  const int spin_;
   std::atomic<int> arrived_{0};
   std::atomic<unsigned> generation_{0};
 };

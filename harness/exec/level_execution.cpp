@@ -40,6 +40,7 @@ class LevelExecution final : public Execution {
     ExecutionResult x;
     x.steps_run = levels_.levels;
     x.record_seconds = levels_.record_seconds;
+    x.work = levels_.work;
     x.run_wall = levels_.run_wall;
     x.migrations = levels_.migrations;
     x.bytes_moved = levels_.bytes_moved;

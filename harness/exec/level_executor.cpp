@@ -98,6 +98,7 @@ LevelResult LevelRun::run() {
     }
   });
   result_.run_wall = wall_now() - run_start_;
+  result_.work = recorder_.work();
   return result_;
 }
 

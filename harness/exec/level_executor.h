@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "harness/exec/step_recorder.h"
 #include "harness/platform_emulation.h"
 #include "harness/schedule.h"
 #include "harness/step_record.h"
@@ -31,6 +32,7 @@ struct LevelResult {
   int levels = 0;
   double run_wall = 0;
   double record_seconds = 0;  // handing records to the sink (archive I/O)
+  StepWork work;              // every level's (run --costs)
   std::int64_t tasks = 0;
   std::int64_t migrations = 0;  // tasks run away from their creator (copied, or read remotely)
   std::int64_t bytes_moved = 0;

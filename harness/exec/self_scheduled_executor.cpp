@@ -23,6 +23,7 @@ struct ModuleRun {
 // The runs of one thread in the current step, padded against false sharing.
 struct alignas(64) ThreadRuns {
   std::vector<ModuleRun> runs;
+  std::vector<StretchClock> phase_clocks;  // its loop's CPU time, per phase (clock.h)
 };
 
 // One run of the self-scheduled executor: the state its steps share, and the steps by name.
@@ -68,8 +69,10 @@ SelfScheduledRun::SelfScheduledRun(InStepSchedule schedule, int chunk, Workload&
       run_count_(static_cast<std::size_t>(phases_) * M_),
       runner_(run_count_.size()),
       run_wall_(run_count_.size()) {
-  for (ThreadRuns& r : runs_)  // room for a whole step: no allocation inside a timed step
+  for (ThreadRuns& r : runs_) {  // room for a whole step: no allocation inside a timed step
     r.runs.reserve(static_cast<std::size_t>(phases_) * M_);
+    r.phase_clocks.resize(phases_);
+  }
 }
 
 ExecutionResult SelfScheduledRun::run() {
@@ -89,6 +92,7 @@ ExecutionResult SelfScheduledRun::run() {
   });
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   result_.steps_run = total_;
+  result_.work = recorder_.work();
   result_.final_owner = home_;
   result_.final_phase_owner.assign(phases_, home_);
   result_.run_wall = wall_now() - run_start_;
@@ -98,12 +102,17 @@ ExecutionResult SelfScheduledRun::run() {
 // Placement by the static distribution: the thread schedule(static) gives a module to touches
 // its state first. Ends in the loop's barrier.
 void SelfScheduledRun::place(int p) {
-#pragma omp for schedule(static)
+  const double c0 = thread_cpu_now();
+#pragma omp for schedule(static) nowait
   for (int m = 0; m < M_; ++m)
     team_.guard([&] {
       store_.place(m);
       home_[m] = p;
     });
+  const double placing = thread_cpu_now() - c0;
+#pragma omp atomic
+  result_.placement += placing;
+#pragma omp barrier
 }
 
 void SelfScheduledRun::home_modules() {
@@ -117,10 +126,11 @@ void SelfScheduledRun::home_modules() {
 void SelfScheduledRun::run_phase(int p, int s, int ph) {
   if (schedule_ == InStepSchedule::kOmpTasks) return spawn_phase(p, s, ph);
   ProcessorTimes& me = recorder_.processor(p);
-  const double c0 = thread_cpu_now();
+  StretchClock& clock = runs_[p].phase_clocks[ph];
+  clock.start();
   // The loop's chunk hand-out is work too.
   scheduled_loop(schedule_, chunk_, M_, [&](int m) { run_module(m, s, ph, p); });
-  me.phase[ph].busy = me.phase[ph].finish = thread_cpu_now() - c0;
+  me.phase[ph].busy = me.phase[ph].finish = clock.stop();
   me.end = std::max(me.end, wall_now());
 }
 
@@ -169,9 +179,9 @@ void SelfScheduledRun::close_step(int s) {
   const double sc = thread_cpu_now();
   workload_.finish_step(s, store_);
   const double serial = thread_cpu_now() - sc;
+  recorder_.close(rec_, serial, wall_now() - recorder_.first_start());  // warm-up too: work()
   if (s >= plan_.warmup) {
     rec_.step = s - plan_.warmup;
-    recorder_.close(rec_, serial, wall_now() - recorder_.first_start());
     rec_.metrics = workload_.step_metric_values(s);
     rec_.metrics.push_back(static_cast<double>(remote));
     if (plan_.record_modules) record_modules();

@@ -29,7 +29,7 @@ double StepRecorder::first_start() const {
   return first;
 }
 
-void StepRecorder::close(StepRecord& rec, double serial, double wall) const {
+void StepRecorder::close(StepRecord& rec, double serial, double wall) {
   const int P = processors();
   const std::size_t phases = procs_[0].phase.size();
   rec.busy.assign(P, 0);
@@ -78,8 +78,13 @@ void StepRecorder::close(StepRecord& rec, double serial, double wall) const {
     rec.balance_wall += sync_wall + end_wall;
   }
   rec.makespan = makespan + serial;
-  for (int p = 0; p < P; ++p)
+  for (int p = 0; p < P; ++p) {
     rec.idle[p] = makespan - (rec.busy[p] + rec.proc_balance[p] + rec.proc_migration[p]);
+    work_.modules += rec.busy[p];
+    work_.balancing += rec.proc_migration[p];
+  }
+  work_.serial += serial;
+  work_.balancing += rec.balance;
 }
 
 double step_imbalance(std::span<const double> busy) {

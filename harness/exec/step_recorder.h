@@ -44,6 +44,14 @@ struct alignas(64) ProcessorTimes {
   void clear();  // keeps the number of phases
 };
 
+// CPU seconds of the work every step did, warm-up steps included, for `lbbench run --costs`
+// (harness/run_costs.h): what the run's process CPU time holds besides the harness.
+struct StepWork {
+  double modules = 0;    // sum over steps and processors of busy: the kernels' modules
+  double serial = 0;     // the workload's serial end of step (a kernel's serial part)
+  double balancing = 0;  // decisions (the decider's CPU, as `balance`) and every module copy
+};
+
 class StepRecorder {
  public:
   StepRecorder(std::span<const double> speed, int phases);
@@ -56,12 +64,15 @@ class StepRecorder {
 
   // Fills every measured column of `rec` from the processors' times; `serial` is the workload's
   // serial end-of-step CPU time, `wall` the step's wall time. Leaves step, metrics and the module
-  // columns, which only the executor knows, as they are.
-  void close(StepRecord& rec, double serial, double wall) const;
+  // columns, which only the executor knows, as they are. Adds the step to work(): call it for
+  // warm-up steps too.
+  void close(StepRecord& rec, double serial, double wall);
+  const StepWork& work() const { return work_; }
 
  private:
   std::vector<double> speed_;
   std::vector<ProcessorTimes> procs_;
+  StepWork work_;
 };
 
 // Of one step: max_p busy / mean_p busy - 1 (0 when nothing ran).

@@ -5,11 +5,13 @@
 // the emulation's busy work calibrated before the first timed step.
 #include <omp.h>
 
+#include <algorithm>
 #include <exception>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "harness/exec/group_barrier.h"
 #include "harness/platform_emulation.h"
 #include "kernels/blas_threads.h"
 
@@ -25,7 +27,10 @@ inline std::optional<std::string> team_size_error(int processors) {
 
 class Team {
  public:
-  Team(int processors, const PlatformEmulation& emulation) : processors_(processors) {
+  // The team's own barrier spins before it sleeps only where every thread has a core.
+  Team(int processors, const PlatformEmulation& emulation)
+      : processors_(processors),
+        barrier_(std::max(processors, 1), processors <= omp_get_num_procs() ? 1 << 14 : 0) {
     if (processors < 1) throw std::invalid_argument("a team needs at least one processor");
     kernels::use_one_blas_thread();  // the team is the parallelism: no BLAS threads under it
     if (emulation.active()) busy_work_rate();  // calibrate before the first timed step
@@ -83,6 +88,23 @@ class Team {
     return !stopped_;
   }
 
+  // Every thread calls it: the barrier at the end of a stretch of parallel work, where the last
+  // thread to arrive runs f before any leaves. One barrier where `omp barrier` and single(f)
+  // take two; the same stopping rules as single().
+  template <class F>
+  bool serial_barrier(F&& f) {
+    barrier_.arrive_and_wait([&]() noexcept {
+      try {
+        if (error_) throw std::runtime_error("a processor failed");
+        f();
+      } catch (...) {
+        if (!error_) error_ = std::current_exception();
+        stopped_ = true;
+      }
+    });
+    return !stopped_;
+  }
+
   // True once a single section stopped the team; read it after a barrier.
   bool stopped() const {
     return stopped_;
@@ -97,6 +119,7 @@ class Team {
 
  private:
   int processors_;
+  GroupBarrier barrier_;
   bool stopped_ = false;
   std::exception_ptr error_;
 };

@@ -2,18 +2,22 @@
 """Kills `lbbench run` once it has reported some finished steps (no commit in between, so they
 are only in <archive>.lbbench-journal), then checks what recover, show, run and merge do with
 that journal, intact and damaged: whole records are folded into the partial run, a torn last
-record is ignored, and a journal with a bad checksum, from another archive, of a run that is
-not partial, or of garbage is refused with exit 2, the archive's bytes unchanged.
+record is ignored, a journaled end of the run (written as RunWriter::end does) sets its final
+attributes, and a journal with a bad checksum, from another archive, of a run that is not
+partial, an end that is not the last record or names an attribute the schema lacks, or of
+garbage is refused with exit 2, the archive's bytes unchanged.
 
 usage: journal_recover.py LBBENCH
 """
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 import h5py
 
@@ -50,6 +54,35 @@ def killed_run(lbbench, config, path, env):
     if len(lines) < 8 or not os.path.exists(path + JOURNAL):
         fail(f"the run reported {len(lines)} steps and left no journal")
     return len(lines)
+
+
+def text(s):
+    b = s.encode()
+    return struct.pack("<I", len(b)) + b
+
+
+def end_record(journal, attributes):
+    """A run's end record (step_journal.h: row ~0, one column per attribute) for the run of the
+    journal's first record. attributes: (name, type code, bytes); 0 text, 2 int64, 3 float64."""
+    with open(journal, "rb") as f:
+        data = f.read()
+    at = 12
+    ids = []
+    for _ in range(2):  # run id, run_uuid
+        (n,) = struct.unpack_from("<I", data, at)
+        ids.append(data[at + 4:at + 4 + n].decode())
+        at += 4 + n
+    payload = text(ids[0]) + text(ids[1]) + struct.pack("<QI", 2**64 - 1, len(attributes))
+    for name, code, value in attributes:
+        payload += text(name) + struct.pack("<BQQ", code, 0, len(value)) + value
+    return struct.pack("<III", 0x314A424C, len(payload), zlib.crc32(payload)) + payload
+
+
+def with_end(tmp, name, archive, journal, attributes, after=b""):
+    path = case(tmp, name, archive, journal)
+    with open(path + JOURNAL, "ab") as f:
+        f.write(end_record(journal, attributes) + after)
+    return path
 
 
 def rows(path):
@@ -159,6 +192,26 @@ def main(lbbench):
         with h5py.File(path, "r+") as f:
             f["runs"]["run-00000-none"].attrs["status"] = "complete"
         expect_refused(lbbench, path, env, "not partial", "journal of a complete run")
+
+        # The run's end, journaled (batched commits): recover sets its final attributes.
+        ended = [("status", 0, b"complete"), ("verified", 2, struct.pack("<q", 1)),
+                 ("wall_total", 3, struct.pack("<d", 1.5))]
+        path = with_end(tmp, "end", a, ja, ended)
+        r = run([lbbench, "recover", path], env)
+        with h5py.File(path, "r") as f:
+            g = f["runs"]["run-00000-none"]
+            got = (g.attrs["status"], int(g.attrs["verified"]), float(g.attrs["wall_total"]))
+        if r.returncode != 0 or got != ("complete", 1, 1.5) or rows(path) != whole or \
+                "its end" not in r.stdout:
+            fail(f"end: exit {r.returncode}, {got}, {rows(path)} rows: {r.stdout}{r.stderr}")
+        expect_refused(lbbench, with_end(tmp, "end-type", a, ja,
+                                         [("status", 3, struct.pack("<d", 1.0))]),
+                       env, "not in the archive's schema", "an end with a mistyped attribute")
+        with open(ja, "rb") as f:
+            data = f.read()
+        first_record = data[:12 + struct.unpack_from("<I", data, 4)[0]]
+        expect_refused(lbbench, with_end(tmp, "after-end", a, ja, ended, first_record), env,
+                       "after its run's end", "a step after the run's end")
 
         garbage = os.path.join(tmp, "random-bytes")
         with open(garbage, "wb") as f:

@@ -62,15 +62,19 @@ def check(lbbench, path, allow_partial=True):
 
 
 def finished_steps(log):
-    """Run id -> steps the killed process reported finished (rows 0..n-1)."""
-    steps = {}
+    """Run id -> steps the killed process reported finished (rows 0..n-1), and the runs it
+    reported ended ("<run-id> end": the run's end is safe, in the journal or the archive)."""
+    steps, ended = {}, set()
     if os.path.exists(log):
         with open(log) as f:
             for line in f:
                 parts = line.split()
                 if len(parts) == 2 and line.endswith("\n"):
-                    steps[parts[0]] = max(steps.get(parts[0], 0), int(parts[1]) + 1)
-    return steps
+                    if parts[1] == "end":
+                        ended.add(parts[0])
+                    else:
+                        steps[parts[0]] = max(steps.get(parts[0], 0), int(parts[1]) + 1)
+    return steps, ended
 
 
 def check_lossless(lbbench, path, log, env):
@@ -80,9 +84,12 @@ def check_lossless(lbbench, path, log, env):
         fail(f"recover {path} exited {r.returncode}: {r.stderr}")
     if os.path.exists(path + ".lbbench-journal"):
         fail(f"recover left the journal beside {path}")
-    reported = finished_steps(log)
+    reported, ended = finished_steps(log)
     recovered = 0
     with h5py.File(path, "r") as f:
+        for rid in ended:  # batched commits: a run's end may have been only in the journal
+            if rid not in f["runs"] or f["runs"][rid].attrs["status"] == "partial":
+                fail(f"{path}: {rid} reported its end but the archive holds it as partial")
         for rid, n in reported.items():
             if rid not in f["runs"]:
                 fail(f"{path}: {rid} reported {n} finished steps but is not archived")
@@ -132,9 +139,10 @@ def main(lbbench, trials, seed):
             # The first trials kill within the first milliseconds (a file being created).
             delay = rng.uniform(0, 0.02) if t < 4 else rng.uniform(0, 0.45)
             reads += trial(lbbench, config, path, delay, env, readers=t % 3 == 0)
-            before = completed_runs(path) if os.path.exists(path) else set()
             if os.path.exists(path):
                 recovered += check_lossless(lbbench, path, log, env)
+            before = completed_runs(path) if os.path.exists(path) else set()
+            if os.path.exists(path):
                 n = check(lbbench, path)
                 killed_mid_run += n > len(before)
             r = subprocess.run([lbbench, "run", config, "-o", path, "--resume"],

@@ -18,4 +18,12 @@ h5dump -g /runs/run-00000-none "$tmp/smoke.h5" > "$tmp/before.txt"
 h5dump -g /runs/run-00000-none "$tmp/smoke.h5" > "$tmp/after.txt"
 cmp "$tmp/before.txt" "$tmp/after.txt"
 /usr/bin/python3 tests/e2e/check_archive.py "$lbbench" "$tmp/smoke.h5" 6
+# --costs: the parts are the invocation's CPU time split without overlap (each >= 0, summing to
+# the total up to rounding), and the executor measured its kernels' modules.
+"$lbbench" run configs/smoke.yaml --no-archive --costs > /dev/null 2> "$tmp/costs.txt"
+awk '/^CPU time of this invocation/ { total = $6 }
+     /^  / && !/verification \+ archive/ { n = $(NF - 3); if (n < 0) bad = 1; sum += n }
+     /kernels: modules/ { kernels = $(NF - 3) }
+     END { if (bad || kernels <= 0 || sum < total - 0.01 || sum > total + 0.01) exit 1 }' \
+  "$tmp/costs.txt" || { cat "$tmp/costs.txt"; exit 1; }
 echo "smoke: OK"
