@@ -49,7 +49,7 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_text("invocation", prov.invocation);
   w.set_text("run_uuid", random_hex(16));
   w.set_real("load_start", load_average());
-  w.flush();
+  // No commit here: the run's first step journals this header (docs: "Crash safety").
 }
 
 void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x) {
@@ -78,7 +78,7 @@ void write_run_outcome(RunWriter& w, const RunOutcome& out) {
   w.set_text("finished", iso_time_now());
   w.set_real("load_end", load_average());
   w.set_text("status", v.passed ? "complete" : "failed");
-  w.end();  // journaled now, committed with the next run's start (docs: "Crash safety")
+  w.end();  // journaled now, committed by the next due commit (docs: "Crash safety")
 }
 
 void write_run_failure(RunWriter& w, const std::string& error) noexcept {

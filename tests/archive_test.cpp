@@ -206,5 +206,49 @@ TEST(Archive, EveryCommitLeavesACompleteFileAtThePath) {
   unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
 }
 
+// Issue 16: runs start and end in the journal; one commit at the writer's close writes them all,
+// and the journal alone recreates them (a kill before that commit).
+TEST(Archive, EndedRunsWaitInTheJournalForOneBatchedCommit) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5"), copy = dir.file("b.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  {
+    ArchiveWriter archive(path);
+    const int opened = archive.commits();
+    for (int r = 0; r < 5; ++r) {
+      auto run = archive.begin_run({"x", 2, 2, true, {"residual"}});
+      run->set_text("status", "partial");
+      run->set_text("run_uuid", "uuid-" + std::to_string(r));
+      for (int s = 0; s < 3; ++s) run->on_step(record(s, 2, 2));
+      run->set_text("status", "complete");
+      run->end();
+    }
+    EXPECT_EQ(archive.commits(), opened);  // no run committed on its own
+    EXPECT_TRUE(ArchiveReader(path).runs().empty());
+    std::filesystem::copy_file(path, copy);
+    std::filesystem::copy_file(journal_path(path), journal_path(copy));
+    archive.finish();
+    EXPECT_EQ(archive.commits(), opened + 1);
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+  const JournalReport folded = fold_journal(copy);
+  ASSERT_TRUE(folded.problem.empty()) << folded.problem;
+  EXPECT_EQ(folded.runs.size(), 5u);
+  EXPECT_EQ(folded.pending(), 15u);
+  for (const std::string& archive : {path, copy}) {
+    ArchiveReader reader(archive);
+    ASSERT_EQ(reader.runs().size(), 5u) << archive;
+    for (const RunInfo& info : reader.runs()) {
+      EXPECT_EQ(info.text.at("status"), "complete") << archive << " " << info.id;
+      EXPECT_EQ(reader.read_series(info.id, "step/wall").size(), 3u) << archive;
+      std::size_t rows = 0, cols = 0;
+      reader.read_matrix(info.id, "proc/busy", rows, cols);
+      EXPECT_EQ(rows, 3u) << archive;
+      EXPECT_EQ(cols, 2u) << archive;
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(journal_path(copy)));
+}
+
 }  // namespace
 }  // namespace lbb

@@ -41,9 +41,9 @@ struct InvocationRecord {
 
 class ArchiveWriter;
 
-// One run's records, held in memory until the archive commits them (each step's rows at most
-// one commit interval later, attributes at every flush()). Until then each step's rows are in
-// the archive's step journal (step_journal.h), so a kill loses no finished step.
+// One run's records, held in memory until the archive commits them (at most one commit interval
+// later, or at flush()). Until then the run's header (at its first step), each step's rows and
+// its end are in the archive's step journal (step_journal.h), so a kill loses no finished step.
 class RunWriter final : public StepSink {
  public:
   RunWriter(ArchiveWriter& archive, std::string id, const RunLayout& layout);
@@ -59,8 +59,8 @@ class RunWriter final : public StepSink {
       const StepRecord& record) override;  // buffers and journals one row; commits when due
   void flush();                            // commits now
   // The run's end: journals the attributes set since the last commit as its end record, and
-  // leaves them, with any step rows not yet committed, to the archive's next commit (the next
-  // run's start, a due commit, or ArchiveWriter::finish()). No attribute may be set after it.
+  // leaves them, with any step rows not yet committed, to the archive's next commit (a due
+  // commit or ArchiveWriter::finish()). No attribute may be set after it.
   void end();  // LBB_STEP_LOG gets "<run-id> end" once it is in the journal
 
  private:
@@ -71,7 +71,9 @@ class RunWriter final : public StepSink {
   // that version is in place, forgets it.
   void write_pending(hid_t file);
   void mark_committed();
+  void journal_header();
   void journal_row();
+  void journal_attributes();
   void set(const std::string& name, h5::Value value);
   ArchiveWriter& archive_;
   std::string id_, uuid_;
@@ -79,9 +81,10 @@ class RunWriter final : public StepSink {
   std::vector<Column> columns_;
   std::map<std::string, h5::Value> attributes_;  // changed since the last commit
   std::int64_t rows_written_ = 0, rows_pending_ = 0;
-  bool created_ = false;
-  bool ended_ = false;  // its end is in the journal
-  bool kept_ = false;   // the archive's copy of an ended run (ArchiveWriter::ended_)
+  bool created_ = false;    // the archive holds its group
+  bool journaled_ = false;  // the journal holds its header record
+  bool ended_ = false;      // its end is in the journal
+  bool kept_ = false;       // the archive's copy of an ended run (ArchiveWriter::ended_)
 };
 
 class ArchiveWriter {
@@ -101,12 +104,14 @@ class ArchiveWriter {
   // Commits now / when the commit interval has passed since the last one. The interval is
   // LBB_ARCHIVE_COMMIT_SECONDS (default 1), stretched to 20 times the last commit's cost so
   // that copying a large archive stays under 5 % of the time; 0 commits every step.
-  // Commits from flush() (a run's start and end) are durable (archive_file.h); those between
-  // steps are not, which is safe against kills but not power loss. Each commit empties the
-  // step journal: the interval bounds the journal's length, not what a kill loses.
+  // A commit is also due when the journal holds kMaxPendingBytes. Commits from flush() and
+  // finish() are durable (archive_file.h), and a due one when kDurableSeconds have passed since
+  // the last durable one; the others are not, which is safe against kills but not power loss. Each
+  // commit writes every ended run waiting in memory and the active run, then empties the step
+  // journal: the interval bounds the journal's length, not what a kill loses.
   void commit(bool durable = true);
   void commit_when_due();
-  // Commits an ended run's records that wait for the next commit (durable); the destructor
+  // Commits the ended runs' records that wait for the next commit (durable); the destructor
   // does it too, silently. Call it before reading the archive while this writer lives.
   void finish();
   int commits() const { return commits_; }
@@ -119,11 +124,17 @@ class ArchiveWriter {
   JournalWriter journal_;  // after lock_: emptied and removed while the lock is held
   int step_log_ = -1;
   InvocationRecord invocation_;
-  RunWriter* active_ = nullptr;       // the run being written, if any
-  std::unique_ptr<RunWriter> ended_;  // the last ended run's records the archive lacks
+  // What the archive lacks waits in memory (and in the journal, which holds the same rows and
+  // attributes) for the next commit up to about this many bytes of journal.
+  static constexpr std::uint64_t kMaxPendingBytes = std::uint64_t{64} << 20;
+  RunWriter* active_ = nullptr;                    // the run being written, if any
+  std::vector<std::unique_ptr<RunWriter>> ended_;  // ended runs' records the archive lacks
   std::size_t next_run_ = 0;
   double interval_ = 1.0;
-  std::chrono::steady_clock::time_point last_commit_;
+  // A due commit is durable when the last durable one is this old: a power loss loses at most
+  // the runs ended in about this time (docs/ARCHITECTURE.md, "Crash safety").
+  static constexpr double kDurableSeconds = 30;
+  std::chrono::steady_clock::time_point last_commit_, last_durable_;
   double last_commit_cost_ = 0;
   int commits_ = 0;
 };

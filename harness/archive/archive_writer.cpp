@@ -15,12 +15,6 @@
 
 namespace lbb {
 
-namespace {
-
-constexpr unsigned kDeflateLevel = 4;
-
-}  // namespace
-
 // One dataset of the run: its table line, its width and the rows not yet committed.
 struct RunWriter::Column {
   const DatasetSpec* spec;
@@ -50,28 +44,6 @@ void append_row(std::vector<unsigned char>& out, const std::vector<V>& row, hsiz
     throw std::logic_error(name + ": a row of " + std::to_string(row.size()) + ", expected " +
                            std::to_string(width));
   append_bytes(out, row.data(), width * sizeof(V));
-}
-
-h5::Handle make_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
-  const int rank = cols == 0 ? 1 : 2;
-  hsize_t dims[2] = {0, cols};
-  hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
-  // About 64 KiB of data a chunk at most.
-  const hsize_t width = cols == 0 ? 1 : cols;
-  hsize_t chunk[2] = {std::max<hsize_t>(1, std::min<hsize_t>(256, 8192 / width)), width};
-  auto space = h5::dataspace(H5Screate_simple(rank, dims, maxdims), name);
-  auto dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE), name);
-  h5::check(H5Pset_chunk(dcpl.get(), rank, chunk), "chunk " + name);
-  if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
-    H5Pset_shuffle(dcpl.get());
-    H5Pset_deflate(dcpl.get(), kDeflateLevel);
-  }
-  auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), name);
-  H5Pset_create_intermediate_group(lcpl.get(), 1);
-  auto ftype = h5::file_type(type);
-  return h5::dataset(H5Dcreate2(group, name.c_str(), ftype.get(), space.get(), lcpl.get(),
-                                dcpl.get(), H5P_DEFAULT),
-                     "create dataset " + name);
 }
 
 }  // namespace
@@ -107,6 +79,7 @@ RunWriter::RunWriter(RunWriter&& o) noexcept
       rows_written_(o.rows_written_),
       rows_pending_(std::exchange(o.rows_pending_, 0)),
       created_(o.created_),
+      journaled_(o.journaled_),
       ended_(o.ended_),
       kept_(true) {
   o.attributes_.clear();
@@ -116,10 +89,9 @@ RunWriter::~RunWriter() {
   const bool pending = !kept_ && (rows_pending_ > 0 || !attributes_.empty());
   try {
     if (pending && ended_) {  // its end is journaled: the next commit takes it (issue 16)
-      if (archive_.ended_) archive_.commit();  // one ended run waits at a time
       if (archive_.active_ == this) archive_.active_ = nullptr;
-      if (rows_pending_ > 0 || !attributes_.empty())
-        archive_.ended_.reset(new RunWriter(std::move(*this)));
+      archive_.ended_.emplace_back(new RunWriter(std::move(*this)));
+      if (archive_.journal_.bytes() > ArchiveWriter::kMaxPendingBytes) archive_.commit(false);
     } else if (pending) {
       archive_.commit();  // while it is still the active run, which the commit writes
     }
@@ -173,12 +145,9 @@ void RunWriter::on_step(const StepRecord& r) {
         c.spec->field);
   }
   ++rows_pending_;
-  if (created_) {
-    journal_row();
-    archive_.commit_when_due();
-  } else {
-    archive_.commit(false);  // creates the run's group, which the journal's records name
-  }
+  if (!created_ && !journaled_) journal_header();  // the run is in neither file yet
+  journal_row();
+  archive_.commit_when_due();
   if (archive_.step_log_ >= 0) {
     const std::string line = id_ + " " + std::to_string(rows_written_ + rows_pending_ - 1) + "\n";
     if (::write(archive_.step_log_, line.data(), line.size()) < 0) {
@@ -199,17 +168,20 @@ void RunWriter::journal_row() {
   journal.append();
 }
 
-void RunWriter::flush() {
-  archive_.commit();
+// The run's header (step_journal.h): its datasets, empty, and the attributes set so far, from
+// which recovery creates the run when the archive lacks it.
+void RunWriter::journal_header() {
+  JournalWriter& journal = archive_.journal_;
+  journal.begin(id_, uuid_, kHeaderRow,
+                static_cast<std::uint32_t>(columns_.size() + attributes_.size()));
+  for (const Column& c : columns_) journal.column(c.name, c.spec->type, c.cols, nullptr, 0);
+  journal_attributes();
+  journal.append();
+  journaled_ = true;
 }
 
-void RunWriter::end() {
-  if (!created_) {  // no journal record names the run yet: nothing to recover it by
-    archive_.commit();
-    return;
-  }
+void RunWriter::journal_attributes() {
   JournalWriter& journal = archive_.journal_;
-  journal.begin(id_, uuid_, kEndRow, static_cast<std::uint32_t>(attributes_.size()));
   for (const auto& [name, value] : attributes_) {
     if (const auto* text = std::get_if<std::string>(&value))
       journal.column(name, RecordType::kText, 0, text->data(), text->size());
@@ -218,6 +190,17 @@ void RunWriter::end() {
     else
       journal.column(name, RecordType::kFloat64, 0, &std::get<double>(value), sizeof(double));
   }
+}
+
+void RunWriter::flush() {
+  archive_.commit();
+}
+
+void RunWriter::end() {
+  if (!created_ && !journaled_) journal_header();  // a run without steps
+  JournalWriter& journal = archive_.journal_;
+  journal.begin(id_, uuid_, kEndRow, static_cast<std::uint32_t>(attributes_.size()));
+  journal_attributes();
   journal.append();
   ended_ = true;
   if (archive_.step_log_ >= 0) {
@@ -230,15 +213,12 @@ void RunWriter::end() {
 
 void RunWriter::write_pending(hid_t file) {
   const std::string path = "/runs/" + id_;
-  if (!created_) {
-    auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
-    H5Pset_create_intermediate_group(lcpl.get(), 1);
-    h5::group(H5Gcreate2(file, path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
-              "create run group " + id_);
-  }
-  auto group = h5::group(H5Gopen2(file, path.c_str(), H5P_DEFAULT), "open run group " + id_);
+  auto group = created_
+                   ? h5::group(H5Gopen2(file, path.c_str(), H5P_DEFAULT), "open run group " + id_)
+                   : h5::create_run_group(file, id_);
   if (!created_)
-    for (const Column& c : columns_) make_dataset(group.get(), c.name, c.spec->type, c.cols);
+    for (const Column& c : columns_)
+      h5::create_step_dataset(group.get(), c.name, c.spec->type, c.cols);
   for (const auto& [name, value] : attributes_) h5::write_attribute(group.get(), name, value);
   if (rows_pending_ > 0)
     for (const Column& c : columns_)
@@ -269,6 +249,8 @@ ArchiveWriter::ArchiveWriter(const std::string& path, InvocationRecord invocatio
   }
   lock_ = ArchiveLock(path);
   check_output_archive(path);
+  if (const char* s = std::getenv("LBB_ARCHIVE_COMMIT_SECONDS")) interval_ = std::atof(s);
+  recovered_ = fold_journal(path);  // before counting the runs: it may add some
   if (fs::exists(path)) {
     h5::Handle file(open_archive_read_only(path), H5Fclose);
     auto runs = h5::group(H5Gopen2(file.get(), "runs", H5P_DEFAULT), path + ": open /runs");
@@ -276,8 +258,6 @@ ArchiveWriter::ArchiveWriter(const std::string& path, InvocationRecord invocatio
     h5::check(H5Gget_info(runs.get(), &info), path + ": count runs");
     next_run_ = info.nlinks;
   }
-  if (const char* s = std::getenv("LBB_ARCHIVE_COMMIT_SECONDS")) interval_ = std::atof(s);
-  recovered_ = fold_journal(path);
   commit();
   journal_ = JournalWriter(path);
   if (const char* log = std::getenv("LBB_STEP_LOG"); log && *log)
@@ -294,7 +274,7 @@ ArchiveWriter::~ArchiveWriter() {
 }
 
 void ArchiveWriter::finish() {
-  if (ended_) commit();
+  if (!ended_.empty()) commit();
 }
 
 std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
@@ -343,22 +323,25 @@ void ArchiveWriter::commit(bool durable) {
             h5::write_text_dataset(g.get(), "hwloc_topology", invocation_.hwloc_xml);
           }
         }
-        if (ended_) ended_->write_pending(file);
+        for (const auto& run : ended_) run->write_pending(file);
         if (active_) active_->write_pending(file);
       },
       durable);
-  ended_.reset();
+  ended_.clear();
   if (active_) active_->mark_committed();
   journal_.clear();
   ++commits_;
   last_commit_ = std::chrono::steady_clock::now();
+  if (durable) last_durable_ = last_commit_;
   last_commit_cost_ = std::chrono::duration<double>(last_commit_ - start).count();
 }
 
 void ArchiveWriter::commit_when_due() {
-  const double since =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_commit_).count();
-  if (interval_ <= 0 || since >= std::max(interval_, 20 * last_commit_cost_)) commit(false);
+  const auto now = std::chrono::steady_clock::now();
+  const double since = std::chrono::duration<double>(now - last_commit_).count();
+  if (interval_ <= 0 || since >= std::max(interval_, 20 * last_commit_cost_) ||
+      journal_.bytes() > kMaxPendingBytes)
+    commit(std::chrono::duration<double>(now - last_durable_).count() >= kDurableSeconds);
 }
 
 }  // namespace lbb

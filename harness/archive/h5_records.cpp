@@ -1,5 +1,6 @@
 #include "harness/archive/h5_records.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace lbb::h5 {
@@ -7,6 +8,8 @@ namespace lbb::h5 {
 namespace {
 
 // Larger fixed-length strings are not what lbbench writes; refusing them bounds memory.
+constexpr unsigned kDeflateLevel = 4;
+
 constexpr std::size_t kMaxFixedString = std::size_t{1} << 24;
 
 Handle text_type() {
@@ -162,6 +165,36 @@ void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t 
   auto mem_space = dataspace(H5Screate_simple(rank, block, nullptr), "row space");
   check(H5Dwrite(d.get(), memory_type(type), mem_space.get(), file_space.get(), H5P_DEFAULT, data),
         "write rows of " + name);
+}
+
+Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
+  const int rank = cols == 0 ? 1 : 2;
+  hsize_t dims[2] = {0, cols};
+  hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
+  // About 64 KiB of data a chunk at most.
+  const hsize_t width = cols == 0 ? 1 : cols;
+  hsize_t chunk[2] = {std::max<hsize_t>(1, std::min<hsize_t>(256, 8192 / width)), width};
+  auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
+  auto dcpl = plist(H5Pcreate(H5P_DATASET_CREATE), name);
+  check(H5Pset_chunk(dcpl.get(), rank, chunk), "chunk " + name);
+  if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+    H5Pset_shuffle(dcpl.get());
+    H5Pset_deflate(dcpl.get(), kDeflateLevel);
+  }
+  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), name);
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  auto ftype = file_type(type);
+  return dataset(H5Dcreate2(group, name.c_str(), ftype.get(), space.get(), lcpl.get(), dcpl.get(),
+                            H5P_DEFAULT),
+                 "create dataset " + name);
+}
+
+Handle create_run_group(hid_t file, const std::string& id) {
+  const std::string path = "/runs/" + id;
+  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  return group(H5Gcreate2(file, path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+               "create run group " + id);
 }
 
 }  // namespace lbb::h5

@@ -27,6 +27,13 @@ Value read_attribute(hid_t obj, const std::string& name, const std::string& wher
 void write_text_dataset(hid_t group, const std::string& name, const std::string& text);
 std::string read_text_dataset(hid_t group, const std::string& name, const std::string& where);
 
+// Creates the empty, extensible, compressed dataset `name` (intermediate groups too) of `cols`
+// values a row (0: one-dimensional), as a run's step datasets are written.
+Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols);
+
+// Creates the group /runs/<id> (and /runs when absent).
+Handle create_run_group(hid_t file, const std::string& id);
+
 // Extends the dataset `name` of `group` to first + count rows of `cols` values (0: a
 // one-dimensional dataset) and writes `count` rows of `data` (host layout of `type`) there.
 void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t cols, hsize_t first,

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -15,15 +16,6 @@
 namespace lbb {
 
 namespace {
-
-bool same_layout(const JournalRecord& a, const JournalRecord& b) {
-  if (a.columns.size() != b.columns.size()) return false;
-  for (std::size_t k = 0; k < a.columns.size(); ++k)
-    if (a.columns[k].name != b.columns[k].name || a.columns[k].type != b.columns[k].type ||
-        a.columns[k].width != b.columns[k].width)
-      return false;
-  return true;
-}
 
 bool plain_name(const std::string& s) {
   return !s.empty() && s != "." && s != ".." && s.find('/') == s.npos;
@@ -66,14 +58,38 @@ std::uint64_t dataset_count(hid_t run) {
   return n;
 }
 
-// A journaled end's attributes, each checked against the archive schema's run attributes (a
-// name the table lacks is a workload's figure: float64).
-std::vector<std::pair<std::string, h5::Value>> end_attributes(const JournalRecord& end) {
+bool is_dataset(const JournalColumn& c) {
+  return c.name.find('/') != std::string::npos;
+}
+
+// A record's step datasets: all columns of a step record, the '/'-named ones of a header.
+std::vector<const JournalColumn*> layout_of(const JournalRecord& r) {
+  std::vector<const JournalColumn*> out;
+  for (const JournalColumn& c : r.columns)
+    if (!r.is_header() || is_dataset(c)) out.push_back(&c);
+  return out;
+}
+
+bool same_layout(const std::vector<const JournalColumn*>& a, const JournalRecord& b) {
+  if (a.size() != b.columns.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (a[k]->name != b.columns[k].name || a[k]->type != b.columns[k].type ||
+        a[k]->width != b.columns[k].width)
+      return false;
+  return true;
+}
+
+// A journaled header's or end's attributes, each checked against the archive schema's run
+// attributes (a name the table lacks is a workload's figure: float64).
+std::vector<std::pair<std::string, h5::Value>> record_attributes(const JournalRecord& r) {
   std::vector<std::pair<std::string, h5::Value>> out;
-  for (const JournalColumn& c : end.columns) {
+  for (const JournalColumn& c : r.columns) {
+    if (r.is_header() && is_dataset(c)) continue;
     const AttributeSpec* a = find_run_attribute(c.name);
-    if (c.name.empty() || c.type != (a ? a->type : RecordType::kFloat64) || (a && a->as_dataset))
-      throw h5::Error("its end record's attribute " + c.name + " is not in the archive's schema");
+    if (c.name.empty() || is_dataset(c) || c.type != (a ? a->type : RecordType::kFloat64) ||
+        (a && a->as_dataset))
+      throw h5::Error("its " + std::string(r.is_end() ? "end" : "header") + " record's attribute " +
+                      c.name + " is not in the archive's schema");
     if (c.type == RecordType::kText) {
       out.emplace_back(c.name, std::string(c.bytes.begin(), c.bytes.end()));
     } else if (c.type == RecordType::kInt64) {
@@ -89,66 +105,119 @@ std::vector<std::pair<std::string, h5::Value>> end_attributes(const JournalRecor
   return out;
 }
 
-// Checks the journal's records against the archive (open read-only) and counts them.
-void check_records(hid_t file, const std::string& archive, const JournalScan& scan,
-                   JournalReport& report) {
-  check_archive_structure(file, archive);
-  const JournalRecord& end = scan.records.back();
-  for (std::size_t k = 0; k + 1 < scan.records.size(); ++k)
-    if (scan.records[k].is_end()) throw h5::Error("it holds records after its run's end");
-  const JournalRecord& first = scan.records.front();
-  report.run_id = first.run_id;
-  const std::string where = "run " + first.run_id;
-  if (!plain_name(first.run_id)) throw h5::Error("its records name no run");
-  auto runs = h5::group(H5Gopen2(file, "runs", H5P_DEFAULT), archive + ": /runs");
-  if (H5Lexists(runs.get(), first.run_id.c_str(), H5P_DEFAULT) <= 0)
-    throw h5::Error("its steps are of " + where + ", which " + archive + " does not hold");
-  h5::require_hard_link(runs.get(), first.run_id, H5O_TYPE_GROUP, archive);
-  auto run = h5::group(H5Gopen2(runs.get(), first.run_id.c_str(), H5P_DEFAULT), where);
-  const auto uuid = h5::read_attribute(run.get(), "run_uuid", where);
+// A header's datasets, for a run the archive lacks: the schema's, each once.
+void check_new_layout(const std::vector<const JournalColumn*>& layout, const std::string& where) {
+  std::set<std::string> names;
+  for (const JournalColumn* c : layout) {
+    const auto slash = c->name.find('/');
+    const DatasetSpec* spec = find_step_dataset(c->name);
+    if (!spec || !plain_name(c->name.substr(slash + 1)) || spec->type != c->type ||
+        !names.insert(c->name).second)
+      throw h5::Error(where + ": column " + c->name + " is not a dataset of the archive's schema");
+  }
+}
+
+// The rows the archive's run holds (0 for a run its header creates), after checking it against
+// the journal's layout of it; sets run.created and whether steps may be added (partial).
+std::uint64_t archived_rows(hid_t runs, const std::string& archive, const JournalScan& scan,
+                            JournalRun& run, const std::vector<const JournalColumn*>& layout,
+                            bool& partial) {
+  const JournalRecord& first = scan.records[run.first];
+  const std::string where = "run " + run.run_id;
+  if (H5Lexists(runs, run.run_id.c_str(), H5P_DEFAULT) <= 0) {
+    if (!first.is_header())
+      throw h5::Error("its steps are of " + where + ", which " + archive + " does not hold");
+    check_new_layout(layout, where);
+    record_attributes(first);
+    run.created = partial = true;
+    return 0;
+  }
+  h5::require_hard_link(runs, run.run_id, H5O_TYPE_GROUP, archive);
+  auto group = h5::group(H5Gopen2(runs, run.run_id.c_str(), H5P_DEFAULT), where);
+  const auto uuid = h5::read_attribute(group.get(), "run_uuid", where);
   if (!std::holds_alternative<std::string>(uuid) || std::get<std::string>(uuid) != first.run_uuid)
     throw h5::Error("it belongs to another archive: " + archive + "'s " + where +
                     " has another run_uuid");
   std::uint64_t rows = 0;
   if (!first.is_end()) {
-    for (std::size_t k = 0; k < first.columns.size(); ++k) {
-      const std::uint64_t n = dataset_rows(run.get(), first.columns[k], where);
+    for (std::size_t k = 0; k < layout.size(); ++k) {
+      const std::uint64_t n = dataset_rows(group.get(), *layout[k], where);
       if (k > 0 && n != rows) throw h5::Error(where + "'s datasets differ in length");
       rows = n;
     }
-    if (dataset_count(run.get()) != first.columns.size())
+    if (dataset_count(group.get()) != layout.size())
       throw h5::Error("its records lack datasets of " + where);
   }
+  if (first.is_header()) ++run.committed;  // a kill between a commit and the truncation
+  partial = h5::read_attribute(group.get(), "status", where) == h5::Value(std::string("partial"));
+  return rows;
+}
+
+// Checks one run's records against the archive (open read-only) and counts them.
+void check_run(hid_t runs, const std::string& archive, const JournalScan& scan, JournalRun& run) {
+  const auto& records = scan.records;
+  const JournalRecord& first = records[run.first];
+  const JournalRecord& last = records[run.first + run.count - 1];
+  const std::string where = "run " + run.run_id;
+  if (!plain_name(run.run_id)) throw h5::Error("its records name no run");
+  for (std::size_t k = run.first; k + 1 < run.first + run.count; ++k)
+    if (records[k].is_end()) throw h5::Error("it holds records after its run's end");
+  for (std::size_t k = run.first + 1; k < run.first + run.count; ++k)
+    if (records[k].is_header()) throw h5::Error("it mixes records of different runs or layouts");
+  const std::vector<const JournalColumn*> layout = layout_of(first);
+  bool partial = false;
+  const std::uint64_t rows = archived_rows(runs, archive, scan, run, layout, partial);
   std::uint64_t next = rows;
-  for (const JournalRecord& r : scan.records) {
-    if (r.run_id != first.run_id || r.run_uuid != first.run_uuid ||
-        (!r.is_end() && !same_layout(r, first)))
+  for (std::size_t k = run.first; k < run.first + run.count; ++k) {
+    const JournalRecord& r = records[k];
+    if (r.is_header() || r.is_end()) continue;
+    if (r.run_uuid != first.run_uuid || !same_layout(layout, r))
       throw h5::Error("it mixes records of different runs or layouts");
-    if (r.is_end()) break;
-    if (r.row < rows && report.pending == 0) {
-      ++report.committed;
+    if (r.row < rows && run.pending == 0) {
+      ++run.committed;
     } else if (r.row != next) {
       throw h5::Error(where + ": its step " + std::to_string(r.row) + " comes where step " +
                       std::to_string(next) + " belongs (steps are missing)");
     } else {
-      ++report.pending;
+      if (run.pending++ == 0) run.pending_at = k;
       ++next;
     }
   }
-  const auto status = h5::read_attribute(run.get(), "status", where);
-  const bool partial = status == h5::Value(std::string("partial"));
-  if (report.pending > 0 && !partial)
+  if (run.pending > 0 && !partial)
     throw h5::Error("it holds new steps of " + where + ", which " + archive +
                     " holds as ended, not partial");
-  if (!end.is_end()) return;
+  if (!last.is_end()) return;
+  if (last.run_uuid != first.run_uuid)
+    throw h5::Error("it mixes records of different runs or layouts");
   std::string ended = "?";
-  for (const auto& [name, value] : end_attributes(end))
+  for (const auto& [name, value] : record_attributes(last))
     if (name == "status" && std::holds_alternative<std::string>(value))
       ended = std::get<std::string>(value);
   if (partial)
-    report.ended = ended;
+    run.ended = ended;
   else  // a kill between the commit that holds the end and the journal's truncation
-    ++report.committed;
+    ++run.committed;
+}
+
+// Splits the journal into its runs (each run's records together) and checks each.
+void check_records(hid_t file, const std::string& archive, const JournalScan& scan,
+                   JournalReport& report) {
+  check_archive_structure(file, archive);
+  std::set<std::string> seen;
+  for (std::size_t k = 0; k < scan.records.size(); ++k) {
+    const std::string& id = scan.records[k].run_id;
+    if (k > 0 && id == scan.records[k - 1].run_id) {
+      ++report.runs.back().count;
+      continue;
+    }
+    if (!seen.insert(id).second) throw h5::Error("it mixes records of different runs or layouts");
+    report.runs.push_back({});
+    report.runs.back().run_id = id;
+    report.runs.back().first = k;
+    report.runs.back().count = 1;
+  }
+  auto runs = h5::group(H5Gopen2(file, "runs", H5P_DEFAULT), archive + ": /runs");
+  for (JournalRun& run : report.runs) check_run(runs.get(), archive, scan, run);
 }
 
 // Scans the journal and checks it; a refused journal comes back with `problem` set.
@@ -164,50 +233,79 @@ JournalReport examine(const std::string& archive, JournalScan& scan) {
       h5::Handle file(open_archive_read_only(archive), H5Fclose);
       check_records(file.get(), archive, scan, report);
     } catch (const h5::Error& e) {
-      report.pending = report.committed = 0;
+      report.runs.clear();
       report.problem = e.what();
     }
   }
   return report;
 }
 
-// Appends the pending records' rows, column by column, to the run in `file`, then its end.
-void append_pending(hid_t file, const JournalScan& scan, const JournalReport& report) {
-  const std::size_t skip = report.committed;
-  auto run = h5::group(H5Gopen2(file, ("/runs/" + report.run_id).c_str(), H5P_DEFAULT),
-                       "open run " + report.run_id);
-  if (!report.ended.empty())
-    for (const auto& [name, value] : end_attributes(scan.records.back()))
-      h5::write_attribute(run.get(), name, value);
-  if (report.pending == 0) return;
-  const JournalRecord& first = scan.records[skip];
+// Creates the run from its header record: its datasets, empty, its attributes, `partial`.
+h5::Handle create_run(hid_t file, const JournalRecord& header) {
+  auto group = h5::create_run_group(file, header.run_id);
+  for (const JournalColumn* c : layout_of(header))
+    h5::create_step_dataset(group.get(), c->name, c->type, c->width);
+  for (const auto& [name, value] : record_attributes(header))
+    h5::write_attribute(group.get(), name, value);
+  h5::write_attribute(group.get(), "run_uuid", header.run_uuid);
+  h5::write_attribute(group.get(), "status", std::string("partial"));
+  return group;
+}
+
+// Adds one run's pending records to `file`: its group when created, its rows column by
+// column, then its end.
+void append_run(hid_t file, const JournalScan& scan, const JournalRun& run) {
+  const auto& records = scan.records;
+  auto group = run.created ? create_run(file, records[run.first])
+                           : h5::group(H5Gopen2(file, ("/runs/" + run.run_id).c_str(), H5P_DEFAULT),
+                                       "open run " + run.run_id);
+  if (!run.ended.empty())
+    for (const auto& [name, value] : record_attributes(records[run.first + run.count - 1]))
+      h5::write_attribute(group.get(), name, value);
+  if (run.pending == 0) return;
+  const JournalRecord& first = records[run.pending_at];
   std::vector<unsigned char> rows;
   for (std::size_t k = 0; k < first.columns.size(); ++k) {
     rows.clear();
-    for (std::size_t r = skip; r < skip + report.pending; ++r) {
-      const auto& bytes = scan.records[r].columns[k].bytes;
+    for (std::size_t r = run.pending_at; r < run.pending_at + run.pending; ++r) {
+      const auto& bytes = records[r].columns[k].bytes;
       rows.insert(rows.end(), bytes.begin(), bytes.end());
     }
     const JournalColumn& c = first.columns[k];
-    h5::append_rows(run.get(), c.name, c.type, c.width, first.row, report.pending, rows.data());
+    h5::append_rows(group.get(), c.name, c.type, c.width, first.row, run.pending, rows.data());
   }
 }
 
 }  // namespace
 
-std::string describe_recovery(const JournalReport& r) {
+std::uint64_t JournalReport::pending() const {
+  std::uint64_t n = 0;
+  for (const JournalRun& r : runs) n += r.pending;
+  return n;
+}
+
+bool JournalReport::changes() const {
+  for (const JournalRun& r : runs)
+    if (r.created || r.pending > 0 || !r.ended.empty()) return true;
+  return false;
+}
+
+std::string describe_recovery(const JournalReport& report) {
   std::string line;
-  if (r.pending > 0 || !r.ended.empty())
-    line = "recovered " + std::to_string(r.pending) + " finished steps of " + r.run_id + " from " +
-           r.journal +
-           (r.ended.empty() ? " (the run stays partial; `run --resume` runs it again)"
-                            : " and its end (status " + r.ended + ")");
-  if (r.committed > 0)
-    line += (line.empty() ? "" : "; ") + std::to_string(r.committed) + " steps of " + r.run_id +
-            " in " + r.journal + " were already in the archive";
-  if (r.torn_bytes > 0)
-    line += (line.empty() ? "" : "; ") + std::string("ignored a record torn by a kill (") +
-            std::to_string(r.torn_bytes) + " bytes) at the end of " + r.journal;
+  const auto add = [&](const std::string& part) { line += (line.empty() ? "" : "; ") + part; };
+  for (const JournalRun& r : report.runs) {
+    if (r.created || r.pending > 0 || !r.ended.empty())
+      add("recovered " + std::to_string(r.pending) + " finished steps of " + r.run_id +
+          (r.created ? " (created from its header)" : "") + " from " + report.journal +
+          (r.ended.empty() ? " (the run stays partial; `run --resume` runs it again)"
+                           : " and its end (status " + r.ended + ")"));
+    if (r.committed > 0)
+      add(std::to_string(r.committed) + " records of " + r.run_id + " in " + report.journal +
+          " were already in the archive");
+  }
+  if (report.torn_bytes > 0)
+    add("ignored a record torn by a kill (" + std::to_string(report.torn_bytes) +
+        " bytes) at the end of " + report.journal);
   return line;
 }
 
@@ -224,9 +322,13 @@ JournalReport fold_journal(const std::string& archive) {
                     " is unchanged. Move the journal beside its own archive and run `lbbench "
                     "recover` there, or remove it to write to " +
                     archive + " without its steps");
-  if (report.pending > 0 || !report.ended.empty())
+  if (report.changes())
     commit_archive(
-        archive, [&](hid_t file) { append_pending(file, scan, report); }, true);
+        archive,
+        [&](hid_t file) {
+          for (const JournalRun& run : report.runs) append_run(file, scan, run);
+        },
+        true);
   if (scan.exists) ::unlink(report.journal.c_str());
   return report;
 }

@@ -89,10 +89,12 @@ JournalRecord decode(const unsigned char* data, std::size_t size) {
     col.width = c.get<std::uint64_t>();
     const auto bytes = c.get<std::uint64_t>();
     const std::uint64_t values = col.width == 0 ? 1 : col.width;
-    const bool attribute = r.is_end() && col.width == 0 && col.type != RecordType::kInt32;
+    const bool dataset = col.name.find('/') != std::string::npos;
+    const bool attribute = (r.is_end() || (r.is_header() && !dataset)) && col.width == 0 &&
+                           col.type != RecordType::kInt32;
+    const std::uint64_t row_bytes = r.is_header() ? 0 : values * record_type_bytes(col.type);
     if (attribute ? col.type != RecordType::kText && bytes != record_type_bytes(col.type)
-                  : col.type == RecordType::kText || values > kMaxPayload ||
-                        bytes != values * record_type_bytes(col.type))
+                  : col.type == RecordType::kText || values > kMaxPayload || bytes != row_bytes)
       throw h5::Error("column " + col.name + " holds " + std::to_string(bytes) +
                       " bytes, not one row of its width");
     const auto* p = c.take(bytes);
@@ -132,6 +134,7 @@ JournalWriter::JournalWriter(JournalWriter&& o) noexcept
     : path_(std::move(o.path_)),
       fd_(std::exchange(o.fd_, -1)),
       empty_(o.empty_),
+      bytes_(o.bytes_),
       buffer_(std::move(o.buffer_)) {}
 
 JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
@@ -140,6 +143,7 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
     path_ = std::move(o.path_);
     fd_ = std::exchange(o.fd_, -1);
     empty_ = o.empty_;
+    bytes_ = o.bytes_;
     buffer_ = std::move(o.buffer_);
   }
   return *this;
@@ -193,6 +197,7 @@ void JournalWriter::append() {
     left -= static_cast<std::size_t>(n);
   }
   empty_ = false;
+  bytes_ += buffer_.size();
 }
 
 void JournalWriter::clear() {
@@ -200,6 +205,7 @@ void JournalWriter::clear() {
   if (::ftruncate(fd_, 0) != 0)
     throw h5::Error(path_ + ": cannot empty the journal: " + std::strerror(errno));
   empty_ = true;
+  bytes_ = 0;
 }
 
 JournalScan scan_journal(const std::string& journal) {

@@ -13,6 +13,10 @@
 // The run's end (its summary, verification and final status: the run attributes set since the
 // last commit) is one record of the same form with row kEndRow: a column per attribute, width
 // 0, its value's bytes (text of any length, 8 bytes otherwise). It is the run's last record.
+// A run the archive does not hold yet starts with its header record (row kHeaderRow): a column
+// per dataset of the run (its name holds a '/', e.g. "proc/busy"; width as above, no bytes),
+// then a column per attribute set so far (a name without '/', as in the end record). Records of
+// several runs follow one another, each run's together, as long as no commit empties the file.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,12 +37,14 @@ struct JournalColumn {
 };
 
 inline constexpr std::uint64_t kEndRow = ~std::uint64_t{0};
+inline constexpr std::uint64_t kHeaderRow = kEndRow - 1;
 
 struct JournalRecord {
   std::string run_id, run_uuid;
-  std::uint64_t row = 0;  // kEndRow: the run's end, its columns are run attributes
+  std::uint64_t row = 0;  // kEndRow / kHeaderRow: the run's end / header, see above
   std::vector<JournalColumn> columns;
   bool is_end() const { return row == kEndRow; }
+  bool is_header() const { return row == kHeaderRow; }
 };
 
 // Builds one record's payload column by column, then appends it framed, in one write(2).
@@ -56,14 +62,16 @@ class JournalWriter {
              std::uint32_t columns);
   void column(const std::string& name, RecordType type, std::uint64_t width, const void* data,
               std::size_t bytes);
-  void append();  // throws h5::Error when the write fails
-  void clear();   // after a commit: its records are in the archive
+  void append();                                  // throws h5::Error when the write fails
+  void clear();                                   // after a commit: its records are in the archive
+  std::uint64_t bytes() const { return bytes_; }  // appended since the last clear()
 
  private:
   void close() noexcept;
   std::string path_;
   int fd_ = -1;
   bool empty_ = true;
+  std::uint64_t bytes_ = 0;
   std::vector<unsigned char> buffer_;
 };
 

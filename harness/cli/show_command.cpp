@@ -62,9 +62,9 @@ void add_show_command(CLI::App& app) {
     if (!journal.problem.empty())
       std::cout << "note: " << printable(journal.journal)
                 << " is refused: " << printable(journal.problem) << "\n";
-    else if (journal.pending > 0)
-      std::cout << journal.pending << " finished steps of " << printable(journal.run_id)
-                << " wait in " << printable(journal.journal) << ": a run writing the archive "
+    else if (journal.changes())
+      std::cout << journal.pending() << " finished steps of " << journal.runs.size()
+                << " runs wait in " << printable(journal.journal) << ": a run writing the archive "
                 << "commits them; after a killed run `lbbench recover " << printable(*path)
                 << "` adds them\n";
   });

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""Kills `lbbench run` once it has reported some finished steps (no commit in between, so they
-are only in <archive>.lbbench-journal), then checks what recover, show, run and merge do with
-that journal, intact and damaged: whole records are folded into the partial run, a torn last
-record is ignored, a journaled end of the run (written as RunWriter::end does) sets its final
+"""Kills `lbbench run` once it has reported some finished steps (no commit in between, so the run
+is only in <archive>.lbbench-journal: its header record and its steps), then checks what
+recover, show, run and merge do with that journal, intact and damaged: the run is created from
+its header (alone: an empty partial run) and its whole records are folded in, a torn last record
+is ignored, a journaled end of the run (written as RunWriter::end does) sets its final
 attributes, and a journal with a bad checksum, from another archive, of a run that is not
-partial, an end that is not the last record or names an attribute the schema lacks, or of
-garbage is refused with exit 2, the archive's bytes unchanged.
+partial, with a gap in its steps, an end that is not the last record or names an attribute the
+schema lacks, or of garbage is refused with exit 2, the archive's bytes unchanged.
 
 usage: journal_recover.py LBBENCH
 """
@@ -85,8 +86,29 @@ def with_end(tmp, name, archive, journal, attributes, after=b""):
     return path
 
 
+def records(journal):
+    """The journal's records, framed, in order."""
+    with open(journal, "rb") as f:
+        data = f.read()
+    out, at = [], 0
+    while at + 12 <= len(data):
+        n = 12 + struct.unpack_from("<I", data, at + 4)[0]
+        out.append(data[at:at + n])
+        at += n
+    return out
+
+
+def with_records(tmp, name, archive, journal, kept):
+    path = case(tmp, name, archive, journal)
+    with open(path + JOURNAL, "wb") as f:
+        f.write(b"".join(kept))
+    return path
+
+
 def rows(path):
     with h5py.File(path, "r") as f:
+        if len(f["runs"]) == 0:
+            return 0
         g = next(iter(f["runs"].values()))
         lengths = set()
         g.visititems(lambda n, o: lengths.add(o.shape[0]) if isinstance(o, h5py.Dataset) else None)
@@ -138,6 +160,9 @@ def main(lbbench):
         killed_run(lbbench, config, b, env)
         ja, jb = a + JOURNAL, b + JOURNAL
         committed = rows(a)
+        if committed != 0:
+            fail(f"the killed run committed {committed} steps; expected them only in the journal")
+        whole_records = records(ja)
 
         # show reads, never writes: the archive and the journal stay as they are.
         path = case(tmp, "show", a, ja)
@@ -149,8 +174,15 @@ def main(lbbench):
         # Intact: every reported step comes back; the journal goes.
         path = case(tmp, "intact", a, ja)
         r = run([lbbench, "recover", path], env)
-        if r.returncode != 0 or rows(path) < committed + reported or os.path.exists(path + JOURNAL):
-            fail(f"intact: exit {r.returncode}, {rows(path)} rows, reported {reported}: {r.stderr}")
+        if r.returncode != 0 or rows(path) < committed + reported or \
+                os.path.exists(path + JOURNAL) or "created from its header" not in r.stdout:
+            fail(f"intact: exit {r.returncode}, {rows(path)} rows, reported {reported}: "
+                 f"{r.stdout}{r.stderr}")
+        with h5py.File(path, "r") as f:
+            g = f["runs"]["run-00000-none"]
+            if g.attrs["status"] != "partial" or "config_yaml" not in g.attrs:
+                fail(f"intact: the created run lacks its header: {dict(g.attrs)}")
+        intact = path
         whole = rows(path)
         if subprocess.run(["h5dump", "-H", path], capture_output=True).returncode != 0:
             fail("intact: h5dump cannot open the recovered archive")
@@ -185,15 +217,38 @@ def main(lbbench):
             f.write(bytes([byte[0] ^ 0x40]))
         expect_refused(lbbench, path, env, "checksum", "corrupt checksum")
 
-        expect_refused(lbbench, case(tmp, "foreign", a, jb), env, "another archive",
+        # The header alone (a kill before the first step's record): an empty partial run.
+        path = with_records(tmp, "header-only", a, ja, whole_records[:1])
+        r = run([lbbench, "recover", path], env)
+        with h5py.File(path, "r") as f:
+            status = f["runs"]["run-00000-none"].attrs["status"]
+        if r.returncode != 0 or rows(path) != 0 or status != "partial" or \
+                "created from its header" not in r.stdout:
+            fail(f"header only: exit {r.returncode}, {rows(path)} rows, {status}: {r.stdout}")
+
+        expect_refused(lbbench, with_records(tmp, "gap", a, ja,
+                                             whole_records[:3] + whole_records[4:]),
+                       env, "steps are missing", "a gap in the steps")
+        # A run the archive lacks, named by steps without its header.
+        expect_refused(lbbench, with_records(tmp, "headless", a, ja, whole_records[1:]), env,
+                       "does not hold", "steps of a run the archive lacks")
+
+        # The archive holds the run (with another run_uuid): another archive's journal.
+        expect_refused(lbbench, case(tmp, "foreign", intact, jb), env, "another archive",
                        "journal of another archive")
 
-        path = case(tmp, "ended", a, ja)
+        # The archive holds the run's first steps, ended: the journal's later steps are refused.
+        path = with_records(tmp, "ended", a, ja, whole_records[:4])
+        r = run([lbbench, "recover", path], env)
+        if r.returncode != 0 or rows(path) != 3:
+            fail(f"first steps: exit {r.returncode}, {rows(path)} rows: {r.stdout}{r.stderr}")
         with h5py.File(path, "r+") as f:
             f["runs"]["run-00000-none"].attrs["status"] = "complete"
+        shutil.copy(ja, path + JOURNAL)
         expect_refused(lbbench, path, env, "not partial", "journal of a complete run")
 
-        # The run's end, journaled (batched commits): recover sets its final attributes.
+        # Header, steps and end, from the journal alone (batched commits): recover creates the
+        # run and sets its final attributes.
         ended = [("status", 0, b"complete"), ("verified", 2, struct.pack("<q", 1)),
                  ("wall_total", 3, struct.pack("<d", 1.5))]
         path = with_end(tmp, "end", a, ja, ended)
