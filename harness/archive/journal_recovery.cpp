@@ -105,14 +105,15 @@ std::vector<std::pair<std::string, h5::Value>> record_attributes(const JournalRe
   return out;
 }
 
-// A header's datasets, for a run the archive lacks: the schema's, each once.
+// A header's datasets, for a run the archive lacks: the schema's, with its type and rank, each
+// once.
 void check_new_layout(const std::vector<const JournalColumn*>& layout, const std::string& where) {
   std::set<std::string> names;
   for (const JournalColumn* c : layout) {
     const auto slash = c->name.find('/');
     const DatasetSpec* spec = find_step_dataset(c->name);
     if (!spec || !plain_name(c->name.substr(slash + 1)) || spec->type != c->type ||
-        !names.insert(c->name).second)
+        (spec->shape == RecordShape::kSteps) != (c->width == 0) || !names.insert(c->name).second)
       throw h5::Error(where + ": column " + c->name + " is not a dataset of the archive's schema");
   }
 }

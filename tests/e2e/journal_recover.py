@@ -226,6 +226,20 @@ def main(lbbench):
                 "created from its header" not in r.stdout:
             fail(f"header only: exit {r.returncode}, {rows(path)} rows, {status}: {r.stdout}")
 
+        # A header whose first dataset has another type than the schema's.
+        header = bytearray(whole_records[0][12:])
+        at = 0
+        for _ in range(2):  # run id, run_uuid
+            at += 4 + struct.unpack_from("<I", header, at)[0]
+        at += 12  # row, columns
+        at += 4 + struct.unpack_from("<I", header, at)[0]  # the first column's name
+        header[at] ^= 1  # its type code: float64 <-> int64
+        header = bytes(header)
+        mistyped = struct.pack("<III", 0x314A424C, len(header), zlib.crc32(header)) + header
+        expect_refused(lbbench, with_records(tmp, "mistyped", a, ja,
+                                             [mistyped] + whole_records[1:2]),
+                       env, "not a dataset of the archive's schema", "a mistyped dataset")
+
         expect_refused(lbbench, with_records(tmp, "gap", a, ja,
                                              whole_records[:3] + whole_records[4:]),
                        env, "steps are missing", "a gap in the steps")
