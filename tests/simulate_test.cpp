@@ -38,6 +38,19 @@ std::string synthetic(const std::string& workload, const std::string& platform,
          " }\nbalancers: [ { " + balancer + " } ]\n";
 }
 
+// Runs every run of the config for real into the archive, then replays the archive.
+std::vector<ReplayedRun> run_and_replay(const Config& config, const std::string& archive_path) {
+  {
+    ArchiveWriter archive(archive_path);
+    const Provenance prov = gather_provenance();
+    for (const RunSpec& spec : config.runs) {
+      const RunOutcome out = execute_run(spec, 0, &archive, prov);
+      if (!out.ok()) ADD_FAILURE() << out.error;
+    }
+  }
+  return replay_archive(ArchiveReader(archive_path), SimSettings{});
+}
+
 double sum(const std::vector<double>& v) {
   return std::accumulate(v.begin(), v.end(), 0.0);
 }
@@ -243,16 +256,7 @@ TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
       "  - { static: lpt, dynamic: multilevel, min_gain: 0 }\n"
       "  - { static: greedy_probe }\n";
   const Config config = load_config_text(yaml, "real.yaml");
-  {
-    ArchiveWriter archive(archive_path);
-    const Provenance prov = gather_provenance();
-    for (const RunSpec& spec : config.runs) {
-      const RunOutcome out = execute_run(spec, 0, &archive, prov);
-      ASSERT_TRUE(out.ok()) << out.error;
-    }
-  }
-  const ArchiveReader archive(archive_path);
-  const std::vector<ReplayedRun> replayed = replay_archive(archive, SimSettings{});
+  const std::vector<ReplayedRun> replayed = run_and_replay(config, archive_path);
   ASSERT_EQ(replayed.size(), config.runs.size());
   std::int64_t moved = 0;
   for (const ReplayedRun& r : replayed) {
@@ -343,16 +347,7 @@ TEST(Simulate, ReplayReproducesTwoPhaseTrfdRuns) {
       "  - { static: optimal_chain, dynamic: multilevel, min_gain: 0 }\n"
       "  - { dynamic: redistribution, threshold: 1.0 }\n",
       "trfd.yaml");
-  {
-    ArchiveWriter archive(archive_path);
-    const Provenance prov = gather_provenance();
-    for (const RunSpec& spec : config.runs) {
-      const RunOutcome out = execute_run(spec, 0, &archive, prov);
-      ASSERT_TRUE(out.ok()) << out.error;
-    }
-  }
-  const ArchiveReader archive(archive_path);
-  const std::vector<ReplayedRun> replayed = replay_archive(archive, SimSettings{});
+  const std::vector<ReplayedRun> replayed = run_and_replay(config, archive_path);
   ASSERT_EQ(replayed.size(), config.runs.size());
   std::int64_t moved = 0;
   for (const ReplayedRun& r : replayed) {

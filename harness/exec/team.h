@@ -76,15 +76,7 @@ class Team {
   template <class F>
   bool single(F&& f) {
 #pragma omp single
-    {
-      try {
-        if (error_) throw std::runtime_error("a processor failed");
-        f();
-      } catch (...) {
-        if (!error_) error_ = std::current_exception();
-        stopped_ = true;
-      }
-    }
+    guarded(f);
     return !stopped_;
   }
 
@@ -93,15 +85,7 @@ class Team {
   // take two; the same stopping rules as single().
   template <class F>
   bool serial_barrier(F&& f) {
-    barrier_.arrive_and_wait([&]() noexcept {
-      try {
-        if (error_) throw std::runtime_error("a processor failed");
-        f();
-      } catch (...) {
-        if (!error_) error_ = std::current_exception();
-        stopped_ = true;
-      }
-    });
+    barrier_.arrive_and_wait([&]() noexcept { guarded(f); });
     return !stopped_;
   }
 
@@ -118,6 +102,18 @@ class Team {
   }
 
  private:
+  // Runs f on one thread unless the team has failed; an exception stops the team.
+  template <class F>
+  void guarded(F& f) noexcept {
+    try {
+      if (error_) throw std::runtime_error("a processor failed");
+      f();
+    } catch (...) {
+      if (!error_) error_ = std::current_exception();
+      stopped_ = true;
+    }
+  }
+
   int processors_;
   GroupBarrier barrier_;
   bool stopped_ = false;
