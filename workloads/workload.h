@@ -42,6 +42,14 @@ struct Verification {
   double checksum = 0;            // of the run's result
   double reference_checksum = 0;  // of the serial reference
   bool simulated = false;  // no kernel ran (execution.executor: simulate): passed, not verified
+
+  // The verification of a simulated run: nothing ran, so nothing is compared.
+  static Verification of_simulation() {
+    Verification v;
+    v.passed = v.simulated = true;
+    v.detail = "simulated: no kernel executed, nothing verified";
+    return v;
+  }
 };
 
 // What a workload keeps of its serial reference computation, opaque to whoever holds it. It

@@ -39,10 +39,7 @@ class TreeExecution final : public Execution {
     return std::make_shared<const SerialReference>(steps);  // no kernel: nothing to compute
   }
   Verification verify(const ExecutionResult&, const SerialReference&) override {
-    Verification v;
-    v.passed = v.simulated = true;
-    v.detail = "simulated: no kernel executed, nothing verified";
-    return v;
+    return Verification::of_simulation();
   }
   std::vector<WorkloadAttribute> attributes() const override {
     const double n = sim_.generations > 0 ? sim_.generations : 1;
