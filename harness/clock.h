@@ -39,29 +39,37 @@ inline double process_cpu_now() {
 // stretch only when the last one of its kind was not short: steady stretches of empty or tiny
 // modules cost two wall clock reads, long ones two CPU clock reads besides, which their length
 // dwarfs. A stretch that ran long after a short one is counted by its wall time, an upper bound of
-// its CPU time (`walled` says how often).
+// its CPU time (`walled` says how often). That bound is loose where threads outnumber cores: there
+// a thread's own team takes its core, and a stretch preempted after short ones would carry whole
+// time slices of the others; an `exact` clock reads the CPU clock around every stretch.
 class StretchClock {
  public:
   static constexpr double kShortStretch = 20e-6;  // s
 
-  void start() {
-    wall_ = wall_now();
+  explicit StretchClock(bool exact = false) : exact_(exact) {}
+
+  void start() { start(wall_now()); }
+  // The same, given the wall clock now (a caller that reads it anyway saves a read).
+  void start(double wall_now) {
+    wall_ = wall_now;
     if (read_cpu_) cpu_ = thread_cpu_now();
   }
   // CPU seconds since start().
-  double stop() {
-    const double wall = wall_now() - wall_;
+  double stop() { return stop(wall_now()); }
+  double stop(double wall_now) {
+    const double wall = wall_now - wall_;
     double cpu = wall;
     if (read_cpu_)
       cpu = thread_cpu_now() - cpu_;
     else if (wall >= kShortStretch)
       ++walled_;
-    read_cpu_ = wall >= kShortStretch;
+    read_cpu_ = exact_ || wall >= kShortStretch;
     return cpu;
   }
   std::int64_t walled() const { return walled_; }
 
  private:
+  bool exact_;
   bool read_cpu_ = true;  // the first stretch: nothing known yet
   double wall_ = 0, cpu_ = 0;
   std::int64_t walled_ = 0;

@@ -74,8 +74,8 @@ class BspRun : ModuleRunContext {
   void place(int p);
   bool run_step_phase(int p, int s, int ph);
   void run_phase(int p, int s, int ph);
-  std::size_t run_modules(int p, int s, int ph, std::size_t i, const std::atomic<int>* stop,
-                          int round = 0);
+  std::size_t run_modules(int p, int s, int ph, std::size_t i, double& at,
+                          const std::atomic<int>* stop, int round = 0);
   void measure_costs(int p, int ph, double phase_wall, double busy);
   void run_in_step(int p, int s, int ph);
   bool synchronise_group(int p, int s, int ph, int round, std::size_t i, double& clock);
@@ -233,10 +233,7 @@ void BspRun::place(int p) {
 // Phase ph of step s on processor p: run, decide, copy. False: the team stopped.
 // decide() runs on whichever processor arrives last; it reads only what the barrier published.
 bool BspRun::run_step_phase(int p, int s, int ph) {
-  if (ph == 0) {
-    recorder_.processor(p).clear();
-    recorder_.processor(p).start = wall_now();
-  }
+  if (ph == 0) recorder_.processor(p).clear();
   run_phase(p, s, ph);
   // One barrier: the last processor to finish the phase decides (issue 16: at most 2 bare
   // barriers of harness a step).
@@ -254,33 +251,36 @@ void BspRun::run_phase(int p, int s, int ph) {
   PhaseTimes& t = me.phase[ph];
   PhaseBalancing& b = balancing_[ph];
   const double w0 = me.busy_wall;
+  double now = wall_now();  // the phase's start, then its last module's end: one read a module
+  if (ph == 0) me.start = now;
   if (b.in_step) {
     run_in_step(p, s, ph);
+    now = wall_now();
   } else {
     StretchClock& clock = clocks_[p].phase[ph];
-    clock.start();
-    team_.guard([&] { run_modules(p, s, ph, 0, nullptr); });
-    t.busy = clock.stop();
+    clock.start(now);
+    team_.guard([&] { run_modules(p, s, ph, 0, now, nullptr); });
+    t.busy = clock.stop(now);
     t.finish = t.busy;
   }
-  if (ph + 1 == phases_) me.end = wall_now();
+  if (ph + 1 == phases_) me.end = now;
   measure_costs(p, ph, me.busy_wall - w0, t.busy);
 }
 
 // Runs list[i..] on processor p until the end or until `stop` exceeds `round`; returns where it
-// got.
+// got. `at`: the wall clock at the call, then the end of the last module run.
 // A module's cost is its wall time, or its thread CPU time when threads outnumber cores: there a
 // time slice lost to another thread lands on whichever module was running, so one module's wall
 // time can be a hundred times its work, and balancers chased those spikes (issue 12).
-std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i, const std::atomic<int>* stop,
-                                int round) {
+std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i, double& at,
+                                const std::atomic<int>* stop, int round) {
   const std::vector<int>& list = lists_[ph][p];
   ProcessorTimes& me = recorder_.processor(p);
   double* const c = cost_[ph].data();
   double wall = 0;  // kept local: run_module may alias anything
   LoadTally tally;
   // Back to back: each module's end is the next one's start, one clock read a module.
-  double a = wall_now();
+  double a = at;
   double cpu = cpu_module_costs_ ? thread_cpu_now() : 0.0;
   for (; i < list.size(); ++i) {
     if (stop && stop->load(std::memory_order_relaxed) > round) break;
@@ -297,6 +297,7 @@ std::size_t BspRun::run_modules(int p, int s, int ph, std::size_t i, const std::
     wall += b - a;
     a = b;
   }
+  at = a;
   me.busy_wall += wall;
   me.load.loaded += tally.loaded;
   me.load.unloaded += tally.unloaded;
@@ -333,7 +334,9 @@ void BspRun::run_in_step(int p, int s, int ph) {
         if (i == lists_[ph][p].size() && !stops) return;
         std::size_t at = lists_[ph][p].size();  // all of them when a module failed
         const double c0 = thread_cpu_now();
-        team_.guard([&] { at = run_modules(p, s, ph, i, stops ? &group.stop : nullptr, round); });
+        double now = wall_now();
+        team_.guard(
+            [&] { at = run_modules(p, s, ph, i, now, stops ? &group.stop : nullptr, round); });
         const double ran = thread_cpu_now() - c0;
         t.busy += ran;
         clock += ran;
@@ -594,7 +597,8 @@ void BspRun::migrate(int p, int ph) {
 // The step's record is complete: its last copies are made. Hands it on (not during warm-up).
 void BspRun::close_step() {
   recorder_.close(rec_, serial_cpu_, wall_now() - recorder_.first_start());
-  if (!store_.complete()) throw std::logic_error("a module lost its state");
+  // Only a copy can lose a state (the run checks it once more at its end).
+  if (rec_.migrations > 0 && !store_.complete()) throw std::logic_error("a module lost its state");
   result_.migrations += rec_.migrations;
   result_.bytes_moved += rec_.bytes_moved;
   const double t0 = wall_now();

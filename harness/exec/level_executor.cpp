@@ -1,5 +1,7 @@
 #include "harness/exec/level_executor.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -28,7 +30,16 @@ struct alignas(64) LevelSlot {
   std::vector<std::byte> children;  // what the tasks run here created this level
   std::vector<Task> born;           // the next level's tasks created here
   double busy_cpu = 0, cut_cpu = 0, cut_wall = 0, migration_cpu = 0;
+  StretchClock task_clock;  // one OpenMP task's CPU time (clock.h)
 };
+
+// The slots of P processors: a task's clock is exact where threads outnumber cores.
+std::vector<LevelSlot> level_slots(int P) {
+  std::vector<LevelSlot> slots(P);
+  if (P > omp_get_num_procs())
+    for (LevelSlot& slot : slots) slot.task_clock = StretchClock(true);
+  return slots;
+}
 
 Task describe(TaskState state, int creator, const LevelWorkload& workload) {
   Task t{std::move(state), creator, 0, 0};
@@ -76,7 +87,7 @@ LevelRun::LevelRun(LevelWorkload& workload, const LevelPlan& plan, StepSink& sin
       workload_(workload),
       plan_(plan),
       views_(plan.speed, plan.topology),
-      slots_(P_),
+      slots_(level_slots(P_)),
       lists_(P_),
       arrivals_(P_) {
   // The root level, created on processor 0 (this thread becomes thread 0 of the team).
@@ -84,17 +95,19 @@ LevelRun::LevelRun(LevelWorkload& workload, const LevelPlan& plan, StepSink& sin
     slots_[0].born.push_back(describe(std::move(s), 0, workload));
 }
 
+// One barrier a level: its last thread to arrive closes the level and opens the next (every
+// thread leaves only after the same serial block saw the end, never on a stale flag). Within a
+// level no thread reads what another writes: a task's new owner copies it in and runs it, and a
+// processor cuts only the children its own runs made (OpenMP tasks, which any thread may run,
+// end at their own barrier first).
 LevelResult LevelRun::run() {
   team_.run([&](int p) {
-    // Every thread leaves only after the same single section saw the end (never on a stale
-    // flag at the loop head, which would leave the others waiting in that section's barrier).
-    while (team_.single([&] {
+    while (team_.serial_barrier([&] {
       if (!next_level()) team_.stop();
     })) {
       migrate(p);
       run_level(p);
       cut(p);
-#pragma omp barrier
     }
   });
   result_.run_wall = wall_now() - run_start_;
@@ -185,45 +198,48 @@ void LevelRun::migrate(int p) {
     }
   });
   slots_[p].migration_cpu = thread_cpu_now() - mc;
-#pragma omp barrier
 }
 
 void LevelRun::run_level(int p) {
   ProcessorTimes& me = recorder_.processor(p);
-  const double c0 = thread_cpu_now();
   me.start = me.end = wall_now();
-  const int M = static_cast<int>(tasks_.size());
-  if (plan_.schedule == InStepSchedule::kAssigned) {
-    for (int a : lists_[p]) run_task(a, p, false);
-  } else if (plan_.schedule == InStepSchedule::kOmpTasks) {
+  if (plan_.schedule == InStepSchedule::kOmpTasks) {
     // Tasks also run inside the barrier below, where a thread's CPU time cannot tell work from
-    // waiting: each task takes its own thread CPU time instead.
+    // waiting: each task takes its own CPU time instead.
     for (int a : lists_[p]) {
 #pragma omp task firstprivate(a)
       run_task(a, omp_get_thread_num(), true);
     }
+#pragma omp barrier
+    return;
+  }
+  const double c0 = thread_cpu_now();
+  if (plan_.schedule == InStepSchedule::kAssigned) {
+    for (int a : lists_[p]) run_task(a, p, false);
   } else {
+    const int M = static_cast<int>(tasks_.size());
     scheduled_loop(plan_.schedule, plan_.chunk, M, [&](int a) { run_task(a, p, false); });
   }
-  const double c1 = thread_cpu_now();
-#pragma omp barrier
-  if (plan_.schedule != InStepSchedule::kOmpTasks) slots_[p].busy_cpu = c1 - c0;
+  slots_[p].busy_cpu = thread_cpu_now() - c0;
 }
 
 // Runs task a on processor q; never throws (OpenMP constructs must not be left by one). With
-// `cpu`, also adds the task's thread CPU time to q's busy time (two system calls). Emulated speed
-// and load stretch the task by real busy work, in proportion to its CPU time.
+// `cpu`, also adds the task's CPU time to q's busy time: its wall time when short, as StretchClock
+// reads it (two system calls a task cost more than a small task's work). Emulated speed and load
+// stretch the task by real busy work, in proportion to its CPU time.
 void LevelRun::run_task(int a, int q, bool cpu) {
   team_.guard([&] {
     ProcessorTimes& t = recorder_.processor(q);
     LevelSlot& slot = slots_[q];
-    const double c0 = cpu ? thread_cpu_now() : 0.0;
-    t.busy_wall += run_emulated(emulation_, q, t.load, [&] {
+    if (cpu) slot.task_clock.start();
+    const double start = wall_now();
+    const double end = run_emulated_until_end(emulation_, q, t.load, [&] {
       workload_.run_task(level_, q, tasks_[a].state, slot.children);
     });
-    if (cpu) slot.busy_cpu += thread_cpu_now() - c0;
+    if (cpu) slot.busy_cpu += slot.task_clock.stop();
+    t.busy_wall += end - start;
     runner_[a] = q;
-    t.end = std::max(t.end, wall_now());
+    t.end = std::max(t.end, end);
   });
 }
 

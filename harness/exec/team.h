@@ -30,7 +30,8 @@ class Team {
   // The team's own barrier spins before it sleeps only where every thread has a core.
   Team(int processors, const PlatformEmulation& emulation)
       : processors_(processors),
-        barrier_(std::max(processors, 1), processors <= omp_get_num_procs() ? 1 << 14 : 0) {
+        barrier_(std::max(processors, 1),
+                 processors <= omp_get_num_procs() ? GroupBarrier::kSpinOnOwnCores : 0) {
     if (processors < 1) throw std::invalid_argument("a team needs at least one processor");
     kernels::use_one_blas_thread();  // the team is the parallelism: no BLAS threads under it
     if (emulation.active()) busy_work_rate();  // calibrate before the first timed step
