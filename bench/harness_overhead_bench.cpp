@@ -1,11 +1,15 @@
 // Harness overhead: the BSP executor running empty modules against a bare `omp parallel` +
-// barrier loop making the same empty calls, measured side by side in one benchmark run.
+// barrier loop making the same virtual calls, measured side by side in one benchmark run.
 #include <benchmark/benchmark.h>
 #include <omp.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "harness/clock.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/provenance.h"
+#include "harness/stats/sample_summary.h"
 
 namespace lbb {
 namespace {
@@ -39,8 +43,14 @@ class EmptyWorkload : public Workload {
   int modules_;
 };
 
-struct NullSink final : StepSink {
-  void on_step(const StepRecord& r) override { benchmark::DoNotOptimize(&r); }
+// Hands each step's record on and stamps the wall clock: one stamp a step, as the bare loops
+// take one (the same cost on both sides of the ratio).
+struct StampingSink final : StepSink {
+  std::vector<double> stamps;
+  void on_step(const StepRecord& r) override {
+    benchmark::DoNotOptimize(&r);
+    stamps.push_back(wall_now());
+  }
 };
 
 int available_cores() {
@@ -48,25 +58,28 @@ int available_cores() {
   return available;
 }
 
-// Seconds of a stretch on both clocks: wall, and the process's CPU time (all its threads).
-struct Cost {
+// One loop's cost per step on both clocks. Wall: the median over its steps of the time between
+// successive step ends (a step another process preempted is an outlier the median leaves out,
+// where a mean over the loop would carry it). CPU: the process's CPU time (all its threads) over
+// the loop, per step.
+struct StepCost {
   double wall = 0, cpu = 0;
-  Cost operator-(const Cost& o) const { return {wall - o.wall, cpu - o.cpu}; }
-  Cost operator/(double n) const { return {wall / n, cpu / n}; }
 };
 
-Cost cost_now() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return {wall_now(), seconds_of(ts)};
+double median_interval(const std::vector<double>& stamps) {
+  std::vector<double> gaps;
+  for (std::size_t i = 1; i < stamps.size(); ++i) gaps.push_back(stamps[i] - stamps[i - 1]);
+  return stats::median(gaps);
 }
 
-// Per step, the bare loop: the same virtual calls on the same block partition. Out of line and
-// through a Workload&, so the compiler cannot inline the module away.
-[[gnu::noinline]] Cost bare_loop(Workload& w, std::vector<std::vector<std::byte>>& states, int P,
-                                 int steps) {
+// The bare loop: the same virtual calls on the same block partition, one barrier a step. Out of
+// line and through a Workload&, so the compiler cannot inline the module away. Thread 0 stamps
+// each step's end.
+[[gnu::noinline]] StepCost bare_loop(Workload& w, std::vector<std::vector<std::byte>>& states,
+                                     int P, int steps) {
   const int M = w.module_count();
-  const Cost t0 = cost_now();
+  std::vector<double> stamps(steps);
+  const double c0 = process_cpu_now();
 #pragma omp parallel num_threads(P)
   {
     const int p = omp_get_thread_num();
@@ -75,21 +88,27 @@ Cost cost_now() {
     for (int s = 0; s < steps; ++s) {
       for (int m = first; m < last; ++m) w.run_module(m, s, 0, states[m]);
 #pragma omp barrier
+      if (p == 0) stamps[s] = wall_now();
     }
   }
-  return (cost_now() - t0) / steps;
+  return {median_interval(stamps), (process_cpu_now() - c0) / steps};
 }
 
-Cost barrier_only(int P, int steps) {
-  const Cost t0 = cost_now();
+// One bare barrier, stamped the same way: the unit of the goal.
+StepCost barrier_only(int P, int steps) {
+  std::vector<double> stamps(steps);
+  const double c0 = process_cpu_now();
 #pragma omp parallel num_threads(P)
   for (int s = 0; s < steps; ++s) {
 #pragma omp barrier
+    if (omp_get_thread_num() == 0) stamps[s] = wall_now();
   }
-  return (cost_now() - t0) / steps;
+  return {median_interval(stamps), (process_cpu_now() - c0) / steps};
 }
 
-Cost harness_run(EmptyWorkload& w, int P, int steps) {
+// The harness's run of `steps` steps: per step wall times from the sink's stamps, and the
+// process CPU time of the whole run.
+StepCost harness_run(EmptyWorkload& w, int P, int steps) {
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, P);
   ExecutionPlan plan;
@@ -97,34 +116,36 @@ Cost harness_run(EmptyWorkload& w, int P, int steps) {
   plan.steps = steps;
   plan.topology = &topo;
   plan.speed.assign(P, 1.0);
-  NullSink sink;
-  const Cost t0 = cost_now();
+  StampingSink sink;
+  sink.stamps.reserve(steps);
+  const double c0 = process_cpu_now();
   BspExecutor().run(w, store, plan, sink);
-  return cost_now() - t0;
+  return {median_interval(sink.stamps), process_cpu_now() - c0};
 }
 
-// Per step of the harness. Placement is not per-step work: a run of one step, measured the same
-// way, is taken off.
-Cost harness_loop(EmptyWorkload& w, int P, int steps) {
-  const Cost all = harness_run(w, P, steps);
-  return (all - harness_run(w, P, 1)) / (steps - 1);
+// Per step of the harness. Placement is not per-step work: on the CPU clock a run of one step,
+// measured the same way, is taken off.
+StepCost harness_loop(EmptyWorkload& w, int P, int steps) {
+  const StepCost all = harness_run(w, P, steps);
+  return {all.wall, (all.cpu - harness_run(w, P, 1).cpu) / (steps - 1)};
 }
 
-// Args: processors, modules. Each repetition times the three loops once, side by side; the
-// counters are reported as medians with their spread over the repetitions. Where the threads
-// outnumber the cores, the figures are process CPU time per step (the operating system's turns
-// would fill the wall clock), else wall time: `cpu_basis` says which.
+// Args: processors, modules. Each repetition times the three loops once, side by side, and
+// reports its ratios; the aggregates give their median, min and max over the repetitions. Where
+// the threads outnumber the cores the figures are process CPU time per step (the operating
+// system's turns would fill the wall clock; waits spin or sleep as each barrier's policy says),
+// else the wall clock's median step: `cpu_basis` says which.
 void BM_HarnessOverhead(benchmark::State& state) {
   const int P = static_cast<int>(state.range(0));
   const int M = static_cast<int>(state.range(1));
   const int steps = 400;
   const bool cpu_basis = P > available_cores();
-  auto pick = [&](const Cost& c) { return cpu_basis ? c.cpu : c.wall; };
+  auto pick = [&](const StepCost& c) { return cpu_basis ? c.cpu : c.wall; };
   EmptyWorkload w(M);
   std::vector<std::vector<std::byte>> states(M, std::vector<std::byte>(64));
   double bare = 0, harness = 0, barrier = 0, cpu_per_module = 0;
   for (auto _ : state) {
-    const Cost b = bare_loop(w, states, P, steps), h = harness_loop(w, P, steps);
+    const StepCost b = bare_loop(w, states, P, steps), h = harness_loop(w, P, steps);
     bare = pick(b);
     harness = pick(h);
     barrier = pick(barrier_only(P, steps));
@@ -141,8 +162,15 @@ void BM_HarnessOverhead(benchmark::State& state) {
   state.counters["overhead_step_in_barriers"] = (harness - bare) / barrier;
   state.counters["overhead_ns_per_module"] = (harness - bare) / per_proc * 1e9;
   // The same by CPU time whatever the threads: a shared host's other processes take turns on
-  // the cores and fill the wall clock (waits spin or sleep as OMP_WAIT_POLICY says).
+  // the cores and fill the wall clock.
   state.counters["overhead_cpu_ns_per_module"] = cpu_per_module * 1e9;
+}
+
+double min_of(const std::vector<double>& v) {
+  return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+}
+double max_of(const std::vector<double>& v) {
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
 }
 
 BENCHMARK(BM_HarnessOverhead)
@@ -157,6 +185,8 @@ BENCHMARK(BM_HarnessOverhead)
     ->Unit(benchmark::kMicrosecond)
     ->Iterations(1)
     ->Repetitions(9)
+    ->ComputeStatistics("min", min_of)
+    ->ComputeStatistics("max", max_of)
     ->ReportAggregatesOnly(true);
 
 }  // namespace

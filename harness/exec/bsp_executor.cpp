@@ -56,9 +56,13 @@ struct alignas(64) OwnDecision {
   GroupDecision mine[2];
 };
 
-// The clocks of one processor's phases, padded against false sharing.
+// The clocks of one processor's phases, padded against false sharing (the vector's elements
+// too: each processor's live in an allocation of their own).
+struct alignas(64) PhaseClock {
+  StretchClock clock;
+};
 struct alignas(64) PhaseClocks {
-  std::vector<StretchClock> phase;
+  std::vector<PhaseClock> phase;
 };
 
 // One run of the bulk-synchronous executor: the state its steps share, and the steps by name.
@@ -153,7 +157,7 @@ BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
   nominal_.assign(phases_, std::vector<double>(nominal_differs_ ? M_ : 0, 0.0));
   measured_.assign(phases_, 0);
   decisions_.resize(P_);
-  clocks_.assign(P_, PhaseClocks{std::vector<StretchClock>(phases_)});
+  clocks_.assign(P_, PhaseClocks{std::vector<PhaseClock>(phases_)});
   partition();
   set_up_balancing();
 }
@@ -257,7 +261,7 @@ void BspRun::run_phase(int p, int s, int ph) {
     run_in_step(p, s, ph);
     now = wall_now();
   } else {
-    StretchClock& clock = clocks_[p].phase[ph];
+    StretchClock& clock = clocks_[p].phase[ph].clock;
     clock.start(now);
     team_.guard([&] { run_modules(p, s, ph, 0, now, nullptr); });
     t.busy = clock.stop(now);

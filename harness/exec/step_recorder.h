@@ -19,8 +19,10 @@
 
 namespace lbb {
 
-// One processor's times in one phase of a step, CPU seconds unless named wall.
-struct PhaseTimes {
+// One processor's times in one phase of a step, CPU seconds unless named wall. Padded: each
+// processor's phases live in their own allocation, which must not share a cache line with
+// another processor's (written by both every step, it would cross between their cores).
+struct alignas(64) PhaseTimes {
   double busy = 0;     // running modules
   double finish = 0;   // modelled, from the phase's start to its last module: busy, or after a
                        // group synchronisation: the group's last arrival + decision + copies + rest
