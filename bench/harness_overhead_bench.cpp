@@ -131,7 +131,7 @@ StepCost harness_loop(EmptyWorkload& w, int P, int steps) {
 }
 
 // Args: processors, modules. Each repetition times the three loops once, side by side, and
-// reports its ratios; the aggregates give their median, min and max over the repetitions. Where
+// reports its ratios; the aggregates give their median and quartiles over the repetitions. Where
 // the threads outnumber the cores the figures are process CPU time per step (the operating
 // system's turns would fill the wall clock; waits spin or sleep as each barrier's policy says),
 // else the wall clock's median step: `cpu_basis` says which.
@@ -166,11 +166,19 @@ void BM_HarnessOverhead(benchmark::State& state) {
   state.counters["overhead_cpu_ns_per_module"] = cpu_per_module * 1e9;
 }
 
-double min_of(const std::vector<double>& v) {
-  return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+// The lower and upper quartiles over the repetitions (nearest rank): the spread one disturbed
+// repetition cannot stretch, as it stretches the extremes.
+double quartile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[k];
 }
-double max_of(const std::vector<double>& v) {
-  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+double lower_quartile(const std::vector<double>& v) {
+  return quartile(v, 0.25);
+}
+double upper_quartile(const std::vector<double>& v) {
+  return quartile(v, 0.75);
 }
 
 BENCHMARK(BM_HarnessOverhead)
@@ -185,8 +193,8 @@ BENCHMARK(BM_HarnessOverhead)
     ->Unit(benchmark::kMicrosecond)
     ->Iterations(1)
     ->Repetitions(9)
-    ->ComputeStatistics("min", min_of)
-    ->ComputeStatistics("max", max_of)
+    ->ComputeStatistics("q1", lower_quartile)
+    ->ComputeStatistics("q3", upper_quartile)
     ->ReportAggregatesOnly(true);
 
 }  // namespace
