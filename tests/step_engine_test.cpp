@@ -3,9 +3,12 @@
 // table that `execution.executor` chooses from.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
+#include "harness/clock.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/executor_registry.h"
 #include "harness/exec/level_executor.h"
@@ -76,6 +79,24 @@ TEST(StepRecorder, LevelExecutorScalesIdealBySpeedLikeTheOthers) {
     EXPECT_DOUBLE_EQ(r.ideal, (r.busy[0] * 1.0 + r.busy[1] * 0.25) / 1.25);
     EXPECT_LE(r.ideal, r.makespan);
   }
+}
+
+// A stretch that ran long (here: off the CPU, asleep) after a short one is counted by its wall
+// time, an upper bound, unless the clock is exact: then the CPU clock was read around it too.
+TEST(StretchClock, ALongStretchAfterAShortOneIsWalledUnlessExact) {
+  StretchClock bounded, exact(true);
+  for (StretchClock* c : {&bounded, &exact}) {
+    c->start();
+    c->stop();  // short: the next stretch's CPU clock is read only by the exact clock
+  }
+  bounded.start();
+  exact.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  const double walled = bounded.stop(), cpu = exact.stop();
+  EXPECT_GE(walled, 3e-3);
+  EXPECT_EQ(bounded.walled(), 1);
+  EXPECT_LT(cpu, 1e-3);  // asleep: no CPU time, whatever else runs on the machine
+  EXPECT_EQ(exact.walled(), 0);
 }
 
 RunSpec spec_of(const std::string& workload, const std::string& schedule,
