@@ -67,6 +67,11 @@ class StretchClock {
     return cpu;
   }
   std::int64_t walled() const { return walled_; }
+  // Exact from the next stretch on, or no longer.
+  void set_exact(bool exact) {
+    exact_ = exact;
+    read_cpu_ = read_cpu_ || exact;
+  }
 
  private:
   bool exact_;
