@@ -100,9 +100,11 @@ class BspRun : ModuleRunContext {
     return nominal_differs_ ? nominal_[ph] : cost_[ph];
   }
 
-  ExecutionResult result_;
+  // What one thread writes between barriers sits on cache lines of its own, away from what every
+  // processor reads each step (a write there would send the line across cores each step).
+  alignas(64) ExecutionResult result_;
   // Modules: sizes, coordinates, and per phase the predicted weights, owners and run lists.
-  std::vector<std::uint64_t> bytes_;
+  alignas(64) std::vector<std::uint64_t> bytes_;
   const std::vector<double> coords_;
   const std::optional<ModuleGraph> communication_;
   const LoadViewBuilder views_;
@@ -123,16 +125,16 @@ class BspRun : ModuleRunContext {
   std::vector<double> sync_wall_;
   std::vector<OwnDecision> decisions_;
   // Written by one thread between barriers.
-  std::vector<int> moved_;  // modules to copy in before the next phase
+  alignas(64) std::vector<int> moved_;  // modules to copy in before the next phase
   bool migrate_now_ = false, end_redundant_ = false, changed_ = false;
   LoadView end_view_;  // the view of a phase-end decision every thread computes (redundant)
   std::vector<std::uint64_t> end_bytes_;
   std::vector<double> end_busy_;
   double serial_cpu_ = 0;
   StretchClock serial_clock_, record_clock_;
-  std::vector<PhaseClocks> clocks_;  // [processor]
-  StepRecord rec_;                   // the current step's, closed after its last copies
-  std::atomic<int> copied_{0};       // processors done copying after the last phase
+  alignas(64) std::vector<PhaseClocks> clocks_;  // [processor]
+  alignas(64) StepRecord rec_;                   // the current step's, closed after its last copies
+  alignas(64) std::atomic<int> copied_{0};       // processors done copying after the last phase
 };
 
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)

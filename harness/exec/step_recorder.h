@@ -34,14 +34,15 @@ struct alignas(64) PhaseTimes {
 };
 
 // One processor's measurements of the current step, padded against false sharing. Written only
-// by its processor during the step (or by one thread between barriers).
+// by its processor during the step (or by one thread between barriers). What a step writes fills
+// the first cache line; the phases' handle, never written after construction, is on the second.
 struct alignas(64) ProcessorTimes {
   double start = 0, end = 0;  // wall clock: start of its first phase, end of its last work
   double busy_wall = 0;       // wall seconds running modules (preemption included)
   LoadTally load;             // emulated external load over its modules
-  std::vector<PhaseTimes> phase;
   std::int64_t migrated = 0, bytes = 0;  // module copies it made during the step
   int triggered = 0;                     // group synchronisations it triggered by finishing first
+  std::vector<PhaseTimes> phase;
 
   void clear();  // keeps the number of phases
 };
@@ -74,7 +75,7 @@ class StepRecorder {
  private:
   std::vector<double> speed_;
   std::vector<ProcessorTimes> procs_;
-  StepWork work_;
+  alignas(64) StepWork work_;  // written every step: off the line of procs_, read by all
 };
 
 // Of one step: max_p busy / mean_p busy - 1 (0 when nothing ran).
