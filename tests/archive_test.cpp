@@ -325,6 +325,24 @@ TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
   EXPECT_EQ(reader.read_series(small, "metric/residual")[2], record(2, 2, 2).metrics[0]);
   EXPECT_TRUE(reader.read_series(empty, "proc/busy").empty());
   EXPECT_EQ(storage_of(path, empty, "proc/busy").layout, H5D_COMPACT);
+  // A hostile twin: the open run's step/wall made fixed-size. Its journaled step is refused.
+  const std::string fixed = dir.file("c.h5");
+  std::filesystem::copy_file(copy, fixed);
+  std::filesystem::copy_file(journal_path(copy), journal_path(fixed));
+  {
+    h5::Handle file(H5Fopen(fixed.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    auto run = h5::group(H5Gopen2(file.get(), ("/runs/" + open).c_str(), H5P_DEFAULT), open);
+    const auto wall = ArchiveReader(copy).read_series(open, "step/wall");
+    ASSERT_GE(H5Ldelete(run.get(), "step/wall", H5P_DEFAULT), 0);
+    h5::write_final_step_dataset(run.get(), "step/wall", RecordType::kFloat64, 0, wall.size(),
+                                 wall.data());
+  }
+  try {
+    fold_journal(fixed);
+    ADD_FAILURE() << "steps folded into fixed-size datasets";
+  } catch (const h5::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("fixed-size"), std::string::npos) << e.what();
+  }
   const JournalReport folded = fold_journal(copy);
   ASSERT_TRUE(folded.problem.empty()) << folded.problem;
   EXPECT_EQ(folded.pending(), 1u);
