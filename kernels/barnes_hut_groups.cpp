@@ -3,6 +3,7 @@
 // one vectorised loop, the same arithmetic as the direct sum. Groups that share ancestors in the
 // tree share the part of the walk their ancestors settle (forces_of).
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
@@ -112,9 +113,14 @@ struct GroupBoxes {
         d2[i] += out * out;
       }
     }
-    unsigned mask = 0;
-    for (int i = 0; i < kLanes; ++i) mask |= static_cast<unsigned>(d2[i] > cell.open2) << i;
-    return mask;
+    // One byte a lane, then the bytes' low bits gathered by one multiplication (byte i times
+    // 2^(7 - j) lands on bit 56 + i where i + j = 7, every other product below bit 56): built bit
+    // by bit, the mask took a scalar compare, shift and or per lane.
+    std::array<std::uint8_t, kLanes> accept;
+    for (int i = 0; i < kLanes; ++i) accept[i] = d2[i] > cell.open2;
+    static_assert(kLanes == 8 && std::endian::native == std::endian::little);
+    return static_cast<unsigned>((std::bit_cast<std::uint64_t>(accept) * 0x0102040810204080u) >>
+                                 56);
   }
 };
 
@@ -167,9 +173,26 @@ std::int64_t collect(const BodyTree& tree, std::span<const std::int32_t> tops,
   return tested;
 }
 
-// Adds to acc (ax, ay, az, phi) what the first n entries of the list exert on p: direct_force's
-// arithmetic, vectorised over the list, and like direct_force without a branch.
+// Lists are summed in runs of kPad entries, a multiple of every vector length the sum compiles
+// to: the entries after the last one to a multiple of kPad are of zero mass (pad), so that they
+// add exactly nothing and the vectorised loop needs no scalar remainder (up to 7 entries a list
+// and body, summed one by one at several times the cost of a vector lane).
+constexpr int kPad = 8;
+
+int padded(int n) {
+  return (n + kPad - 1) / kPad * kPad;
+}
+
+// Writes the zero-mass entries after the list's last, up to a multiple of kPad (its size stays).
+void pad(InteractionList& list) {
+  for (int j = list.size; j < padded(list.size); ++j)
+    list.x[j] = list.y[j] = list.z[j] = list.m[j] = 0;
+}
+
+// Adds to acc (ax, ay, az, phi) what the first n entries of the list (padded) exert on p:
+// direct_force's arithmetic, vectorised over the list, and like direct_force without a branch.
 void add_list(const InteractionList& list, int n, const double* p, double eps2, double* acc) {
+  n = padded(n);
   const double* lx = list.x.get();
   const double* ly = list.y.get();
   const double* lz = list.z.get();
@@ -228,7 +251,7 @@ class SubsetWalk {
 
   void run() {
     list_.size = 0;
-    list_.reserve(tree_.cells.size() + tree_.m.size());
+    list_.reserve(tree_.cells.size() + tree_.m.size() + kPad);
     frontier_.assign(1, 0);  // the root
     tested_ = 0;
     visit(0, 0, bodies_.size(), 0, 1);
@@ -280,8 +303,8 @@ class SubsetWalk {
     for (int i = 0; i < groups; ++i) boxes.set(i, tree_, bodies_.subspan(from[i], to[i] - from[i]));
     const auto tops = std::span<const std::int32_t>(frontier_).subspan(f0, f1 - f0);
     // A group's own list holds at most each top's cells and bodies, and collect writes one
-    // entry past its end.
-    std::size_t bound = 1;
+    // entry past its end, pad up to kPad - 1.
+    std::size_t bound = kPad;
     for (const std::int32_t top : tops)
       bound += static_cast<std::size_t>(tree_.cells[top].next - top + tree_.cells[top].count);
     ListTail tails[GroupBoxes<D>::kLanes];
@@ -292,8 +315,10 @@ class SubsetWalk {
       tails[i] = ListTail(own);
     }
     tested_ += collect<D>(tree_, tops, boxes, tails);
+    pad(list_);
     for (int i = 0; i < groups; ++i) {
       tails[i].close();
+      pad(own_[i]);
       for (std::size_t k = from[i]; k < to[i]; ++k)
         out_[k] = sum_list(tree_, list_, list_.size, own_[i], bodies_[k], eps_);
     }
@@ -347,7 +372,7 @@ void group_forces(const BodyTree& tree, std::span<const std::int32_t> bodies, do
     throw std::invalid_argument("group_forces: one Force per body of the group");
   if (bodies.empty()) return;
   list.size = 0;
-  list.reserve(tree.cells.size() + tree.m.size() + 1);
+  list.reserve(tree.cells.size() + tree.m.size() + kPad);
   const std::int32_t root[1] = {0};
   ListTail tail(list);
   if (tree.dims == 2) {
@@ -360,6 +385,7 @@ void group_forces(const BodyTree& tree, std::span<const std::int32_t> bodies, do
     collect<3>(tree, root, box, &tail);
   }
   tail.close();
+  pad(list);
   const InteractionList none;
   for (std::size_t i = 0; i < bodies.size(); ++i)
     out[i] = sum_list(tree, none, 0, list, bodies[i], eps);
