@@ -281,8 +281,8 @@ class SubsetWalk {
     for (int child = c + 1; child < cell.next; child = tree_.cells[child].next) {
       const TreeCell& kid = tree_.cells[child];
       const int end = first_body(tree_, child) + kid.count;
-      std::size_t stop = at;
-      while (stop < b && bodies_[stop] < end) ++stop;
+      const std::size_t stop = static_cast<std::size_t>(
+          std::lower_bound(bodies_.begin() + at, bodies_.begin() + b, end) - bodies_.begin());
       if (stop > at && is_group(kid))
         from[groups] = at, to[groups] = stop, ++groups;
       else if (stop > at)
