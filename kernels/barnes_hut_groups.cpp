@@ -80,7 +80,19 @@ template <int D>
 void bounding_box(const BodyTree& tree, std::span<const std::int32_t> bodies, double* lo,
                   double* hi) {
   const double* pos[3] = {tree.x.data(), tree.y.data(), tree.z.data()};
-  for (int d = 0; d < D; ++d) lo[d] = hi[d] = pos[d][bodies[0]];
+  const int first = bodies.front();
+  if (bodies.back() - first + 1 == static_cast<int>(bodies.size())) {
+    // Consecutive tree bodies (a whole cell's, as when the whole tree is walked): a loop over
+    // each coordinate array, which vectorises, instead of gathering body by body.
+    for (int d = 0; d < D; ++d) {
+      const double* p = pos[d] + first;
+      double l = p[0], h = p[0];
+      for (std::size_t k = 0; k < bodies.size(); ++k) l = std::min(l, p[k]), h = std::max(h, p[k]);
+      lo[d] = l, hi[d] = h;
+    }
+    return;
+  }
+  for (int d = 0; d < D; ++d) lo[d] = hi[d] = pos[d][first];
   for (const std::int32_t k : bodies)
     for (int d = 0; d < D; ++d) {
       lo[d] = std::min(lo[d], pos[d][k]);
