@@ -77,7 +77,7 @@ void group_forces(const BodyTree& tree, std::span<const std::int32_t> bodies, do
 // The scratch of forces_of: one per thread that calls it.
 struct GroupWalk {
   InteractionList list;                // what the groups' ancestors settled for all of them
-  InteractionList groups[8];           // the own lists of sibling groups walked together
+  InteractionList groups[8];           // the own lists of sibling groups (2^dims at most)
   std::vector<std::int32_t> frontier;  // cells left undecided by the groups' ancestors
   std::int64_t cells_tested = 0;       // by the last forces_of: opening tests, the walk's cost
 };
@@ -88,7 +88,9 @@ struct GroupWalk {
 // bodies scattered over a large cell became one group whose box opened most of the tree.) Each
 // group gets exactly group_forces' list (so its forces up to the order of the sum), but the groups
 // under one cell share what the cell's bounding box already settles: the cells accepted, or opened,
-// for every group below it are walked once. The same bodies give the same forces bit for bit,
+// for every group below it are walked once, and the groups that are children of one cell walk
+// the rest side by side, each cell fetched and tested once for all of them (one test counted per
+// group, as each group's own walk tests it). The same bodies give the same forces bit for bit,
 // whatever thread.
 void forces_of(const BodyTree& tree, std::span<const std::int32_t> bodies, double eps,
                int group_size, GroupWalk& scratch, std::span<Force> out);
