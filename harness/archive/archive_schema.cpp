@@ -62,7 +62,7 @@ constexpr AttributeSpec kRunAttributes[] = {
     {"migrations_total", T::kInt64, P::kWhenEnded, "", "module copies"},
     {"bytes_moved_total", T::kInt64, P::kWhenEnded, "B", "bytes of module state copied"},
     {"initial_partition_seconds", T::kFloat64, P::kWhenEnded, "s", "initial partition time"},
-    {"archive_seconds", T::kFloat64, P::kWhenEnded, "s", "time handing records to the archive"},
+    {"archive_seconds", T::kFloat64, P::kWhenEnded, "s", "thread CPU time handing records to the archive"},
     {"run_wall", T::kFloat64, P::kWhenEnded, "s", "wall time of the whole run"},
     {"tasks_total", T::kInt64, P::kSometimes, "", "level workloads: tasks over all levels"},
     {"max_distance", T::kInt64, P::kSometimes, "", "level workloads: farthest hop of a task"},

@@ -170,9 +170,7 @@ AsyncFigures record_async_run(const AsyncRun& run, const ExecutionPlan& plan, do
     if (amend) amend(s, r);
     for (double b : r.busy) busy += b;
     moved += r.migrations;
-    const double t0 = wall_now();
-    sink.on_step(r);
-    result.record_seconds += wall_now() - t0;
+    record_step(sink, r, result.record_seconds);
   }
   AsyncFigures figures;
   const double span = run.step_end()[total - 1] - recorded_start;

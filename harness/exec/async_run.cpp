@@ -233,13 +233,14 @@ void AsyncRun::close_step(int s) {
 // by its new owner; the module may neither run nor move again until the copy is done.
 void AsyncRun::take_if_short(int p, Lock& lock) {
   if (!predictive_) return;
-  const double c0 = thread_cpu_now();
+  const bool timed = work_.times_decisions();
+  const double c0 = timed ? thread_cpu_now() : 0.0;
   const auto take = predictive_->consider(p, [&](int m) { return !busy_[m]; });
   if (!take) return;
   predictive_->apply(*take);
   owner_[take->module] = p;
   busy_[take->module] = 1;
-  const double decision = work_.decision_seconds(thread_cpu_now() - c0);
+  const double decision = work_.decision_seconds(timed ? thread_cpu_now() - c0 : 0.0);
   spans_[p].push_back({ClockSpan::kBalance, clock_[p], clock_[p] + decision});
   clock_[p] += decision;
   lock.unlock();

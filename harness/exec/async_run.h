@@ -65,6 +65,9 @@ class AsyncWork {
   virtual MigrationCharge migrate(int m) = 0;
   // What a decision that took `cpu` seconds of the balancer's CPU time costs.
   virtual double decision_seconds(double cpu) const { return cpu; }
+  // Whether decision_seconds reads its argument: a modelled charge needs no clock read, and
+  // the simulator makes one decision an action (14 M in seed000).
+  virtual bool times_decisions() const { return true; }
   // Every module has finished step s (the latest at modelled time `end`): the workload's end of
   // step into c (serial, wall, metrics; c.owner is set).
   virtual void close_step(int s, double end, ClosedStep& c) = 0;

@@ -597,9 +597,7 @@ void BspRun::close_step() {
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   result_.migrations += rec_.migrations;
   result_.bytes_moved += rec_.bytes_moved;
-  const double t0 = wall_now();
-  if (rec_.step >= 0) sink_.on_step(rec_);
-  result_.record_seconds += wall_now() - t0;
+  if (rec_.step >= 0) record_step(sink_, rec_, result_.record_seconds);
   rec_.predicted_before = rec_.predicted_after = StepRecord{}.predicted_before;
 }
 

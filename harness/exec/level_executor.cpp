@@ -275,9 +275,7 @@ void LevelRun::close_level() {
   result_.t_model += t.total();
   result_.comm_model += t.communication;
   result_.max_distance = std::max(result_.max_distance, max_distance);
-  const double r0 = wall_now();
-  sink_.on_step(rec);
-  result_.record_seconds += wall_now() - r0;
+  record_step(sink_, rec, result_.record_seconds);
 }
 
 // Tasks run away from their creator (copied in by their new owner, or read remotely by a

@@ -31,7 +31,7 @@ struct LevelPlan {
 struct LevelResult {
   int levels = 0;
   double run_wall = 0;
-  double record_seconds = 0;  // handing records to the sink (archive I/O)
+  double record_seconds = 0;  // thread CPU handing records to the sink (record_step)
   StepWork work;              // every level's (run --costs)
   std::int64_t tasks = 0;
   std::int64_t migrations = 0;  // tasks run away from their creator (copied, or read remotely)

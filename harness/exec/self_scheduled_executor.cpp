@@ -186,9 +186,7 @@ void SelfScheduledRun::close_step(int s) {
     rec_.metrics.push_back(static_cast<double>(remote));
     if (plan_.record_modules) record_modules();
     remote_runs_ += remote;
-    const double t0 = wall_now();
-    sink_.on_step(rec_);
-    result_.record_seconds += wall_now() - t0;
+    record_step(sink_, rec_, result_.record_seconds);
   }
   clear();
 }

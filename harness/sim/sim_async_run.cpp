@@ -41,6 +41,7 @@ class SimulatedWork final : public AsyncWork {
   double decision_seconds(double cpu) const override {
     return settings_.measured_decisions ? cpu : settings_.decision_seconds;
   }
+  bool times_decisions() const override { return settings_.measured_decisions; }
   void close_step(int s, double end, ClosedStep& c) override {
     c.serial = 0;
     c.wall = end;  // modelled: no wall clock means anything here
