@@ -47,7 +47,7 @@ void print_costs(std::ostream& out, const RunCosts& c, double total, double load
   line("serial references", c.reference);
   line("verification against them", c.verify);
   line("archive: step records", c.record);
-  line("archive: run header and outcome", c.archive);
+  line("archive: open, run headers, ends, close", c.archive);
   line("setup (workloads, balancers)", c.setup);
   line("rest (config, table, report)", other);
   line("verification + archive + harness", c.overhead());

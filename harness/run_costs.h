@@ -19,7 +19,7 @@ struct RunCosts {
   double record = 0;     // of the run: handing step records to the archive (wall, one thread)
   double reference = 0;  // the serial reference; 0 where a shared one served
   double verify = 0;     // comparing the result with it
-  double archive = 0;    // the run's header, summary and outcome in the archive
+  double archive = 0;    // the run's header, summary and outcome; the archive's open and close
   RunCosts& operator+=(const RunCosts& o);
   // The rest of the run: the harness's own work (clocks, records, scheduling, barriers) and
   // the CPU its threads burn waiting at barriers.

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace lbb::kernels {
 
@@ -28,6 +29,27 @@ std::uint64_t spread_bits(std::uint64_t v) {
     v = (v | v << 8) & 0x100f00f00f00f00fu;
     v = (v | v << 4) & 0x10c30c30c30c30c3u;
     return (v | v << 2) & 0x1249249249249249u;
+  }
+}
+
+using KeyedBody = std::pair<std::uint64_t, std::int32_t>;  // Morton key, index in the input
+
+// Sorts keys by key, stably: a least-significant-digit radix sort, a byte a pass, passes where
+// every key has the same byte skipped. The input comes in index order, so the result is
+// std::sort's (ties by index), in linear time (std::sort took about 40 % of the build at 1e5).
+void radix_sort(std::vector<KeyedBody>& keys, std::vector<KeyedBody>& scratch) {
+  constexpr int kDigits = 8;
+  std::size_t count[kDigits][256] = {};
+  for (const KeyedBody& k : keys)
+    for (int d = 0; d < kDigits; ++d) ++count[d][(k.first >> (8 * d)) & 0xff];
+  scratch.resize(keys.size());
+  for (int d = 0; d < kDigits; ++d) {
+    std::size_t* c = count[d];
+    if (c[(keys[0].first >> (8 * d)) & 0xff] == keys.size()) continue;
+    std::size_t at = 0;
+    for (int b = 0; b < 256; ++b) at += std::exchange(c[b], at);
+    for (const KeyedBody& k : keys) scratch[c[(k.first >> (8 * d)) & 0xff]++] = k;
+    keys.swap(scratch);
   }
 }
 
@@ -74,7 +96,7 @@ class TreeBuilder {
       }
       keys_[i] = {key, static_cast<std::int32_t>(i)};
     }
-    std::sort(keys_.begin(), keys_.end());
+    radix_sort(keys_, scratch_);
     tree_.order.resize(n);
     tree_.x.resize(n);
     tree_.y.resize(n);
@@ -152,7 +174,7 @@ class TreeBuilder {
   double theta_;
   int leaf_size_;
   BodyTree& tree_;
-  std::vector<std::pair<std::uint64_t, std::int32_t>> keys_;
+  std::vector<KeyedBody> keys_, scratch_;
 };
 
 template <int D>

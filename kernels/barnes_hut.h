@@ -4,6 +4,7 @@
 // mass. Direct summation over the same bodies is the reference. Gravity with G = 1 and Plummer
 // softening eps: a = sum m (x_j - x) / (|x_j - x|^2 + eps^2)^{3/2}. No threads, no balancing.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -50,12 +51,15 @@ Force tree_force(const BodyTree& tree, const double* x, std::int64_t self, doubl
 
 // The pseudo-bodies (accepted cells and bodies of opened leaves) of one group's interaction list,
 // structure of arrays: the scratch of group_forces, one per thread that calls it. A list never
-// holds more entries than the tree has cells and bodies; it is sized to that once per walk and
-// filled without capacity checks.
+// holds more entries than the tree has cells and bodies; it is sized once per walk and filled
+// without capacity checks.
 struct InteractionList {
-  std::vector<double> x, y, z, m;
+  std::unique_ptr<double[]> x, y, z, m;
+  std::size_t capacity = 0;
   int size = 0;
-  void reserve(std::size_t capacity);
+  // Room for `entries` entries; the contents are lost when it grows. Left uninitialised, so that
+  // a large bound costs only the pages the walk writes.
+  void reserve(std::size_t entries);
   void add(double px, double py, double pz, double pm) {
     x[size] = px, y[size] = py, z[size] = pz, m[size] = pm;
     ++size;
@@ -72,7 +76,8 @@ void group_forces(const BodyTree& tree, std::span<const std::int32_t> bodies, do
 
 // The scratch of forces_of: one per thread that calls it.
 struct GroupWalk {
-  InteractionList list;
+  InteractionList list;                // what the groups' ancestors settled for all of them
+  InteractionList groups[8];           // the own lists of sibling groups (2^dims at most)
   std::vector<std::int32_t> frontier;  // cells left undecided by the groups' ancestors
   std::int64_t cells_tested = 0;       // by the last forces_of: opening tests, the walk's cost
 };
@@ -83,7 +88,9 @@ struct GroupWalk {
 // bodies scattered over a large cell became one group whose box opened most of the tree.) Each
 // group gets exactly group_forces' list (so its forces up to the order of the sum), but the groups
 // under one cell share what the cell's bounding box already settles: the cells accepted, or opened,
-// for every group below it are walked once. The same bodies give the same forces bit for bit,
+// for every group below it are walked once, and the groups that are children of one cell walk
+// the rest side by side, each cell fetched and tested once for all of them (one test counted per
+// group, as each group's own walk tests it). The same bodies give the same forces bit for bit,
 // whatever thread.
 void forces_of(const BodyTree& tree, std::span<const std::int32_t> bodies, double eps,
                int group_size, GroupWalk& scratch, std::span<Force> out);

@@ -43,6 +43,23 @@ std::string bytes_of(const std::string& path) {
   return s.str();
 }
 
+// How a run's dataset is stored: its layout and whether it can grow.
+struct Storage {
+  H5D_layout_t layout;
+  bool extendible;
+};
+
+Storage storage_of(const std::string& path, const std::string& run, const std::string& name) {
+  h5::Handle file(open_archive_read_only(path), H5Fclose);
+  auto d =
+      h5::dataset(H5Dopen2(file.get(), ("/runs/" + run + "/" + name).c_str(), H5P_DEFAULT), name);
+  auto dcpl = h5::plist(H5Dget_create_plist(d.get()), name);
+  auto space = h5::dataspace(H5Dget_space(d.get()), name);
+  hsize_t dims[2], maxdims[2];
+  H5Sget_simple_extent_dims(space.get(), dims, maxdims);
+  return {H5Pget_layout(dcpl.get()), maxdims[0] == H5S_UNLIMITED};
+}
+
 TEST(Archive, RoundTrip) {
   testing::TempDir dir;
   const std::string path = dir.file("sub/a.h5");  // the folder is created
@@ -245,9 +262,98 @@ TEST(Archive, EndedRunsWaitInTheJournalForOneBatchedCommit) {
       reader.read_matrix(info.id, "proc/busy", rows, cols);
       EXPECT_EQ(rows, 3u) << archive;
       EXPECT_EQ(cols, 2u) << archive;
+      // Created with their end, by the writer and by recovery alike: fixed-size, compact.
+      for (const char* name : {"step/wall", "proc/busy", "module/owner", "metric/residual"}) {
+        const Storage st = storage_of(archive, info.id, name);
+        EXPECT_EQ(st.layout, H5D_COMPACT) << archive << " " << name;
+        EXPECT_FALSE(st.extendible) << archive << " " << name;
+      }
     }
   }
   EXPECT_FALSE(std::filesystem::exists(journal_path(copy)));
+}
+
+// Docs "Archive layout": a run committed together with its end is written at its final size
+// (compact when small, chunked and compressed when large); a run still open at a commit stays
+// chunked and extendible, so later commits and recovery append to it.
+TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5"), copy = dir.file("b.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  std::string small, large, empty, open;
+  {
+    ArchiveWriter archive(path);
+    for (const int modules : {2, 600}) {  // 600 modules: 3 steps of module/cost are 14 KB
+      auto run = archive.begin_run({"ended", 2, modules, true, {"residual"}});
+      (modules == 2 ? small : large) = run->id();
+      run->set_text("status", "partial");
+      for (int s = 0; s < 3; ++s) run->on_step(record(s, 2, modules));
+      run->set_text("status", "complete");
+      run->end();
+      EXPECT_THROW(run->on_step(record(3, 2, modules)), std::logic_error);
+    }
+    {
+      auto none = archive.begin_run({"no-steps", 2, 2, true, {"residual"}});
+      empty = none->id();
+      none->set_text("status", "failed");
+      none->end();
+    }
+    auto run = archive.begin_run({"open", 2, 2, true, {"residual"}});
+    open = run->id();
+    run->set_text("status", "partial");
+    run->set_text("run_uuid", "uuid-open");
+    for (int s = 0; s < 2; ++s) run->on_step(record(s, 2, 2));
+    run->flush();  // the run is open at this commit, with the two ended ones
+    for (int s = 2; s < 4; ++s) run->on_step(record(s, 2, 2));
+    run->flush();  // a second commit appends to it
+    run->on_step(record(4, 2, 2));
+    // A kill now: its last step is only in the journal.
+    std::filesystem::copy_file(path, copy);
+    std::filesystem::copy_file(journal_path(path), journal_path(copy));
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+  EXPECT_EQ(storage_of(path, small, "step/wall").layout, H5D_COMPACT);
+  EXPECT_FALSE(storage_of(path, small, "module/cost").extendible);
+  const Storage big = storage_of(path, large, "module/cost");
+  EXPECT_EQ(big.layout, H5D_CHUNKED);
+  EXPECT_EQ(storage_of(path, large, "step/wall").layout, H5D_COMPACT);
+  ArchiveReader reader(path);
+  std::size_t rows = 0, cols = 0;
+  const auto cost = reader.read_matrix(large, "module/cost", rows, cols);
+  ASSERT_EQ(rows * cols, 3u * 600);
+  EXPECT_EQ(cost[2 * 600 + 599], record(2, 2, 600).module_cost[599]);
+  EXPECT_EQ(reader.read_series(small, "metric/residual")[2], record(2, 2, 2).metrics[0]);
+  EXPECT_TRUE(reader.read_series(empty, "proc/busy").empty());
+  EXPECT_EQ(storage_of(path, empty, "proc/busy").layout, H5D_COMPACT);
+  // A hostile twin: the open run's step/wall made fixed-size. Its journaled step is refused.
+  const std::string fixed = dir.file("c.h5");
+  std::filesystem::copy_file(copy, fixed);
+  std::filesystem::copy_file(journal_path(copy), journal_path(fixed));
+  {
+    h5::Handle file(H5Fopen(fixed.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    auto run = h5::group(H5Gopen2(file.get(), ("/runs/" + open).c_str(), H5P_DEFAULT), open);
+    const auto wall = ArchiveReader(copy).read_series(open, "step/wall");
+    ASSERT_GE(H5Ldelete(run.get(), "step/wall", H5P_DEFAULT), 0);
+    h5::write_final_step_dataset(run.get(), "step/wall", RecordType::kFloat64, 0, wall.size(),
+                                 wall.data());
+  }
+  try {
+    fold_journal(fixed);
+    ADD_FAILURE() << "steps folded into fixed-size datasets";
+  } catch (const h5::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("fixed-size"), std::string::npos) << e.what();
+  }
+  const JournalReport folded = fold_journal(copy);
+  ASSERT_TRUE(folded.problem.empty()) << folded.problem;
+  EXPECT_EQ(folded.pending(), 1u);
+  for (const std::string& archive : {path, copy}) {
+    const Storage st = storage_of(archive, open, "proc/busy");
+    EXPECT_EQ(st.layout, H5D_CHUNKED) << archive;
+    EXPECT_TRUE(st.extendible) << archive;
+    const auto wall = ArchiveReader(archive).read_series(open, "step/wall");
+    ASSERT_EQ(wall.size(), 5u) << archive;
+    for (int s = 0; s < 5; ++s) EXPECT_EQ(wall[s], record(s, 2, 2).wall) << archive;
+  }
 }
 
 }  // namespace

@@ -81,6 +81,27 @@ TEST(BarnesHutTree, CellsHoldEveryBodyOnce) {
   }
 }
 
+// Bodies on the x axis, in a scrambled order and two at each position: their Morton keys rise
+// with x through every byte of the key (the radix sort's passes), so the tree orders them by x,
+// and bodies at the same place by their index in the input (std::sort's order of the pairs).
+TEST(BarnesHutTree, BodiesAreInMortonOrderTiesByIndex) {
+  for (int dims : {2, 3}) {
+    const int n = 5000;
+    std::vector<double> pos(n * dims, 0.0), mass(n, 1.0 / n);
+    std::vector<std::int64_t> ids(n);
+    std::iota(ids.begin(), ids.end(), 0);
+    for (int i = 0; i < n; ++i) pos[i * dims] = std::ldexp((i * 1237 % n) / 2, 8);
+    kernels::BodyTree tree;
+    kernels::build_tree(dims, pos, mass, ids, 0.5, 8, tree);
+    for (int k = 1; k < n; ++k) {
+      ASSERT_LE(tree.x[k - 1], tree.x[k]) << dims << "-D, tree body " << k;
+      if (tree.x[k - 1] == tree.x[k]) {
+        ASSERT_LT(tree.order[k - 1], tree.order[k]);
+      }
+    }
+  }
+}
+
 double rms_force_error(int dims, double theta) {
   Bodies b = plummer(3000, dims, 9);
   kernels::BodyTree tree;

@@ -129,6 +129,8 @@ void RunWriter::set_real(const std::string& name, double value) {
 }
 
 void RunWriter::on_step(const StepRecord& r) {
+  // Its datasets may be committed at their final size once it ended (write_pending).
+  if (ended_) throw std::logic_error(id_ + ": a step after the run's end");
   for (Column& c : columns_) {
     std::visit(
         [&](auto field) {
@@ -216,10 +218,16 @@ void RunWriter::write_pending(hid_t file) {
   auto group = created_
                    ? h5::group(H5Gopen2(file, path.c_str(), H5P_DEFAULT), "open run group " + id_)
                    : h5::create_run_group(file, id_);
+  for (const auto& [name, value] : attributes_) h5::write_attribute(group.get(), name, value);
+  if (!created_ && ended_) {  // no commit will add to it: fixed-size datasets
+    for (const Column& c : columns_)
+      h5::write_final_step_dataset(group.get(), c.name, c.spec->type, c.cols, rows_pending_,
+                                   c.pending.data());
+    return;
+  }
   if (!created_)
     for (const Column& c : columns_)
       h5::create_step_dataset(group.get(), c.name, c.spec->type, c.cols);
-  for (const auto& [name, value] : attributes_) h5::write_attribute(group.get(), name, value);
   if (rows_pending_ > 0)
     for (const Column& c : columns_)
       h5::append_rows(group.get(), c.name, c.spec->type, c.cols, rows_written_, rows_pending_,

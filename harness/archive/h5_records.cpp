@@ -189,6 +189,30 @@ Handle create_step_dataset(hid_t group, const std::string& name, RecordType type
                  "create dataset " + name);
 }
 
+void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
+                              hsize_t rows, const void* data) {
+  const hsize_t width = cols == 0 ? 1 : cols;
+  if (rows * width * record_type_bytes(type) > kCompactStepBytes) {
+    create_step_dataset(group, name, type, cols);
+    if (rows > 0) append_rows(group, name, type, cols, 0, rows, data);
+    return;
+  }
+  const int rank = cols == 0 ? 1 : 2;
+  hsize_t dims[2] = {rows, cols};
+  auto space = dataspace(H5Screate_simple(rank, dims, nullptr), name);
+  auto dcpl = plist(H5Pcreate(H5P_DATASET_CREATE), name);
+  check(H5Pset_layout(dcpl.get(), H5D_COMPACT), "compact " + name);
+  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), name);
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  auto ftype = file_type(type);
+  auto d = dataset(H5Dcreate2(group, name.c_str(), ftype.get(), space.get(), lcpl.get(), dcpl.get(),
+                              H5P_DEFAULT),
+                   "create dataset " + name);
+  if (rows > 0)
+    check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+          "write rows of " + name);
+}
+
 Handle create_run_group(hid_t file, const std::string& id) {
   const std::string path = "/runs/" + id;
   auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");

@@ -31,6 +31,16 @@ std::string read_text_dataset(hid_t group, const std::string& name, const std::s
 // values a row (0: one-dimensional), as a run's step datasets are written.
 Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols);
 
+// The largest step dataset a finished run stores compact (its values inside its object header).
+inline constexpr hsize_t kCompactStepBytes = 8192;
+
+// Creates the dataset `name` of a run whose end is in the same commit, holding its `rows` rows of
+// `data` (as append_rows takes them): it never grows, so up to kCompactStepBytes it is compact
+// and fixed-size, with no chunk index and no filters (docs/ARCHITECTURE.md, "Archive layout");
+// a larger one is created and filled as create_step_dataset and append_rows do.
+void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
+                              hsize_t rows, const void* data);
+
 // Creates the group /runs/<id> (and /runs when absent).
 Handle create_run_group(hid_t file, const std::string& id);
 

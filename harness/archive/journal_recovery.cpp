@@ -23,7 +23,8 @@ bool plain_name(const std::string& s) {
 
 // The rows the run's dataset holds, after checking that the column describes that dataset:
 // a dataset of the schema's table with the column's type and width.
-std::uint64_t dataset_rows(hid_t run, const JournalColumn& c, const std::string& where) {
+std::uint64_t dataset_rows(hid_t run, const JournalColumn& c, const std::string& where,
+                           bool& fixed) {
   const auto slash = c.name.find('/');
   const DatasetSpec* spec = find_step_dataset(c.name);
   if (!spec || slash == c.name.npos || !plain_name(c.name.substr(slash + 1)) ||
@@ -36,12 +37,13 @@ std::uint64_t dataset_rows(hid_t run, const JournalColumn& c, const std::string&
   auto space = h5::dataspace(H5Dget_space(d.get()), where);
   const bool real = c.type == RecordType::kFloat64;
   const int rank = H5Sget_simple_extent_ndims(space.get());
-  hsize_t dims[2] = {0, 0};
+  hsize_t dims[2] = {0, 0}, maxdims[2] = {0, 0};
   if (H5Tget_class(type.get()) != (real ? H5T_FLOAT : H5T_INTEGER) ||
       H5Tget_size(type.get()) != record_type_bytes(c.type) || rank != (c.width == 0 ? 1 : 2) ||
-      H5Sget_simple_extent_dims(space.get(), dims, nullptr) != rank ||
+      H5Sget_simple_extent_dims(space.get(), dims, maxdims) != rank ||
       (rank == 2 && dims[1] != c.width))
     throw h5::Error(where + ": column " + c.name + " does not match the archive's dataset");
+  fixed = fixed || maxdims[0] != H5S_UNLIMITED;
   return dims[0];
 }
 
@@ -119,10 +121,11 @@ void check_new_layout(const std::vector<const JournalColumn*>& layout, const std
 }
 
 // The rows the archive's run holds (0 for a run its header creates), after checking it against
-// the journal's layout of it; sets run.created and whether steps may be added (partial).
+// the journal's layout of it; sets run.created, whether steps may be added (partial) and
+// whether its datasets cannot grow (fixed: written at their final size, docs "Archive layout").
 std::uint64_t archived_rows(hid_t runs, const std::string& archive, const JournalScan& scan,
                             JournalRun& run, const std::vector<const JournalColumn*>& layout,
-                            bool& partial) {
+                            bool& partial, bool& fixed) {
   const JournalRecord& first = scan.records[run.first];
   const std::string where = "run " + run.run_id;
   if (H5Lexists(runs, run.run_id.c_str(), H5P_DEFAULT) <= 0) {
@@ -142,7 +145,7 @@ std::uint64_t archived_rows(hid_t runs, const std::string& archive, const Journa
   std::uint64_t rows = 0;
   if (!first.is_end()) {
     for (std::size_t k = 0; k < layout.size(); ++k) {
-      const std::uint64_t n = dataset_rows(group.get(), *layout[k], where);
+      const std::uint64_t n = dataset_rows(group.get(), *layout[k], where, fixed);
       if (k > 0 && n != rows) throw h5::Error(where + "'s datasets differ in length");
       rows = n;
     }
@@ -166,8 +169,8 @@ void check_run(hid_t runs, const std::string& archive, const JournalScan& scan, 
   for (std::size_t k = run.first + 1; k < run.first + run.count; ++k)
     if (records[k].is_header()) throw h5::Error("it mixes records of different runs or layouts");
   const std::vector<const JournalColumn*> layout = layout_of(first);
-  bool partial = false;
-  const std::uint64_t rows = archived_rows(runs, archive, scan, run, layout, partial);
+  bool partial = false, fixed = false;
+  const std::uint64_t rows = archived_rows(runs, archive, scan, run, layout, partial, fixed);
   std::uint64_t next = rows;
   for (std::size_t k = run.first; k < run.first + run.count; ++k) {
     const JournalRecord& r = records[k];
@@ -187,6 +190,9 @@ void check_run(hid_t runs, const std::string& archive, const JournalScan& scan, 
   if (run.pending > 0 && !partial)
     throw h5::Error("it holds new steps of " + where + ", which " + archive +
                     " holds as ended, not partial");
+  if (run.pending > 0 && fixed)
+    throw h5::Error("it holds new steps of " + where + ", whose datasets in " + archive +
+                    " are fixed-size (written complete, with the run's end)");
   if (!last.is_end()) return;
   if (last.run_uuid != first.run_uuid)
     throw h5::Error("it mixes records of different runs or layouts");
@@ -241,11 +247,13 @@ JournalReport examine(const std::string& archive, JournalScan& scan) {
   return report;
 }
 
-// Creates the run from its header record: its datasets, empty, its attributes, `partial`.
-h5::Handle create_run(hid_t file, const JournalRecord& header) {
+// Creates the run from its header record: its attributes, `partial`, and unless `ended` (its
+// datasets are then written at their final size by append_run) its datasets, empty.
+h5::Handle create_run(hid_t file, const JournalRecord& header, bool ended) {
   auto group = h5::create_run_group(file, header.run_id);
-  for (const JournalColumn* c : layout_of(header))
-    h5::create_step_dataset(group.get(), c->name, c->type, c->width);
+  if (!ended)
+    for (const JournalColumn* c : layout_of(header))
+      h5::create_step_dataset(group.get(), c->name, c->type, c->width);
   for (const auto& [name, value] : record_attributes(header))
     h5::write_attribute(group.get(), name, value);
   h5::write_attribute(group.get(), "run_uuid", header.run_uuid);
@@ -254,15 +262,20 @@ h5::Handle create_run(hid_t file, const JournalRecord& header) {
 }
 
 // Adds one run's pending records to `file`: its group when created, its rows column by
-// column, then its end.
+// column, then its end. A run created and ended here gets fixed-size datasets, as the writer
+// gives a run whose end is in the commit that creates it.
 void append_run(hid_t file, const JournalScan& scan, const JournalRun& run) {
   const auto& records = scan.records;
-  auto group = run.created ? create_run(file, records[run.first])
+  const bool whole = run.created && !run.ended.empty();
+  auto group = run.created ? create_run(file, records[run.first], whole)
                            : h5::group(H5Gopen2(file, ("/runs/" + run.run_id).c_str(), H5P_DEFAULT),
                                        "open run " + run.run_id);
   if (!run.ended.empty())
     for (const auto& [name, value] : record_attributes(records[run.first + run.count - 1]))
       h5::write_attribute(group.get(), name, value);
+  if (whole && run.pending == 0)
+    for (const JournalColumn* c : layout_of(records[run.first]))
+      h5::write_final_step_dataset(group.get(), c->name, c->type, c->width, 0, nullptr);
   if (run.pending == 0) return;
   const JournalRecord& first = records[run.pending_at];
   std::vector<unsigned char> rows;
@@ -273,7 +286,10 @@ void append_run(hid_t file, const JournalScan& scan, const JournalRun& run) {
       rows.insert(rows.end(), bytes.begin(), bytes.end());
     }
     const JournalColumn& c = first.columns[k];
-    h5::append_rows(group.get(), c.name, c.type, c.width, first.row, run.pending, rows.data());
+    if (whole)
+      h5::write_final_step_dataset(group.get(), c.name, c.type, c.width, run.pending, rows.data());
+    else
+      h5::append_rows(group.get(), c.name, c.type, c.width, first.row, run.pending, rows.data());
   }
 }
 

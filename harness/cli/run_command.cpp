@@ -62,7 +62,8 @@ Config load_selected(const RunOptions& o) {
 // The runs this invocation executes (all, a slice, or what the archive lacks) and its archive.
 std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
                                       const Provenance& prov,
-                                      std::unique_ptr<ArchiveWriter>& archive) {
+                                      std::unique_ptr<ArchiveWriter>& archive,
+                                      double& archive_cpu) {
   const std::string output = o.output.empty() ? config.output : o.output;
   std::vector<PlannedRun> plan = plan_runs(config.runs);
   try {
@@ -70,8 +71,10 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
       throw std::invalid_argument("--resume needs an archive: it runs what the archive lacks");
     if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));
     if (!o.no_archive) {
+      const double open_start = process_cpu_now();  // the opening commit: file, invocation
       archive =
           std::make_unique<ArchiveWriter>(output, invocation_record(prov, o.command, o.slice));
+      archive_cpu += process_cpu_now() - open_start;
       if (const std::string note = describe_recovery(archive->recovered()); !note.empty())
         std::cerr << printable(note) << "\n";
       if (o.resume) {
@@ -151,12 +154,13 @@ void run(const RunOptions& o) {
   const double load_at_start = std::max(0.0, load_average());
   if (const std::string w = openblas_fallback_warning(prov); !w.empty()) std::cerr << w << "\n";
   std::unique_ptr<ArchiveWriter> archive;
-  const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive);
+  double archive_cpu = 0;  // opening and closing the archive, outside any run
+  const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive, archive_cpu);
   warn_oversubscribed(plan, prov);
   const std::vector<RunOutcome> outcomes = run_all(plan, archive.get(), prov);
   const double finish_start = process_cpu_now();
   if (archive) archive->finish();  // the last run's end, journaled, into the archive
-  const double finish_cpu = process_cpu_now() - finish_start;
+  archive_cpu += process_cpu_now() - finish_start;
   const bool table = o.results.format == OutputFormat::kTable;
   if (table) std::cout << "\n";
   print_comparison(std::cout, compare_configs(results_from_outcomes(outcomes, prov, load_at_start)),
@@ -171,8 +175,9 @@ void run(const RunOptions& o) {
   if (o.costs) {
     RunCosts costs;
     for (const auto& r : outcomes) costs += r.costs;
-    costs.archive += finish_cpu;
+    const double close_start = process_cpu_now();
     archive.reset();  // its closing writes count too
+    costs.archive += archive_cpu + process_cpu_now() - close_start;
     print_costs(std::cerr, costs, process_cpu_now(), load_average());
   }
 

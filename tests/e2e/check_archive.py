@@ -61,6 +61,10 @@ def check_datasets(rid, g, schema):
             if d.shape[1:] != width[spec["shape"]]:
                 fail(f"{rid}: {name} shape {d.shape}, schema says {spec['shape']}")
             d[:]  # every chunk decompresses
+            # A fixed-size dataset is only written with the run's end (docs: "Archive layout");
+            # a partial run's must stay extendible for recovery to append to it.
+            if g.attrs["status"] == "partial" and d.maxshape[0] is not None:
+                fail(f"{rid}: {name} of a partial run is fixed-size {d.maxshape}")
             rows.add(d.shape[0])
     if len(rows) != 1:
         fail(f"{rid}: datasets of different lengths {sorted(rows)}")

@@ -28,9 +28,17 @@ def cut_run(group, steps):
     group.attrs["status"] = "partial"
     group.attrs["verified"] = 0
     strip_totals(group)
+    # A run interrupted before its end is written as it grows: chunked, extendible datasets
+    # (a finished run's are fixed-size; docs/ARCHITECTURE.md, "Archive layout").
     for kind in ["step", "proc", "module", "metric"]:
-        for ds in group.get(kind, {}).values():
-            ds.resize(steps, axis=0)
+        sub = group.get(kind)
+        if sub is None:
+            continue
+        for name in list(sub):
+            rows = sub[name][:steps]
+            del sub[name]
+            sub.create_dataset(name, data=rows, chunks=True,
+                               maxshape=(None,) + rows.shape[1:])
 
 
 def main(path, how):
