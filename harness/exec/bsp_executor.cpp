@@ -22,6 +22,14 @@ namespace lbb {
 
 namespace {
 
+// Flags the serial block sets every step and every processor reads after the barrier: stored
+// only when they change, so that their cache line stays shared instead of crossing to each
+// processor's core every step.
+template <class T>
+void set(T& flag, T value) {
+  if (flag != value) flag = value;
+}
+
 void check_assignment(std::span<const int> owner, int modules, int processors) {
   if (auto err = assignment_error(owner, modules, processors))
     throw std::logic_error("balancer returned an invalid assignment: " + *err);
@@ -481,10 +489,10 @@ void BspRun::decide(int s, int ph) {
     for (auto& g : b.groups) g->reset();
     check_lists(lists_[ph], owner_[ph]);  // the synchronisation rebuilt them
   }
-  measured_[ph] = 1;
+  set(measured_[ph], char{1});
   if (plan_.record_modules && phases_ > 1) record_phase_modules(ph);
   if (ph + 1 == phases_) finish_step(s);
-  end_redundant_ = false;
+  set(end_redundant_, false);
   if (b.balancer && !b.in_step) {
     end_bytes_ = store_.all_bytes();
     for (int p = 0; p < P_; ++p) end_busy_[p] = recorder_.processor(p).phase[ph].busy;
@@ -570,8 +578,8 @@ void BspRun::plan_migration(int ph) {
         moved_.push_back(m);
         where_[m] = owner_[next][m];
       }
-  changed_ = false;
-  migrate_now_ = !moved_.empty();
+  set(changed_, false);
+  set(migrate_now_, !moved_.empty());
   if (ph + 1 == phases_ && !migrate_now_) close_step();
 }
 
