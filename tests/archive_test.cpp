@@ -316,6 +316,7 @@ TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
   EXPECT_FALSE(storage_of(path, small, "module/cost").extendible);
   const Storage big = storage_of(path, large, "module/cost");
   EXPECT_EQ(big.layout, H5D_CHUNKED);
+  EXPECT_FALSE(big.extendible);  // finished: chunks sized to its rows, never grown
   EXPECT_EQ(storage_of(path, large, "step/wall").layout, H5D_COMPACT);
   ArchiveReader reader(path);
   std::size_t rows = 0, cols = 0;

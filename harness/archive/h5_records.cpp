@@ -7,9 +7,9 @@ namespace lbb::h5 {
 
 namespace {
 
-// Larger fixed-length strings are not what lbbench writes; refusing them bounds memory.
 constexpr unsigned kDeflateLevel = 4;
 
+// Larger fixed-length strings are not what lbbench writes; refusing them bounds memory.
 constexpr std::size_t kMaxFixedString = std::size_t{1} << 24;
 
 Handle text_type() {
@@ -167,47 +167,53 @@ void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t 
         "write rows of " + name);
 }
 
-Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
-  const int rank = cols == 0 ? 1 : 2;
-  hsize_t dims[2] = {0, cols};
-  hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
-  // About 64 KiB of data a chunk at most.
-  const hsize_t width = cols == 0 ? 1 : cols;
-  hsize_t chunk[2] = {std::max<hsize_t>(1, std::min<hsize_t>(256, 8192 / width)), width};
-  auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
+namespace {
+
+// Rows of `width` values a chunk, shuffled and deflated: chunks of about 64 KiB at most.
+Handle chunked_plist(const std::string& name, int rank, hsize_t rows, hsize_t width) {
+  hsize_t chunk[2] = {std::max<hsize_t>(1, std::min<hsize_t>(rows, 8192 / width)), width};
   auto dcpl = plist(H5Pcreate(H5P_DATASET_CREATE), name);
   check(H5Pset_chunk(dcpl.get(), rank, chunk), "chunk " + name);
   if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
     H5Pset_shuffle(dcpl.get());
     H5Pset_deflate(dcpl.get(), kDeflateLevel);
   }
+  return dcpl;
+}
+
+Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid_t space,
+                      hid_t dcpl) {
   auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), name);
   H5Pset_create_intermediate_group(lcpl.get(), 1);
   auto ftype = file_type(type);
-  return dataset(H5Dcreate2(group, name.c_str(), ftype.get(), space.get(), lcpl.get(), dcpl.get(),
-                            H5P_DEFAULT),
-                 "create dataset " + name);
+  return dataset(
+      H5Dcreate2(group, name.c_str(), ftype.get(), space, lcpl.get(), dcpl, H5P_DEFAULT),
+      "create dataset " + name);
+}
+
+}  // namespace
+
+Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
+  const int rank = cols == 0 ? 1 : 2;
+  hsize_t dims[2] = {0, cols};
+  hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
+  auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
+  auto dcpl = chunked_plist(name, rank, 256, cols == 0 ? 1 : cols);
+  return create_dataset(group, name, type, space.get(), dcpl.get());
 }
 
 void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
                               hsize_t rows, const void* data) {
   const hsize_t width = cols == 0 ? 1 : cols;
-  if (rows * width * record_type_bytes(type) > kCompactStepBytes) {
-    create_step_dataset(group, name, type, cols);
-    if (rows > 0) append_rows(group, name, type, cols, 0, rows, data);
-    return;
-  }
   const int rank = cols == 0 ? 1 : 2;
   hsize_t dims[2] = {rows, cols};
   auto space = dataspace(H5Screate_simple(rank, dims, nullptr), name);
-  auto dcpl = plist(H5Pcreate(H5P_DATASET_CREATE), name);
-  check(H5Pset_layout(dcpl.get(), H5D_COMPACT), "compact " + name);
-  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), name);
-  H5Pset_create_intermediate_group(lcpl.get(), 1);
-  auto ftype = file_type(type);
-  auto d = dataset(H5Dcreate2(group, name.c_str(), ftype.get(), space.get(), lcpl.get(), dcpl.get(),
-                              H5P_DEFAULT),
-                   "create dataset " + name);
+  // Small: in the object header, no chunk index or filter; large: chunks sized to the data.
+  const bool compact = rows * width * record_type_bytes(type) <= kCompactStepBytes;
+  auto dcpl = compact ? plist(H5Pcreate(H5P_DATASET_CREATE), name)
+                      : chunked_plist(name, rank, rows, width);
+  if (compact) check(H5Pset_layout(dcpl.get(), H5D_COMPACT), "compact " + name);
+  auto d = create_dataset(group, name, type, space.get(), dcpl.get());
   if (rows > 0)
     check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
           "write rows of " + name);

@@ -37,7 +37,7 @@ inline constexpr hsize_t kCompactStepBytes = 8192;
 // Creates the dataset `name` of a run whose end is in the same commit, holding its `rows` rows of
 // `data` (as append_rows takes them): it never grows, so up to kCompactStepBytes it is compact
 // and fixed-size, with no chunk index and no filters (docs/ARCHITECTURE.md, "Archive layout");
-// a larger one is created and filled as create_step_dataset and append_rows do.
+// a larger one is fixed-size too, chunked and compressed in chunks sized to its rows.
 void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
                               hsize_t rows, const void* data);
 
