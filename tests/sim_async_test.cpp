@@ -247,7 +247,14 @@ TEST(SimAsync, RefusesWhatItCannotSimulate) {
       "name: t\nworkload: { kind: synthetic, modules: 8 }\nplatform: { processors: 2 }\n"
       "execution: { executor: simulate, sim_async: true }\nbalancers: [ { static: block } ]\n",
       "dependencies");
-  fails_with(chain("modules: 8", "sim_contention: 0.1", kPredictive, 2), "contention");
+  // Refused where the config is read (`validate`), at the balancer entry's place.
+  try {
+    load_config_text(chain("modules: 8", "sim_contention: 0.1", kPredictive, 2), "test.yaml");
+    ADD_FAILURE() << "a contention model under asynchronous steps was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("test.yaml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("contention"), std::string::npos) << e.what();
+  }
   fails_with(chain("modules: 8", "sim_async: true", "dynamic: diffusion", 2), "predictive");
 }
 

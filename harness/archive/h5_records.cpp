@@ -186,9 +186,8 @@ Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid
   auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), name);
   H5Pset_create_intermediate_group(lcpl.get(), 1);
   auto ftype = file_type(type);
-  return dataset(
-      H5Dcreate2(group, name.c_str(), ftype.get(), space, lcpl.get(), dcpl, H5P_DEFAULT),
-      "create dataset " + name);
+  return dataset(H5Dcreate2(group, name.c_str(), ftype.get(), space, lcpl.get(), dcpl, H5P_DEFAULT),
+                 "create dataset " + name);
 }
 
 }  // namespace
@@ -210,8 +209,8 @@ void write_final_step_dataset(hid_t group, const std::string& name, RecordType t
   auto space = dataspace(H5Screate_simple(rank, dims, nullptr), name);
   // Small: in the object header, no chunk index or filter; large: chunks sized to the data.
   const bool compact = rows * width * record_type_bytes(type) <= kCompactStepBytes;
-  auto dcpl = compact ? plist(H5Pcreate(H5P_DATASET_CREATE), name)
-                      : chunked_plist(name, rank, rows, width);
+  auto dcpl =
+      compact ? plist(H5Pcreate(H5P_DATASET_CREATE), name) : chunked_plist(name, rank, rows, width);
   if (compact) check(H5Pset_layout(dcpl.get(), H5D_COMPACT), "compact " + name);
   auto d = create_dataset(group, name, type, space.get(), dcpl.get());
   if (rows > 0)

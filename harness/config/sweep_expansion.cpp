@@ -9,6 +9,7 @@
 #include "harness/exec/executor_registry.h"
 #include "harness/papers/auto_choice.h"
 #include "harness/schedule.h"
+#include "harness/sim/simulate_executor.h"
 
 namespace lbb {
 
@@ -108,6 +109,15 @@ void Expansion::workload(const WorkloadEntry& we) {
   });
 }
 
+// Whether the executor named (or the one "auto" picks) is the simulator.
+bool runs_simulated(const RunSpec& run, const WorkloadInfo& workload) {
+  try {
+    return choose_executor(run, workload).simulates;
+  } catch (const std::invalid_argument&) {
+    return false;  // reported where the entry's executor is checked
+  }
+}
+
 // The checks that need a whole run; false when the workload's parameters are unusable.
 bool Expansion::check_run(const WorkloadEntry& we, const TaggedAxes& global,
                           const std::vector<std::size_t>& g, RunSpec& base) {
@@ -182,6 +192,11 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
       b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
     if (!b.schedule_name.empty())
       b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
+    if (runs_simulated(run, *we.info))
+      if (const std::string why = simulation_problem(run); !why.empty()) {
+        problems.at(entry.node, why);
+        return;
+      }
     b.label = entry.label;
     b.baseline = entry.baseline;
     if (b.label.empty())

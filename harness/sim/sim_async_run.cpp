@@ -87,9 +87,7 @@ SimAsyncOutcome run_sim_async(const Workload& workload, const ExecutionPlan& pla
                               const SimSettings& settings, CostStream& costs) {
   const double w0 = wall_now();
   const ModuleGraph graph = async_dependencies(workload, plan);
-  if (settings.contention > 0)
-    throw std::invalid_argument(
-        "simulate: the contention model (sim_contention) is not simulated asynchronously");
+  if (settings.contention > 0) throw std::invalid_argument(kAsyncContentionProblem);
   const int steps = plan.warmup + plan.steps;
   if (costs.steps() >= 0 && costs.steps() < steps)
     throw std::invalid_argument("the cost source has " + std::to_string(costs.steps()) +

@@ -20,6 +20,10 @@ struct SimAsyncOutcome {
   AsyncFigures figures;
 };
 
+inline constexpr const char* kAsyncContentionProblem =
+    "simulate: the contention model (sim_contention) is not simulated for asynchronous steps "
+    "(the predictive balancer or execution.sim_async)";
+
 // Throws std::invalid_argument for a workload without dependencies, a balancer other than the
 // predictive one (or none), or a contention model.
 SimAsyncOutcome run_sim_async(const Workload& workload, const ExecutionPlan& plan, StepSink& sink,

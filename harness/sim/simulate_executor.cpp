@@ -70,6 +70,19 @@ std::vector<WorkloadAttribute> SimulateExecutor::attributes() const {
   return all;
 }
 
+SimSettings simulation_settings(const RunSpec& spec) {
+  SimSettings settings = spec.sim;
+  const BalancerInfo* dynamic = find_balancer(spec.balancer.dynamic_name);
+  if (dynamic && dynamic->role == BalancerRole::kAsync) settings.asynchronous = true;
+  return settings;
+}
+
+std::string simulation_problem(const RunSpec& spec) {
+  const SimSettings settings = simulation_settings(spec);
+  if (settings.asynchronous && settings.contention > 0) return kAsyncContentionProblem;
+  return "";
+}
+
 ExecutorInfo simulate_executor_info() {
   ExecutorInfo info{
       "simulate",
@@ -79,10 +92,7 @@ ExecutorInfo simulate_executor_info() {
       true,
       false,
       [modules = module_execution([](const RunSpec& spec) {
-         SimSettings settings = spec.sim;
-         const BalancerInfo* dynamic = find_balancer(spec.balancer.dynamic_name);
-         if (dynamic && dynamic->role == BalancerRole::kAsync) settings.asynchronous = true;
-         return std::make_unique<SimulateExecutor>(std::move(settings));
+         return std::make_unique<SimulateExecutor>(simulation_settings(spec));
        })](const RunSpec& spec, const WorkloadInfo& workload) {
         // Hwang & Hong's random trees are balanced generation by generation, not as modules.
         return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);

@@ -12,8 +12,8 @@
 // per step as metrics. Deterministic for a seed when decisions are modelled (measured decision
 // times vary; the decisions do not). Under the predictive balancer (role async) or
 // execution.sim_async, steps are asynchronous instead (harness/sim/sim_async_run.h), with the
-// async executors' metrics and figures. StepRecord::wall is the modelled makespan: no wall clock means
-// anything here.
+// async executors' metrics and figures. StepRecord::wall is the modelled makespan: no wall clock
+// means anything here.
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,5 +50,11 @@ class SimulateExecutor final : public Executor {
 
 // Its line in the executor table.
 ExecutorInfo simulate_executor_info();
+
+// The simulator's settings for `spec`: its execution.sim_* keys, asynchronous under an async
+// balancer (predictive) too.
+SimSettings simulation_settings(const RunSpec& spec);
+// Why the simulator cannot run `spec` ("" when it can): `validate` reports it before any run.
+std::string simulation_problem(const RunSpec& spec);
 
 }  // namespace lbb

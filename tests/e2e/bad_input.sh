@@ -17,6 +17,18 @@ expect 2 "^--set balancers.1.static=nope: unknown static balancer" -- \
 expect 2 "processors \(64\) exceeds the workload's 16 modules" -- \
   "$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" --set platform.processors=64
 expect 2 "must be >= 1, got 0" -- "$lbbench" validate configs/smoke.yaml --set platform.processors=0
+# Refused by validate, not mid-run: asynchronous simulated steps have no contention model.
+cat > "$tmp/async_contention.yaml" <<'YAML'
+name: async_contention
+workload: { kind: synthetic, model: truncated_normal, modules: 32, dependencies: chain }
+platform: { processors: 4 }
+execution: { steps: 5, executor: simulate, sim_contention: 0.1 }
+balancers:
+  - { static: block }
+  - { dynamic: predictive }
+YAML
+expect 2 "async_contention.yaml:7:5: simulate: the contention model \(sim_contention\) is not simulated for asynchronous" -- \
+  "$lbbench" validate "$tmp/async_contention.yaml"
 echo "not an archive" > "$tmp/notes.h5"
 expect 2 "not an HDF5 file" -- "$lbbench" run configs/smoke.yaml -o "$tmp/notes.h5"
 expect 2 "not an HDF5 file" -- "$lbbench" show "$tmp/notes.h5"
