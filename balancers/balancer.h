@@ -117,6 +117,9 @@ struct BalancerInfo {
   // Set for balancers with a unit-level form (Horton 1993's integer units; the `balance`
   // command): makes the same balancer as `make`, seen through its plan() interface.
   std::function<std::unique_ptr<UnitLevelBalancer>(const Params&)> make_unit_level{};
+  // Set where some parameters need the workload's communication graph (LoadView::communication):
+  // why these parameters need one, "" when they do not; `validate` refuses a workload without.
+  std::function<std::string(const Params&)> needs_communication{};
 
   BalancerKind kind() const {
     return role == BalancerRole::kPartition ? BalancerKind::kStatic : BalancerKind::kDynamic;

@@ -50,7 +50,7 @@ double barnes_hut_force_error_bound(double theta, int dims) {
 }
 
 WorkloadInfo BarnesHut::info() {
-  return {
+  WorkloadInfo info{
       "barnes_hut",
       "Barnes-Hut N-body simulation of a Plummer cluster, leapfrog steps; modules are cells of "
       "a fixed spatial grid whose bodies drift across cell boundaries (Franklin & Govindan 1995)",
@@ -112,6 +112,8 @@ WorkloadInfo BarnesHut::info() {
         return sizeof(double) * 4 * record * static_cast<double>(p.integer("particles"));
       },
   };
+  info.communicates = [](const Params&) { return true; };  // grid cells, or the curve's chain
+  return info;
 }
 
 BarnesHut::BarnesHut(const Params& params)

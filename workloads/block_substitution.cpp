@@ -63,7 +63,7 @@ double BlockJacobiSweep::residual_norm(int step) {
 }
 
 WorkloadInfo BlockSubstitution::info() {
-  return {
+  WorkloadInfo info{
       "block_substitution",
       "block Jacobi on a 2-D Poisson problem cut into a chain of blocks of non-uniform heights; "
       "each step a banded forward and back substitution per block (Iqbal, Saltz & Bokhari 1986)",
@@ -89,6 +89,8 @@ WorkloadInfo BlockSubstitution::info() {
         return sizeof(double) * n * (3 * width + 11);
       },
   };
+  info.communicates = [](const Params&) { return true; };  // the chain of blocks
+  return info;
 }
 
 BlockSubstitution::BlockSubstitution(const Params& params)

@@ -56,6 +56,7 @@ WorkloadInfo SyntheticCosts::info() {
       [](const Params& p) { return static_cast<int>(p.integer("modules")); },
   };
   info.simulated_only = true;
+  info.communicates = [](const Params& p) { return p.text("dependencies") == "chain"; };
   return info;
 }
 

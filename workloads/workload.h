@@ -168,6 +168,9 @@ struct WorkloadInfo {
   // Hwang & Hong's random task trees (workloads/task_tree.h): costs born generation by
   // generation, which the simulate executor balances level by level.
   bool task_tree = false;
+  // Whether these parameters give the modules a communication graph (Workload::communication()),
+  // so a balancer that needs one is refused by `validate`, not mid-run. Null: never.
+  std::function<bool(const Params&)> communicates = nullptr;
 };
 
 std::span<const WorkloadInfo> workload_registry();

@@ -10,8 +10,16 @@
 
 namespace lbb {
 
+namespace {
+
+constexpr const char* kNeedsGraph =
+    "multilevel with bisect: communication needs a communication graph, and this workload gives "
+    "none (use bisect: topology)";
+
+}  // namespace
+
 BalancerInfo MultilevelDiffusion::info() {
-  return unit_plan_entry(
+  BalancerInfo info = unit_plan_entry(
       {"multilevel",
        BalancerRole::kBetweenSteps,
        "multi-level diffusion: recursive bisection of the processors, ceil(log2 P) transfer "
@@ -27,6 +35,10 @@ BalancerInfo MultilevelDiffusion::info() {
         return std::make_unique<MultilevelDiffusion>(
             p.text("bisect") == "communication" ? Bisection::kCommunication : Bisection::kTopology);
       });
+  info.needs_communication = [](const Params& p) {
+    return p.text("bisect") == "communication" ? std::string(kNeedsGraph) : std::string();
+  };
+  return info;
 }
 
 namespace {
@@ -41,10 +53,7 @@ struct BisectionGraph {
 BisectionGraph bisection_graph(const UnitLoads& in, Bisection bisect) {
   BisectionGraph g;
   if (bisect == Bisection::kCommunication) {
-    if (!in.communication)
-      throw std::invalid_argument(
-          "multilevel with bisect: communication needs a communication graph, and this "
-          "workload gives none (use bisect: topology)");
+    if (!in.communication) throw std::invalid_argument(kNeedsGraph);
     g.links = in.communication;
     g.path.resize(in.processors());
     std::iota(g.path.begin(), g.path.end(), 0);

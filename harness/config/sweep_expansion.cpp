@@ -109,6 +109,19 @@ void Expansion::workload(const WorkloadEntry& we) {
   });
 }
 
+// Why a balancer of the entry needs a communication graph the workload does not give ("" if none).
+std::string communication_problem(const BalancerChoice& b, const WorkloadInfo& workload,
+                                  const Params& workload_params) {
+  if (workload.communicates && workload.communicates(workload_params)) return "";
+  for (const auto& [name, params] :
+       {std::pair{&b.static_name, &b.static_params}, {&b.dynamic_name, &b.dynamic_params}}) {
+    const BalancerInfo* info = find_balancer(*name);
+    if (info && info->needs_communication)
+      if (std::string why = info->needs_communication(*params); !why.empty()) return why;
+  }
+  return "";
+}
+
 // Whether the executor named (or the one "auto" picks) is the simulator.
 bool runs_simulated(const RunSpec& run, const WorkloadInfo& workload) {
   try {
@@ -192,6 +205,11 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
       b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
     if (!b.schedule_name.empty())
       b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
+    if (const std::string why = communication_problem(b, *we.info, run.workload_params);
+        !why.empty()) {
+      problems.at(entry.node, we.info->name + ": " + why);
+      return;
+    }
     if (runs_simulated(run, *we.info))
       if (const std::string why = simulation_problem(run); !why.empty()) {
         problems.at(entry.node, why);

@@ -29,6 +29,22 @@ balancers:
 YAML
 expect 2 "async_contention.yaml:7:5: simulate: the contention model \(sim_contention\) is not simulated for asynchronous" -- \
   "$lbbench" validate "$tmp/async_contention.yaml"
+# A balancer that needs the modules' communication graph, on a workload without one (matmul);
+# the same entry on one with a graph (block substitution's chain) is accepted.
+cat > "$tmp/no_graph.yaml" <<'YAML'
+name: no_graph
+workload:
+  - { kind: matmul, n: 200, r: 50, m: 50, block_rows: 25 }
+  - { kind: block_substitution, blocks: 16, width: 16 }
+platform: { processors: 4 }
+balancers:
+  - { static: block }
+  - { dynamic: multilevel, bisect: communication }
+YAML
+expect 2 "no_graph.yaml:8:5: matmul: multilevel with bisect: communication needs a communication graph" -- \
+  "$lbbench" validate "$tmp/no_graph.yaml"
+[ "$("$lbbench" validate "$tmp/no_graph.yaml" 2>&1 | grep -c 'communication graph')" -eq 1 ] ||
+  { echo "FAIL: the entry was refused for block_substitution too"; fails=$((fails + 1)); }
 echo "not an archive" > "$tmp/notes.h5"
 expect 2 "not an HDF5 file" -- "$lbbench" run configs/smoke.yaml -o "$tmp/notes.h5"
 expect 2 "not an HDF5 file" -- "$lbbench" show "$tmp/notes.h5"
