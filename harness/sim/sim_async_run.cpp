@@ -38,9 +38,7 @@ class SimulatedWork final : public AsyncWork {
     const std::uint64_t bytes = workload_.state_bytes(m);
     return {bytes, settings_.migration_seconds(1, static_cast<double>(bytes))};
   }
-  double decision_seconds(double cpu) const override {
-    return settings_.measured_decisions ? cpu : settings_.decision_seconds;
-  }
+  double decision_seconds(double cpu) const override { return settings_.decision_charge(cpu); }
   bool times_decisions() const override { return settings_.measured_decisions; }
   void close_step(int s, double end, ClosedStep& c) override {
     c.serial = 0;

@@ -205,10 +205,6 @@ void SimRun::run_groups(int s) {
   for (auto& group : groups_) run_group(s, *group);
 }
 
-double SimRun::decision_time(double measured) const {
-  return settings_.measured_decisions ? measured : settings_.decision_seconds;
-}
-
 // Module m's state is copied to processor `to`, charged to the receiver.
 void SimRun::copy(int m, int to, double& charge) {
   const double seconds = settings_.migration_seconds(1, static_cast<double>(bytes_[m]));
@@ -320,7 +316,7 @@ bool SimRun::synchronise(int s, const SyncGroup& group) {
     const PhaseTimes& t = recorder_.processor(q).phase[ph_];
     paid[q - first] = t.balance + t.migration;
   }
-  charge_group_decision(group, d, decision_time(d.cpu));
+  charge_group_decision(group, d, settings_.decision_charge(d.cpu));
   for (int q = first; q < last; ++q) {
     const PhaseTimes& t = recorder_.processor(q).phase[ph_];
     place_[q].clock += t.balance + t.migration - paid[q - first];
@@ -373,7 +369,7 @@ void SimRun::decide(int s) {
       views_.view(s, ViewLoads(seen_, bytes_).owners(owner_).busy_times(view_busy_));
   const double c0 = thread_cpu_now();
   Decision d = balancer_->decide(view);
-  const double seconds = decision_time(thread_cpu_now() - c0);
+  const double seconds = settings_.decision_charge(thread_cpu_now() - c0);
   auto add = [](double& sum, double x) {  // over phases; NaN until a decision predicts
     if (!std::isnan(x)) sum = std::isnan(sum) ? x : sum + x;
   };

@@ -40,7 +40,6 @@ class SimRun {
   bool synchronise(int s, const SyncGroup& group);
   void charge_group_decision(const SyncGroup& group, const GroupDecision& d, double seconds);
   void decide(int s);
-  double decision_time(double measured) const;
   void copy(int m, int to, double& charge);
   void copy_for_next_phase();
   void close_step(int s);

@@ -25,6 +25,8 @@ struct SimSettings {
   double migration_seconds(std::int64_t modules, double bytes) const {
     return static_cast<double>(modules) * latency + (bandwidth > 0 ? bytes / bandwidth : 0.0);
   }
+  // What a decision that took `cpu` seconds of the balancer's CPU time is charged.
+  double decision_charge(double cpu) const { return measured_decisions ? cpu : decision_seconds; }
   // A processor's slowdown while `busy` processors (itself included) are busy.
   double slowdown(int busy) const { return 1.0 + contention * (busy > 1 ? busy - 1 : 0); }
 };
