@@ -303,7 +303,7 @@ std::uint64_t JournalReport::pending() const {
 
 bool JournalReport::changes() const {
   for (const JournalRun& r : runs)
-    if (r.created || r.pending > 0 || !r.ended.empty()) return true;
+    if (r.changes()) return true;
   return false;
 }
 
@@ -311,7 +311,7 @@ std::string describe_recovery(const JournalReport& report) {
   std::string line;
   const auto add = [&](const std::string& part) { line += (line.empty() ? "" : "; ") + part; };
   for (const JournalRun& r : report.runs) {
-    if (r.created || r.pending > 0 || !r.ended.empty())
+    if (r.changes())
       add("recovered " + std::to_string(r.pending) + " finished steps of " + r.run_id +
           (r.created ? " (created from its header)" : "") + " from " + report.journal +
           (r.ended.empty() ? " (the run stays partial; `run --resume` runs it again)"

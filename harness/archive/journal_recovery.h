@@ -26,6 +26,8 @@ struct JournalRun {
   std::uint64_t pending = 0;         // finished steps the archive lacks
   std::uint64_t committed = 0;       // records the archive already holds
   std::string ended;  // the run's status from its journaled end, when the archive lacks it
+  // Folding it changes the archive: it creates the run, adds steps or ends it.
+  bool changes() const { return created || pending > 0 || !ended.empty(); }
 };
 
 struct JournalReport {
