@@ -52,10 +52,7 @@ struct ListTail {
   ListTail() = default;
   explicit ListTail(InteractionList& l)
       : list(&l), x(l.x.get()), y(l.y.get()), z(l.z.get()), m(l.m.get()), size(l.size) {}
-  void add(double px, double py, double pz, double pm) {
-    x[size] = px, y[size] = py, z[size] = pz, m[size] = pm;
-    ++size;
-  }
+  void add(double px, double py, double pz, double pm) { put(px, py, pz, pm, true); }
   // Writes the entry and keeps it only if `keep`, without a branch.
   void put(double px, double py, double pz, double pm, bool keep) {
     x[size] = px, y[size] = py, z[size] = pz, m[size] = pm;
