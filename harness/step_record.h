@@ -46,8 +46,9 @@ class StepSink {
   virtual void on_step(const StepRecord& record) = 0;
 };
 
-// Hands `record` to `sink` and adds the thread CPU seconds it took (the journal append, and a
-// batched commit when one is due) to `seconds`: CPU, not wall, since `run --costs` shares CPU.
+// Hands `record` to `sink` and adds the CPU seconds `clock` gives it (the journal append, and a
+// batched commit when one is due) to `seconds`: CPU, since `run --costs` shares CPU (a StretchClock
+// that is not exact counts a short hand-over, and a long one after short ones, by wall time).
 inline void record_step(StepSink& sink, const StepRecord& record, double& seconds,
                         StretchClock& clock) {
   clock.start();
