@@ -11,6 +11,16 @@ double RunSummary::efficiency() const {
 }
 
 void SummarySink::on_step(const StepRecord& r) {
+  add(r);
+  if (next_) next_->on_step(r);
+}
+
+void SummarySink::on_steps(std::span<const StepRecord> records) {
+  for (const StepRecord& r : records) add(r);
+  if (next_) next_->on_steps(records);
+}
+
+void SummarySink::add(const StepRecord& r) {
   RunSummary& s = summary_;
   ++s.steps;
   s.makespan += r.makespan;
@@ -25,7 +35,6 @@ void SummarySink::on_step(const StepRecord& r) {
   s.bytes_moved += r.bytes_moved;
   imbalance_sum_ += step_imbalance(r.busy);
   s.imbalance = imbalance_sum_ / s.steps;
-  if (next_) next_->on_step(r);
 }
 
 }  // namespace lbb

@@ -25,9 +25,11 @@ class SummarySink final : public StepSink {
  public:
   explicit SummarySink(StepSink* next = nullptr) : next_(next) {}
   void on_step(const StepRecord& r) override;
+  void on_steps(std::span<const StepRecord> records) override;
   const RunSummary& summary() const { return summary_; }
 
  private:
+  void add(const StepRecord& r);
   StepSink* next_;
   RunSummary summary_;
   double imbalance_sum_ = 0;

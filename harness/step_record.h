@@ -2,6 +2,7 @@
 // Everything measured in one step, as the archive stores it (docs/ARCHITECTURE.md, "Archive").
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "harness/clock.h"
@@ -44,6 +45,11 @@ class StepSink {
  public:
   virtual ~StepSink() = default;
   virtual void on_step(const StepRecord& record) = 0;
+  // Records that finish together (an asynchronous run's, built after it): the archive journals
+  // them in one write(2) where one a step would cost a system call each.
+  virtual void on_steps(std::span<const StepRecord> records) {
+    for (const StepRecord& r : records) on_step(r);
+  }
 };
 
 // Hands `record` to `sink` and adds the CPU seconds `clock` gives it (the journal append, and a
@@ -59,6 +65,13 @@ inline void record_step(StepSink& sink, const StepRecord& record, double& second
 inline void record_step(StepSink& sink, const StepRecord& record, double& seconds) {
   StretchClock exact(true);
   record_step(sink, record, seconds, exact);
+}
+// Hands over records that finished together, the thread CPU clock read around them all.
+inline void record_steps(StepSink& sink, std::span<const StepRecord> records, double& seconds) {
+  StretchClock exact(true);
+  exact.start();
+  sink.on_steps(records);
+  seconds += exact.stop();
 }
 
 }  // namespace lbb

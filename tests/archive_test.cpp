@@ -273,6 +273,48 @@ TEST(Archive, EndedRunsWaitInTheJournalForOneBatchedCommit) {
   EXPECT_FALSE(std::filesystem::exists(journal_path(copy)));
 }
 
+// Records handed over together (an asynchronous run's) reach the journal in one write(2): none
+// while they are buffered, all of them after, and recovery folds them like single steps.
+TEST(Archive, ABurstOfStepsIsJournaledInOneWrite) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5"), copy = dir.file("b.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  {
+    JournalWriter held(dir.file("held.h5"));
+    held.hold();
+    for (int k = 0; k < 3; ++k) {
+      held.begin("run-x", "uuid", k, 0);
+      held.append();
+    }
+    EXPECT_EQ(held.bytes(), 0u);
+    EXPECT_TRUE(scan_journal(journal_path(dir.file("held.h5"))).records.empty());
+    held.release();
+    EXPECT_EQ(scan_journal(journal_path(dir.file("held.h5"))).records.size(), 3u);
+  }
+  {
+    ArchiveWriter archive(path);
+    auto run = archive.begin_run({"x", 2, 2, true, {"residual"}});
+    run->set_text("status", "partial");
+    run->set_text("run_uuid", "uuid-burst");
+    run->on_step(record(0, 2, 2));
+    const std::vector<StepRecord> burst = {record(1, 2, 2), record(2, 2, 2), record(3, 2, 2)};
+    run->on_steps(burst);
+    const JournalScan scan = scan_journal(journal_path(path));
+    ASSERT_EQ(scan.records.size(), 5u);  // the header, then rows 0 to 3
+    for (std::uint64_t row = 0; row < 4; ++row) EXPECT_EQ(scan.records[row + 1].row, row);
+    std::filesystem::copy_file(path, copy);
+    std::filesystem::copy_file(journal_path(path), journal_path(copy));
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+  const JournalReport folded = fold_journal(copy);
+  ASSERT_TRUE(folded.problem.empty()) << folded.problem;
+  ArchiveReader reader(copy);
+  ASSERT_EQ(reader.runs().size(), 1u);
+  const std::vector<double> wall = reader.read_series(reader.runs()[0].id, "step/wall");
+  ASSERT_EQ(wall.size(), 4u);
+  for (int s = 0; s < 4; ++s) EXPECT_DOUBLE_EQ(wall[s], record(s, 2, 2).wall);
+}
+
 // Docs "Archive layout": a run committed together with its end is written at its final size
 // (compact when small, chunked and compressed when large); a run still open at a commit stays
 // chunked and extendible, so later commits and recovery append to it.

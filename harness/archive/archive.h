@@ -55,9 +55,9 @@ class RunWriter final : public StepSink {
   void set_text(const std::string& name, const std::string& value);
   void set_int(const std::string& name, std::int64_t value);
   void set_real(const std::string& name, double value);
-  void on_step(
-      const StepRecord& record) override;  // buffers and journals one row; commits when due
-  void flush();                            // commits now
+  void on_step(const StepRecord& record) override;  // buffers and journals a row; commits when due
+  void on_steps(std::span<const StepRecord> records) override;  // the same, one write(2) for all
+  void flush();                                                 // commits now
   // The run's end: journals the attributes set since the last commit as its end record, and
   // leaves them, with any step rows not yet committed, to the archive's next commit (a due
   // commit or ArchiveWriter::finish()). No attribute may be set after it.
@@ -71,6 +71,7 @@ class RunWriter final : public StepSink {
   // that version is in place, forgets it.
   void write_pending(hid_t file);
   void mark_committed();
+  void buffer_row(const StepRecord& record);
   void journal_header();
   void journal_row();
   void journal_attributes();

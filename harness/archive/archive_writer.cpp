@@ -129,6 +129,33 @@ void RunWriter::set_real(const std::string& name, double value) {
 }
 
 void RunWriter::on_step(const StepRecord& r) {
+  on_steps({&r, 1});
+}
+
+void RunWriter::on_steps(std::span<const StepRecord> records) {
+  const std::int64_t first = rows_written_ + rows_pending_;
+  JournalWriter& journal = archive_.journal_;
+  const bool burst = records.size() > 1;  // one write(2) for them all
+  if (burst) journal.hold();
+  try {
+    for (const StepRecord& r : records) buffer_row(r);
+  } catch (...) {
+    if (burst) journal.release();  // the rows buffered before the failure stay journaled
+    throw;
+  }
+  if (burst) journal.release();
+  archive_.commit_when_due();  // after the release: a commit empties the journal
+  if (archive_.step_log_ < 0) return;
+  std::string lines;
+  for (std::size_t k = 0; k < records.size(); ++k)
+    lines += id_ + " " + std::to_string(first + static_cast<std::int64_t>(k)) + "\n";
+  if (::write(archive_.step_log_, lines.data(), lines.size()) < 0) {
+    // The log only reports progress; the steps themselves are safe.
+  }
+}
+
+// Appends the step's row to every column and journals it.
+void RunWriter::buffer_row(const StepRecord& r) {
   // Its datasets may be committed at their final size once it ended (write_pending).
   if (ended_) throw std::logic_error(id_ + ": a step after the run's end");
   for (Column& c : columns_) {
@@ -149,13 +176,6 @@ void RunWriter::on_step(const StepRecord& r) {
   ++rows_pending_;
   if (!created_ && !journaled_) journal_header();  // the run is in neither file yet
   journal_row();
-  archive_.commit_when_due();
-  if (archive_.step_log_ >= 0) {
-    const std::string line = id_ + " " + std::to_string(rows_written_ + rows_pending_ - 1) + "\n";
-    if (::write(archive_.step_log_, line.data(), line.size()) < 0) {
-      // The log only reports progress; the step itself is safe.
-    }
-  }
 }
 
 void RunWriter::journal_row() {

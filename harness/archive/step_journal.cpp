@@ -135,7 +135,9 @@ JournalWriter::JournalWriter(JournalWriter&& o) noexcept
       fd_(std::exchange(o.fd_, -1)),
       empty_(o.empty_),
       bytes_(o.bytes_),
-      buffer_(std::move(o.buffer_)) {}
+      buffer_(std::move(o.buffer_)),
+      holding_(o.holding_),
+      held_(std::move(o.held_)) {}
 
 JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
   if (this != &o) {
@@ -145,6 +147,8 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
     empty_ = o.empty_;
     bytes_ = o.bytes_;
     buffer_ = std::move(o.buffer_);
+    holding_ = o.holding_;
+    held_ = std::move(o.held_);
   }
   return *this;
 }
@@ -186,9 +190,28 @@ void JournalWriter::append() {
   const std::uint32_t frame[3] = {kMagic, static_cast<std::uint32_t>(payload),
                                   crc_of(buffer_.data() + kFrame, payload)};
   std::memcpy(buffer_.data(), frame, kFrame);
-  // One write(2): the record is in the page cache, whole, before the step counts as finished.
-  const unsigned char* p = buffer_.data();
-  std::size_t left = buffer_.size();
+  if (holding_)
+    held_.insert(held_.end(), buffer_.begin(), buffer_.end());
+  else
+    write(buffer_);
+}
+
+void JournalWriter::hold() {
+  holding_ = true;
+}
+
+void JournalWriter::release() {
+  holding_ = false;
+  if (held_.empty()) return;
+  write(held_);
+  held_.clear();
+}
+
+// One write(2): the records are in the page cache, whole, before their steps count as finished
+// (a kill inside it leaves at most the last one torn, which recovery skips).
+void JournalWriter::write(const std::vector<unsigned char>& bytes) {
+  const unsigned char* p = bytes.data();
+  std::size_t left = bytes.size();
   while (left > 0) {
     const ssize_t n = ::write(fd_, p, left);
     if (n < 0 && errno == EINTR) continue;
@@ -197,7 +220,7 @@ void JournalWriter::append() {
     left -= static_cast<std::size_t>(n);
   }
   empty_ = false;
-  bytes_ += buffer_.size();
+  bytes_ += bytes.size();
 }
 
 void JournalWriter::clear() {

@@ -47,7 +47,8 @@ struct JournalRecord {
   bool is_header() const { return row == kHeaderRow; }
 };
 
-// Builds one record's payload column by column, then appends it framed, in one write(2).
+// Builds one record's payload column by column, then appends it framed, in one write(2); records
+// appended between hold() and release() go in one write(2) together.
 class JournalWriter {
  public:
   JournalWriter() = default;
@@ -62,17 +63,22 @@ class JournalWriter {
              std::uint32_t columns);
   void column(const std::string& name, RecordType type, std::uint64_t width, const void* data,
               std::size_t bytes);
-  void append();                                  // throws h5::Error when the write fails
-  void clear();                                   // after a commit: its records are in the archive
+  void append();   // throws h5::Error when the write fails
+  void hold();     // the records appended from now on wait in memory for release()
+  void release();  // writes the held records; throws h5::Error when the write fails
+  void clear();    // after a commit: its records are in the archive
   std::uint64_t bytes() const { return bytes_; }  // appended since the last clear()
 
  private:
   void close() noexcept;
+  void write(const std::vector<unsigned char>& bytes);
   std::string path_;
   int fd_ = -1;
   bool empty_ = true;
   std::uint64_t bytes_ = 0;
   std::vector<unsigned char> buffer_;
+  bool holding_ = false;
+  std::vector<unsigned char> held_;
 };
 
 // The journal's whole records in order. Reading stops at the first record that is not whole

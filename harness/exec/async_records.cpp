@@ -30,6 +30,9 @@ ModuleGraph async_dependencies(const Workload& workload, const ExecutionPlan& pl
 
 namespace {
 
+// Records held at once: bounds the memory of a long run's records with per-module rows.
+constexpr std::size_t kStepBurst = 64;
+
 std::vector<int> initial_owner(const Workload& workload, const ExecutionPlan& plan,
                                const std::vector<double>& weights) {
   const int M = workload.module_count(), P = plan.processors;
@@ -165,12 +168,17 @@ AsyncFigures record_async_run(const AsyncRun& run, const ExecutionPlan& plan, do
   double busy = 0;
   const double recorded_start = plan.warmup > 0 ? run.step_end()[plan.warmup - 1] : 0;
   std::int64_t moved = 0;
+  // The run is over: its steps are handed over in bursts, one journal write(2) a burst.
+  std::vector<StepRecord> burst;
   for (int s = plan.warmup; s < total; ++s) {
-    StepRecord r = records.record(s);
+    StepRecord& r = burst.emplace_back(records.record(s));
     if (amend) amend(s, r);
     for (double b : r.busy) busy += b;
     moved += r.migrations;
-    record_step(sink, r, result.record_seconds);
+    if (burst.size() == kStepBurst || s + 1 == total) {
+      record_steps(sink, burst, result.record_seconds);
+      burst.clear();
+    }
   }
   AsyncFigures figures;
   const double span = run.step_end()[total - 1] - recorded_start;
