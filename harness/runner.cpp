@@ -109,6 +109,12 @@ void add_step_work(RunCosts& costs, const ExecutionResult& x, const RunOutcome& 
 
 }  // namespace
 
+bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance) {
+  if (spec.processors <= provenance.available) return false;
+  const WorkloadInfo* info = find_workload(spec.workload);
+  return !info || !choose_executor(spec, *info).simulates;
+}
+
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                        const Provenance& provenance, ReferenceCache* references,
                        const std::vector<WorkloadAttribute>& figures) {
@@ -117,7 +123,6 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
   RunOutcome out;
   out.spec = &spec;
   out.repetition = repetition;
-  out.oversubscribed = spec.processors > provenance.available;
   std::unique_ptr<RunWriter> writer;
   RunCosts& costs = out.costs;
   double cpu = process_cpu_now();
@@ -130,6 +135,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     const WorkloadInfo* info = find_workload(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
     const std::unique_ptr<Execution> execution = choose_executor(spec, *info).make(spec, *info);
+    out.oversubscribed = runs_oversubscribed(spec, provenance);
     lap(costs.setup);
     if (archive) {
       // A level workload's module count changes every level: no per-module datasets.

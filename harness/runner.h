@@ -28,6 +28,10 @@ struct RunOutcome {
   bool ok() const { return error.empty() && verification.passed; }
 };
 
+// True when the run's P threads outnumber the host's available cores. A simulating executor runs
+// no threads (its processors are modelled), so its runs never are.
+bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance);
+
 // Never throws for a failure of the run itself: the outcome says what happened, and an
 // archived run is marked "failed" with the reason. The run is verified against the reference
 // `references` holds for its problem (computed there once), or one computed for it alone.

@@ -76,6 +76,28 @@ TEST(Simulate, SameSeedSameRunOtherSeedOtherRun) {
   EXPECT_NE(a[3].makespan, c[3].makespan);
 }
 
+// A simulated run models its processors and runs no threads: it is never archived oversubscribed,
+// where a real run of as many processors on fewer cores is.
+TEST(Simulate, SimulatedRunsAreNeverOversubscribed) {
+  Provenance host = gather_provenance();
+  host.available = 2;
+  const Config real = load_config_text(
+      "name: t\nworkload: { kind: block_substitution, blocks: 16, width: 8, mean_lines: 3 }\n"
+      "platform: { processors: 4, topology: chain }\nexecution: { steps: 2 }\n"
+      "balancers: [ { static: block } ]\n",
+      "real.yaml");
+  const Config sim = load_config_text(
+      synthetic("modules: 16", "processors: 4, topology: chain", "steps: 2", "static: block"),
+      "sim.yaml");
+  EXPECT_TRUE(runs_oversubscribed(real.runs.front(), host));
+  EXPECT_FALSE(runs_oversubscribed(sim.runs.front(), host));
+  const RunOutcome simulated = execute_run(sim.runs.front(), 0, nullptr, host);
+  ASSERT_TRUE(simulated.ok()) << simulated.error;
+  EXPECT_FALSE(simulated.oversubscribed);
+  host.available = 4;
+  EXPECT_FALSE(runs_oversubscribed(real.runs.front(), host));
+}
+
 // Per step: the processors' migration times add up to the charged copies, latency + bytes /
 // bandwidth per module; their decision times to the charged decisions; the makespan is the
 // slowest processor's busy + balance + migration; contention's charge is the busy time it added.

@@ -92,9 +92,10 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
 }
 
 void warn_oversubscribed(const std::vector<PlannedRun>& plan, const Provenance& prov) {
-  int max_p = 0;
-  for (const auto& r : plan) max_p = std::max(max_p, r.spec->processors);
-  if (max_p <= prov.available) return;
+  int max_p = 0;  // of the runs whose threads outnumber the cores (simulated ones run none)
+  for (const auto& r : plan)
+    if (runs_oversubscribed(*r.spec, prov)) max_p = std::max(max_p, r.spec->processors);
+  if (max_p == 0) return;
   std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
             << " available cores: oversubscribed (archived as oversubscribed = 1); the table "
                "ranks by the modelled makespan, which is taken from thread CPU time\n";
