@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -397,6 +398,53 @@ TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
     ASSERT_EQ(wall.size(), 5u) << archive;
     for (int s = 0; s < 5; ++s) EXPECT_EQ(wall[s], record(s, 2, 2).wall) << archive;
   }
+}
+
+// The chunks libdeflate compresses are HDF5's own shuffle + deflate format: HDF5 reads back every
+// value, over several chunks and a partial last one, and the dataset declares both filters.
+TEST(Archive, DeflatedChunksReadBackThroughHdf5sFilters) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5");
+  const hsize_t rows = 30, width = 600;  // 13 rows a chunk of 8192 values: 3 chunks
+  std::vector<double> cost(rows * width);
+  std::vector<std::int32_t> owner(rows * width);
+  for (std::size_t i = 0; i < cost.size(); ++i) {
+    cost[i] = 1e-3 * std::sin(0.37 * static_cast<double>(i)) + static_cast<double>(i % 7);
+    owner[i] = static_cast<std::int32_t>((i * 2654435761u) % 64);
+  }
+  {
+    h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    auto run = h5::create_run_group(file.get(), "r");
+    h5::write_final_step_dataset(run.get(), "module/cost", RecordType::kFloat64, width, rows,
+                                 cost.data());
+    h5::write_final_step_dataset(run.get(), "module/owner", RecordType::kInt32, width, rows,
+                                 owner.data());
+  }
+  h5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  for (const char* name : {"/runs/r/module/cost", "/runs/r/module/owner"}) {
+    auto d = h5::dataset(H5Dopen2(file.get(), name, H5P_DEFAULT), name);
+    auto dcpl = h5::plist(H5Dget_create_plist(d.get()), name);
+    ASSERT_EQ(H5Pget_nfilters(dcpl.get()), 2) << name;
+    unsigned flags = 0, values[8];
+    std::size_t n = 8;
+    EXPECT_EQ(H5Pget_filter2(dcpl.get(), 0, &flags, &n, values, 0, nullptr, nullptr),
+              H5Z_FILTER_SHUFFLE);
+    n = 8;
+    EXPECT_EQ(H5Pget_filter2(dcpl.get(), 1, &flags, &n, values, 0, nullptr, nullptr),
+              H5Z_FILTER_DEFLATE);
+    const hsize_t element = std::string(name).ends_with("cost") ? 8 : 4;
+    EXPECT_LT(H5Dget_storage_size(d.get()), rows * width * element) << name;  // deflated
+  }
+  std::vector<double> cost_back(cost.size());
+  std::vector<std::int32_t> owner_back(owner.size());
+  auto c = h5::dataset(H5Dopen2(file.get(), "/runs/r/module/cost", H5P_DEFAULT), "cost");
+  auto o = h5::dataset(H5Dopen2(file.get(), "/runs/r/module/owner", H5P_DEFAULT), "owner");
+  ASSERT_GE(H5Dread(c.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, cost_back.data()),
+            0);
+  ASSERT_GE(H5Dread(o.get(), H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, owner_back.data()),
+            0);
+  EXPECT_EQ(cost_back, cost);
+  EXPECT_EQ(owner_back, owner);
 }
 
 }  // namespace

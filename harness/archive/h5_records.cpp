@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "harness/archive/deflated_chunks.h"
+
 namespace lbb::h5 {
 
 namespace {
-
-constexpr unsigned kDeflateLevel = 4;
 
 // Larger fixed-length strings are not what lbbench writes; refusing them bounds memory.
 constexpr std::size_t kMaxFixedString = std::size_t{1} << 24;
@@ -169,12 +169,22 @@ void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t 
 
 namespace {
 
-// Rows of `width` values a chunk, shuffled and deflated: chunks of about 64 KiB at most.
+// Rows of `width` values a chunk: chunks of about 64 KiB at most.
+hsize_t chunk_rows(hsize_t rows, hsize_t width) {
+  return std::max<hsize_t>(1, std::min<hsize_t>(rows, 8192 / width));
+}
+
+bool deflate_available() {
+  static const bool available = H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
+  return available;
+}
+
+// Chunks of chunk_rows(rows, width) rows, shuffled and deflated.
 Handle chunked_plist(const std::string& name, int rank, hsize_t rows, hsize_t width) {
-  hsize_t chunk[2] = {std::max<hsize_t>(1, std::min<hsize_t>(rows, 8192 / width)), width};
+  hsize_t chunk[2] = {chunk_rows(rows, width), width};
   auto dcpl = plist(H5Pcreate(H5P_DATASET_CREATE), name);
   check(H5Pset_chunk(dcpl.get(), rank, chunk), "chunk " + name);
-  if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+  if (deflate_available()) {
     H5Pset_shuffle(dcpl.get());
     H5Pset_deflate(dcpl.get(), kDeflateLevel);
   }
@@ -213,9 +223,13 @@ void write_final_step_dataset(hid_t group, const std::string& name, RecordType t
       compact ? plist(H5Pcreate(H5P_DATASET_CREATE), name) : chunked_plist(name, rank, rows, width);
   if (compact) check(H5Pset_layout(dcpl.get(), H5D_COMPACT), "compact " + name);
   auto d = create_dataset(group, name, type, space.get(), dcpl.get());
-  if (rows > 0)
-    check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-          "write rows of " + name);
+  if (rows == 0) return;
+  // Chunks compressed here, by libdeflate, where the dataset has the deflate filter.
+  if (!compact && deflate_available() &&
+      write_deflated_chunks(d.get(), type, rows, width, chunk_rows(rows, width), data))
+    return;
+  check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+        "write rows of " + name);
 }
 
 Handle create_run_group(hid_t file, const std::string& id) {
