@@ -91,12 +91,18 @@ void print_table(std::ostream& out, const Comparison& c) {
       out << "\n" << std::string(24, ' ') << "^" << r.attributes << "\n";
   }
   if (c.rows.empty()) return;
+  const auto simulated = [](const ComparisonRow& r) { return r.config->simulated; };
   out << "n = verified repetitions; medians with distribution-free 95 % intervals (order "
          "statistics; at n = 5 [min, max], which covers 93.8 %); cv = sd / mean; vs = ranking "
-         "clock / baseline's, Hodges-Lehmann ratio with its 95 % Moses interval\n"
-         "makespan = modelled from thread CPU time (per phase, max over processors of busy + "
-         "balance + migration; plus serial work), summed over steps; wall = measured; eff = "
-         "ideal / makespan; imbal = mean over steps of max/mean busy - 1\n";
+         "clock / baseline's, Hodges-Lehmann ratio with its 95 % Moses interval\n";
+  if (!std::all_of(c.rows.begin(), c.rows.end(), simulated))
+    out << "makespan = modelled from thread CPU time (per phase, max over processors of busy + "
+           "balance + migration; plus serial work), summed over steps; wall = measured; eff = "
+           "ideal / makespan; imbal = mean over steps of max/mean busy - 1\n";
+  if (std::any_of(c.rows.begin(), c.rows.end(), simulated))
+    out << "simulated rows: makespan = wall = the simulator's modelled time of each step (its "
+           "processors' work and charges; docs/ARCHITECTURE.md, \"Simulation\"), summed over "
+           "steps; no thread ran\n";
   for (const auto& n : c.notes) out << n << "\n";
 }
 

@@ -82,8 +82,8 @@ void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& gro
     ComparisonRow& r = rows[i];
     r.headline = headline.clock;
     samples.push_back(headline_sample(*r.config, headline.clock));
-    r.eligible = r.verified == "yes" &&
-                 (headline.clock == Clock::kWall || modelled_makespan_orders(*r.config));
+    r.eligible = r.verified == "yes" && (headline.clock == Clock::kWall || r.config->simulated ||
+                                         modelled_makespan_orders(*r.config));
     eligible.push_back(r.eligible);
     if (r.config->baseline && (!base || !base->config->baseline)) base = &r;
     if (!base && r.config->label == "none") base = &r;
@@ -110,7 +110,12 @@ void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& gro
 
 }  // namespace
 
-Headline choose_headline(int processors, int available, double load_average) {
+Headline choose_headline(int processors, int available, double load_average, bool simulated) {
+  if (simulated)
+    return {Clock::kModelled,
+            "ranked by the simulated makespan (P = " + std::to_string(processors) +
+                " modelled processors: no thread ran, the host's cores and "
+                "load do not enter)"};
   const int free_cores = available - static_cast<int>(std::lround(load_average));
   const std::string host = std::to_string(available) + " cores, load average " +
                            format_number(load_average, 3) + " at start";
@@ -141,7 +146,8 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs) {
   bool unranked = false, ties = false, few = false;
   for (const std::string& g : order) {
     const ConfigResult& first = *out.rows[groups[g].front()].config;
-    const Headline h = choose_headline(first.processors, first.available, first.load_average);
+    const Headline h =
+        choose_headline(first.processors, first.available, first.load_average, first.simulated);
     if (reasons.insert(h.reason).second) out.notes.push_back(h.reason);
     judge(out.rows, groups[g], h);
     for (std::size_t i : groups[g]) {

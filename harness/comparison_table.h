@@ -16,12 +16,14 @@ enum class Clock { kModelled, kWall };
 enum class OutputFormat { kTable, kCsv, kJson };
 
 // Which clock ranks a group of P processors: wall time when the host had at least P free cores
-// (available processors less the load average, rounded), else the modelled makespan.
+// (available processors less the load average, rounded), else the modelled makespan; a
+// simulated group's one clock, the model's, whatever the host.
 struct Headline {
   Clock clock = Clock::kModelled;
   std::string reason;  // one line for the footer
 };
-Headline choose_headline(int processors, int available, double load_average);
+Headline choose_headline(int processors, int available, double load_average,
+                         bool simulated = false);
 
 // Whether the modelled makespan orders this strategy as real cores do when the host is
 // oversubscribed: bulk-synchronous strategies that balance between steps. In-step schedules

@@ -109,10 +109,13 @@ void add_step_work(RunCosts& costs, const ExecutionResult& x, const RunOutcome& 
 
 }  // namespace
 
-bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance) {
-  if (spec.processors <= provenance.available) return false;
+bool runs_simulated(const RunSpec& spec) {
   const WorkloadInfo* info = find_workload(spec.workload);
-  return !info || !choose_executor(spec, *info).simulates;
+  return info && choose_executor(spec, *info).simulates;
+}
+
+bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance) {
+  return spec.processors > provenance.available && !runs_simulated(spec);
 }
 
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,

@@ -28,8 +28,9 @@ struct RunOutcome {
   bool ok() const { return error.empty() && verification.passed; }
 };
 
-// True when the run's P threads outnumber the host's available cores. A simulating executor runs
-// no threads (its processors are modelled), so its runs never are.
+// True when a simulating executor runs the spec: its processors are modelled, no thread runs.
+bool runs_simulated(const RunSpec& spec);
+// True when the run's P threads outnumber the host's available cores (never a simulated run's).
 bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance);
 
 // Never throws for a failure of the run itself: the outcome says what happened, and an

@@ -35,6 +35,11 @@ TEST(ComparisonTable, HeadlineClockFollowsFreeCores) {
   EXPECT_EQ(choose_headline(8, 2, 0.0).clock, Clock::kModelled);
   EXPECT_EQ(choose_headline(16, 16, 0.6).clock, Clock::kModelled);  // one core busy elsewhere
   EXPECT_EQ(choose_headline(8, 8, 0.4).clock, Clock::kWall);
+  // A simulated group has one clock, the model's, whatever the host: 16 modelled processors on 2.
+  const Headline sim = choose_headline(16, 2, 3.0, true);
+  EXPECT_EQ(sim.clock, Clock::kModelled);
+  EXPECT_NE(sim.reason.find("simulated"), std::string::npos) << sim.reason;
+  EXPECT_EQ(sim.reason.find("free cores"), std::string::npos) << sim.reason;
 }
 
 // Modelled makespans say omp_dynamic is fastest, wall times say block: an oversubscribed host
@@ -67,6 +72,22 @@ TEST(ComparisonTable, OversubscribedHostRanksOnlyWhatTheModelOrders) {
   print_comparison(text, c, OutputFormat::kTable);
   EXPECT_NE(text.str().find("*block"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("-omp_dynamic"), std::string::npos) << text.str();
+}
+
+// A simulated group's makespan is the simulator's own clock: every strategy it models is ranked
+// by it, however few cores the host has, and the legend says which clock the rows hold.
+TEST(ComparisonTable, SimulatedGroupRanksEveryStrategyOnTheModelsClock) {
+  auto configs = group(2, 1.5);
+  for (ConfigResult& c : configs) c.simulated = true;
+  const Comparison c = compare_configs(configs);
+  ASSERT_EQ(c.rows.size(), 4u);
+  for (const ComparisonRow& r : c.rows) EXPECT_TRUE(r.eligible) << r.config->label;
+  EXPECT_TRUE(c.rows[2].best || c.rows[3].best);  // the fastest modelled rows now rank first
+  std::ostringstream text;
+  print_comparison(text, c, OutputFormat::kTable);
+  EXPECT_NE(text.str().find("simulated rows: makespan = wall"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("from thread CPU time"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("- = not ranked"), std::string::npos) << text.str();
 }
 
 TEST(ComparisonTable, FreeHostRanksEverythingByWallTime) {

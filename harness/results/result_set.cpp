@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "harness/exec/executor_registry.h"
+
 namespace lbb {
 
 namespace {
@@ -69,6 +71,7 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
     fields.processors = s.processors;
     fields.baseline = s.balancer.baseline;
     fields.match_key = match_key(s.resolved_yaml);
+    fields.simulated = runs_simulated(s);
     fields.available = prov.available;
     fields.load_average = load_at_start;
     Repetition r;
@@ -120,6 +123,8 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
     fields.processors = static_cast<int>(number(info, "processors"));
     fields.baseline = yaml_baseline(text(info, "config_yaml"));
     fields.match_key = match_key(text(info, "config_yaml"));
+    const ExecutorInfo* executor = find_executor(text(info, "executor"));
+    fields.simulated = executor && executor->simulates;
     fields.available = static_cast<int>(number(info, "available_processors"));
     fields.load_average = std::max(0.0, load_at_start[text(info, "invocation")]);
     Repetition r;
@@ -127,8 +132,7 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
     if (status != "complete")
       r.error = text(info, "error").empty() ? "status " + status : text(info, "error");
     // A simulated run has nothing to verify (no kernel ran): complete is all it can be.
-    r.verified = status == "complete" &&
-                 (number(info, "verified") == 1 || text(info, "executor") == "simulate");
+    r.verified = status == "complete" && (number(info, "verified") == 1 || fields.simulated);
     if (status == "failed" && text(info, "error").empty()) r.error.clear();  // did not verify
     r.makespan = number(info, "makespan_total");
     r.wall = number(info, "wall_total");
