@@ -82,7 +82,7 @@ void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& gro
     ComparisonRow& r = rows[i];
     r.headline = headline.clock;
     samples.push_back(headline_sample(*r.config, headline.clock));
-    r.eligible = r.verified == "yes" && (headline.clock == Clock::kWall || r.config->simulated ||
+    r.eligible = r.verified == "yes" && (headline.clock == Clock::kWall || headline.simulated ||
                                          modelled_makespan_orders(*r.config));
     eligible.push_back(r.eligible);
     if (r.config->baseline && (!base || !base->config->baseline)) base = &r;
@@ -115,7 +115,8 @@ Headline choose_headline(int processors, int available, double load_average, boo
     return {Clock::kModelled,
             "ranked by the simulated makespan (P = " + std::to_string(processors) +
                 " modelled processors: no thread ran, the host's cores and "
-                "load do not enter)"};
+                "load do not enter)",
+            true};
   const int free_cores = available - static_cast<int>(std::lround(load_average));
   const std::string host = std::to_string(available) + " cores, load average " +
                            format_number(load_average, 3) + " at start";
@@ -146,8 +147,12 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs) {
   bool unranked = false, ties = false, few = false;
   for (const std::string& g : order) {
     const ConfigResult& first = *out.rows[groups[g].front()].config;
+    // The simulator's clock ranks a group only when no thread ran any of its rows.
+    const bool simulated = std::all_of(groups[g].begin(), groups[g].end(), [&](std::size_t i) {
+      return out.rows[i].config->simulated;
+    });
     const Headline h =
-        choose_headline(first.processors, first.available, first.load_average, first.simulated);
+        choose_headline(first.processors, first.available, first.load_average, simulated);
     if (reasons.insert(h.reason).second) out.notes.push_back(h.reason);
     judge(out.rows, groups[g], h);
     for (std::size_t i : groups[g]) {

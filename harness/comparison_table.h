@@ -20,7 +20,8 @@ enum class OutputFormat { kTable, kCsv, kJson };
 // simulated group's one clock, the model's, whatever the host.
 struct Headline {
   Clock clock = Clock::kModelled;
-  std::string reason;  // one line for the footer
+  std::string reason;      // one line for the footer
+  bool simulated = false;  // the simulator's clock: it orders every strategy it models
 };
 Headline choose_headline(int processors, int available, double load_average,
                          bool simulated = false);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 
 #include "harness/clock.h"
 #include "harness/exec/executor_registry.h"
@@ -111,7 +112,11 @@ void add_step_work(RunCosts& costs, const ExecutionResult& x, const RunOutcome& 
 
 bool runs_simulated(const RunSpec& spec) {
   const WorkloadInfo* info = find_workload(spec.workload);
-  return info && choose_executor(spec, *info).simulates;
+  try {
+    return info && choose_executor(spec, *info).simulates;
+  } catch (const std::invalid_argument&) {
+    return false;  // no executor runs it: the run fails, and says why
+  }
 }
 
 bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance) {

@@ -88,6 +88,11 @@ TEST(ComparisonTable, SimulatedGroupRanksEveryStrategyOnTheModelsClock) {
   EXPECT_NE(text.str().find("simulated rows: makespan = wall"), std::string::npos) << text.str();
   EXPECT_EQ(text.str().find("from thread CPU time"), std::string::npos) << text.str();
   EXPECT_EQ(text.str().find("- = not ranked"), std::string::npos) << text.str();
+  // A group mixing a real row (another invocation's, read with --all) keeps the host's rules.
+  configs[0].simulated = false;
+  const Comparison mixed = compare_configs(configs);
+  EXPECT_FALSE(mixed.rows[2].eligible);
+  EXPECT_FALSE(mixed.rows[3].eligible);
 }
 
 TEST(ComparisonTable, FreeHostRanksEverythingByWallTime) {
