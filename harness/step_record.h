@@ -61,17 +61,16 @@ inline void record_step(StepSink& sink, const StepRecord& record, double& second
   sink.on_step(record);
   seconds += clock.stop();
 }
-// The same on an exact clock: the thread CPU clock read around every hand-over.
-inline void record_step(StepSink& sink, const StepRecord& record, double& seconds) {
-  StretchClock exact(true);
-  record_step(sink, record, seconds, exact);
-}
 // Hands over records that finished together, the thread CPU clock read around them all.
 inline void record_steps(StepSink& sink, std::span<const StepRecord> records, double& seconds) {
   StretchClock exact(true);
   exact.start();
   sink.on_steps(records);
   seconds += exact.stop();
+}
+// One record on an exact clock: the thread CPU clock read around the hand-over.
+inline void record_step(StepSink& sink, const StepRecord& record, double& seconds) {
+  record_steps(sink, {&record, 1}, seconds);
 }
 
 }  // namespace lbb
