@@ -17,13 +17,16 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// A dependent chain of multiply-adds the compiler cannot drop or shorten.
-double spin(std::int64_t iterations, double x) {
+// A dependent chain of multiply-adds the compiler cannot drop or shorten. Never inlined: the
+// calibration and busy_work must run the same machine code, or the rate is another loop's.
+[[gnu::noinline]] double spin(std::int64_t iterations, double x) {
   for (std::int64_t i = 0; i < iterations; ++i) x = x * 0.999999 + 1e-7;
   return x;
 }
 
 thread_local volatile double sink = 0;  // keeps every spin's result alive
+
+constexpr double kSpinSeconds = 20e-6;  // the longest spin between two CPU clock reads
 
 }  // namespace
 
@@ -68,15 +71,21 @@ double busy_work_rate() {
 
 void busy_work(double seconds) {
   if (seconds <= 0) return;
-  // Runs until the thread's own CPU clock has advanced by `seconds`: the calibrated rate only
-  // sizes the chunks (about 20 us between clock reads, under 1 % overhead), so a calibration
-  // taken while a sibling hyperthread was busy cannot make the emulated slowdown wrong.
-  const double rate = busy_work_rate();
-  const double end = thread_cpu_now() + seconds;
-  const auto chunk = std::max<std::int64_t>(1, static_cast<std::int64_t>(20e-6 * rate));
+  // Runs until the thread's own CPU clock has advanced by `seconds`. Each spin is sized by the
+  // rate this thread last measured (about 20 us between clock reads), so a calibration taken
+  // while a sibling hyperthread was idle cannot overshoot a short request.
+  thread_local double rate = busy_work_rate();
+  double now = thread_cpu_now();
+  const double end = now + seconds;
+  const auto chunk = std::max<std::int64_t>(1, static_cast<std::int64_t>(kSpinSeconds * rate));
   double x = sink;
-  for (double now = thread_cpu_now(); now < end; now = thread_cpu_now())
-    x = spin(std::min(chunk, static_cast<std::int64_t>((end - now) * rate) + 1), x);
+  while (now < end) {
+    const std::int64_t n = std::min(chunk, static_cast<std::int64_t>((end - now) * rate) + 1);
+    x = spin(n, x);
+    const double then = thread_cpu_now();
+    if (then - now >= kSpinSeconds / 4) rate = static_cast<double>(n) / (then - now);
+    now = then;
+  }
   sink = x;
 }
 

@@ -2,6 +2,8 @@
 // executor applying both, the costs balancers then see, and the platform keys of a config.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <numeric>
 #include <set>
 
@@ -58,6 +60,24 @@ TEST(PlatformEmulation, BusyWorkSpendsRoughlyTheCpuTimeAskedFor) {
   const double spent = thread_cpu_now() - c0;
   EXPECT_GT(spent, 0.015);  // loose: a check of the calibration, not a timing goal
   EXPECT_LT(spent, 0.25);
+}
+
+// A short request is met to within the clock reads around it, in every build: the rate sizing
+// each spin is the spin's own (an ASan build once inlined a slower copy and ran 20 us as 50 us,
+// which made an emulated quarter-speed processor twice as slow as asked).
+TEST(PlatformEmulation, BusyWorkMeetsShortRequestsWithoutOvershoot) {
+  busy_work(0.01);  // calibrates this thread's rate
+  for (const double asked : {20e-6, 100e-6}) {
+    std::vector<double> ratio;
+    for (int i = 0; i < 101; ++i) {
+      const double c0 = thread_cpu_now();
+      busy_work(asked);
+      ratio.push_back((thread_cpu_now() - c0) / asked);
+    }
+    std::nth_element(ratio.begin(), ratio.begin() + 50, ratio.end());
+    EXPECT_GE(ratio[50], 1.0) << asked;  // it runs until the CPU clock has advanced that far
+    EXPECT_LT(ratio[50], 1.3) << asked;
+  }
 }
 
 Params problem() {
