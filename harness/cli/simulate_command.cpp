@@ -45,7 +45,8 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
     }
     std::cout << std::fixed << std::setprecision(4) << std::setw(13) << r.predicted << std::setw(11)
               << r.measured_wall << std::setprecision(1) << std::setw(8) << 100 * r.error() << "%"
-              << std::setprecision(4) << std::setw(13) << r.measured_makespan << "  "
+              << std::setprecision(4) << std::setw(13) << r.measured_makespan
+              << std::setprecision(1) << std::setw(8) << 100 * r.cpu_error() << "%  "
               << (r.reproduced ? "yes" : "no: " + r.difference) << "\n";
     std::cout.unsetf(std::ios::floatfield);
     if (r.bulk_synchronous && r.processors <= available[r.run]) {
