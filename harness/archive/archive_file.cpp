@@ -105,6 +105,14 @@ void fsync_path(const std::string& path, int flags) {
   ::close(fd);
 }
 
+// HDF5 1.10's object formats: a fixed-size dataset's chunk index is no B-tree (25 % smaller
+// seed000 archives, docs/ARCHITECTURE.md "Archive layout").
+h5::Handle access_plist() {
+  auto fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS), "fapl");
+  h5::check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V110, H5F_LIBVER_V110), "libver");
+  return fapl;
+}
+
 h5::Handle create_empty_archive(const std::string& path) {
   // Commits rewrite a dataset's last, partly filled chunk; without free-space tracking kept in
   // the file, each commit would leak the old chunk (measured: 17x the size at one commit a
@@ -112,7 +120,7 @@ h5::Handle create_empty_archive(const std::string& path) {
   auto fcpl = h5::plist(H5Pcreate(H5P_FILE_CREATE), "fcpl");
   h5::check(H5Pset_file_space_strategy(fcpl.get(), H5F_FSPACE_STRATEGY_FSM_AGGR, 1, 1),
             "file space strategy");
-  auto file = h5::file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT),
+  auto file = h5::file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), access_plist().get()),
                        path + ": cannot create the archive");
   h5::group(H5Gcreate2(file.get(), "/runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "create /runs");
   return file;
@@ -129,7 +137,8 @@ void commit_archive(const std::string& path, const std::function<void(hid_t)>& e
     if (fs::exists(path)) {
       if (!fs::copy_file(path, tmp, fs::copy_options::overwrite_existing, ec))
         throw h5::Error(path + ": cannot copy to " + tmp + ": " + ec.message());
-      file = h5::file(H5Fopen(tmp.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), tmp + ": cannot open");
+      file =
+          h5::file(H5Fopen(tmp.c_str(), H5F_ACC_RDWR, access_plist().get()), tmp + ": cannot open");
     } else {
       file = create_empty_archive(tmp);
     }
