@@ -22,7 +22,32 @@ namespace lbb {
 
 namespace {
 
-void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& archive) {
+// Runs that could not be replayed, one line per reason (with its first run and how many).
+void print_skipped(const std::vector<ReplayedRun>& runs) {
+  struct Seen {
+    std::string first;
+    int count = 0;
+  };
+  std::map<std::string, Seen> reasons;
+  for (const ReplayedRun& r : runs) {
+    if (r.skipped.empty()) continue;
+    Seen& seen = reasons[r.skipped];
+    if (seen.count++ == 0) seen.first = r.run;
+  }
+  for (const auto& [why, seen] : reasons)
+    std::cout << "skipped " << seen.count << (seen.count == 1 ? " run (" : " runs (")
+              << printable(seen.first) << (seen.count == 1 ? "" : ", ...")
+              << "): " << printable(why) << "\n";
+}
+
+// The replay table; returns how many runs were replayed.
+std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& archive) {
+  const auto replayed = static_cast<std::size_t>(std::count_if(
+      runs.begin(), runs.end(), [](const ReplayedRun& r) { return r.skipped.empty(); }));
+  if (replayed == 0) {
+    print_skipped(runs);
+    return 0;
+  }
   std::size_t wid = 6;
   for (const ReplayedRun& r : runs) wid = std::max(wid, printable(r.run).size() + 2);
   std::cout << std::left << std::setw(static_cast<int>(wid)) << "run" << std::setw(20) << "workload"
@@ -36,13 +61,10 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
     if (auto it = info.number.find("available_processors"); it != info.number.end())
       available[info.id] = static_cast<int>(it->second);
   for (const ReplayedRun& r : runs) {
+    if (!r.skipped.empty()) continue;
     std::cout << std::left << std::setw(static_cast<int>(wid)) << printable(r.run) << std::setw(20)
               << r.workload << std::setw(18) << printable(r.label) << std::right << std::setw(5)
               << r.processors;
-    if (!r.skipped.empty()) {
-      std::cout << "  skipped: " << r.skipped << "\n";
-      continue;
-    }
     std::cout << std::fixed << std::setprecision(4) << std::setw(13) << r.predicted << std::setw(11)
               << r.measured_wall << std::setprecision(1) << std::setw(8) << 100 * r.error() << "%"
               << std::setprecision(4) << std::setw(13) << r.measured_makespan
@@ -54,6 +76,7 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
       cpu_errors.push_back(std::abs(r.cpu_error()));
     }
   }
+  print_skipped(runs);
   std::cout << "\nranking of strategies, Kendall tau-b of median predicted vs median measured wall "
                "time and modelled makespan (-: fewer than two distinct):\n";
   auto tau = [](const std::optional<double>& t) {
@@ -68,11 +91,12 @@ void print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& arc
     std::cout << "  " << std::left << std::setw(50) << a.group << std::right << std::setw(3)
               << a.strategies << " strategies  tau(wall) = " << std::setw(6) << tau(a.tau)
               << "  tau(makespan) = " << std::setw(6) << tau(a.tau_makespan) << "\n";
-  if (errors.empty()) return;
+  if (errors.empty()) return replayed;
   std::cout << "median |error| of the " << errors.size()
             << " bulk-synchronous runs at P <= the host's available processors: "
             << std::setprecision(3) << 100 * stats::median(errors) << "% against wall time, "
             << 100 * stats::median(cpu_errors) << "% against the modelled makespan\n";
+  return replayed;
 }
 
 void print_calibration(const ContentionFit& fit) {
@@ -112,7 +136,8 @@ void add_simulate_command(CLI::App& app) {
     try {
       if (!replay->empty()) {
         const ArchiveReader archive(*replay);
-        print_replay(replay_archive(archive, *settings), archive);
+        if (print_replay(replay_archive(archive, *settings), archive) == 0)
+          throw std::invalid_argument(*replay + ": no run could be replayed (see above why)");
       } else {
         print_calibration(fit_contention(ArchiveReader(*calibrate)));
       }

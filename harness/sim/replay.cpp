@@ -106,7 +106,17 @@ ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
 std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimSettings& settings) {
   std::vector<ReplayedRun> out;
   for (const RunInfo& info : archive.runs()) {
-    if (text_of(info, "status") != "complete" || text_of(info, "executor") != "bsp") continue;
+    if (text_of(info, "status") != "complete") continue;
+    if (const std::string executor = text_of(info, "executor"); executor != "bsp") {
+      ReplayedRun skipped;
+      skipped.run = info.id;
+      skipped.workload = text_of(info, "workload");
+      skipped.label = text_of(info, "balancer");
+      skipped.processors = static_cast<int>(number_of(info, "processors"));
+      skipped.skipped = "executor " + executor + ": replay reproduces bulk-synchronous (bsp) runs";
+      out.push_back(std::move(skipped));
+      continue;
+    }
     out.push_back(replay_run(archive, info, settings));
   }
   return out;

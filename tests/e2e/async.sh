@@ -2,7 +2,8 @@
 # End to end: the asynchronous executor through `lbbench run` (execution.executor: async and
 # async_modelled) with the predictive balancer from each start: every run verified, the archive
 # names the executor and holds utilization and modules moved per step (per run and per step);
-# a workload without module dependencies is refused with a message, exit 2.
+# `simulate --replay` refuses the archive (no bsp run), exit 2; a workload without module
+# dependencies is refused with a message, exit 2.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -27,6 +28,13 @@ attr run-00004-optimal_chain-executor=async_modelled executor | grep -q '"async_
 h5dump -H "$tmp/a.h5" > "$tmp/dump.txt"
 [ "$(grep -c 'DATASET "utilization"' "$tmp/dump.txt")" -eq 8 ]
 [ "$(grep -c 'DATASET "modules_moved"' "$tmp/dump.txt")" -eq 8 ]
+# Asynchronous runs cannot be replayed: counted on one line per reason, and refused (exit 2).
+code=0
+"$lbbench" simulate --replay "$tmp/a.h5" > "$tmp/replay.txt" 2> "$tmp/err.txt" || code=$?
+[ "$code" -eq 2 ] && grep -q "no run could be replayed" "$tmp/err.txt" &&
+  grep -q '^skipped 4 runs (run-00000-optimal_chain-executor=async, ...): executor async:' \
+    "$tmp/replay.txt" && [ "$(grep -c '^skipped' "$tmp/replay.txt")" -eq 2 ] ||
+  { echo "replay: code $code"; cat "$tmp/replay.txt" "$tmp/err.txt"; exit 1; }
 sed -i 's/kind: block_substitution, blocks: 24, width: 16, mean_lines: 4, sd: 1.0/kind: matmul/' \
   "$tmp/a.yaml"
 code=0
