@@ -405,7 +405,8 @@ TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
 }
 
 // The chunks libdeflate compresses are HDF5's own shuffle + deflate format: HDF5 reads back every
-// value, over several chunks and a partial last one, and the dataset declares both filters.
+// value, over several chunks and a partial last one, and the dataset declares both filters. A
+// chunk of zeros is left unwritten and reads back as the fill value.
 TEST(Archive, DeflatedChunksReadBackThroughHdf5sFilters) {
   testing::TempDir dir;
   const std::string path = dir.file("a.h5");
@@ -416,6 +417,7 @@ TEST(Archive, DeflatedChunksReadBackThroughHdf5sFilters) {
     cost[i] = 1e-3 * std::sin(0.37 * static_cast<double>(i)) + static_cast<double>(i % 7);
     owner[i] = static_cast<std::int32_t>((i * 2654435761u) % 64);
   }
+  std::fill(cost.begin() + 13 * width, cost.begin() + 26 * width, 0.0);  // the second chunk
   {
     h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     auto run = h5::create_run_group(file.get(), "r");
@@ -438,6 +440,10 @@ TEST(Archive, DeflatedChunksReadBackThroughHdf5sFilters) {
               H5Z_FILTER_DEFLATE);
     const hsize_t element = std::string(name).ends_with("cost") ? 8 : 4;
     EXPECT_LT(H5Dget_storage_size(d.get()), rows * width * element) << name;  // deflated
+    hsize_t chunks = 0;
+    auto space = h5::dataspace(H5Dget_space(d.get()), name);
+    ASSERT_GE(H5Dget_num_chunks(d.get(), space.get(), &chunks), 0);
+    EXPECT_EQ(chunks, element == 8 ? 2u : 3u) << name;  // an all-zero chunk is not stored
   }
   std::vector<double> cost_back(cost.size());
   std::vector<std::int32_t> owner_back(owner.size());

@@ -30,6 +30,10 @@ void shuffle(const unsigned char* in, std::size_t elements, std::size_t size, un
     for (std::size_t i = 0; i < elements; ++i) out[j * elements + i] = in[i * size + j];
 }
 
+bool all_zero(const unsigned char* p, std::size_t n) {
+  return n == 0 || (p[0] == 0 && std::memcmp(p, p + 1, n - 1) == 0);
+}
+
 }  // namespace
 
 bool write_deflated_chunks(hid_t d, RecordType type, hsize_t rows, hsize_t width,
@@ -46,6 +50,8 @@ bool write_deflated_chunks(hid_t d, RecordType type, hsize_t rows, hsize_t width
     const std::size_t used = std::min(rows - first, chunk_rows) * width * size;
     std::memcpy(chunk.data(), bytes + first * width * size, used);
     std::fill(chunk.begin() + used, chunk.end(), 0);
+    // A chunk never written reads as the fill value, 0: an all-zero chunk is not stored.
+    if (all_zero(chunk.data(), chunk_bytes)) continue;
     shuffle(chunk.data(), chunk_bytes / size, size, shuffled.data());
     const std::size_t n = libdeflate_zlib_compress(compressor(), shuffled.data(), chunk_bytes,
                                                    packed.data(), packed.size());
