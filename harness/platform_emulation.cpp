@@ -72,8 +72,9 @@ double busy_work_rate() {
 void busy_work(double seconds) {
   if (seconds <= 0) return;
   // Runs until the thread's own CPU clock has advanced by `seconds`. Each spin is sized by the
-  // rate this thread last measured (about 20 us between clock reads), so a calibration taken
-  // while a sibling hyperthread was idle cannot overshoot a short request.
+  // rate this thread last measured over a spin of a quarter chunk or more (about 20 us between
+  // clock reads), so a calibration taken while a sibling hyperthread was idle cannot overshoot a
+  // short request, and one slow sample is corrected by the next chunk.
   thread_local double rate = busy_work_rate();
   double now = thread_cpu_now();
   const double end = now + seconds;
@@ -83,7 +84,7 @@ void busy_work(double seconds) {
     const std::int64_t n = std::min(chunk, static_cast<std::int64_t>((end - now) * rate) + 1);
     x = spin(n, x);
     const double then = thread_cpu_now();
-    if (then - now >= kSpinSeconds / 4) rate = static_cast<double>(n) / (then - now);
+    if (n >= chunk / 4 && then > now) rate = static_cast<double>(n) / (then - now);
     now = then;
   }
   sink = x;

@@ -34,8 +34,8 @@ struct ReplayedRun {
 // One archived run; `info` as ArchiveReader::runs() lists it.
 ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
                        const SimSettings& settings);
-// Every complete run of the archive: bsp runs replayed, others and those that cannot be listed
-// as skipped, with why.
+// Every complete run of the archive: bsp runs replayed, the others listed as skipped with why
+// (as is a bsp run replay_run cannot replay).
 std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimSettings& settings);
 
 // Per group of runs differing only in strategy (workload, sweep, P): Kendall's tau-b between
