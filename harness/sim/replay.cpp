@@ -70,6 +70,9 @@ ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
   out.measured_wall = number_of(info, "wall_total");
   out.measured_makespan = number_of(info, "makespan_total");
   try {
+    if (const std::string executor = text_of(info, "executor"); executor != "bsp")
+      throw std::invalid_argument("executor " + executor +
+                                  ": replay reproduces bulk-synchronous (bsp) runs");
     Config config = load_config_text(text_of(info, "config_yaml"), info.id);
     if (config.runs.size() != 1) throw std::invalid_argument("its config is not one run");
     RunSpec spec = config.runs.front();
@@ -106,18 +109,7 @@ ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
 std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimSettings& settings) {
   std::vector<ReplayedRun> out;
   for (const RunInfo& info : archive.runs()) {
-    if (text_of(info, "status") != "complete") continue;
-    if (const std::string executor = text_of(info, "executor"); executor != "bsp") {
-      ReplayedRun skipped;
-      skipped.run = info.id;
-      skipped.workload = text_of(info, "workload");
-      skipped.label = text_of(info, "balancer");
-      skipped.processors = static_cast<int>(number_of(info, "processors"));
-      skipped.skipped = "executor " + executor + ": replay reproduces bulk-synchronous (bsp) runs";
-      out.push_back(std::move(skipped));
-      continue;
-    }
-    out.push_back(replay_run(archive, info, settings));
+    if (text_of(info, "status") == "complete") out.push_back(replay_run(archive, info, settings));
   }
   return out;
 }

@@ -31,11 +31,11 @@ struct ReplayedRun {
   double cpu_error() const { return measured_makespan > 0 ? predicted / measured_makespan - 1 : 0; }
 };
 
-// One archived run; `info` as ArchiveReader::runs() lists it.
+// One archived run; `info` as ArchiveReader::runs() lists it. A run it cannot replay (not a bsp
+// run, no module detail, ...) comes back skipped, with why.
 ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
                        const SimSettings& settings);
-// Every complete run of the archive: bsp runs replayed, the others listed as skipped with why
-// (as is a bsp run replay_run cannot replay).
+// Every complete run of the archive, through replay_run.
 std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimSettings& settings);
 
 // Per group of runs differing only in strategy (workload, sweep, P): Kendall's tau-b between
