@@ -185,6 +185,28 @@ TEST(GroupBarrier, SubsetsOfTheTeamSynchroniseSeparately) {
   EXPECT_EQ(errors, 0);
 }
 
+TEST(GroupBarrier, SleepersOutnumberingCoresAreAllWokenEveryRound) {
+  // 16 threads on this machine's 2 cores sleep in the kernel (spin 0) every round: a lost
+  // wake-up hangs the test; the last arrival's function runs once a round, before anyone leaves.
+  constexpr int kThreads = 16, kRounds = 2000;
+  GroupBarrier barrier(kThreads);
+  std::vector<int> value(kThreads, -1);
+  int last_runs = 0, errors = 0;
+#pragma omp parallel num_threads(kThreads) reduction(+ : errors)
+  {
+    const int t = omp_get_thread_num();
+    for (int r = 0; r < kRounds; ++r) {
+      value[t] = r;
+      barrier.arrive_and_wait([&]() noexcept { ++last_runs; });
+      errors += last_runs != r + 1;
+      for (int q = 0; q < kThreads; ++q) errors += value[q] != r;
+      barrier.arrive_and_wait();  // nobody writes round r + 1 before everyone read round r
+    }
+  }
+  EXPECT_EQ(errors, 0);
+  EXPECT_EQ(last_runs, kRounds);
+}
+
 TEST(InStepSync, EveryModuleRunsOncePerStepAndResultsVerify) {
   for (const char* name : {"gcdlb", "gddlb", "lcdlb", "lddlb"}) {
     CountingWorkload w(32, 25000);  // 0.1 ms modules: the slow processor stands out under load
