@@ -102,7 +102,7 @@ class BspRun : ModuleRunContext {
   void apply_redundant(int ph);  // one thread, after every thread decided
   void apply(int ph, Decision& d);
   void plan_migration(int ph);
-  void migrate(int p, int ph);
+  bool migrate(int p, int ph);
   void close_step();
   std::span<const double> seen_costs(int ph) const {
     return nominal_differs_ ? nominal_[ph] : cost_[ph];
@@ -142,7 +142,6 @@ class BspRun : ModuleRunContext {
   StretchClock serial_clock_, record_clock_;
   alignas(64) std::vector<PhaseClocks> clocks_;  // [processor]
   alignas(64) StepRecord rec_;                   // the current step's, closed after its last copies
-  alignas(64) std::atomic<int> copied_{0};       // processors done copying after the last phase
 };
 
 BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
@@ -256,8 +255,7 @@ bool BspRun::run_step_phase(int p, int s, int ph) {
     decide_redundantly(p, ph);
     if (!team_.serial_barrier([&] { apply_redundant(ph); })) return false;
   }
-  migrate(p, ph);
-  return true;
+  return migrate(p, ph);
 }
 
 void BspRun::run_phase(int p, int s, int ph) {
@@ -585,8 +583,8 @@ void BspRun::plan_migration(int ph) {
 
 // Processor p copies in the modules it holds in the next phase (or the next step); the last
 // processor done with the last phase's copies closes the step, before the barrier releases any.
-void BspRun::migrate(int p, int ph) {
-  if (!migrate_now_) return;
+bool BspRun::migrate(int p, int ph) {
+  if (!migrate_now_) return true;
   const int next = (ph + 1) % phases_;
   ProcessorTimes& me = recorder_.processor(p);
   const double mc = thread_cpu_now();
@@ -601,11 +599,9 @@ void BspRun::migrate(int p, int ph) {
   me.phase[ph].end_migration = thread_cpu_now() - mc;
   me.migrated += n;
   me.bytes += b;
-  if (ph + 1 == phases_ && copied_.fetch_add(1, std::memory_order_acq_rel) + 1 == P_) {
-    copied_.store(0, std::memory_order_relaxed);
-    team_.guard([&] { close_step(); });
-  }
-#pragma omp barrier
+  return team_.serial_barrier([&] {
+    if (ph + 1 == phases_) close_step();
+  });
 }
 
 // The step's record is complete: its last copies are made. Hands it on (not during warm-up).

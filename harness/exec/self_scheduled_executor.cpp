@@ -80,14 +80,21 @@ ExecutionResult SelfScheduledRun::run() {
     place(p);
     if (!team_.single([&] { home_modules(); })) return;
     for (int s = 0; s < total_; ++s) {
-      // The times were cleared inside the last single section: a thread still leaving its
-      // barrier may already be running tasks of this step.
+      // The times were cleared inside the last serial barrier: a thread still leaving it
+      // may already be running tasks of this step.
       recorder_.processor(p).start = wall_now();
       for (int ph = 0; ph < phases_; ++ph) {
         run_phase(p, s, ph);
+        const bool last = ph + 1 == phases_;
+        if (schedule_ == InStepSchedule::kOmpTasks) {
 #pragma omp barrier
+          if (!last) continue;  // the phase's tasks all ran inside OpenMP's barrier
+        }
+        if (!team_.serial_barrier([&] {
+              if (last) close_step(s);
+            }))
+          return;
       }
-      if (!team_.single([&] { close_step(s); })) return;
     }
   });
   if (!store_.complete()) throw std::logic_error("a module lost its state");
