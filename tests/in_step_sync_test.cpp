@@ -186,8 +186,9 @@ TEST(GroupBarrier, SubsetsOfTheTeamSynchroniseSeparately) {
 }
 
 TEST(GroupBarrier, SleepersOutnumberingCoresAreAllWokenEveryRound) {
-  // 16 threads on this machine's 2 cores sleep in the kernel (spin 0) every round: a lost
-  // wake-up hangs the test; the last arrival's function runs once a round, before anyone leaves.
+  // 16 threads on this machine's 2 cores: many waits outlast the yields and sleep in the kernel; a
+  // lost wake-up hangs the test; the last arrival's function runs once a round, before anyone
+  // leaves.
   constexpr int kThreads = 16, kRounds = 2000;
   GroupBarrier barrier(kThreads);
   std::vector<int> value(kThreads, -1);

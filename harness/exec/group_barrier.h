@@ -4,12 +4,15 @@
 // team) cannot do, and the whole team's end of phase runs its serial decision inside its one
 // barrier (Team::serial_barrier), which an OpenMP barrier followed by a single section takes two
 // for. Sense reversal by a generation count; a waiting thread spins `spin` rounds (on real cores
-// a wake-up from the kernel costs more than a short wait), then sleeps in the kernel instead of
-// spinning on cores other threads need: on Linux in a futex wait of its own, since libstdc++'s
-// atomic wait first yields the core four times, each a context switch once threads outnumber
-// cores (configs/default.yaml on 2 cores: harness CPU 0.57-0.64 s -> 0.45-0.48 s, issue 16).
+// a wake-up from the kernel costs more than a short wait), yields its core twice (where threads
+// outnumber cores, a thread still to arrive usually takes that turn and arrives), then sleeps in
+// the kernel instead of spinning on cores other threads need: on Linux in a futex wait of its own,
+// since libstdc++'s atomic wait yields four times first. Measured on 2 cores (issue 16): 0, 2 and
+// 4 yields (4 as libstdc++) took configs/default.yaml's harness 0.38-0.51, 0.40-0.49 and
+// 0.49-0.57 s of CPU, and an empty step at P = 8 (BM_HarnessOverhead) 45-50, 20-23 and 23 us.
 #include <atomic>
 #include <climits>
+#include <thread>
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -67,10 +70,17 @@ class alignas(64) GroupBarrier {
   }
 
  private:
-  // A sleeper counts itself before it reads the generation, and the last arrival bumps the
-  // generation before it reads the count (both sequentially consistent): either the sleeper sees
-  // the new round or the last arrival sees the sleeper and wakes it.
-  void sleep_while(unsigned round) {
+  static constexpr int kYields = 2;
+
+  // Out of line, as wake_all: the spinning path stays short. After the yields, a sleeper counts
+  // itself before it reads the generation, and the last arrival bumps the generation before it
+  // reads the count (both sequentially consistent): either the sleeper sees the new round or the
+  // last arrival sees the sleeper and wakes it.
+  [[gnu::noinline]] void sleep_while(unsigned round) {
+    for (int i = 0; i < kYields; ++i) {
+      std::this_thread::yield();
+      if (generation_.load(std::memory_order_acquire) != round) return;
+    }
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
     while (generation_.load(std::memory_order_seq_cst) == round) {
 #if defined(__linux__)
@@ -85,6 +95,10 @@ class alignas(64) GroupBarrier {
 
   void wake_sleepers() {
     if (sleepers_.load(std::memory_order_seq_cst) == 0) return;  // all spun: no system call
+    wake_all();
+  }
+
+  [[gnu::noinline]] void wake_all() {
 #if defined(__linux__)
     syscall(SYS_futex, word(), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
 #else
