@@ -254,17 +254,16 @@ void AsyncRun::take_if_short(int p, Lock& lock) {
 }
 
 void AsyncRun::wait_for_change(int p, Lock& lock) {
-  const std::uint64_t seen = epoch_.load(std::memory_order_acquire);
+  const unsigned seen = epoch_.load();
   lock.unlock();
   const double t0 = wall_now();
-  epoch_.wait(seen, std::memory_order_acquire);
+  epoch_.wait_while(seen);
   idle_wall_[p] += wall_now() - t0;
   lock.lock();
 }
 
 void AsyncRun::advance_epoch() {
-  epoch_.fetch_add(1, std::memory_order_release);
-  epoch_.notify_all();
+  epoch_.bump_and_wake();
 }
 
 void AsyncRun::fail(std::exception_ptr e) {

@@ -5,7 +5,7 @@
 // the kernels and copy the states (KernelWork), the simulator looks costs up and charges them
 // (harness/sim/sim_async_run.h), so both follow one take rule, one dependency rule, one order. A
 // processor with nothing ready sleeps on an epoch count that every finished module step and every
-// take advances (C++20 atomic wait: no spinning).
+// take advances (a SleepWord, harness/exec/sleep_word.h).
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -15,6 +15,7 @@
 #include "balancers/async/predictive.h"
 #include "core/module_graph.h"
 #include "harness/exec/emulated_run.h"
+#include "harness/exec/sleep_word.h"
 #include "harness/module_store.h"
 #include "workloads/workload.h"
 
@@ -142,7 +143,7 @@ class AsyncRun {
   Predictive* predictive_;
   int n_, steps_;
   std::mutex mutex_;
-  std::atomic<std::uint64_t> epoch_{0};
+  SleepWord epoch_;                // bumped at every change a waiting processor may act on
   std::vector<int> owner_, step_;  // step_: steps each module has finished
   std::vector<char> busy_;         // running or being copied: may not move
   std::vector<int> runs_;          // per (module, step): how often it ran

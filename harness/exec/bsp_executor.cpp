@@ -452,6 +452,8 @@ const GroupDecision* BspRun::group_decision(int p, int s, int ph, int round, Syn
     }
     t.balance += mine.cpu;
   } else {
+    // libstdc++'s atomic wait, not a SleepWord (sleep_word.h): a wait once a group synchronises,
+    // and moving it cost every bsp step 0.12 bare barriers at P = 2 (code layout, issue 16).
     while (!(applied = published.load(std::memory_order_acquire)))
       published.wait(nullptr, std::memory_order_acquire);
     t.balance += applied->cpu;  // it waited for the decider

@@ -4,23 +4,14 @@
 // team) cannot do, and the whole team's end of phase runs its serial decision inside its one
 // barrier (Team::serial_barrier), which an OpenMP barrier followed by a single section takes two
 // for. Sense reversal by a generation count; a waiting thread spins `spin` rounds (on real cores
-// a wake-up from the kernel costs more than a short wait), yields its core twice (where threads
-// outnumber cores, a thread still to arrive usually takes that turn and arrives), then sleeps in
-// the kernel instead of spinning on cores other threads need: on Linux in a futex wait of its own,
-// since libstdc++'s atomic wait yields four times first. Measured on 2 cores (issue 16): 0, 2 and
-// 4 yields (4 as libstdc++) took configs/default.yaml's harness 0.38-0.51, 0.40-0.49 and
-// 0.49-0.57 s of CPU, and an empty step at P = 8 (BM_HarnessOverhead) 45-50, 20-23 and 23 us.
+// a wake-up from the kernel costs more than a short wait), then waits on the count (sleep_word.h)
+// instead of spinning on cores other threads need.
 #include <atomic>
-#include <climits>
-#include <thread>
-#if defined(__linux__)
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+
+#include "harness/exec/sleep_word.h"
 
 namespace lbb {
 
@@ -52,70 +43,27 @@ class alignas(64) GroupBarrier {
   // and what it writes is visible to all of them after the call.
   template <class Last>
   void arrive_and_wait(Last&& last) {
-    const unsigned round = generation_.load(std::memory_order_acquire);
+    const unsigned round = generation_.load();
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == size_) {
       last();
-      arrived_.store(0, std::memory_order_relaxed);  // ordered before the release below
-      generation_.fetch_add(1, std::memory_order_seq_cst);
-      wake_sleepers();
+      arrived_.store(0, std::memory_order_relaxed);  // ordered before the bump's release
+      generation_.bump_and_wake();
       return;
     }
     for (int i = 0; i < spin_; ++i) {
-      if (generation_.load(std::memory_order_acquire) != round) return;
+      if (generation_.load() != round) return;
 #if defined(__x86_64__) || defined(__i386__)
       _mm_pause();
 #endif
     }
-    sleep_while(round);
+    generation_.wait_while(round);
   }
 
  private:
-  static constexpr int kYields = 2;
-
-  // Out of line, as wake_all: the spinning path stays short. After the yields, a sleeper counts
-  // itself before it reads the generation, and the last arrival bumps the generation before it
-  // reads the count (both sequentially consistent): either the sleeper sees the new round or the
-  // last arrival sees the sleeper and wakes it.
-  [[gnu::noinline]] void sleep_while(unsigned round) {
-    for (int i = 0; i < kYields; ++i) {
-      std::this_thread::yield();
-      if (generation_.load(std::memory_order_acquire) != round) return;
-    }
-    sleepers_.fetch_add(1, std::memory_order_seq_cst);
-    while (generation_.load(std::memory_order_seq_cst) == round) {
-#if defined(__linux__)
-      // Returns at once if the word no longer holds `round`: no wake-up is lost in between.
-      syscall(SYS_futex, word(), FUTEX_WAIT_PRIVATE, round, nullptr, nullptr, 0);
-#else
-      generation_.wait(round, std::memory_order_acquire);
-#endif
-    }
-    sleepers_.fetch_sub(1, std::memory_order_relaxed);
-  }
-
-  void wake_sleepers() {
-    if (sleepers_.load(std::memory_order_seq_cst) == 0) return;  // all spun: no system call
-    wake_all();
-  }
-
-  [[gnu::noinline]] void wake_all() {
-#if defined(__linux__)
-    syscall(SYS_futex, word(), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
-#else
-    generation_.notify_all();
-#endif
-  }
-
-  unsigned* word() {
-    static_assert(sizeof(generation_) == 4 && std::atomic<unsigned>::is_always_lock_free);
-    return reinterpret_cast<unsigned*>(&generation_);
-  }
-
   const int size_;
   const int spin_;
   std::atomic<int> arrived_{0};
-  std::atomic<unsigned> generation_{0};
-  std::atomic<int> sleepers_{0};  // threads in sleep_while
+  SleepWord generation_;
 };
 
 }  // namespace lbb
