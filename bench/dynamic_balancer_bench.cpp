@@ -14,6 +14,7 @@
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
 #include "core/weight_distribution.h"
+#include "harness/stats/sample_summary.h"
 
 namespace lbb {
 namespace {
@@ -54,8 +55,7 @@ double touch_step_seconds() {
       touch_modules(d.wall, d.owner, d.cost, d.load);
       runs.push_back(now() - t0);
     }
-    std::nth_element(runs.begin(), runs.begin() + 25, runs.end());
-    return runs[25];
+    return stats::median(runs);
   }();
   return seconds;
 }
