@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "harness/archive/archive.h"
@@ -277,23 +279,50 @@ TEST(Archive, EndedRunsWaitInTheJournalForOneBatchedCommit) {
   EXPECT_FALSE(std::filesystem::exists(journal_path(copy)));
 }
 
-// Records handed over together (an asynchronous run's) reach the journal in one write(2): none
-// while they are buffered, all of them after, and recovery folds them like single steps.
-TEST(Archive, ABurstOfStepsIsJournaledInOneWrite) {
+// The journal's framed records (step_journal.h), counted by their length fields.
+std::size_t framed_records(const std::string& journal) {
+  std::ifstream in(journal, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t n = 0;
+  for (std::size_t at = 0; at + 12 <= bytes.size(); ++n) {
+    std::uint32_t payload = 0;
+    std::memcpy(&payload, bytes.data() + at + 4, sizeof payload);
+    at += 12 + payload;
+  }
+  return n;
+}
+
+// Records handed over together (an asynchronous run's) reach the journal as one record, in one
+// write(2): their columns named once, not once a step; scanning gives one record a step, and
+// recovery folds them like single steps.
+TEST(Archive, ABurstOfStepsIsJournaledAsOneRecord) {
   testing::TempDir dir;
   const std::string path = dir.file("a.h5"), copy = dir.file("b.h5");
   setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
   {
-    JournalWriter held(dir.file("held.h5"));
-    held.hold();
-    for (int k = 0; k < 3; ++k) {
-      held.begin("run-x", "uuid", k, 0);
-      held.append();
+    JournalWriter journal(dir.file("rows.h5"));
+    const double wall[3] = {1.5, 2.5, 3.5};
+    journal.begin("run-x", "uuid", 5, 1, 3);
+    journal.column("step/wall", RecordType::kFloat64, 0, wall, sizeof wall);
+    journal.append();
+    const JournalScan scan = scan_journal(journal_path(dir.file("rows.h5")));
+    ASSERT_TRUE(scan.problem.empty()) << scan.problem;
+    ASSERT_EQ(scan.records.size(), 3u);
+    for (std::uint64_t k = 0; k < 3; ++k) {
+      EXPECT_EQ(scan.records[k].row, 5 + k);
+      ASSERT_EQ(scan.records[k].columns.size(), 1u);
+      double v = 0;
+      ASSERT_EQ(scan.records[k].columns[0].bytes.size(), sizeof v);
+      std::memcpy(&v, scan.records[k].columns[0].bytes.data(), sizeof v);
+      EXPECT_EQ(v, wall[k]);
     }
-    EXPECT_EQ(held.bytes(), 0u);
-    EXPECT_TRUE(scan_journal(journal_path(dir.file("held.h5"))).records.empty());
-    held.release();
-    EXPECT_EQ(scan_journal(journal_path(dir.file("held.h5"))).records.size(), 3u);
+    // Bytes that are not a whole number of rows are refused.
+    journal.begin("run-x", "uuid", 8, 1, 2);
+    journal.column("step/wall", RecordType::kFloat64, 0, wall, sizeof wall);
+    journal.append();
+    const JournalScan bad = scan_journal(journal_path(dir.file("rows.h5")));
+    EXPECT_EQ(bad.records.size(), 3u);
+    EXPECT_NE(bad.problem.find("not 2 row(s) of its width"), std::string::npos) << bad.problem;
   }
   {
     ArchiveWriter archive(path);
@@ -303,6 +332,7 @@ TEST(Archive, ABurstOfStepsIsJournaledInOneWrite) {
     run->on_step(record(0, 2, 2));
     const std::vector<StepRecord> burst = {record(1, 2, 2), record(2, 2, 2), record(3, 2, 2)};
     run->on_steps(burst);
+    EXPECT_EQ(framed_records(journal_path(path)), 3u);  // the header, row 0, rows 1 to 3
     const JournalScan scan = scan_journal(journal_path(path));
     ASSERT_EQ(scan.records.size(), 5u);  // the header, then rows 0 to 3
     for (std::uint64_t row = 0; row < 4; ++row) EXPECT_EQ(scan.records[row + 1].row, row);
@@ -317,6 +347,28 @@ TEST(Archive, ABurstOfStepsIsJournaledInOneWrite) {
   const std::vector<double> wall = reader.read_series(reader.runs()[0].id, "step/wall");
   ASSERT_EQ(wall.size(), 4u);
   for (int s = 0; s < 4; ++s) EXPECT_DOUBLE_EQ(wall[s], record(s, 2, 2).wall);
+}
+
+// A burst whose rows pass RunWriter::kJournalRecordBytes goes in several records, each whole.
+TEST(Archive, ABurstLargerThanARecordIsSplit) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  {
+    const int modules = 700000;  // about 8.4 MB of module rows a step: one step a record
+    ArchiveWriter archive(path);
+    auto run = archive.begin_run({"big", 2, modules, true, {"residual"}});
+    run->set_text("run_uuid", "uuid-big");
+    const std::vector<StepRecord> burst = {record(0, 2, modules), record(1, 2, modules),
+                                           record(2, 2, modules)};
+    run->on_steps(burst);
+    EXPECT_EQ(framed_records(journal_path(path)), 4u);  // the header, then a record a step
+    const JournalScan scan = scan_journal(journal_path(path));
+    ASSERT_TRUE(scan.problem.empty()) << scan.problem;
+    ASSERT_EQ(scan.records.size(), 4u);
+    for (std::uint64_t row = 0; row < 3; ++row) EXPECT_EQ(scan.records[row + 1].row, row);
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
 }
 
 // Docs "Archive layout": a run committed together with its end is written at its final size

@@ -56,8 +56,10 @@ class RunWriter final : public StepSink {
   void set_int(const std::string& name, std::int64_t value);
   void set_real(const std::string& name, double value);
   void on_step(const StepRecord& record) override;  // buffers and journals a row; commits when due
-  void on_steps(std::span<const StepRecord> records) override;  // the same, one write(2) for all
-  void flush();                                                 // commits now
+  // The same, their rows in one journal record (one write(2)) up to kJournalRecordBytes.
+  void on_steps(std::span<const StepRecord> records) override;
+  static constexpr std::size_t kJournalRecordBytes = std::size_t{16} << 20;
+  void flush();  // commits now
   // The run's end: journals the attributes set since the last commit as its end record, and
   // leaves them, with any step rows not yet committed, to the archive's next commit (a due
   // commit or ArchiveWriter::finish()). No attribute may be set after it.
@@ -72,8 +74,8 @@ class RunWriter final : public StepSink {
   void write_pending(hid_t file);
   void mark_committed();
   void buffer_row(const StepRecord& record);
+  void journal_rows(std::int64_t from);
   void journal_header();
-  void journal_row();
   void journal_attributes();
   void set(const std::string& name, h5::Value value);
   ArchiveWriter& archive_;

@@ -22,6 +22,7 @@ struct RunWriter::Column {
   std::size_t metric;  // index into StepRecord::metrics for metric/<name>
   hsize_t cols;        // 0: one-dimensional
   std::vector<unsigned char> pending;
+  std::size_t row_bytes() const;  // a step's bytes in `pending`
 };
 
 namespace {
@@ -134,17 +135,15 @@ void RunWriter::on_step(const StepRecord& r) {
 
 void RunWriter::on_steps(std::span<const StepRecord> records) {
   const std::int64_t first = rows_written_ + rows_pending_;
-  JournalWriter& journal = archive_.journal_;
-  const bool burst = records.size() > 1;  // one write(2) for them all
-  if (burst) journal.hold();
+  const std::int64_t buffered = rows_pending_;
   try {
     for (const StepRecord& r : records) buffer_row(r);
   } catch (...) {
-    if (burst) journal.release();  // the rows buffered before the failure stay journaled
+    journal_rows(buffered);  // the rows buffered before the failure stay journaled
     throw;
   }
-  if (burst) journal.release();
-  archive_.commit_when_due();  // after the release: a commit empties the journal
+  journal_rows(buffered);
+  archive_.commit_when_due();  // after the journal: a commit empties it
   if (archive_.step_log_ < 0) return;
   std::string lines;
   for (std::size_t k = 0; k < records.size(); ++k)
@@ -154,40 +153,56 @@ void RunWriter::on_steps(std::span<const StepRecord> records) {
   }
 }
 
-// Appends the step's row to every column and journals it.
+std::size_t RunWriter::Column::row_bytes() const {
+  return (cols == 0 ? 1 : cols) * record_type_bytes(spec->type);
+}
+
+// Appends the step's row to every column, or to none.
 void RunWriter::buffer_row(const StepRecord& r) {
   // Its datasets may be committed at their final size once it ended (write_pending).
   if (ended_) throw std::logic_error(id_ + ": a step after the run's end");
-  for (Column& c : columns_) {
-    std::visit(
-        [&](auto field) {
-          using F = decltype(field);
-          if constexpr (std::is_same_v<F, std::monostate>) {
-            append_bytes(c.pending, &r.metrics.at(c.metric), sizeof(double));
-          } else if constexpr (std::is_same_v<F, double StepRecord::*> ||
-                               std::is_same_v<F, std::int64_t StepRecord::*>) {
-            append_bytes(c.pending, &(r.*field), sizeof(r.*field));
-          } else {
-            append_row(c.pending, r.*field, c.cols, c.name);
-          }
-        },
-        c.spec->field);
+  try {
+    for (Column& c : columns_) {
+      std::visit(
+          [&](auto field) {
+            using F = decltype(field);
+            if constexpr (std::is_same_v<F, std::monostate>) {
+              append_bytes(c.pending, &r.metrics.at(c.metric), sizeof(double));
+            } else if constexpr (std::is_same_v<F, double StepRecord::*> ||
+                                 std::is_same_v<F, std::int64_t StepRecord::*>) {
+              append_bytes(c.pending, &(r.*field), sizeof(r.*field));
+            } else {
+              append_row(c.pending, r.*field, c.cols, c.name);
+            }
+          },
+          c.spec->field);
+    }
+  } catch (...) {
+    for (Column& c : columns_) c.pending.resize(rows_pending_ * c.row_bytes());
+    throw;
   }
   ++rows_pending_;
-  if (!created_ && !journaled_) journal_header();  // the run is in neither file yet
-  journal_row();
 }
 
-void RunWriter::journal_row() {
+// Journals the rows buffered from pending row `from` on: one record (one write(2)) for up to
+// kJournalRecordBytes of them, where a record a step would repeat every column's name.
+void RunWriter::journal_rows(std::int64_t from) {
+  if (from == rows_pending_) return;
+  if (!created_ && !journaled_) journal_header();  // the run is in neither file yet
+  std::size_t row_bytes = 0;
+  for (const Column& c : columns_) row_bytes += c.row_bytes();
+  const std::int64_t per_record =
+      std::max<std::int64_t>(1, kJournalRecordBytes / std::max<std::size_t>(1, row_bytes));
   JournalWriter& journal = archive_.journal_;
-  journal.begin(id_, uuid_, rows_written_ + rows_pending_ - 1,
-                static_cast<std::uint32_t>(columns_.size()));
-  for (const Column& c : columns_) {
-    const std::size_t bytes = c.pending.size() / rows_pending_;  // the row just buffered
-    journal.column(c.name, c.spec->type, c.cols, c.pending.data() + c.pending.size() - bytes,
-                   bytes);
+  for (std::int64_t at = from; at < rows_pending_; at += per_record) {
+    const std::int64_t rows = std::min(per_record, rows_pending_ - at);
+    journal.begin(id_, uuid_, rows_written_ + at, static_cast<std::uint32_t>(columns_.size()),
+                  static_cast<std::uint32_t>(rows));
+    for (const Column& c : columns_)
+      journal.column(c.name, c.spec->type, c.cols, c.pending.data() + at * c.row_bytes(),
+                     rows * c.row_bytes());
+    journal.append();
   }
-  journal.append();
 }
 
 // The run's header (step_journal.h): its datasets, empty, and the attributes set so far, from

@@ -16,7 +16,8 @@ namespace lbb {
 
 namespace {
 
-constexpr std::uint32_t kMagic = 0x314A424Cu;  // "LBJ1" in little-endian order
+constexpr std::uint32_t kMagic = 0x324A424Cu;    // "LBJ2" in little-endian order
+constexpr std::uint32_t kMagicV1 = 0x314A424Cu;  // "LBJ1": no rows field, one row
 constexpr std::size_t kFrame = 3 * sizeof(std::uint32_t);
 // A row of 2^30 bytes is far beyond any run (M = 10^7 modules take 120 MB a step).
 constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 30;
@@ -72,37 +73,60 @@ class Cursor {
   std::size_t left_;
 };
 
-JournalRecord decode(const unsigned char* data, std::size_t size) {
+// One column of a record of `rows` rows; `bytes` holds them all.
+JournalColumn decode_column(Cursor& c, const JournalRecord& r, std::uint32_t rows) {
+  JournalColumn col;
+  col.name = c.text();
+  const auto type = c.get<std::uint8_t>();
+  if (type > static_cast<std::uint8_t>(RecordType::kFloat64))
+    throw h5::Error("column " + col.name + " has an unknown type");
+  col.type = static_cast<RecordType>(type);
+  col.width = c.get<std::uint64_t>();
+  const auto bytes = c.get<std::uint64_t>();
+  const std::uint64_t values = col.width == 0 ? 1 : col.width;
+  const bool dataset = col.name.find('/') != std::string::npos;
+  const bool attribute = (r.is_end() || (r.is_header() && !dataset)) && col.width == 0 &&
+                         col.type != RecordType::kInt32;
+  const std::uint64_t row_bytes =
+      r.is_header() || values > kMaxPayload ? 0 : values * record_type_bytes(col.type);
+  if (attribute ? col.type != RecordType::kText && bytes != record_type_bytes(col.type)
+                : col.type == RecordType::kText || values > kMaxPayload || bytes % rows != 0 ||
+                      bytes / rows != row_bytes)
+    throw h5::Error("column " + col.name + " holds " + std::to_string(bytes) + " bytes, not " +
+                    std::to_string(rows) + " row(s) of its width");
+  const auto* p = c.take(bytes);
+  col.bytes.assign(p, p + bytes);
+  return col;
+}
+
+// A record's payload as one JournalRecord a row.
+void decode(const unsigned char* data, std::size_t size, std::uint32_t magic,
+            std::vector<JournalRecord>& out) {
   Cursor c(data, size);
   JournalRecord r;
   r.run_id = c.text();
   r.run_uuid = c.text();
   r.row = c.get<std::uint64_t>();
+  const std::uint32_t rows = magic == kMagicV1 ? 1 : c.get<std::uint32_t>();
+  if (rows == 0 || (rows > 1 && (r.is_header() || r.is_end() || r.row > kHeaderRow - rows)))
+    throw h5::Error("it claims " + std::to_string(rows) + " rows");
   const auto columns = c.get<std::uint32_t>();
-  for (std::uint32_t k = 0; k < columns; ++k) {
-    JournalColumn col;
-    col.name = c.text();
-    const auto type = c.get<std::uint8_t>();
-    if (type > static_cast<std::uint8_t>(RecordType::kFloat64))
-      throw h5::Error("column " + col.name + " has an unknown type");
-    col.type = static_cast<RecordType>(type);
-    col.width = c.get<std::uint64_t>();
-    const auto bytes = c.get<std::uint64_t>();
-    const std::uint64_t values = col.width == 0 ? 1 : col.width;
-    const bool dataset = col.name.find('/') != std::string::npos;
-    const bool attribute = (r.is_end() || (r.is_header() && !dataset)) && col.width == 0 &&
-                           col.type != RecordType::kInt32;
-    const std::uint64_t row_bytes = r.is_header() ? 0 : values * record_type_bytes(col.type);
-    if (attribute ? col.type != RecordType::kText && bytes != record_type_bytes(col.type)
-                  : col.type == RecordType::kText || values > kMaxPayload || bytes != row_bytes)
-      throw h5::Error("column " + col.name + " holds " + std::to_string(bytes) +
-                      " bytes, not one row of its width");
-    const auto* p = c.take(bytes);
-    col.bytes.assign(p, p + bytes);
-    r.columns.push_back(std::move(col));
-  }
+  for (std::uint32_t k = 0; k < columns; ++k) r.columns.push_back(decode_column(c, r, rows));
   if (c.left() != 0) throw h5::Error("bytes after the last column");
-  return r;
+  for (std::uint32_t k = 0; k < rows; ++k) {
+    JournalRecord one;
+    one.run_id = r.run_id;
+    one.run_uuid = r.run_uuid;
+    one.row = r.row + k;
+    for (const JournalColumn& col : r.columns) {
+      const std::size_t n = col.bytes.size() / rows;
+      one.columns.push_back({col.name,
+                             col.type,
+                             col.width,
+                             {col.bytes.begin() + k * n, col.bytes.begin() + (k + 1) * n}});
+    }
+    out.push_back(std::move(one));
+  }
 }
 
 bool read_exactly(int fd, unsigned char* out, std::size_t n) {
@@ -135,9 +159,7 @@ JournalWriter::JournalWriter(JournalWriter&& o) noexcept
       fd_(std::exchange(o.fd_, -1)),
       empty_(o.empty_),
       bytes_(o.bytes_),
-      buffer_(std::move(o.buffer_)),
-      holding_(o.holding_),
-      held_(std::move(o.held_)) {}
+      buffer_(std::move(o.buffer_)) {}
 
 JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
   if (this != &o) {
@@ -147,8 +169,6 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
     empty_ = o.empty_;
     bytes_ = o.bytes_;
     buffer_ = std::move(o.buffer_);
-    holding_ = o.holding_;
-    held_ = std::move(o.held_);
   }
   return *this;
 }
@@ -165,11 +185,12 @@ void JournalWriter::close() noexcept {
 }
 
 void JournalWriter::begin(const std::string& run_id, const std::string& run_uuid, std::uint64_t row,
-                          std::uint32_t columns) {
+                          std::uint32_t columns, std::uint32_t rows) {
   buffer_.assign(kFrame, 0);
   put_text(buffer_, run_id);
   put_text(buffer_, run_uuid);
   put(buffer_, row);
+  put(buffer_, rows);
   put(buffer_, columns);
 }
 
@@ -186,25 +207,11 @@ void JournalWriter::column(const std::string& name, RecordType type, std::uint64
 void JournalWriter::append() {
   if (fd_ < 0) return;
   const std::size_t payload = buffer_.size() - kFrame;
-  if (payload > kMaxPayload) throw h5::Error(path_ + ": a step too large for the journal");
+  if (payload > kMaxPayload) throw h5::Error(path_ + ": steps too large for the journal");
   const std::uint32_t frame[3] = {kMagic, static_cast<std::uint32_t>(payload),
                                   crc_of(buffer_.data() + kFrame, payload)};
   std::memcpy(buffer_.data(), frame, kFrame);
-  if (holding_)
-    held_.insert(held_.end(), buffer_.begin(), buffer_.end());
-  else
-    write(buffer_);
-}
-
-void JournalWriter::hold() {
-  holding_ = true;
-}
-
-void JournalWriter::release() {
-  holding_ = false;
-  if (held_.empty()) return;
-  write(held_);
-  held_.clear();
+  write(buffer_);
 }
 
 // One write(2): the records are in the page cache, whole, before their steps count as finished
@@ -257,7 +264,7 @@ JournalScan scan_journal(const std::string& journal) {
       break;
     }
     const std::string where = "record at byte " + std::to_string(at);
-    if (frame[0] != kMagic) {
+    if (frame[0] != kMagic && frame[0] != kMagicV1) {
       scan.problem = where + " is not a journal record (bad magic)";
       break;
     }
@@ -279,7 +286,7 @@ JournalScan scan_journal(const std::string& journal) {
       break;
     }
     try {
-      scan.records.push_back(decode(payload.data(), payload.size()));
+      decode(payload.data(), payload.size(), frame[0], scan.records);
     } catch (const h5::Error& e) {
       scan.problem = where + ": " + e.what();
       break;

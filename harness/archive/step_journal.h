@@ -1,22 +1,26 @@
 #pragma once
 // The step journal (docs/ARCHITECTURE.md, "Crash safety"): <archive>.lbbench-journal, one
-// appended record per finished step of the run being written, truncated at each commit. A
-// kill -9 loses no finished step: the record reached the page cache in one write(2) before the
-// step counted as finished, and the next writer (or `lbbench recover`) folds the journal's
-// whole records into the interrupted run. A record holds the step's row of every dataset of
-// the run, named and typed as the archive schema's table describes it (archive_schema.h).
+// appended record per hand-over of finished steps of the run being written (one step, or the
+// steps an asynchronous run finished together), truncated at each commit. A kill -9 loses no
+// finished step: the record reached the page cache in one write(2) before its steps counted as
+// finished, and the next writer (or `lbbench recover`) folds the journal's whole records into
+// the interrupted run. A record holds its steps' rows of every dataset of the run, named and
+// typed as the archive schema's table describes it (archive_schema.h).
 //
 // Record: u32 magic, u32 payload bytes, u32 CRC-32 of the payload, payload. Payload: run id,
-// run_uuid, u64 row, u32 columns, then per column: name, u8 record type, u64 width (0: one
-// value a step), u64 bytes, the bytes. Strings are u32 length + bytes; integers are the host's
-// byte order (a journal never leaves the host that wrote it; another order fails the magic).
+// run_uuid, u64 row (the first), u32 rows, u32 columns, then per column: name, u8 record type,
+// u64 width (0: one value a step), u64 bytes, the bytes (its rows, one after another). Strings
+// are u32 length + bytes; integers are the host's byte order (a journal never leaves the host
+// that wrote it; another order fails the magic). Records of the first format (magic "LBJ1",
+// lbbench before 2026-11-23) have no rows field and one row; they are still read.
 // The run's end (its summary, verification and final status: the run attributes set since the
-// last commit) is one record of the same form with row kEndRow: a column per attribute, width
-// 0, its value's bytes (text of any length, 8 bytes otherwise). It is the run's last record.
-// A run the archive does not hold yet starts with its header record (row kHeaderRow): a column
-// per dataset of the run (its name holds a '/', e.g. "proc/busy"; width as above, no bytes),
-// then a column per attribute set so far (a name without '/', as in the end record). Records of
-// several runs follow one another, each run's together, as long as no commit empties the file.
+// last commit) is one record of the same form with row kEndRow and one row: a column per
+// attribute, width 0, its value's bytes (text of any length, 8 bytes otherwise). It is the
+// run's last record. A run the archive does not hold yet starts with its header record (row
+// kHeaderRow, one row): a column per dataset of the run (its name holds a '/', e.g.
+// "proc/busy"; width as above, no bytes), then a column per attribute set so far (a name
+// without '/', as in the end record). Records of several runs follow one another, each run's
+// together, as long as no commit empties the file.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -47,8 +51,7 @@ struct JournalRecord {
   bool is_header() const { return row == kHeaderRow; }
 };
 
-// Builds one record's payload column by column, then appends it framed, in one write(2); records
-// appended between hold() and release() go in one write(2) together.
+// Builds one record's payload column by column, then appends it framed, in one write(2).
 class JournalWriter {
  public:
   JournalWriter() = default;
@@ -59,14 +62,13 @@ class JournalWriter {
   JournalWriter& operator=(JournalWriter&& o) noexcept;
   ~JournalWriter();  // removes the journal when it holds nothing (everything committed)
 
+  // A record of `rows` steps from `row` on (header and end records: one).
   void begin(const std::string& run_id, const std::string& run_uuid, std::uint64_t row,
-             std::uint32_t columns);
+             std::uint32_t columns, std::uint32_t rows = 1);
   void column(const std::string& name, RecordType type, std::uint64_t width, const void* data,
               std::size_t bytes);
-  void append();   // throws h5::Error when the write fails
-  void hold();     // the records appended from now on wait in memory for release()
-  void release();  // writes the held records; throws h5::Error when the write fails
-  void clear();    // after a commit: its records are in the archive
+  void append();                                  // throws h5::Error when the write fails
+  void clear();                                   // after a commit: its records are in the archive
   std::uint64_t bytes() const { return bytes_; }  // appended since the last clear()
 
  private:
@@ -77,11 +79,10 @@ class JournalWriter {
   bool empty_ = true;
   std::uint64_t bytes_ = 0;
   std::vector<unsigned char> buffer_;
-  bool holding_ = false;
-  std::vector<unsigned char> held_;
 };
 
-// The journal's whole records in order. Reading stops at the first record that is not whole
+// The journal's whole records in order, one a step (a record of several steps gives one each).
+// Reading stops at the first record that is not whole
 // (a record torn by a kill: its bytes are counted in torn_bytes) or not sound (a bad magic,
 // checksum or layout: `problem` says which, at which byte). A length field never allocates
 // more than the bytes the file really holds.

@@ -64,7 +64,8 @@ def text(s):
 
 def end_record(journal, attributes):
     """A run's end record (step_journal.h: row ~0, one column per attribute) for the run of the
-    journal's first record. attributes: (name, type code, bytes); 0 text, 2 int64, 3 float64."""
+    journal's first record, in the journal's first format ("LBJ1": no rows field), which lbbench
+    still reads. attributes: (name, type code, bytes); 0 text, 2 int64, 3 float64."""
     with open(journal, "rb") as f:
         data = f.read()
     at = 12
@@ -231,11 +232,11 @@ def main(lbbench):
         at = 0
         for _ in range(2):  # run id, run_uuid
             at += 4 + struct.unpack_from("<I", header, at)[0]
-        at += 12  # row, columns
+        at += 16  # row, rows, columns
         at += 4 + struct.unpack_from("<I", header, at)[0]  # the first column's name
         header[at] ^= 1  # its type code: float64 <-> int64
         header = bytes(header)
-        mistyped = struct.pack("<III", 0x314A424C, len(header), zlib.crc32(header)) + header
+        mistyped = struct.pack("<III", 0x324A424C, len(header), zlib.crc32(header)) + header
         expect_refused(lbbench, with_records(tmp, "mistyped", a, ja,
                                              [mistyped] + whole_records[1:2]),
                        env, "not a dataset of the archive's schema", "a mistyped dataset")
