@@ -154,6 +154,24 @@ TEST(SimAsync, PredictiveMovesConserveModulesAndRaiseUtilization) {
   EXPECT_DOUBLE_EQ(moved.attributes.at("modules_moved_per_step"), takes / 100.0);
 }
 
+// The modelled schedule's choices pinned (a processor's ready module of the lowest step, then the
+// lowest id, its list kept sorted through takes): the values the scan over all modules gave
+// before per-processor lists replaced it (2026-11-23). Any change of rule moves them.
+TEST(SimAsync, PredictiveScheduleIsPinned) {
+  const Simulated moved = run_config(chain(
+      "modules: 96, sd: 2, seed: 4, state_bytes: 1000",
+      "steps: 100, sim_decision: modelled, sim_latency: 0.01, sim_bandwidth: 1e6", kPredictive));
+  std::int64_t takes = 0;
+  double makespan = 0;
+  for (const StepRecord& r : moved.records) {
+    takes += r.migrations;
+    makespan += r.makespan;
+  }
+  EXPECT_EQ(takes, 962);
+  EXPECT_NEAR(makespan, 1407.248130983395, 1e-9);
+  EXPECT_NEAR(moved.attributes.at("utilization"), 0.9020100496060397, 1e-12);
+}
+
 TEST(SimAsync, SameSeedSameRunOtherSeedOtherRun) {
   auto run = [](int seed) {
     return run_config(chain("modules: 96, sd: 1, redraw: true, seed: " + std::to_string(seed),

@@ -52,7 +52,14 @@ AsyncRun::AsyncRun(AsyncWork& work, const ModuleGraph& graph, int processors,
       spans_(processors),
       idle_wall_(processors, 0.0),
       order_(order),
-      finishing_(processors, 0) {}
+      finishing_(processors, 0) {
+  owned_.resize(processors);
+  for (int m = 0; m < n_; ++m) {
+    if (owner_[m] < 0 || owner_[m] >= processors)
+      throw std::logic_error("module " + std::to_string(m) + " has no processor");
+    owned_[owner_[m]].push_back(m);
+  }
+}
 
 void AsyncRun::processor(int p) noexcept {
   try {
@@ -159,8 +166,8 @@ double AsyncRun::run_module(int m, int p, double start, Lock& lock) {
 // (then the lowest id): the processor keeps its modules' wavefront together.
 int AsyncRun::ready_module(int p) const {
   int best = -1;
-  for (int m = 0; m < n_; ++m) {
-    if (owner_[m] != p || busy_[m] || step_[m] >= steps_) continue;
+  for (int m : owned_[p]) {  // ascending: the first of the lowest step wins
+    if (busy_[m] || step_[m] >= steps_) continue;
     if (best >= 0 && step_[m] >= step_[best]) continue;
     bool inputs = true;
     for (int j : graph_.neighbours(m)) inputs &= step_[j] >= step_[m];
@@ -238,7 +245,7 @@ void AsyncRun::take_if_short(int p, Lock& lock) {
   const auto take = predictive_->consider(p, [&](int m) { return !busy_[m]; });
   if (!take) return;
   predictive_->apply(*take);
-  owner_[take->module] = p;
+  transfer(take->module, p);
   busy_[take->module] = 1;
   const double decision = work_.decision_seconds(timed ? thread_cpu_now() - c0 : 0.0);
   spans_[p].push_back({ClockSpan::kBalance, clock_[p], clock_[p] + decision});
@@ -251,6 +258,15 @@ void AsyncRun::take_if_short(int p, Lock& lock) {
   spans_[p].push_back({ClockSpan::kMigration, clock_[p], clock_[p] + copy.seconds});
   clock_[p] += copy.seconds;
   advance_epoch();
+}
+
+// m's owner becomes p, in both processors' ascending lists.
+void AsyncRun::transfer(int m, int p) {
+  std::vector<int>& from = owned_[owner_[m]];
+  from.erase(std::lower_bound(from.begin(), from.end(), m));
+  std::vector<int>& to = owned_[p];
+  to.insert(std::lower_bound(to.begin(), to.end(), m), m);
+  owner_[m] = p;
 }
 
 void AsyncRun::wait_for_change(int p, Lock& lock) {

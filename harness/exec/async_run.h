@@ -134,6 +134,7 @@ class AsyncRun {
   void act(int p, Lock& lock);
   void close_step(int s);
   void take_if_short(int p, Lock& lock);
+  void transfer(int m, int p);
   void wait_for_change(int p, Lock& lock);
   void advance_epoch();
   void fail(std::exception_ptr e);
@@ -143,11 +144,12 @@ class AsyncRun {
   Predictive* predictive_;
   int n_, steps_;
   std::mutex mutex_;
-  SleepWord epoch_;                // bumped at every change a waiting processor may act on
-  std::vector<int> owner_, step_;  // step_: steps each module has finished
-  std::vector<char> busy_;         // running or being copied: may not move
-  std::vector<int> runs_;          // per (module, step): how often it ran
-  std::vector<int> finished_;      // per step: modules that finished it
+  SleepWord epoch_;                      // bumped at every change a waiting processor may act on
+  std::vector<int> owner_, step_;        // step_: steps each module has finished
+  std::vector<std::vector<int>> owned_;  // per processor: its modules, ascending
+  std::vector<char> busy_;               // running or being copied: may not move
+  std::vector<int> runs_;                // per (module, step): how often it ran
+  std::vector<int> finished_;            // per step: modules that finished it
   int next_close_ = 0;
   std::int64_t completed_ = 0;
   bool failed_ = false;
