@@ -293,8 +293,8 @@ std::size_t framed_records(const std::string& journal) {
 }
 
 // Records handed over together (an asynchronous run's) reach the journal as one record, in one
-// write(2): their columns named once, not once a step; scanning gives one record a step, and
-// recovery folds them like single steps.
+// write(2): their columns named once, not once a step, their rows one after another; recovery
+// folds them like single steps.
 TEST(Archive, ABurstOfStepsIsJournaledAsOneRecord) {
   testing::TempDir dir;
   const std::string path = dir.file("a.h5"), copy = dir.file("b.h5");
@@ -307,22 +307,26 @@ TEST(Archive, ABurstOfStepsIsJournaledAsOneRecord) {
     journal.append();
     const JournalScan scan = scan_journal(journal_path(dir.file("rows.h5")));
     ASSERT_TRUE(scan.problem.empty()) << scan.problem;
-    ASSERT_EQ(scan.records.size(), 3u);
-    for (std::uint64_t k = 0; k < 3; ++k) {
-      EXPECT_EQ(scan.records[k].row, 5 + k);
-      ASSERT_EQ(scan.records[k].columns.size(), 1u);
-      double v = 0;
-      ASSERT_EQ(scan.records[k].columns[0].bytes.size(), sizeof v);
-      std::memcpy(&v, scan.records[k].columns[0].bytes.data(), sizeof v);
-      EXPECT_EQ(v, wall[k]);
-    }
+    ASSERT_EQ(scan.records.size(), 1u);
+    EXPECT_EQ(scan.records[0].row, 5u);
+    EXPECT_EQ(scan.records[0].rows, 3u);
+    ASSERT_EQ(scan.records[0].columns.size(), 1u);
+    ASSERT_EQ(scan.records[0].columns[0].bytes.size(), sizeof wall);
+    EXPECT_EQ(std::memcmp(scan.records[0].columns[0].bytes.data(), wall, sizeof wall), 0);
     // Bytes that are not a whole number of rows are refused.
     journal.begin("run-x", "uuid", 8, 1, 2);
     journal.column("step/wall", RecordType::kFloat64, 0, wall, sizeof wall);
     journal.append();
     const JournalScan bad = scan_journal(journal_path(dir.file("rows.h5")));
-    EXPECT_EQ(bad.records.size(), 3u);
+    EXPECT_EQ(bad.records.size(), 1u);
     EXPECT_NE(bad.problem.find("not 2 row(s) of its width"), std::string::npos) << bad.problem;
+    // Rows with no column to hold them (a hostile count that would cost nothing to claim).
+    JournalWriter empty(dir.file("empty.h5"));
+    empty.begin("run-x", "uuid", 0, 0, 4000000000u);
+    empty.append();
+    const JournalScan claimed = scan_journal(journal_path(dir.file("empty.h5")));
+    EXPECT_TRUE(claimed.records.empty());
+    EXPECT_NE(claimed.problem.find("claims 4000000000 rows"), std::string::npos) << claimed.problem;
   }
   {
     ArchiveWriter archive(path);
@@ -334,8 +338,11 @@ TEST(Archive, ABurstOfStepsIsJournaledAsOneRecord) {
     run->on_steps(burst);
     EXPECT_EQ(framed_records(journal_path(path)), 3u);  // the header, row 0, rows 1 to 3
     const JournalScan scan = scan_journal(journal_path(path));
-    ASSERT_EQ(scan.records.size(), 5u);  // the header, then rows 0 to 3
-    for (std::uint64_t row = 0; row < 4; ++row) EXPECT_EQ(scan.records[row + 1].row, row);
+    ASSERT_EQ(scan.records.size(), 3u);  // the header, row 0, rows 1 to 3
+    EXPECT_EQ(scan.records[1].row, 0u);
+    EXPECT_EQ(scan.records[1].rows, 1u);
+    EXPECT_EQ(scan.records[2].row, 1u);
+    EXPECT_EQ(scan.records[2].rows, 3u);
     std::filesystem::copy_file(path, copy);
     std::filesystem::copy_file(journal_path(path), journal_path(copy));
   }
@@ -347,6 +354,50 @@ TEST(Archive, ABurstOfStepsIsJournaledAsOneRecord) {
   const std::vector<double> wall = reader.read_series(reader.runs()[0].id, "step/wall");
   ASSERT_EQ(wall.size(), 4u);
   for (int s = 0; s < 4; ++s) EXPECT_DOUBLE_EQ(wall[s], record(s, 2, 2).wall);
+}
+
+// A commit takes a record's rows together, so a record whose first rows the archive holds and
+// whose last it lacks is no journal of this archive: refused, the archive untouched.
+TEST(Archive, AJournalRecordPartlyInTheArchiveIsRefused) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5"), copy = dir.file("b.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  {
+    ArchiveWriter archive(path);
+    auto run = archive.begin_run({"x", 2, 2, true, {"residual"}});
+    run->set_text("status", "partial");
+    run->set_text("run_uuid", "uuid-part");
+    run->on_step(record(0, 2, 2));
+    run->on_step(record(1, 2, 2));
+    run->flush();  // rows 0 and 1 in the archive
+    run->on_step(record(2, 2, 2));
+    const JournalScan scan = scan_journal(journal_path(path));
+    ASSERT_EQ(scan.records.size(), 1u);
+    const JournalRecord& step = scan.records[0];
+    std::filesystem::copy_file(path, copy);
+    JournalWriter journal(copy);  // rows 1 and 2 in one record
+    journal.begin(step.run_id, step.run_uuid, 1, static_cast<std::uint32_t>(step.columns.size()),
+                  2);
+    for (const JournalColumn& c : step.columns) {
+      std::vector<unsigned char> two(c.bytes);
+      two.insert(two.end(), c.bytes.begin(), c.bytes.end());
+      journal.column(c.name, c.type, c.width, two.data(), two.size());
+    }
+    journal.append();
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+  const auto before = std::filesystem::file_size(copy);
+  try {
+    fold_journal(copy);
+    ADD_FAILURE() << "a record partly in the archive was folded";
+  } catch (const h5::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("steps 1 to 2 are partly in the archive"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(std::filesystem::file_size(copy), before);
+  EXPECT_EQ(ArchiveReader(copy).read_series(ArchiveReader(copy).runs()[0].id, "step/wall").size(),
+            2u);
 }
 
 // A burst whose rows pass RunWriter::kJournalRecordBytes goes in several records, each whole.
@@ -362,11 +413,13 @@ TEST(Archive, ABurstLargerThanARecordIsSplit) {
     const std::vector<StepRecord> burst = {record(0, 2, modules), record(1, 2, modules),
                                            record(2, 2, modules)};
     run->on_steps(burst);
-    EXPECT_EQ(framed_records(journal_path(path)), 4u);  // the header, then a record a step
     const JournalScan scan = scan_journal(journal_path(path));
     ASSERT_TRUE(scan.problem.empty()) << scan.problem;
-    ASSERT_EQ(scan.records.size(), 4u);
-    for (std::uint64_t row = 0; row < 3; ++row) EXPECT_EQ(scan.records[row + 1].row, row);
+    ASSERT_EQ(scan.records.size(), 4u);  // the header, then a record a step
+    for (std::uint64_t row = 0; row < 3; ++row) {
+      EXPECT_EQ(scan.records[row + 1].row, row);
+      EXPECT_EQ(scan.records[row + 1].rows, 1u);
+    }
   }
   unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
 }

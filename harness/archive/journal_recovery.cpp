@@ -178,13 +178,18 @@ void check_run(hid_t runs, const std::string& archive, const JournalScan& scan, 
     if (r.run_uuid != first.run_uuid || !same_layout(layout, r))
       throw h5::Error("it mixes records of different runs or layouts");
     if (r.row < rows && run.pending == 0) {
+      // A commit takes a record's rows together: the archive holds all of them or none.
+      if (r.rows > rows - r.row)
+        throw h5::Error(where + ": its steps " + std::to_string(r.row) + " to " +
+                        std::to_string(r.row + r.rows - 1) + " are partly in the archive");
       ++run.committed;
     } else if (r.row != next) {
       throw h5::Error(where + ": its step " + std::to_string(r.row) + " comes where step " +
                       std::to_string(next) + " belongs (steps are missing)");
     } else {
-      if (run.pending++ == 0) run.pending_at = k;
-      ++next;
+      if (run.pending == 0) run.pending_at = k;
+      run.pending += r.rows;
+      next += r.rows;
     }
   }
   if (run.pending > 0 && !partial)
@@ -281,7 +286,8 @@ void append_run(hid_t file, const JournalScan& scan, const JournalRun& run) {
   std::vector<unsigned char> rows;
   for (std::size_t k = 0; k < first.columns.size(); ++k) {
     rows.clear();
-    for (std::size_t r = run.pending_at; r < run.pending_at + run.pending; ++r) {
+    for (std::size_t r = run.pending_at; r < run.first + run.count; ++r) {
+      if (records[r].is_end()) continue;  // the last; the steps before it are all pending
       const auto& bytes = records[r].columns[k].bytes;
       rows.insert(rows.end(), bytes.begin(), bytes.end());
     }

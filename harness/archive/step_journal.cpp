@@ -73,8 +73,9 @@ class Cursor {
   std::size_t left_;
 };
 
-// One column of a record of `rows` rows; `bytes` holds them all.
-JournalColumn decode_column(Cursor& c, const JournalRecord& r, std::uint32_t rows) {
+// One column of record r; its bytes hold r.rows rows.
+JournalColumn decode_column(Cursor& c, const JournalRecord& r) {
+  const std::uint32_t rows = r.rows;
   JournalColumn col;
   col.name = c.text();
   const auto type = c.get<std::uint8_t>();
@@ -99,34 +100,21 @@ JournalColumn decode_column(Cursor& c, const JournalRecord& r, std::uint32_t row
   return col;
 }
 
-// A record's payload as one JournalRecord a row.
-void decode(const unsigned char* data, std::size_t size, std::uint32_t magic,
-            std::vector<JournalRecord>& out) {
+JournalRecord decode(const unsigned char* data, std::size_t size, std::uint32_t magic) {
   Cursor c(data, size);
   JournalRecord r;
   r.run_id = c.text();
   r.run_uuid = c.text();
   r.row = c.get<std::uint64_t>();
-  const std::uint32_t rows = magic == kMagicV1 ? 1 : c.get<std::uint32_t>();
-  if (rows == 0 || (rows > 1 && (r.is_header() || r.is_end() || r.row > kHeaderRow - rows)))
-    throw h5::Error("it claims " + std::to_string(rows) + " rows");
+  if (magic != kMagicV1) r.rows = c.get<std::uint32_t>();
   const auto columns = c.get<std::uint32_t>();
-  for (std::uint32_t k = 0; k < columns; ++k) r.columns.push_back(decode_column(c, r, rows));
+  // Several rows only in a step record, with columns to hold them, numbered below the header's.
+  if (r.rows == 0 ||
+      (r.rows > 1 && (r.is_header() || r.is_end() || columns == 0 || r.row > kHeaderRow - r.rows)))
+    throw h5::Error("it claims " + std::to_string(r.rows) + " rows");
+  for (std::uint32_t k = 0; k < columns; ++k) r.columns.push_back(decode_column(c, r));
   if (c.left() != 0) throw h5::Error("bytes after the last column");
-  for (std::uint32_t k = 0; k < rows; ++k) {
-    JournalRecord one;
-    one.run_id = r.run_id;
-    one.run_uuid = r.run_uuid;
-    one.row = r.row + k;
-    for (const JournalColumn& col : r.columns) {
-      const std::size_t n = col.bytes.size() / rows;
-      one.columns.push_back({col.name,
-                             col.type,
-                             col.width,
-                             {col.bytes.begin() + k * n, col.bytes.begin() + (k + 1) * n}});
-    }
-    out.push_back(std::move(one));
-  }
+  return r;
 }
 
 bool read_exactly(int fd, unsigned char* out, std::size_t n) {
@@ -286,7 +274,7 @@ JournalScan scan_journal(const std::string& journal) {
       break;
     }
     try {
-      decode(payload.data(), payload.size(), frame[0], scan.records);
+      scan.records.push_back(decode(payload.data(), payload.size(), frame[0]));
     } catch (const h5::Error& e) {
       scan.problem = where + ": " + e.what();
       break;

@@ -45,7 +45,8 @@ inline constexpr std::uint64_t kHeaderRow = kEndRow - 1;
 
 struct JournalRecord {
   std::string run_id, run_uuid;
-  std::uint64_t row = 0;  // kEndRow / kHeaderRow: the run's end / header, see above
+  std::uint64_t row = 0;   // the first; kEndRow / kHeaderRow: the run's end / header, see above
+  std::uint32_t rows = 1;  // steps row, row + 1, ...; each column's bytes hold them in order
   std::vector<JournalColumn> columns;
   bool is_end() const { return row == kEndRow; }
   bool is_header() const { return row == kHeaderRow; }
@@ -81,8 +82,7 @@ class JournalWriter {
   std::vector<unsigned char> buffer_;
 };
 
-// The journal's whole records in order, one a step (a record of several steps gives one each).
-// Reading stops at the first record that is not whole
+// The journal's whole records in order. Reading stops at the first record that is not whole
 // (a record torn by a kill: its bytes are counted in torn_bytes) or not sound (a bad magic,
 // checksum or layout: `problem` says which, at which byte). A length field never allocates
 // more than the bytes the file really holds.
