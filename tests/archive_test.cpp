@@ -356,6 +356,25 @@ TEST(Archive, ABurstOfStepsIsJournaledAsOneRecord) {
   for (int s = 0; s < 4; ++s) EXPECT_DOUBLE_EQ(wall[s], record(s, 2, 2).wall);
 }
 
+// Found by fuzz/journal_fuzz.cpp: a header's attribute given a width (and so no bytes) passed as
+// a dataset column, and recovery read its 8 bytes from an empty buffer.
+TEST(Archive, AJournaledAttributeIsOneValue) {
+  testing::TempDir dir;
+  for (const auto& [width, bytes] :
+       {std::pair<std::uint64_t, std::size_t>{1, 0}, {0, 4}, {2, 16}}) {
+    JournalWriter journal(dir.file("attr.h5"));
+    const std::vector<unsigned char> value(bytes, 0);
+    journal.begin("run-x", "uuid", kHeaderRow, 1);
+    journal.column("verified", RecordType::kInt64, width, value.data(), value.size());
+    journal.append();
+    const JournalScan scan = scan_journal(journal_path(dir.file("attr.h5")));
+    EXPECT_TRUE(scan.records.empty()) << width << " " << bytes;
+    EXPECT_NE(scan.problem.find("attribute verified is not one text, int64 or float64 value"),
+              std::string::npos)
+        << scan.problem;
+  }
+}
+
 // A commit takes a record's rows together, so a record whose first rows the archive holds and
 // whose last it lacks is no journal of this archive: refused, the archive untouched.
 TEST(Archive, AJournalRecordPartlyInTheArchiveIsRefused) {

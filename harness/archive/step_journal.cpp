@@ -86,15 +86,20 @@ JournalColumn decode_column(Cursor& c, const JournalRecord& r) {
   const auto bytes = c.get<std::uint64_t>();
   const std::uint64_t values = col.width == 0 ? 1 : col.width;
   const bool dataset = col.name.find('/') != std::string::npos;
-  const bool attribute = (r.is_end() || (r.is_header() && !dataset)) && col.width == 0 &&
-                         col.type != RecordType::kInt32;
-  const std::uint64_t row_bytes =
-      r.is_header() || values > kMaxPayload ? 0 : values * record_type_bytes(col.type);
-  if (attribute ? col.type != RecordType::kText && bytes != record_type_bytes(col.type)
-                : col.type == RecordType::kText || values > kMaxPayload || bytes % rows != 0 ||
-                      bytes / rows != row_bytes)
-    throw h5::Error("column " + col.name + " holds " + std::to_string(bytes) + " bytes, not " +
-                    std::to_string(rows) + " row(s) of its width");
+  // An end's columns and a header's columns without '/' are attributes: one text, int64 or
+  // float64 value each (recovery reads numbers as 8 bytes).
+  if (r.is_end() || (r.is_header() && !dataset)) {
+    if (col.width != 0 || col.type == RecordType::kInt32 ||
+        (col.type != RecordType::kText && bytes != record_type_bytes(col.type)))
+      throw h5::Error("attribute " + col.name + " is not one text, int64 or float64 value");
+  } else {
+    const std::uint64_t row_bytes =
+        r.is_header() || values > kMaxPayload ? 0 : values * record_type_bytes(col.type);
+    if (col.type == RecordType::kText || values > kMaxPayload || bytes % rows != 0 ||
+        bytes / rows != row_bytes)
+      throw h5::Error("column " + col.name + " holds " + std::to_string(bytes) + " bytes, not " +
+                      std::to_string(rows) + " row(s) of its width");
+  }
   const auto* p = c.take(bytes);
   col.bytes.assign(p, p + bytes);
   return col;
