@@ -78,7 +78,7 @@ class LevelRun : RunContext {
   std::vector<double> cost_, hop_;
   std::vector<std::uint64_t> bytes_;
   std::vector<std::vector<int>> lists_, arrivals_;
-  bool done_ = false, any_arrivals_ = false;
+  bool any_arrivals_ = false;
   double level_start_ = 0, gather_cpu_ = 0, balance_cpu_ = 0;
 };
 
