@@ -53,6 +53,8 @@ AsyncRun::AsyncRun(AsyncWork& work, const ModuleGraph& graph, int processors,
       idle_wall_(processors, 0.0),
       order_(order),
       finishing_(processors, 0) {
+  if (owner_.size() != static_cast<std::size_t>(n_))
+    throw std::logic_error("async executor: an owner for each of the graph's modules expected");
   owned_.resize(processors);
   for (int m = 0; m < n_; ++m) {
     if (owner_[m] < 0 || owner_[m] >= processors)
