@@ -18,15 +18,25 @@ import time
 import h5py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CONFIG = """name: kill
+# A step at a time (bulk-synchronous threads), and simulated asynchronous runs whose steps reach
+# the journal in bursts of 64 (one record each): each config, with its planned run count, takes
+# every other pair of trials.
+CONFIGS = [("""name: kill
 workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }
 platform: { processors: 2, topology: chain }
 execution: { steps: 40, warmup: 1, repetitions: 2, module_detail: true }
 balancers:
   - { dynamic: none }
   - { static: cyclic }
-"""
-PLANNED = 4  # 2 balancers x 2 repetitions
+""", 4), ("""name: kill_bursts
+workload: { kind: synthetic, model: truncated_normal, mean: 1, modules: 64, sd: 1.0,
+            dependencies: chain, seed: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }
+platform: { processors: 16, topology: chain }
+execution: { steps: 200, warmup: 0, executor: simulate, sim_async: true, sim_decision: modelled }
+balancers:
+  - { static: optimal_chain }
+  - { static: block, dynamic: predictive, threshold: 1, safety_factor: 1 }
+""", 24)]
 
 
 def fail(msg):
@@ -124,10 +134,13 @@ def main(lbbench, trials, seed):
     rng = random.Random(seed)
     killed_mid_run = reads = recovered = 0
     with tempfile.TemporaryDirectory() as tmp:
-        config = os.path.join(tmp, "kill.yaml")
-        with open(config, "w") as f:
-            f.write(CONFIG)
+        configs = []
+        for k, (text, planned) in enumerate(CONFIGS):
+            configs.append((os.path.join(tmp, f"kill{k}.yaml"), planned))
+            with open(configs[-1][0], "w") as f:
+                f.write(text)
         for t in range(trials):
+            config, planned = configs[(t // 2) % len(configs)]
             path = os.path.join(tmp, f"t{t}.h5")
             env = dict(os.environ)
             # Half the trials commit every step, so kills land inside commits too.
@@ -150,10 +163,10 @@ def main(lbbench, trials, seed):
             if r.returncode != 0:
                 fail(f"trial {t}: resume exited {r.returncode}: {r.stderr}")
             after = completed_runs(path)
-            if len(after) != PLANNED or not before <= after:
-                fail(f"trial {t}: {len(after)} complete runs after resume, expected {PLANNED}")
+            if len(after) != planned or not before <= after:
+                fail(f"trial {t}: {len(after)} complete runs after resume, expected {planned}")
             check(lbbench, path)
-            ran = PLANNED - len(before)
+            ran = planned - len(before)
             if f"{ran} to run" not in r.stderr:
                 fail(f"trial {t}: resume should run {ran}: {r.stderr}")
     print(f"kill_resume: {trials} kills (seed {seed}), {killed_mid_run} inside a run, "
