@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "harness/archive/archive.h"
+#include "harness/archive/archive_merge.h"
 #include "test_support.h"
 
 namespace lbb {
@@ -526,6 +527,72 @@ TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
     ASSERT_EQ(wall.size(), 5u) << archive;
     for (int s = 0; s < 5; ++s) EXPECT_EQ(wall[s], record(s, 2, 2).wall) << archive;
   }
+}
+
+// Where a group keeps its links and attributes: in its object header, or in a heap with a B-tree.
+struct GroupStorage {
+  H5G_storage_type_t links;
+  hsize_t attributes, attribute_index_bytes;
+};
+
+GroupStorage group_storage(const std::string& path, const std::string& group) {
+  h5::Handle file(open_archive_read_only(path), H5Fclose);
+  auto g = h5::group(H5Gopen2(file.get(), group.c_str(), H5P_DEFAULT), group);
+  H5G_info_t links;
+  EXPECT_GE(H5Gget_info(g.get(), &links), 0);
+  H5O_info_t object;
+  EXPECT_GE(H5Oget_info2(g.get(), &object, H5O_INFO_NUM_ATTRS | H5O_INFO_META_SIZE), 0);
+  return {links.storage_type, object.num_attrs,
+          object.meta_size.attr.index_size + object.meta_size.attr.heap_size};
+}
+
+// HDF5 moves more than 8 links or attributes to a heap and a B-tree unless told otherwise: a run
+// written at once, one appended over commits, one recovered from the journal and a merged copy
+// keep theirs in the object header.
+TEST(Archive, ARunsGroupsKeepTheirLinksAndAttributesInTheirObjectHeader) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5"), copy = dir.file("b.h5"), merged = dir.file("m.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  std::vector<std::string> runs;
+  {
+    ArchiveWriter archive(path);
+    for (const bool flushed : {false, true}) {
+      auto run = archive.begin_run({flushed ? "appended" : "at-once", 2, 2, true, {"residual"}});
+      runs.push_back(run->id());
+      run->set_text("run_uuid", "uuid-" + run->id());
+      run->set_text("status", "complete");
+      for (int a = 0; a < 12; ++a) run->set_real("figure_" + std::to_string(a), a);
+      for (int s = 0; s < 3; ++s) {
+        run->on_step(record(s, 2, 2));
+        if (flushed) run->flush();
+      }
+      run->end();
+    }
+    archive.finish();
+    auto open = archive.begin_run({"recovered", 2, 2, true, {"residual"}});
+    runs.push_back(open->id());
+    open->set_text("run_uuid", "uuid-open");
+    open->set_text("status", "partial");
+    for (int a = 0; a < 12; ++a) open->set_real("figure_" + std::to_string(a), a);
+    for (int s = 0; s < 2; ++s) open->on_step(record(s, 2, 2));
+    std::filesystem::copy_file(path, copy);  // a kill: the third run is only in the journal
+    std::filesystem::copy_file(journal_path(path), journal_path(copy));
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+  ASSERT_TRUE(fold_journal(copy).problem.empty());
+  merge_archives(merged, {path});
+  for (const std::string& archive : {path, copy, merged}) {
+    for (const auto& info : ArchiveReader(archive).runs()) {
+      const std::string group = "/runs/" + info.id;
+      const GroupStorage run = group_storage(archive, group),
+                         step = group_storage(archive, group + "/step");
+      EXPECT_GT(run.attributes, 12u) << archive << " " << group;
+      EXPECT_EQ(run.attribute_index_bytes, 0u) << archive << " " << group;
+      EXPECT_EQ(step.links, H5G_STORAGE_TYPE_COMPACT) << archive << " " << group;
+    }
+  }
+  EXPECT_EQ(ArchiveReader(copy).runs().size(), 3u);
+  EXPECT_EQ(ArchiveReader(merged).runs().size(), 3u);
 }
 
 // The chunks libdeflate compresses are HDF5's own shuffle + deflate format: HDF5 reads back every

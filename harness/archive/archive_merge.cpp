@@ -92,23 +92,15 @@ void copy_dataset(hid_t from, hid_t to, const std::string& name, const std::stri
               where + ": cannot write the copy");
 }
 
-h5::Handle create_group(hid_t file, const std::string& path) {
-  auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
-  H5Pset_create_intermediate_group(lcpl.get(), 1);
-  return h5::group(H5Gcreate2(file, path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
-                   "create " + path);
-}
-
 // A run group as check_archive_structure allows it: attributes and groups of datasets.
 void copy_run(hid_t from_file, const std::string& src, hid_t to_file, const std::string& dst,
               const std::string& where) {
   auto from = h5::group(H5Gopen2(from_file, src.c_str(), H5P_DEFAULT), where);
-  auto to = create_group(to_file, dst);
+  auto to = h5::create_group(to_file, dst);
   copy_attributes(from.get(), to.get(), where);
   for (const auto& sub : child_names(from_file, src.c_str())) {
     auto from_sub = h5::group(H5Gopen2(from.get(), sub.c_str(), H5P_DEFAULT), where);
-    auto to_sub =
-        h5::group(H5Gcreate2(to.get(), sub.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), where);
+    auto to_sub = h5::create_group(to.get(), sub);
     for (const auto& name : child_names(from.get(), sub.c_str()))
       copy_dataset(from_sub.get(), to_sub.get(), name, where + "/" + sub + "/" + name);
   }
@@ -117,7 +109,7 @@ void copy_run(hid_t from_file, const std::string& src, hid_t to_file, const std:
 void copy_invocation(hid_t from_file, const std::string& path, hid_t to_file,
                      const std::string& where) {
   auto from = h5::group(H5Gopen2(from_file, path.c_str(), H5P_DEFAULT), where);
-  auto to = create_group(to_file, path);
+  auto to = h5::create_group(to_file, path);
   copy_attributes(from.get(), to.get(), where);
   for (const auto& name : child_names(from_file, path.c_str()))
     h5::write_text_dataset(to.get(), name, h5::read_text_dataset(from.get(), name, where));

@@ -344,11 +344,7 @@ void ArchiveWriter::commit(bool durable) {
           const std::string group = "/invocations/" + invocation_.id;
           if (H5Lexists(file, "invocations", H5P_DEFAULT) <= 0 ||
               H5Lexists(file, group.c_str(), H5P_DEFAULT) <= 0) {
-            auto lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
-            H5Pset_create_intermediate_group(lcpl.get(), 1);
-            auto g =
-                h5::group(H5Gcreate2(file, group.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
-                          "create " + group);
+            auto g = h5::create_group(file, group);
             for (const auto& [name, value] : invocation_.attributes) {
               const RecordType type = std::holds_alternative<std::string>(value) ? RecordType::kText
                                       : std::holds_alternative<std::int64_t>(value)

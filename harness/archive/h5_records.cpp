@@ -9,6 +9,9 @@ namespace lbb::h5 {
 
 namespace {
 
+// Links or attributes a run's group keeps in its object header before HDF5's dense storage.
+constexpr unsigned kCompactRunMembers = 128;
+
 // Larger fixed-length strings are not what lbbench writes; refusing them bounds memory.
 constexpr std::size_t kMaxFixedString = std::size_t{1} << 24;
 
@@ -191,8 +194,37 @@ Handle chunked_plist(const std::string& name, int rank, hsize_t rows, hsize_t wi
   return dcpl;
 }
 
+// A run's groups keep their links and attributes in their object header: past HDF5's default
+// of 8, each would get a fractal heap and a B-tree (a run has 59 attributes, 11 step datasets).
+Handle run_group_plist(const std::string& name) {
+  auto gcpl = plist(H5Pcreate(H5P_GROUP_CREATE), name);
+  check(H5Pset_link_phase_change(gcpl.get(), kCompactRunMembers, kCompactRunMembers - 2),
+        "compact links of " + name);
+  check(H5Pset_attr_phase_change(gcpl.get(), kCompactRunMembers, kCompactRunMembers - 2),
+        "compact attributes of " + name);
+  return gcpl;
+}
+
+}  // namespace
+
+Handle create_group(hid_t parent, const std::string& path) {
+  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), path);
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  auto gcpl = run_group_plist(path);
+  return group(H5Gcreate2(parent, path.c_str(), lcpl.get(), gcpl.get(), H5P_DEFAULT),
+               "create group " + path);
+}
+
+namespace {
+
 Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid_t space,
                       hid_t dcpl) {
+  // The dataset's own groups (step/, proc/, ...) are made here, not as HDF5's default groups.
+  const auto slash = name.rfind('/');
+  if (slash != std::string::npos && slash > 0) {
+    const std::string parent = name.substr(0, slash);
+    if (H5Lexists(group, parent.c_str(), H5P_DEFAULT) <= 0) create_group(group, parent);
+  }
   auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), name);
   H5Pset_create_intermediate_group(lcpl.get(), 1);
   auto ftype = file_type(type);
@@ -233,11 +265,7 @@ void write_final_step_dataset(hid_t group, const std::string& name, RecordType t
 }
 
 Handle create_run_group(hid_t file, const std::string& id) {
-  const std::string path = "/runs/" + id;
-  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), "lcpl");
-  H5Pset_create_intermediate_group(lcpl.get(), 1);
-  return group(H5Gcreate2(file, path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
-               "create run group " + id);
+  return create_group(file, "/runs/" + id);
 }
 
 }  // namespace lbb::h5

@@ -41,6 +41,10 @@ inline constexpr hsize_t kCompactStepBytes = 8192;
 void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
                               hsize_t rows, const void* data);
 
+// Creates the group `path` of `parent` (and its missing parents) keeping up to 128 links and
+// attributes in its object header, as a run's groups do: a heap and a B-tree each only past that.
+Handle create_group(hid_t parent, const std::string& path);
+
 // Creates the group /runs/<id> (and /runs when absent).
 Handle create_run_group(hid_t file, const std::string& id);
 
