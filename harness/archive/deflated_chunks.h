@@ -9,8 +9,9 @@
 
 namespace lbb::h5 {
 
-// The deflate level of the archive's step datasets, by libdeflate and zlib alike.
-inline constexpr int kDeflateLevel = 4;
+// The deflate level of the archive's step datasets, by libdeflate and zlib alike: 1 compresses a
+// seed000 slice's chunks 7 % cheaper in archive CPU than 4, the file 1.2 % larger.
+inline constexpr int kDeflateLevel = 1;
 
 // Writes all of `rows` rows of `width` values of `type` (host layout, as append_rows takes them)
 // to the dataset `d`, created with chunks of `chunk_rows` rows and the filters shuffle, deflate.
