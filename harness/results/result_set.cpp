@@ -70,7 +70,6 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
     fields.schedule_name = s.balancer.schedule_name;
     fields.processors = s.processors;
     fields.baseline = s.balancer.baseline;
-    fields.match_key = match_key(s.resolved_yaml);
     fields.simulated = runs_simulated(s);
     fields.available = prov.available;
     fields.load_average = load_at_start;
@@ -110,6 +109,7 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
   }
   std::vector<ConfigResult> out;
   std::map<std::string, std::size_t> index;
+  std::map<std::string, std::pair<std::string, bool>> parsed_configs;  // key, baseline
   for (const RunInfo& info : runs) {
     if (!sel.all_invocations && text(info, "invocation") != latest) continue;
     if (!sel.selects(text(info, "workload"), text(info, "balancer"))) continue;
@@ -121,8 +121,12 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
     fields.dynamic_name = text(info, "dynamic");
     fields.schedule_name = text(info, "schedule");
     fields.processors = static_cast<int>(number(info, "processors"));
-    fields.baseline = yaml_baseline(text(info, "config_yaml"));
-    fields.match_key = match_key(text(info, "config_yaml"));
+    // Repetitions share their resolved config: each distinct one is parsed once.
+    const std::string yaml = text(info, "config_yaml");
+    auto [parsed, fresh] = parsed_configs.try_emplace(yaml);
+    if (fresh) parsed->second = {match_key(yaml), yaml_baseline(yaml)};
+    fields.match_key = parsed->second.first;
+    fields.baseline = parsed->second.second;
     const ExecutorInfo* executor = find_executor(text(info, "executor"));
     fields.simulated = executor && executor->simulates;
     fields.available = static_cast<int>(number(info, "available_processors"));

@@ -22,8 +22,10 @@ struct Repetition {
 struct ConfigResult {
   std::string workload, label, sweep, static_name, dynamic_name, schedule_name;
   int processors = 1;
-  bool baseline = false;   // marked `baseline: true` in the config
-  std::string match_key;   // the resolved configuration, less name, output and repetitions
+  bool baseline = false;  // marked `baseline: true` in the config
+  // Archived results: the resolved configuration less name, output and repetitions, which
+  // `compare` matches between archives. Live results leave it empty: a YAML parse a run.
+  std::string match_key;
   bool simulated = false;  // a simulating executor's runs: no threads ran, one clock (the model's)
   int available = 0;       // processors the host offered, and its load average, at invocation
   double load_average = 0;
