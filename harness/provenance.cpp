@@ -167,12 +167,12 @@ std::string iso_time_now() {
 }
 
 std::string random_hex(int bytes) {
-  std::random_device device;
+  thread_local std::random_device device;  // opened once: a run's id cost 40 us of seed000's
   std::string out;
-  char buf[4];
-  for (int i = 0; i < bytes; ++i) {
-    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned>(device() & 0xFF));
-    out += buf;
+  char buf[12];
+  for (int i = 0; i < bytes; i += 4) {
+    std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(device()));
+    out.append(buf, 2 * static_cast<std::size_t>(std::min(4, bytes - i)));
   }
   return out;
 }

@@ -44,5 +44,16 @@ TEST(Provenance, WarnsWhenOpenBlasFellBackToAGenericKernel) {
   EXPECT_TRUE(openblas_fallback_warning(p).empty());
 }
 
+TEST(Provenance, RandomHexHasTwoDigitsAByteAndDiffersBetweenCalls) {
+  for (const int bytes : {1, 3, 4, 5, 16}) {
+    const std::string a = random_hex(bytes), b = random_hex(bytes);
+    EXPECT_EQ(a.size(), 2u * bytes);
+    EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos) << a;
+    if (bytes >= 4) {
+      EXPECT_NE(a, b);  // 2^-32 to fail by chance
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lbb
