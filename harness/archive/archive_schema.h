@@ -68,6 +68,14 @@ std::span<const AttributeSpec> invocation_attributes();
 
 std::string_view record_type_name(RecordType t);  // "text", "int32", "int64", "float64"
 std::size_t record_type_bytes(RecordType t);      // bytes of one value; 0 for text
+// A step dataset's `cols` values a row, 0 standing for a one-dimensional dataset: its values a
+// row and its rank.
+constexpr std::uint64_t row_values(std::uint64_t cols) {
+  return cols == 0 ? 1 : cols;
+}
+constexpr int step_rank(std::uint64_t cols) {
+  return cols == 0 ? 1 : 2;
+}
 // "scalar", "[S]", "[S,P]", "[S,M]", "[S,F*M]" (F phases, phase-major)
 std::string_view record_shape_name(RecordShape s);
 

@@ -154,7 +154,7 @@ void RunWriter::on_steps(std::span<const StepRecord> records) {
 }
 
 std::size_t RunWriter::Column::row_bytes() const {
-  return (cols == 0 ? 1 : cols) * record_type_bytes(spec->type);
+  return row_values(cols) * record_type_bytes(spec->type);
 }
 
 // Appends the step's row to every column, or to none.

@@ -157,12 +157,12 @@ void require_hard_link(hid_t group, const std::string& name, H5O_type_t type,
 void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t cols, hsize_t first,
                  hsize_t count, const void* data) {
   auto d = dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), "open dataset " + name);
-  const int rank = cols == 0 ? 1 : 2;
+  const int rank = step_rank(cols);
   hsize_t size[2] = {first + count, cols};
   check(H5Dset_extent(d.get(), size), "extend dataset " + name);
   auto file_space = dataspace(H5Dget_space(d.get()), "dataset space");
   hsize_t start[2] = {first, 0};
-  hsize_t block[2] = {count, cols == 0 ? 1 : cols};
+  hsize_t block[2] = {count, row_values(cols)};
   check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, block, nullptr),
         "select rows");
   auto mem_space = dataspace(H5Screate_simple(rank, block, nullptr), "row space");
@@ -235,18 +235,18 @@ Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid
 }  // namespace
 
 Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
-  const int rank = cols == 0 ? 1 : 2;
+  const int rank = step_rank(cols);
   hsize_t dims[2] = {0, cols};
   hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
   auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
-  auto dcpl = chunked_plist(name, rank, 256, cols == 0 ? 1 : cols);
+  auto dcpl = chunked_plist(name, rank, 256, row_values(cols));
   return create_dataset(group, name, type, space.get(), dcpl.get());
 }
 
 void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
                               hsize_t rows, const void* data) {
-  const hsize_t width = cols == 0 ? 1 : cols;
-  const int rank = cols == 0 ? 1 : 2;
+  const hsize_t width = row_values(cols);
+  const int rank = step_rank(cols);
   hsize_t dims[2] = {rows, cols};
   auto space = dataspace(H5Screate_simple(rank, dims, nullptr), name);
   // Small: in the object header, no chunk index or filter; large: chunks sized to the data.

@@ -39,7 +39,7 @@ std::uint64_t dataset_rows(hid_t run, const JournalColumn& c, const std::string&
   const int rank = H5Sget_simple_extent_ndims(space.get());
   hsize_t dims[2] = {0, 0}, maxdims[2] = {0, 0};
   if (H5Tget_class(type.get()) != (real ? H5T_FLOAT : H5T_INTEGER) ||
-      H5Tget_size(type.get()) != record_type_bytes(c.type) || rank != (c.width == 0 ? 1 : 2) ||
+      H5Tget_size(type.get()) != record_type_bytes(c.type) || rank != step_rank(c.width) ||
       H5Sget_simple_extent_dims(space.get(), dims, maxdims) != rank ||
       (rank == 2 && dims[1] != c.width))
     throw h5::Error(where + ": column " + c.name + " does not match the archive's dataset");

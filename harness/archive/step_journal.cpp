@@ -78,7 +78,7 @@ JournalColumn decode_column(Cursor& c, const JournalRecord& r) {
   col.type = static_cast<RecordType>(type);
   col.width = c.get<std::uint64_t>();
   const auto bytes = c.get<std::uint64_t>();
-  const std::uint64_t values = col.width == 0 ? 1 : col.width;
+  const std::uint64_t values = row_values(col.width);
   const bool dataset = col.name.find('/') != std::string::npos;
   // An end's columns and a header's columns without '/' are attributes: one text, int64 or
   // float64 value each (recovery reads numbers as 8 bytes).
