@@ -151,12 +151,19 @@ TEST(Archive, RefusesAnythingThatIsNotAnArchiveAndLeavesItAlone) {
   std::string data = bytes_of(path);
   for (std::size_t i = 200; i < data.size(); i += 7) data[i] = static_cast<char>(0xA5);
   std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
-  EXPECT_THROW(
-      {
-        ArchiveReader reader(path);
-        for (const auto& r : reader.runs()) reader.read_series(r.id, "step/wall");
-      },
-      ArchiveError);
+  {
+    // HDF5 1.10.8's H5Fopen leaks the object header of a superblock extension it cannot decode
+    // (H5F__super_read); nothing of it reaches lbbench to free. With HDF5's free lists off, that
+    // block is allocated inside this scope, which LeakSanitizer leaves out, and nowhere else.
+    H5set_free_list_limits(0, 0, 0, 0, 0, 0);
+    const testing::LeaksIgnored hdf5s_own;
+    EXPECT_THROW(
+        {
+          ArchiveReader reader(path);
+          for (const auto& r : reader.runs()) reader.read_series(r.id, "step/wall");
+        },
+        ArchiveError);
+  }
   EXPECT_EQ(bytes_of(path), data);
 }
 
