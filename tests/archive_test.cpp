@@ -560,12 +560,10 @@ TEST(Archive, ARunsGroupsKeepTheirLinksAndAttributesInTheirObjectHeader) {
   testing::TempDir dir;
   const std::string path = dir.file("a.h5"), copy = dir.file("b.h5"), merged = dir.file("m.h5");
   setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
-  std::vector<std::string> runs;
   {
     ArchiveWriter archive(path);
     for (const bool flushed : {false, true}) {
       auto run = archive.begin_run({flushed ? "appended" : "at-once", 2, 2, true, {"residual"}});
-      runs.push_back(run->id());
       run->set_text("run_uuid", "uuid-" + run->id());
       run->set_text("status", "complete");
       for (int a = 0; a < 12; ++a) run->set_real("figure_" + std::to_string(a), a);
@@ -577,7 +575,6 @@ TEST(Archive, ARunsGroupsKeepTheirLinksAndAttributesInTheirObjectHeader) {
     }
     archive.finish();
     auto open = archive.begin_run({"recovered", 2, 2, true, {"residual"}});
-    runs.push_back(open->id());
     open->set_text("run_uuid", "uuid-open");
     open->set_text("status", "partial");
     for (int a = 0; a < 12; ++a) open->set_real("figure_" + std::to_string(a), a);
