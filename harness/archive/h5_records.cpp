@@ -205,18 +205,6 @@ Handle run_group_plist(const std::string& name) {
   return gcpl;
 }
 
-}  // namespace
-
-Handle create_group(hid_t parent, const std::string& path) {
-  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), path);
-  H5Pset_create_intermediate_group(lcpl.get(), 1);
-  auto gcpl = run_group_plist(path);
-  return group(H5Gcreate2(parent, path.c_str(), lcpl.get(), gcpl.get(), H5P_DEFAULT),
-               "create group " + path);
-}
-
-namespace {
-
 Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid_t space,
                       hid_t dcpl) {
   // The dataset's own groups (step/, proc/, ...) are made here, not as HDF5's default groups.
@@ -262,6 +250,14 @@ void write_final_step_dataset(hid_t group, const std::string& name, RecordType t
     return;
   check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
         "write rows of " + name);
+}
+
+Handle create_group(hid_t parent, const std::string& path) {
+  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), path);
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  auto gcpl = run_group_plist(path);
+  return group(H5Gcreate2(parent, path.c_str(), lcpl.get(), gcpl.get(), H5P_DEFAULT),
+               "create group " + path);
 }
 
 Handle create_run_group(hid_t file, const std::string& id) {
