@@ -90,14 +90,16 @@ class StrictChecker : public YAML::EventHandler {
 std::string read_config_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot read the config file");
-  std::string text(kMaxConfigBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  // Read a piece at a time: a buffer of the largest config, zeroed, cost more than the parse.
+  std::string text;
+  char piece[16384];
+  while (in.read(piece, sizeof piece) || in.gcount() > 0) {
+    text.append(piece, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxConfigBytes)
+      throw ConfigError(path + ": larger than " + std::to_string(kMaxConfigBytes >> 20) +
+                        " MiB; a config is a short text file");
+  }
   if (in.bad()) throw ConfigError(path + ": cannot read the config file");
-  const auto got = static_cast<std::size_t>(in.gcount());
-  if (got > kMaxConfigBytes)
-    throw ConfigError(path + ": larger than " + std::to_string(kMaxConfigBytes >> 20) +
-                      " MiB; a config is a short text file");
-  text.resize(got);
   return text;
 }
 
