@@ -27,6 +27,6 @@ InvocationRecord invocation_record(const Provenance& p, const std::string& comma
 std::string openblas_fallback_warning(const Provenance& p);
 std::string iso_time_now();         // UTC, seconds precision
 std::string random_hex(int bytes);  // from std::random_device
-double load_average();              // 1-minute load average (/proc/loadavg), -1 if unreadable
+double load_average();              // 1-minute load average (getloadavg), -1 if unreadable
 
 }  // namespace lbb
