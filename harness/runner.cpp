@@ -187,6 +187,9 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     out.error = e.what();
     if (writer) write_run_failure(*writer, out.error);
   }
+  // Handing the run to the archive may commit (a full journal): archive CPU, not "rest".
+  writer.reset();
+  lap(costs.archive);
   return out;
 }
 
