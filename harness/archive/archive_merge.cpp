@@ -93,14 +93,14 @@ void copy_dataset(hid_t from, hid_t to, const std::string& name, const std::stri
 }
 
 // A run group as check_archive_structure allows it: attributes and groups of datasets.
-void copy_run(hid_t from_file, const std::string& src, hid_t to_file, const std::string& dst,
+void copy_run(hid_t from_file, const std::string& src, hid_t to_file, const std::string& id,
               const std::string& where) {
   auto from = h5::group(H5Gopen2(from_file, src.c_str(), H5P_DEFAULT), where);
-  auto to = h5::create_group(to_file, dst);
+  auto to = h5::create_run_group(to_file, id);
   copy_attributes(from.get(), to.get(), where);
   for (const auto& sub : child_names(from_file, src.c_str())) {
     auto from_sub = h5::group(H5Gopen2(from.get(), sub.c_str(), H5P_DEFAULT), where);
-    auto to_sub = h5::create_group(to.get(), sub);
+    auto to_sub = h5::create_run_subgroup(to.get(), sub);
     for (const auto& name : child_names(from.get(), sub.c_str()))
       copy_dataset(from_sub.get(), to_sub.get(), name, where + "/" + sub + "/" + name);
   }
@@ -159,7 +159,7 @@ MergeReport merge_archives(const std::string& output, const std::vector<std::str
             char prefix[32];
             std::snprintf(prefix, sizeof prefix, "run-%05zu", next++);
             const std::string id = prefix + label_of(r.id);
-            copy_run(input.file.get(), "/runs/" + r.id, out, "/runs/" + id, where);
+            copy_run(input.file.get(), "/runs/" + r.id, out, id, where);
             auto g = h5::group(H5Gopen2(out, ("/runs/" + id).c_str(), H5P_DEFAULT), id);
             h5::write_attribute(g.get(), "merged_from", input.path);
             h5::write_attribute(g.get(), "source_run", r.id);

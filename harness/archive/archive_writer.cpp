@@ -253,7 +253,9 @@ void RunWriter::write_pending(hid_t file) {
   auto group = created_
                    ? h5::group(H5Gopen2(file, path.c_str(), H5P_DEFAULT), "open run group " + id_)
                    : h5::create_run_group(file, id_);
-  for (const auto& [name, value] : attributes_) h5::write_attribute(group.get(), name, value);
+  // A group made by this commit has no attribute to replace.
+  for (const auto& [name, value] : attributes_)
+    h5::write_attribute(group.get(), name, value, created_);
   if (!created_ && ended_) {  // no commit will add to it: fixed-size datasets
     for (const Column& c : columns_)
       h5::write_final_step_dataset(group.get(), c.name, c.spec->type, c.cols, rows_pending_,

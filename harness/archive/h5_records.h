@@ -16,8 +16,8 @@ using Value = std::variant<std::string, std::int64_t, double>;
 Handle file_type(RecordType t);
 hid_t memory_type(RecordType t);  // a predefined type; text has none (use file_type)
 
-// Creates or replaces a scalar attribute.
-void write_attribute(hid_t obj, const std::string& name, const Value& value);
+// Creates or replaces a scalar attribute (`replace` false: `obj` cannot have it yet, no lookup).
+void write_attribute(hid_t obj, const std::string& name, const Value& value, bool replace = true);
 
 // Reads a scalar string, integer or float attribute; throws Error naming `where` when it is of
 // another class or shape.
@@ -43,10 +43,19 @@ void write_final_step_dataset(hid_t group, const std::string& name, RecordType t
 
 // Creates the group `path` of `parent` (and its missing parents) keeping up to 128 links and
 // attributes in its object header, as a run's groups do: a heap and a B-tree each only past that.
-Handle create_group(hid_t parent, const std::string& path);
+// `room`: the links its header is sized for at creation (none: HDF5's default, 4 of 8 characters).
+struct GroupRoom {
+  unsigned links = 0;
+  unsigned name_length = 0;
+};
+Handle create_group(hid_t parent, const std::string& path, GroupRoom room = {});
 
-// Creates the group /runs/<id> (and /runs when absent).
+// Creates the group /runs/<id> (and /runs when absent), its header sized for a run's attributes.
 Handle create_run_group(hid_t file, const std::string& id);
+
+// Creates a run's group `name` (step, proc, metric, module), its header sized for the datasets
+// the schema puts there.
+Handle create_run_subgroup(hid_t run, const std::string& name);
 
 // Extends the dataset `name` of `group` to first + count rows of `cols` values (0: a
 // one-dimensional dataset) and writes `count` rows of `data` (host layout of `type`) there.
