@@ -8,6 +8,7 @@
 
 #include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"
+#include "harness/exec/self_scheduled_executor.h"
 #include "workloads/block_substitution.h"
 
 namespace lbb {
@@ -154,10 +155,12 @@ TEST(BspExecutor, RecordsAreConsistent) {
 }
 
 // Two modules per processor: an even module is off the CPU for `off` (as a thread preempted by
-// another is), an odd one computes for about a millisecond. State: the computed value.
+// another is), an odd one computes for about a millisecond. With `odd_steps_only`, even steps run
+// nothing (a stretch too short to read the CPU clock around). State: the computed value.
 class OffCpuWorkload final : public Workload {
  public:
-  OffCpuWorkload(int modules, std::chrono::milliseconds off) : modules_(modules), off_(off) {}
+  OffCpuWorkload(int modules, std::chrono::milliseconds off, bool odd_steps_only = false)
+      : modules_(modules), off_(off), odd_steps_only_(odd_steps_only) {}
   int module_count() const override { return modules_; }
   ModuleStructure structure() const override { return ModuleStructure::kIndependent; }
   std::vector<double> predicted_weights() const override {
@@ -165,7 +168,8 @@ class OffCpuWorkload final : public Workload {
   }
   std::size_t state_bytes(int) const override { return sizeof(double); }
   void init_state(int, std::span<std::byte> s) const override { write(s, 0.5); }
-  void run_module(int m, int, int, std::span<std::byte> s) override {
+  void run_module(int m, int step, int, std::span<std::byte> s) override {
+    if (!runs(step)) return;
     if (m % 2 == 0) {
       std::this_thread::sleep_for(off_);
       return;
@@ -178,13 +182,15 @@ class OffCpuWorkload final : public Workload {
   }
   Verification verify_against(ModuleStates& states, int steps, const SerialReference&) override {
     double want = 0.5;
-    for (int s = 0; s < steps; ++s) want = compute(want);
+    for (int s = 0; s < steps; ++s)
+      if (runs(s)) want = compute(want);
     Verification v{true, "odd modules as serial", 0, 0, 0, 0};
     for (int m = 1; m < modules_; m += 2) v.passed = v.passed && read(states.state(m)) == want;
     return v;
   }
 
  private:
+  bool runs(int step) const { return !odd_steps_only_ || step % 2 == 1; }
   static double compute(double x) {
     for (int i = 0; i < 200000; ++i) x = 3.7 * x * (1.0 - x);
     return x;
@@ -197,6 +203,7 @@ class OffCpuWorkload final : public Workload {
   static void write(std::span<std::byte> s, double x) { std::memcpy(s.data(), &x, sizeof x); }
   int modules_;
   std::chrono::milliseconds off_;
+  bool odd_steps_only_;
 };
 
 // Threads outnumber cores: a module's cost is its CPU time, so time off the CPU does not land on
@@ -214,6 +221,26 @@ TEST(BspExecutor, OversubscribedModuleCostsLeaveOutTimeOffTheCpu) {
   for (const auto& r : sink.records)
     for (int m = 0; m < 2 * P; m += 2)
       EXPECT_LT(r.module_cost[m], r.module_cost[m + 1]) << "step " << r.step << " module " << m;
+}
+
+// Threads outnumber cores: a processor's busy time is its CPU time, also in a step after a short
+// one, where a clock that skips the CPU clock after short stretches would count the 20 ms off it.
+TEST(Executors, OversubscribedBusyTimeLeavesOutTimeOffTheCpuAfterAShortStep) {
+  const int P = omp_get_num_procs() + 1;
+  BspExecutor bsp;
+  SelfScheduledExecutor self_scheduled(InStepSchedule::kOmpStatic, 1);
+  for (Executor* executor :
+       {static_cast<Executor*>(&bsp), static_cast<Executor*>(&self_scheduled)}) {
+    OffCpuWorkload w(2 * P, std::chrono::milliseconds(20), true);
+    ModuleStore store(w);
+    const Topology topo(TopologyKind::kChain, P);
+    testing::CollectSteps sink;
+    const ExecutionResult x = executor->run(w, store, testing::plan_for(P, 4, topo), sink);
+    ASSERT_TRUE(w.verify(store, x.steps_run).passed);
+    for (const StepRecord& r : sink.records)
+      for (int p = 0; p < P; ++p)  // at most two modules of about 1 ms CPU each
+        EXPECT_LT(r.busy[p], 0.010) << "step " << r.step << " processor " << p;
+  }
 }
 
 TEST(Verification, CatchesACorruptedModuleResult) {

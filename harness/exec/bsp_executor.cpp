@@ -152,7 +152,7 @@ BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
              communication_ ? &*communication_ : nullptr),
       nominal_differs_(
           std::any_of(plan.speed.begin(), plan.speed.end(), [](double v) { return v != 1.0; })),
-      cpu_module_costs_(plan.processors > omp_get_num_procs()),
+      cpu_module_costs_(team_.outnumbers_cores()),
       end_busy_(plan.processors, 0.0) {
   if (static_cast<int>(plan.speed.size()) != P_) throw std::invalid_argument("speeds != P");
   if (!plan.later_phase_dynamic.empty() &&
@@ -166,7 +166,10 @@ BspRun::BspRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
   nominal_.assign(phases_, std::vector<double>(nominal_differs_ ? M_ : 0, 0.0));
   measured_.assign(phases_, 0);
   decisions_.resize(P_);
-  clocks_.assign(P_, PhaseClocks{std::vector<PhaseClock>(phases_)});
+  // Where threads outnumber cores a phase preempted after a short one carries the others' time
+  // slices in its wall time: exact clocks.
+  clocks_.assign(P_, PhaseClocks{std::vector<PhaseClock>(
+                         phases_, PhaseClock{StretchClock(cpu_module_costs_)})});
   partition();
   set_up_balancing();
 }

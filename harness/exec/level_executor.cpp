@@ -34,9 +34,9 @@ struct alignas(64) LevelSlot {
 };
 
 // The slots of P processors: a task's clock is exact where threads outnumber cores.
-std::vector<LevelSlot> level_slots(int P) {
-  std::vector<LevelSlot> slots(P);
-  if (P > omp_get_num_procs())
+std::vector<LevelSlot> level_slots(const Team& team) {
+  std::vector<LevelSlot> slots(team.size());
+  if (team.outnumbers_cores())
     for (LevelSlot& slot : slots) slot.task_clock = StretchClock(true);
   return slots;
 }
@@ -87,7 +87,7 @@ LevelRun::LevelRun(LevelWorkload& workload, const LevelPlan& plan, StepSink& sin
       workload_(workload),
       plan_(plan),
       views_(plan.speed, plan.topology),
-      slots_(level_slots(P_)),
+      slots_(level_slots(team_)),
       lists_(P_),
       arrivals_(P_) {
   // The root level, created on processor 0 (this thread becomes thread 0 of the team).

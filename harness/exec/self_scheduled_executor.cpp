@@ -71,7 +71,7 @@ SelfScheduledRun::SelfScheduledRun(InStepSchedule schedule, int chunk, Workload&
       run_wall_(run_count_.size()) {
   for (ThreadRuns& r : runs_) {  // room for a whole step: no allocation inside a timed step
     r.runs.reserve(static_cast<std::size_t>(phases_) * M_);
-    r.phase_clocks.resize(phases_);
+    r.phase_clocks.assign(phases_, StretchClock(team_.outnumbers_cores()));
   }
 }
 

@@ -30,14 +30,17 @@ class Team {
   // The team's own barrier spins before it sleeps only where every thread has a core.
   Team(int processors, const PlatformEmulation& emulation)
       : processors_(processors),
-        barrier_(std::max(processors, 1),
-                 processors <= omp_get_num_procs() ? GroupBarrier::kSpinOnOwnCores : 0) {
+        outnumbers_cores_(processors > omp_get_num_procs()),
+        barrier_(std::max(processors, 1), outnumbers_cores_ ? 0 : GroupBarrier::kSpinOnOwnCores) {
     if (processors < 1) throw std::invalid_argument("a team needs at least one processor");
     kernels::use_one_blas_thread();  // the team is the parallelism: no BLAS threads under it
     if (emulation.active()) busy_work_rate();  // calibrate before the first timed step
   }
 
   int size() const { return processors_; }
+  // Threads outnumber cores: a thread's own team takes its core, so its work is timed by the
+  // thread CPU clock, never the wall clock (clock.h).
+  bool outnumbers_cores() const { return outnumbers_cores_; }
 
   // Runs body(p) on thread p of a team of size() threads, then rethrows the first error kept.
   template <class Body>
@@ -116,6 +119,7 @@ class Team {
   }
 
   int processors_;
+  bool outnumbers_cores_;
   GroupBarrier barrier_;
   bool stopped_ = false;
   std::exception_ptr error_;
