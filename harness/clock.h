@@ -41,8 +41,8 @@ inline double process_cpu_now() {
 // dwarfs. A stretch that ran long after a short one is counted by its wall time, an upper bound of
 // its CPU time (`walled` says how often). That bound is loose where threads outnumber cores: there
 // a thread's own team takes its core, and a stretch preempted after short ones would carry whole
-// time slices of the others; an `exact` clock (the executors' phase clocks there) reads the CPU clock
-// around every stretch.
+// time slices of the others; an `exact` clock (the executors' phase clocks there) reads the CPU
+// clock around every stretch.
 class StretchClock {
  public:
   static constexpr double kShortStretch = 20e-6;  // s
