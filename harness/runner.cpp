@@ -99,7 +99,7 @@ namespace {
 // (the asynchronous one) counts its recorded steps' busy time.
 void add_step_work(RunCosts& costs, const ExecutionResult& x, const RunOutcome& out) {
   if (out.verification.simulated) {
-    costs.simulated = std::max(0.0, costs.run - costs.record);
+    costs.simulated = std::max(0.0, costs.run - costs.record - x.record_build_seconds);
     return;
   }
   costs.modules = x.work.modules > 0 ? x.work.modules : out.summary.busy;

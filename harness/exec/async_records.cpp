@@ -1,6 +1,7 @@
 #include "harness/exec/async_records.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "balancers/between_steps/none.h"
@@ -51,23 +52,36 @@ std::vector<int> initial_owner(const Workload& workload, const ExecutionPlan& pl
   return owner;
 }
 
-// The processors' modelled clock spans of one kind, cut at the ends of the steps: [step][p].
-std::vector<std::vector<double>> per_step(const AsyncRun& run, int P, ClockSpan::Kind kind) {
-  const auto& end = run.step_end();
-  std::vector<std::vector<double>> out(end.size(), std::vector<double>(P, 0.0));
-  for (int p = 0; p < P; ++p)
+// [step][p] seconds of each kind of span (ClockSpan::Kind).
+using SpansPerStep = std::array<std::vector<std::vector<double>>, 3>;
+
+// The processors' modelled clock spans, cut at the ends of the steps, in one pass a processor:
+// its spans follow its clock and the step ends ascend, so the first step a span falls in only
+// moves forward (a binary search where a span would start earlier than the last).
+SpansPerStep per_step(const AsyncRun& run, int P) {
+  const std::vector<double>& end = run.step_end();
+  const std::size_t n = end.size();
+  SpansPerStep out;
+  for (auto& kind : out) kind.assign(n, std::vector<double>(P, 0.0));
+  for (int p = 0; p < P; ++p) {
+    std::size_t first = 0;  // the first step that ends after the span's start
+    double last_start = 0;
     for (const ClockSpan& span : run.spans(p)) {
-      if (span.kind != kind) continue;
-      auto k = static_cast<std::size_t>(std::upper_bound(end.begin(), end.end(), span.start) -
-                                        end.begin());
+      if (span.start < last_start)
+        first = std::upper_bound(end.begin(), end.end(), span.start) - end.begin();
+      while (first < n && end[first] <= span.start) ++first;
+      last_start = span.start;
+      std::vector<std::vector<double>>& o = out[span.kind];
       double from = span.start;
-      for (; from < span.end && k < end.size(); ++k) {
-        const double to = k + 1 == end.size() ? span.end : std::min(span.end, end[k]);
-        out[k][p] += to - from;
+      std::size_t k = first;
+      for (; from < span.end && k < n; ++k) {
+        const double to = k + 1 == n ? span.end : std::min(span.end, end[k]);
+        o[k][p] += to - from;
         from = to;
       }
-      if (from < span.end) out.back()[p] += span.end - from;
+      if (from < span.end) o.back()[p] += span.end - from;
     }
+  }
   return out;
 }
 
@@ -96,10 +110,10 @@ class AsyncRecords {
       : run_(run),
         plan_(plan),
         run_start_(run_start),
-        busy_(per_step(run, plan.processors, ClockSpan::kModule)),
-        balance_(per_step(run, plan.processors, ClockSpan::kBalance)),
-        migration_(per_step(run, plan.processors, ClockSpan::kMigration)),
-        takes_(takes_per_step(run)) {}
+        spans_(per_step(run, plan.processors)),
+        takes_(takes_per_step(run)) {
+    for (int p = 0; p < plan.processors; ++p) external_load_.push_back(run.load(p).mean());
+  }
 
   StepRecord record(int s) const {
     const int P = plan_.processors;
@@ -110,21 +124,22 @@ class AsyncRecords {
     r.compute_wall = r.wall;
     r.makespan = run_.step_end()[s] - (s > 0 ? run_.step_end()[s - 1] : 0.0);
     r.serial = closed.serial;
-    r.busy = busy_[s];
-    r.busy_wall = busy_[s];
-    r.proc_balance = balance_[s];
-    r.proc_migration = migration_[s];
-    r.balance = *std::max_element(balance_[s].begin(), balance_[s].end());
+    r.busy = spans_[ClockSpan::kModule][s];
+    r.busy_wall = r.busy;
+    r.proc_balance = spans_[ClockSpan::kBalance][s];
+    r.proc_migration = spans_[ClockSpan::kMigration][s];
+    r.balance = *std::max_element(r.proc_balance.begin(), r.proc_balance.end());
     r.migrations = takes_.count[s];
     r.bytes_moved = takes_.bytes[s];
     double weighted = 0, speeds = 0, busy = 0;
+    r.idle.reserve(P);
     for (int p = 0; p < P; ++p) {
       weighted += r.busy[p] * plan_.speed[p];
       speeds += plan_.speed[p];
       busy += r.busy[p];
       r.idle.push_back(r.makespan - r.busy[p] - r.proc_balance[p] - r.proc_migration[p]);
-      r.external_load.push_back(run_.load(p).mean());
     }
+    r.external_load = external_load_;
     r.ideal = weighted / speeds;
     r.triggered.assign(P, 0);
     if (plan_.record_modules) {
@@ -142,8 +157,9 @@ class AsyncRecords {
   const AsyncRun& run_;
   const ExecutionPlan& plan_;
   double run_start_;
-  std::vector<std::vector<double>> busy_, balance_, migration_;
+  SpansPerStep spans_;
   StepTakes takes_;
+  std::vector<double> external_load_;  // per processor: its emulated load over the whole run
 };
 
 }  // namespace
@@ -163,6 +179,7 @@ AsyncStart start_async(const Workload& workload, const ExecutionPlan& plan,
 AsyncFigures record_async_run(const AsyncRun& run, const ExecutionPlan& plan, double run_start,
                               StepSink& sink, ExecutionResult& result,
                               const std::function<void(int step, StepRecord&)>& amend) {
+  const double c0 = thread_cpu_now(), handed = result.record_seconds;
   const AsyncRecords records(run, plan, run_start);
   const int total = plan.warmup + plan.steps;
   double busy = 0;
@@ -184,6 +201,7 @@ AsyncFigures record_async_run(const AsyncRun& run, const ExecutionPlan& plan, do
   const double span = run.step_end()[total - 1] - recorded_start;
   figures.utilization = span > 0 ? busy / (plan.processors * span) : 0;
   figures.moves_per_step = plan.steps > 0 ? static_cast<double>(moved) / plan.steps : 0;
+  result.record_build_seconds += thread_cpu_now() - c0 - (result.record_seconds - handed);
   result.steps_run = total;
   result.migrations = static_cast<std::int64_t>(run.takes().size());
   for (const auto& t : run.takes()) result.bytes_moved += static_cast<std::int64_t>(t.bytes);

@@ -34,7 +34,10 @@ struct ExecutionPlan {
 struct ExecutionResult {
   int steps_run = 0;  // warm-up included: what the workload has computed
   double initial_partition_seconds = 0;
-  double record_seconds = 0;    // thread CPU handing records to the sink (record_step)
+  double record_seconds = 0;  // thread CPU handing records to the sink (record_step)
+  // Thread CPU a model spent building its step records from its state (simulators, and the
+  // asynchronous executors after the run): bookkeeping, not the model, in `run --costs`.
+  double record_build_seconds = 0;
   double run_wall = 0;          // the whole run, placement to last step
   std::int64_t migrations = 0;  // over all steps, warm-up included
   std::int64_t bytes_moved = 0;

@@ -386,7 +386,9 @@ void SimRun::decide(int s) {
   lists_ = modules_by_processor(owner_, P_);
 }
 
+// The step's record from the model's state: bookkeeping, timed apart from the model (run --costs).
 void SimRun::close_step(int s) {
+  const double c0 = thread_cpu_now();
   for (int p = 0; p < P_; ++p) {
     ProcessorTimes& t = recorder_.processor(p);
     double busy = 0;
@@ -412,7 +414,8 @@ void SimRun::close_step(int s) {
   clock_ += rec_.makespan;
   result_.migrations += rec_.migrations;
   result_.bytes_moved += rec_.bytes_moved;
-  if (rec_.step >= 0) sink_.on_step(rec_);
+  result_.record_build_seconds += thread_cpu_now() - c0;
+  if (rec_.step >= 0) record_step(sink_, rec_, result_.record_seconds);
 }
 
 }  // namespace lbb

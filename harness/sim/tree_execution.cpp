@@ -32,6 +32,8 @@ class TreeExecution final : public Execution {
     ExecutionResult x;
     x.steps_run = sim_.generations;
     x.migrations = static_cast<std::int64_t>(sim_.moved);
+    x.record_seconds = sim_.record_seconds;
+    x.record_build_seconds = sim_.record_build_seconds;
     return x;
   }
   int reference_steps(const ExecutionResult&) const override { return 0; }

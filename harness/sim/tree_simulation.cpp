@@ -5,6 +5,7 @@
 
 #include "core/assignment.h"
 #include "core/level_cost.h"
+#include "harness/clock.h"
 #include "harness/exec/load_view_builder.h"
 
 namespace lbb {
@@ -73,7 +74,12 @@ TreeSimulation simulate_tree(const TreeParams& tree, Balancer& balancer, const T
     out.moved += static_cast<double>(moved);
     out.max_distance = std::max(out.max_distance, farthest);
     ++out.generations;
-    if (sink) sink->on_step(generation_record(i, g, runner, speed, t, lb, moved, farthest));
+    if (sink) {
+      const double c0 = thread_cpu_now();
+      const StepRecord r = generation_record(i, g, runner, speed, t, lb, moved, farthest);
+      out.record_build_seconds += thread_cpu_now() - c0;
+      record_step(*sink, r, out.record_seconds);
+    }
     g = generator.next(runner);
   }
   out.restarts = generator.restarts();

@@ -19,6 +19,8 @@ struct TreeSimulation {
   double tasks = 0, moved = 0;       // tasks run, tasks run away from their creator
   double children = 0, parents = 0;  // children born / tasks that bore them: the mean rate
   int max_distance = 0;              // farthest any task ran from its creator, in hops
+  // Thread CPU building the records and handing them to the sink (run --costs).
+  double record_build_seconds = 0, record_seconds = 0;
 };
 
 // With a sink, one StepRecord per generation, in task cost units: makespan T_i, ideal LB, busy
