@@ -115,10 +115,11 @@ class AsyncRecords {
     for (int p = 0; p < plan.processors; ++p) external_load_.push_back(run.load(p).mean());
   }
 
-  StepRecord record(int s) const {
+  // Step s's record into r, whose vectors keep their capacity: a burst's records are reused for
+  // the next burst's steps, every field set here and the others left as a fresh record has them.
+  void fill(int s, StepRecord& r) const {
     const int P = plan_.processors;
     const auto& closed = run_.closed()[s];
-    StepRecord r;
     r.step = s - plan_.warmup;
     r.wall = closed.wall - (s > 0 ? run_.closed()[s - 1].wall : run_start_);
     r.compute_wall = r.wall;
@@ -132,7 +133,7 @@ class AsyncRecords {
     r.migrations = takes_.count[s];
     r.bytes_moved = takes_.bytes[s];
     double weighted = 0, speeds = 0, busy = 0;
-    r.idle.reserve(P);
+    r.idle.clear();
     for (int p = 0; p < P; ++p) {
       weighted += r.busy[p] * plan_.speed[p];
       speeds += plan_.speed[p];
@@ -142,6 +143,7 @@ class AsyncRecords {
     r.external_load = external_load_;
     r.ideal = weighted / speeds;
     r.triggered.assign(P, 0);
+    r.module_cost.clear();
     if (plan_.record_modules) {
       for (int m = 0; m < static_cast<int>(closed.owner.size()); ++m)
         r.module_cost.push_back(run_.module_cost(m, s));
@@ -150,7 +152,6 @@ class AsyncRecords {
     r.metrics = closed.metrics;
     r.metrics.push_back(r.makespan > 0 ? busy / (P * r.makespan) : 0.0);
     r.metrics.push_back(static_cast<double>(r.migrations));
-    return r;
   }
 
  private:
@@ -186,15 +187,17 @@ AsyncFigures record_async_run(const AsyncRun& run, const ExecutionPlan& plan, do
   const double recorded_start = plan.warmup > 0 ? run.step_end()[plan.warmup - 1] : 0;
   std::int64_t moved = 0;
   // The run is over: its steps are handed over in bursts, one journal write(2) a burst.
-  std::vector<StepRecord> burst;
+  std::vector<StepRecord> burst(std::min<std::size_t>(kStepBurst, std::max(plan.steps, 1)));
+  std::size_t used = 0;
   for (int s = plan.warmup; s < total; ++s) {
-    StepRecord& r = burst.emplace_back(records.record(s));
+    StepRecord& r = burst[used++];
+    records.fill(s, r);
     if (amend) amend(s, r);
     for (double b : r.busy) busy += b;
     moved += r.migrations;
-    if (burst.size() == kStepBurst || s + 1 == total) {
-      record_steps(sink, burst, result.record_seconds);
-      burst.clear();
+    if (used == burst.size() || s + 1 == total) {
+      record_steps(sink, {burst.data(), used}, result.record_seconds);
+      used = 0;
     }
   }
   AsyncFigures figures;
