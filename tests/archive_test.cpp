@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <sstream>
 
 #include "harness/archive/archive.h"
@@ -613,6 +614,71 @@ TEST(Archive, ARunsGroupsKeepTheirLinksAndAttributesInTheirObjectHeader) {
   }
   EXPECT_EQ(ArchiveReader(copy).runs().size(), 3u);
   EXPECT_EQ(ArchiveReader(merged).runs().size(), 3u);
+}
+
+// Where an object is in the file (its identity) and how many hard links it has.
+H5O_info_t object_info(const std::string& path, const std::string& object) {
+  h5::Handle file(open_archive_read_only(path), H5Fclose);
+  H5O_info_t info;
+  EXPECT_GE(H5Oget_info_by_name(file.get(), object.c_str(), &info, H5P_DEFAULT), 0) << object;
+  return info;
+}
+
+// Constant datasets (every element the same bytes) of the finished runs one commit writes are
+// one object under each run's name; those of another value, the non-constant ones and the
+// datasets of one run stay apart. The writer, recovery from the journal and merge alike.
+TEST(Archive, ConstantDatasetsOfRunsInOneCommitAreOneObject) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5"), copy = dir.file("b.h5"), merged = dir.file("m.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  {
+    ArchiveWriter archive(path);
+    for (int k = 0; k < 3; ++k) {
+      auto run = archive.begin_run({"run" + std::to_string(k), 2, 2, true, {"residual"}});
+      run->set_text("run_uuid", "uuid-" + run->id());
+      run->set_text("status", "complete");
+      for (int s = 0; s < 3; ++s) {
+        StepRecord r = record(s, 2, 2);            // proc/external_load and proc/triggered: zeros
+        if (k == 2) r.external_load = {0.5, 0.5};  // constant, another value
+        run->on_step(r);
+      }
+      run->end();
+    }
+    std::filesystem::copy_file(path, copy);  // a kill: the runs are only in the journal
+    std::filesystem::copy_file(journal_path(path), journal_path(copy));
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+  ASSERT_TRUE(fold_journal(copy).problem.empty());
+  merge_archives(merged, {path});
+  for (const std::string& archive : {path, copy, merged}) {
+    const std::vector<RunInfo> runs = ArchiveReader(archive).runs();
+    ASSERT_EQ(runs.size(), 3u) << archive;
+    auto at = [&](int k, const std::string& name) {
+      return object_info(archive, "/runs/" + runs[k].id + "/" + name);
+    };
+    for (const char* name : {"proc/triggered", "step/predicted_before"}) {
+      EXPECT_EQ(at(1, name).addr, at(0, name).addr) << archive << " " << name;
+      EXPECT_EQ(at(2, name).addr, at(0, name).addr) << archive << " " << name;
+      EXPECT_EQ(at(0, name).rc, 3u) << archive << " " << name;
+    }
+    EXPECT_EQ(at(1, "proc/external_load").addr, at(0, "proc/external_load").addr) << archive;
+    EXPECT_NE(at(2, "proc/external_load").addr, at(0, "proc/external_load").addr) << archive;
+    EXPECT_NE(at(1, "proc/busy").addr, at(0, "proc/busy").addr) << archive;  // equal, not constant
+    std::set<haddr_t> own;  // no run links two of its own datasets to one object
+    const ArchiveReader reader(archive);
+    for (const char* name :
+         {"step/wall", "step/serial", "step/predicted_before", "step/predicted_after", "proc/busy",
+          "proc/external_load", "proc/triggered", "proc/migration", "proc/balance"})
+      EXPECT_TRUE(own.insert(at(1, name).addr).second) << archive << " " << name;
+    for (int k = 0; k < 3; ++k) {
+      std::size_t rows = 0, cols = 0;
+      const auto load = reader.read_matrix(runs[k].id, "proc/external_load", rows, cols);
+      const auto triggered = reader.read_matrix(runs[k].id, "proc/triggered", rows, cols);
+      EXPECT_EQ(load, std::vector<double>(6, k == 2 ? 0.5 : 0.0)) << archive << " run " << k;
+      EXPECT_EQ(triggered, std::vector<double>(6, 0.0)) << archive << " run " << k;
+      EXPECT_EQ(reader.read_series(runs[k].id, "step/wall"), (std::vector<double>{0.5, 1.5, 2.5}));
+    }
+  }
 }
 
 // The chunks libdeflate compresses are HDF5's own shuffle + deflate format: HDF5 reads back every

@@ -71,7 +71,7 @@ class RunWriter final : public StepSink {
   RunWriter(RunWriter&& o) noexcept;  // the archive keeps an ended run's uncommitted records
   // Writes what changed since the last commit into the archive's new version `file`; once
   // that version is in place, forgets it.
-  void write_pending(hid_t file);
+  void write_pending(hid_t file, h5::ConstantDatasets& constants);
   void mark_committed();
   void buffer_row(const StepRecord& record);
   void journal_rows(std::int64_t from);

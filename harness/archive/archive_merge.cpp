@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "harness/archive/archive.h"
 
@@ -71,7 +72,18 @@ void copy_attributes(hid_t from, hid_t to, const std::string& where) {
 
 constexpr hsize_t kMaxElements = hsize_t{1} << 28;
 
-void copy_dataset(hid_t from, hid_t to, const std::string& name, const std::string& where) {
+// The record type a copied dataset holds, where its memory type is that type's exactly.
+std::optional<RecordType> record_type_of(const std::string& column, hid_t native) {
+  const DatasetSpec* spec = find_step_dataset(column);
+  if (!spec || spec->type == RecordType::kText) return std::nullopt;
+  if (H5Tequal(native, h5::memory_type(spec->type)) <= 0) return std::nullopt;
+  return spec->type;
+}
+
+// Copies `sub`/`name` of a run; a constant one equal to one copied before is linked to it, as
+// the writer links them (h5::ConstantDatasets).
+void copy_dataset(hid_t from, hid_t to, const std::string& sub, const std::string& name,
+                  h5::ConstantDatasets& constants, const std::string& where) {
   auto d = h5::dataset(H5Dopen2(from, name.c_str(), H5P_DEFAULT), where + ": cannot open");
   auto type = h5::datatype(H5Dget_type(d.get()), where);
   auto native = h5::datatype(H5Tget_native_type(type.get(), H5T_DIR_ASCEND), where);
@@ -83,6 +95,17 @@ void copy_dataset(hid_t from, hid_t to, const std::string& name, const std::stri
   if (n > 0)
     h5::check(H5Dread(d.get(), native.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
               where + ": cannot read");
+  const std::string column = sub + "/" + name;
+  const std::optional<RecordType> kind = record_type_of(column, native.get());
+  hsize_t dims[2] = {0, 0};
+  const int rank = H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  const hsize_t rows = dims[0], cols = rank == 2 ? dims[1] : 0;
+  if (kind && (rank == 1 || rank == 2))
+    if (const std::string* equal = constants.find(column, *kind, cols, rows, data.data())) {
+      h5::check(H5Lcreate_hard(to, equal->c_str(), to, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+                where + ": cannot link the copy");
+      return;
+    }
   auto dcpl = h5::plist(H5Dget_create_plist(d.get()), where);
   auto copy = h5::dataset(
       H5Dcreate2(to, name.c_str(), type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
@@ -90,19 +113,22 @@ void copy_dataset(hid_t from, hid_t to, const std::string& name, const std::stri
   if (n > 0)
     h5::check(H5Dwrite(copy.get(), native.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
               where + ": cannot write the copy");
+  if (kind && (rank == 1 || rank == 2)) constants.remember(column, *kind, cols, rows, data.data());
 }
 
 // A run group as check_archive_structure allows it: attributes and groups of datasets.
 void copy_run(hid_t from_file, const std::string& src, hid_t to_file, const std::string& id,
-              const std::string& where) {
+              h5::ConstantDatasets& constants, const std::string& where) {
   auto from = h5::group(H5Gopen2(from_file, src.c_str(), H5P_DEFAULT), where);
   auto to = h5::create_run_group(to_file, id);
+  constants.begin_run("/runs/" + id);
   copy_attributes(from.get(), to.get(), where);
   for (const auto& sub : child_names(from_file, src.c_str())) {
     auto from_sub = h5::group(H5Gopen2(from.get(), sub.c_str(), H5P_DEFAULT), where);
     auto to_sub = h5::create_run_subgroup(to.get(), sub);
     for (const auto& name : child_names(from.get(), sub.c_str()))
-      copy_dataset(from_sub.get(), to_sub.get(), name, where + "/" + sub + "/" + name);
+      copy_dataset(from_sub.get(), to_sub.get(), sub, name, constants,
+                   where + "/" + sub + "/" + name);
   }
 }
 
@@ -139,6 +165,7 @@ MergeReport merge_archives(const std::string& output, const std::vector<std::str
   commit_archive(
       output,
       [&](hid_t out) {
+        h5::ConstantDatasets constants;
         for (const Input& input : in) {
           for (const auto& inv : child_names(input.file.get(), "invocations")) {
             const std::string path = "/invocations/" + inv;
@@ -159,7 +186,7 @@ MergeReport merge_archives(const std::string& output, const std::vector<std::str
             char prefix[32];
             std::snprintf(prefix, sizeof prefix, "run-%05zu", next++);
             const std::string id = prefix + label_of(r.id);
-            copy_run(input.file.get(), "/runs/" + r.id, out, id, where);
+            copy_run(input.file.get(), "/runs/" + r.id, out, id, constants, where);
             auto g = h5::group(H5Gopen2(out, ("/runs/" + id).c_str(), H5P_DEFAULT), id);
             h5::write_attribute(g.get(), "merged_from", input.path);
             h5::write_attribute(g.get(), "source_run", r.id);

@@ -248,7 +248,7 @@ void RunWriter::end() {
   }
 }
 
-void RunWriter::write_pending(hid_t file) {
+void RunWriter::write_pending(hid_t file, h5::ConstantDatasets& constants) {
   const std::string path = "/runs/" + id_;
   auto group = created_
                    ? h5::group(H5Gopen2(file, path.c_str(), H5P_DEFAULT), "open run group " + id_)
@@ -257,9 +257,10 @@ void RunWriter::write_pending(hid_t file) {
   for (const auto& [name, value] : attributes_)
     h5::write_attribute(group.get(), name, value, created_);
   if (!created_ && ended_) {  // no commit will add to it: fixed-size datasets
+    constants.begin_run(path);
     for (const Column& c : columns_)
       h5::write_final_step_dataset(group.get(), c.name, c.spec->type, c.cols, rows_pending_,
-                                   c.pending.data());
+                                   c.pending.data(), &constants);
     return;
   }
   if (!created_)
@@ -364,8 +365,9 @@ void ArchiveWriter::commit(bool durable) {
             h5::write_text_dataset(g.get(), "hwloc_topology", invocation_.hwloc_xml);
           }
         }
-        for (const auto& run : ended_) run->write_pending(file);
-        if (active_) active_->write_pending(file);
+        h5::ConstantDatasets constants;  // shared within the commit only: its runs are in one file
+        for (const auto& run : ended_) run->write_pending(file, constants);
+        if (active_) active_->write_pending(file, constants);
       },
       durable);
   ended_.clear();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "harness/archive/deflated_chunks.h"
 
@@ -231,14 +232,18 @@ GroupRoom subgroup_room(std::string_view name) {
   return {std::max(n, kMinSubgroupRoom), (length + n - 1) / n};
 }
 
+// The parent of `name` (step/, proc/, ...) made as the run's subgroup when missing.
+void ensure_run_subgroup(hid_t group, const std::string& name) {
+  const auto slash = name.rfind('/');
+  if (slash == std::string::npos || slash == 0) return;
+  const std::string parent = name.substr(0, slash);
+  if (H5Lexists(group, parent.c_str(), H5P_DEFAULT) <= 0) create_run_subgroup(group, parent);
+}
+
 Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid_t space,
                       hid_t dcpl) {
   // The dataset's own groups (step/, proc/, ...) are made here, not as HDF5's default groups.
-  const auto slash = name.rfind('/');
-  if (slash != std::string::npos && slash > 0) {
-    const std::string parent = name.substr(0, slash);
-    if (H5Lexists(group, parent.c_str(), H5P_DEFAULT) <= 0) create_run_subgroup(group, parent);
-  }
+  ensure_run_subgroup(group, name);
   auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), name);
   H5Pset_create_intermediate_group(lcpl.get(), 1);
   // lbbench puts no attributes on datasets: HDF5 then leaves no room for them in the header.
@@ -248,19 +253,21 @@ Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid
                  "create dataset " + name);
 }
 
-}  // namespace
-
-Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
-  const int rank = step_rank(cols);
-  hsize_t dims[2] = {0, cols};
-  hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
-  auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
-  auto dcpl = chunked_plist(name, rank, 256, row_values(cols));
-  return create_dataset(group, name, type, space.get(), dcpl.get());
+// The bytes every element of `data` holds, when they all hold the same (0 when there are none).
+std::optional<std::uint64_t> constant_element(RecordType type, hsize_t cols, hsize_t rows,
+                                              const void* data) {
+  const std::size_t size = record_type_bytes(type), n = rows * row_values(cols);
+  if (n == 0 || size == 0 || size > sizeof(std::uint64_t)) return std::nullopt;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  // Each element against the next: equal throughout exactly when all are equal.
+  if (n > 1 && std::memcmp(bytes, bytes + size, (n - 1) * size) != 0) return std::nullopt;
+  std::uint64_t element = 0;
+  std::memcpy(&element, bytes, size);
+  return element;
 }
 
-void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
-                              hsize_t rows, const void* data) {
+void create_final_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
+                          hsize_t rows, const void* data) {
   const hsize_t width = row_values(cols);
   const int rank = step_rank(cols);
   hsize_t dims[2] = {rows, cols};
@@ -278,6 +285,54 @@ void write_final_step_dataset(hid_t group, const std::string& name, RecordType t
     return;
   check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
         "write rows of " + name);
+}
+
+}  // namespace
+
+Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
+  const int rank = step_rank(cols);
+  hsize_t dims[2] = {0, cols};
+  hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
+  auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
+  auto dcpl = chunked_plist(name, rank, 256, row_values(cols));
+  return create_dataset(group, name, type, space.get(), dcpl.get());
+}
+
+const std::string* ConstantDatasets::find(const std::string& name, RecordType type, hsize_t cols,
+                                          hsize_t rows, const void* data) const {
+  const auto it = std::find_if(by_name_.begin(), by_name_.end(),
+                               [&](const auto& e) { return e.first == name; });
+  if (it == by_name_.end()) return nullptr;
+  const Entry& e = it->second;
+  if (e.type != type || e.cols != cols || e.rows != rows) return nullptr;
+  const auto element = constant_element(type, cols, rows, data);
+  return element && *element == e.element ? &e.path : nullptr;
+}
+
+void ConstantDatasets::remember(const std::string& name, RecordType type, hsize_t cols,
+                                hsize_t rows, const void* data) {
+  const auto element = constant_element(type, cols, rows, data);
+  if (!element) return;
+  Entry entry{type, cols, rows, *element, run_path_ + "/" + name};
+  for (auto& [n, e] : by_name_)
+    if (n == name) {
+      e = std::move(entry);
+      return;
+    }
+  by_name_.emplace_back(name, std::move(entry));
+}
+
+void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
+                              hsize_t rows, const void* data, ConstantDatasets* constants) {
+  if (constants)
+    if (const std::string* equal = constants->find(name, type, cols, rows, data)) {
+      ensure_run_subgroup(group, name);
+      check(H5Lcreate_hard(group, equal->c_str(), group, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+            "link " + name + " to " + *equal);
+      return;
+    }
+  create_final_dataset(group, name, type, cols, rows, data);
+  if (constants) constants->remember(name, type, cols, rows, data);
 }
 
 Handle create_group(hid_t parent, const std::string& path, GroupRoom room) {

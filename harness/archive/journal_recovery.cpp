@@ -269,7 +269,8 @@ h5::Handle create_run(hid_t file, const JournalRecord& header, bool ended) {
 // Adds one run's pending records to `file`: its group when created, its rows column by
 // column, then its end. A run created and ended here gets fixed-size datasets, as the writer
 // gives a run whose end is in the commit that creates it.
-void append_run(hid_t file, const JournalScan& scan, const JournalRun& run) {
+void append_run(hid_t file, const JournalScan& scan, const JournalRun& run,
+                h5::ConstantDatasets& constants) {
   const auto& records = scan.records;
   const bool whole = run.created && !run.ended.empty();
   auto group = run.created ? create_run(file, records[run.first], whole)
@@ -282,6 +283,7 @@ void append_run(hid_t file, const JournalScan& scan, const JournalRun& run) {
     for (const JournalColumn* c : layout_of(records[run.first]))
       h5::write_final_step_dataset(group.get(), c->name, c->type, c->width, 0, nullptr);
   if (run.pending == 0) return;
+  constants.begin_run("/runs/" + run.run_id);
   const JournalRecord& first = records[run.pending_at];
   std::vector<unsigned char> rows;
   for (std::size_t k = 0; k < first.columns.size(); ++k) {
@@ -293,7 +295,8 @@ void append_run(hid_t file, const JournalScan& scan, const JournalRun& run) {
     }
     const JournalColumn& c = first.columns[k];
     if (whole)
-      h5::write_final_step_dataset(group.get(), c.name, c.type, c.width, run.pending, rows.data());
+      h5::write_final_step_dataset(group.get(), c.name, c.type, c.width, run.pending, rows.data(),
+                                   &constants);
     else
       h5::append_rows(group.get(), c.name, c.type, c.width, first.row, run.pending, rows.data());
   }
@@ -349,7 +352,8 @@ JournalReport fold_journal(const std::string& archive) {
     commit_archive(
         archive,
         [&](hid_t file) {
-          for (const JournalRun& run : report.runs) append_run(file, scan, run);
+          h5::ConstantDatasets constants;  // as a commit of the writer shares them
+          for (const JournalRun& run : report.runs) append_run(file, scan, run, constants);
         },
         true);
   if (scan.exists) ::unlink(report.journal.c_str());
