@@ -136,6 +136,8 @@ void RunWriter::on_step(const StepRecord& r) {
 void RunWriter::on_steps(std::span<const StepRecord> records) {
   const std::int64_t first = rows_written_ + rows_pending_;
   const std::int64_t buffered = rows_pending_;
+  for (Column& c : columns_)  // a burst's rows in one allocation a column, not by doubling
+    c.pending.reserve(c.pending.size() + records.size() * c.row_bytes());
   try {
     for (const StepRecord& r : records) buffer_row(r);
   } catch (...) {
