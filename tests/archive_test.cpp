@@ -365,6 +365,41 @@ TEST(Archive, ABurstOfStepsIsJournaledAsOneRecord) {
   for (int s = 0; s < 4; ++s) EXPECT_DOUBLE_EQ(wall[s], record(s, 2, 2).wall);
 }
 
+// A burst whose third record does not fit the layout (a row of 3 values for 2 processors, or no
+// value for a metric): the two before it are kept, it is refused saying why, and the run goes on.
+TEST(Archive, ABurstKeepsTheRowsBeforeOneThatDoesNotFit) {
+  for (const bool metric : {false, true}) {
+    testing::TempDir dir;
+    const std::string path = dir.file("a.h5");
+    {
+      ArchiveWriter archive(path);
+      auto run = archive.begin_run({"x", 2, 2, true, {"residual"}});
+      run->set_text("status", "partial");
+      std::vector<StepRecord> burst = {record(0, 2, 2), record(1, 2, 2), record(2, 2, 2),
+                                       record(3, 2, 2)};
+      if (metric)
+        burst[2].metrics.clear();
+      else
+        burst[2].idle.push_back(9.0);
+      EXPECT_THROW(run->on_steps(burst), std::logic_error) << metric;
+      run->on_step(record(2, 2, 2));
+      run->end();
+    }
+    ArchiveReader reader(path);
+    const std::string id = reader.runs().at(0).id;
+    std::size_t rows = 0, cols = 0;
+    const auto idle = reader.read_matrix(id, "proc/idle", rows, cols);
+    EXPECT_EQ(rows, 3u) << metric;
+    EXPECT_EQ(reader.read_series(id, "metric/residual").size(), 3u) << metric;
+    const auto wall = reader.read_series(id, "step/wall");
+    ASSERT_EQ(wall.size(), 3u) << metric;
+    for (int s = 0; s < 3; ++s) {
+      EXPECT_EQ(wall[s], record(s, 2, 2).wall) << metric;
+      EXPECT_EQ(idle[s * 2 + 1], record(s, 2, 2).idle[1]) << metric;
+    }
+  }
+}
+
 // Found by fuzz/journal_fuzz.cpp: a header's attribute given a width (and so no bytes) passed as
 // a dataset column, and recovery read its 8 bytes from an empty buffer.
 TEST(Archive, AJournaledAttributeIsOneValue) {
