@@ -101,8 +101,8 @@ void copy_dataset(hid_t from, hid_t to, const std::string& sub, const std::strin
   const int rank = H5Sget_simple_extent_dims(space.get(), dims, nullptr);
   const hsize_t rows = dims[0], cols = rank == 2 ? dims[1] : 0;
   if (kind && (rank == 1 || rank == 2))
-    if (const std::string* equal = constants.find(column, *kind, cols, rows, data.data())) {
-      h5::check(H5Lcreate_hard(to, equal->c_str(), to, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+    if (const hid_t equal = constants.find(column, *kind, cols, rows, data.data()); equal >= 0) {
+      h5::check(H5Olink(equal, to, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
                 where + ": cannot link the copy");
       return;
     }
@@ -113,7 +113,8 @@ void copy_dataset(hid_t from, hid_t to, const std::string& sub, const std::strin
   if (n > 0)
     h5::check(H5Dwrite(copy.get(), native.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
               where + ": cannot write the copy");
-  if (kind && (rank == 1 || rank == 2)) constants.remember(column, *kind, cols, rows, data.data());
+  if (kind && (rank == 1 || rank == 2))
+    constants.remember(column, *kind, cols, rows, data.data(), std::move(copy));
 }
 
 // A run group as check_archive_structure allows it: attributes and groups of datasets.
@@ -121,7 +122,6 @@ void copy_run(hid_t from_file, const std::string& src, hid_t to_file, const std:
               h5::ConstantDatasets& constants, const std::string& where) {
   auto from = h5::group(H5Gopen2(from_file, src.c_str(), H5P_DEFAULT), where);
   auto to = h5::create_run_group(to_file, id);
-  constants.begin_run("/runs/" + id);
   copy_attributes(from.get(), to.get(), where);
   for (const auto& sub : child_names(from_file, src.c_str())) {
     auto from_sub = h5::group(H5Gopen2(from.get(), sub.c_str(), H5P_DEFAULT), where);

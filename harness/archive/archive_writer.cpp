@@ -259,7 +259,6 @@ void RunWriter::write_pending(hid_t file, h5::ConstantDatasets& constants) {
   for (const auto& [name, value] : attributes_)
     h5::write_attribute(group.get(), name, value, created_);
   if (!created_ && ended_) {  // no commit will add to it: fixed-size datasets
-    constants.begin_run(path);
     for (const Column& c : columns_)
       h5::write_final_step_dataset(group.get(), c.name, c.spec->type, c.cols, rows_pending_,
                                    c.pending.data(), &constants);

@@ -266,8 +266,8 @@ std::optional<std::uint64_t> constant_element(RecordType type, hsize_t cols, hsi
   return element;
 }
 
-void create_final_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
-                          hsize_t rows, const void* data) {
+Handle create_final_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
+                            hsize_t rows, const void* data) {
   const hsize_t width = row_values(cols);
   const int rank = step_rank(cols);
   hsize_t dims[2] = {rows, cols};
@@ -278,13 +278,14 @@ void create_final_dataset(hid_t group, const std::string& name, RecordType type,
       compact ? plist(H5Pcreate(H5P_DATASET_CREATE), name) : chunked_plist(name, rank, rows, width);
   if (compact) check(H5Pset_layout(dcpl.get(), H5D_COMPACT), "compact " + name);
   auto d = create_dataset(group, name, type, space.get(), dcpl.get());
-  if (rows == 0) return;
+  if (rows == 0) return d;
   // Chunks compressed here, by libdeflate, where the dataset has the deflate filter.
   if (!compact && deflate_available() &&
       write_deflated_chunks(d.get(), type, rows, width, chunk_rows(rows, width), data))
-    return;
+    return d;
   check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
         "write rows of " + name);
+  return d;
 }
 
 }  // namespace
@@ -298,22 +299,27 @@ Handle create_step_dataset(hid_t group, const std::string& name, RecordType type
   return create_dataset(group, name, type, space.get(), dcpl.get());
 }
 
-const std::string* ConstantDatasets::find(const std::string& name, RecordType type, hsize_t cols,
-                                          hsize_t rows, const void* data) const {
+hid_t ConstantDatasets::find(const std::string& name, RecordType type, hsize_t cols, hsize_t rows,
+                             const void* data) const {
   const auto it = std::find_if(by_name_.begin(), by_name_.end(),
                                [&](const auto& e) { return e.first == name; });
-  if (it == by_name_.end()) return nullptr;
+  if (it == by_name_.end()) return -1;
   const Entry& e = it->second;
-  if (e.type != type || e.cols != cols || e.rows != rows) return nullptr;
+  if (e.type != type || e.cols != cols || e.rows != rows) return -1;
   const auto element = constant_element(type, cols, rows, data);
-  return element && *element == e.element ? &e.path : nullptr;
+  return element && *element == e.element ? e.dataset.get() : -1;
+}
+
+void ConstantDatasets::link(hid_t group, const std::string& name, hid_t equal) {
+  ensure_run_subgroup(group, name);
+  check(H5Olink(equal, group, name.c_str(), H5P_DEFAULT, H5P_DEFAULT), "link " + name);
 }
 
 void ConstantDatasets::remember(const std::string& name, RecordType type, hsize_t cols,
-                                hsize_t rows, const void* data) {
+                                hsize_t rows, const void* data, Handle dataset) {
   const auto element = constant_element(type, cols, rows, data);
   if (!element) return;
-  Entry entry{type, cols, rows, *element, run_path_ + "/" + name};
+  Entry entry{type, cols, rows, *element, std::move(dataset)};
   for (auto& [n, e] : by_name_)
     if (n == name) {
       e = std::move(entry);
@@ -325,14 +331,10 @@ void ConstantDatasets::remember(const std::string& name, RecordType type, hsize_
 void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
                               hsize_t rows, const void* data, ConstantDatasets* constants) {
   if (constants)
-    if (const std::string* equal = constants->find(name, type, cols, rows, data)) {
-      ensure_run_subgroup(group, name);
-      check(H5Lcreate_hard(group, equal->c_str(), group, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
-            "link " + name + " to " + *equal);
-      return;
-    }
-  create_final_dataset(group, name, type, cols, rows, data);
-  if (constants) constants->remember(name, type, cols, rows, data);
+    if (const hid_t equal = constants->find(name, type, cols, rows, data); equal >= 0)
+      return ConstantDatasets::link(group, name, equal);
+  Handle d = create_final_dataset(group, name, type, cols, rows, data);
+  if (constants) constants->remember(name, type, cols, rows, data, std::move(d));
 }
 
 Handle create_group(hid_t parent, const std::string& path, GroupRoom room) {

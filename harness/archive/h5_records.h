@@ -40,24 +40,26 @@ inline constexpr hsize_t kCompactStepBytes = 8192;
 // predictions) of the finished runs one commit writes, by name: a later run's dataset of the same
 // name, shape and value is a hard link to the first one, which costs a link where H5Dcreate2 and
 // its chunks cost 5-10 times more. Readers see a dataset either way; no run links two of its own.
+// It keeps those datasets open, so that a link costs no path lookup: destroy it before the file
+// closes (it lives inside a commit's edit).
 class ConstantDatasets {
  public:
-  void begin_run(std::string run_path) { run_path_ = std::move(run_path); }
-  // The path of an equal dataset `name` written before, or null (none; `data` not constant).
-  const std::string* find(const std::string& name, RecordType type, hsize_t cols, hsize_t rows,
-                          const void* data) const;
-  // Remembers the dataset `name` of the current run when `data` is constant.
+  // An equal dataset `name` written before, open; -1 when none, or `data` is not constant.
+  hid_t find(const std::string& name, RecordType type, hsize_t cols, hsize_t rows,
+             const void* data) const;
+  // Links `name` in `group` (a run's group) to `equal`, a dataset find gave.
+  static void link(hid_t group, const std::string& name, hid_t equal);
+  // Keeps `dataset`, just written as `name`, when `data` is constant.
   void remember(const std::string& name, RecordType type, hsize_t cols, hsize_t rows,
-                const void* data);
+                const void* data, Handle dataset);
 
  private:
   struct Entry {
     RecordType type;
     hsize_t cols, rows;
     std::uint64_t element;  // its bytes, zero-padded
-    std::string path;
+    Handle dataset;
   };
-  std::string run_path_;
   std::vector<std::pair<std::string, Entry>> by_name_;
 };
 

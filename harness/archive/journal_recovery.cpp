@@ -283,7 +283,6 @@ void append_run(hid_t file, const JournalScan& scan, const JournalRun& run,
     for (const JournalColumn* c : layout_of(records[run.first]))
       h5::write_final_step_dataset(group.get(), c->name, c->type, c->width, 0, nullptr);
   if (run.pending == 0) return;
-  constants.begin_run("/runs/" + run.run_id);
   const JournalRecord& first = records[run.pending_at];
   std::vector<unsigned char> rows;
   for (std::size_t k = 0; k < first.columns.size(); ++k) {
