@@ -4,7 +4,17 @@
 #include <iomanip>
 #include <ostream>
 
+#include "harness/clock.h"
+
 namespace lbb {
+
+CpuLap::CpuLap() : cpu_(process_cpu_now()) {}
+
+void CpuLap::operator()(double& part) {
+  const double now = process_cpu_now();
+  part += now - cpu_;
+  cpu_ = now;
+}
 
 RunCosts& RunCosts::operator+=(const RunCosts& o) {
   setup += o.setup;

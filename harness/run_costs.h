@@ -28,6 +28,16 @@ struct RunCosts {
   double overhead() const;
 };
 
+// Adds to a part the process CPU spent since the last lap (or since it was made).
+class CpuLap {
+ public:
+  CpuLap();
+  void operator()(double& part);
+
+ private:
+  double cpu_;
+};
+
 // One line per part with its share of `total` (the invocation's process CPU seconds), and the
 // load average it ran under.
 void print_costs(std::ostream& out, const RunCosts& costs, double total, double load);

@@ -133,12 +133,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
   out.repetition = repetition;
   std::unique_ptr<RunWriter> writer;
   RunCosts& costs = out.costs;
-  double cpu = process_cpu_now();
-  auto lap = [&](double& part) {  // what the part just done cost
-    const double now = process_cpu_now();
-    part += now - cpu;
-    cpu = now;
-  };
+  CpuLap lap;  // what each part just done cost
   try {
     const WorkloadInfo* info = find_workload(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);

@@ -7,6 +7,9 @@
 
 #include <numeric>
 
+#include "harness/clock.h"
+#include "harness/config/run_spec.h"
+
 namespace lbb {
 namespace {
 
@@ -73,6 +76,30 @@ TEST(AutoChoiceProfile, PhaseProfilesSplitTheMeasuredCost) {
   given.set("candidates", std::string("none"));
   const Params p = resolve_params(find_balancer("auto")->params, given);
   EXPECT_NEAR(predict_candidates(p, phases, 5)[0].total, 5 * 7.0, 1e-9);
+}
+
+// The profile an auto run takes first is in the run's costs (`run --costs`): building and running
+// it as the strategy's own work, its serial reference and verification as the harness's; none of
+// it falls into the invocation's rest. Here the profile (40 steps) dwarfs the run (1 step).
+TEST(AutoChoiceCosts, TheProfileIsInTheRunsCosts) {
+  const Config config = load_config_text(
+      "name: t\nworkload: { kind: block_substitution, blocks: 16, width: 32, mean_lines: 4, sd: "
+      "1.0, "
+      "seed: 3 }\nplatform: { processors: 2, topology: chain }\nexecution: { steps: 1 }\n"
+      "balancers: [ { dynamic: auto, candidates: \"gcdlb,none\", group_size: 2, profile_steps: 40 "
+      "} "
+      "]\n",
+      "t.yaml");
+  const Provenance provenance = gather_provenance();
+  const double c0 = process_cpu_now();
+  const RunOutcome out = execute_run(config.runs.front(), 0, nullptr, provenance);
+  const double spent = process_cpu_now() - c0;
+  ASSERT_TRUE(out.ok()) << out.error;
+  const RunCosts& c = out.costs;
+  EXPECT_GT(c.setup + c.run + c.reference + c.verify + c.archive, 0.8 * spent)
+      << "run " << c.run << " reference " << c.reference << " of " << spent << " s";
+  EXPECT_GT(c.balancing, 0.5 * c.run);  // the profile's run, most of this run's
+  EXPECT_GT(c.reference, 0.0);
 }
 
 }  // namespace

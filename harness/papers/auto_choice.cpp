@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "harness/exec/executor_registry.h"
+#include "harness/run_costs.h"
 
 namespace lbb {
 namespace {
@@ -148,9 +149,17 @@ std::vector<AutoPrediction> predict_candidates(const Params& p,
 
 namespace {
 
+// The profile's records, and its CPU split as `run --costs` splits a run's: building and running
+// it is the auto strategy's own work (balancers), its serial reference and verification the
+// harness's.
+struct Profile {
+  std::vector<StepRecord> records;
+  RunCosts costs;
+};
+
 // The profile: the entry's static start, no dynamic balancing, module costs recorded; verified
 // like any run, archived nowhere (its time is archived as auto_profile_seconds).
-std::vector<StepRecord> run_profile(const RunSpec& spec, int steps) {
+Profile run_profile(const RunSpec& spec, int steps) {
   RunSpec p = spec;
   p.balancer.dynamic_name.clear();
   p.balancer.dynamic_params = Params();
@@ -158,12 +167,20 @@ std::vector<StepRecord> run_profile(const RunSpec& spec, int steps) {
   p.module_detail = true;
   const WorkloadInfo* info = find_workload(p.workload);
   if (!info) throw std::invalid_argument("unknown workload " + p.workload);
+  Profile out;
+  CpuLap lap;
   const std::unique_ptr<Execution> execution = choose_executor(p, *info).make(p, *info);
   RecordingSink sink;
   const ExecutionResult x = execution->run(sink);
-  const Verification v = execution->verify(x, *execution->reference(execution->reference_steps(x)));
+  lap(out.costs.run);
+  out.costs.balancing = out.costs.run;  // of the run: none of it is the harness's
+  const auto reference = execution->reference(execution->reference_steps(x));
+  lap(out.costs.reference);
+  const Verification v = execution->verify(x, *reference);
+  lap(out.costs.verify);
   if (!v.passed) throw std::runtime_error("auto: the profile did not verify: " + v.detail);
-  return sink.records;
+  out.records = std::move(sink.records);
+  return out;
 }
 
 }  // namespace
@@ -172,10 +189,12 @@ RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* 
                             const Provenance& provenance, ReferenceCache* references) {
   std::vector<WorkloadAttribute> figures;
   RunSpec chosen = spec;
+  RunCosts profile_costs;
   try {
     const Params& p = spec.balancer.dynamic_params;
-    const std::vector<StepRecord> records =
-        run_profile(spec, static_cast<int>(p.integer("profile_steps")));
+    Profile profile = run_profile(spec, static_cast<int>(p.integer("profile_steps")));
+    profile_costs = profile.costs;
+    const std::vector<StepRecord>& records = profile.records;
     const std::vector<SchemeProfile> phases =
         profile_from_records(records, spec.speeds, profile_shape(spec));
     const std::vector<AutoPrediction> predictions = predict_candidates(p, phases, spec.steps);
@@ -199,6 +218,7 @@ RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* 
   }
   RunOutcome out = execute_run(chosen, repetition, archive, provenance, references, figures);
   out.spec = &spec;
+  out.costs += profile_costs;
   return out;
 }
 
