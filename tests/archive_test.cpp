@@ -363,6 +363,72 @@ TEST(Archive, ABurstOfStepsIsJournaledAsOneRecord) {
   const std::vector<double> wall = reader.read_series(reader.runs()[0].id, "step/wall");
   ASSERT_EQ(wall.size(), 4u);
   for (int s = 0; s < 4; ++s) EXPECT_DOUBLE_EQ(wall[s], record(s, 2, 2).wall);
+  // proc/idle's rows are equal in every step: the burst's record holds its row once.
+  std::size_t rows = 0, cols = 0;
+  const std::vector<double> idle = reader.read_matrix(reader.runs()[0].id, "proc/idle", rows, cols);
+  ASSERT_EQ(rows, 4u);
+  ASSERT_EQ(cols, 2u);
+  for (std::size_t k = 0; k < idle.size(); ++k) EXPECT_DOUBLE_EQ(idle[k], 0.01 * (k % 2));
+}
+
+// A column whose rows are all equal in a record of several rows is written once and read back
+// as every row; a reader refuses such rows past kMaxRepeatedBytes beyond the journal's own bytes
+// (a few forged bytes must not make recovery write gigabytes), and the writer writes them in full
+// rather than pass that bound.
+TEST(Archive, EqualRowsOfABurstAreJournaledOnceWithinABound) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5");
+  const std::vector<double> varying = {1.5, 2.5, 3.5};
+  const std::vector<double> zero(3 * 4, 0.0);
+  {
+    JournalWriter journal(path);
+    journal.begin("run-x", "uuid", 0, 2, 3);
+    journal.column("step/wall", RecordType::kFloat64, 0, varying.data(), 24);
+    journal.column("proc/idle", RecordType::kFloat64, 4, zero.data(), 96);
+    journal.append();
+    EXPECT_EQ(journal.bytes(), std::filesystem::file_size(journal_path(path)) + 64);
+  }
+  {
+    const JournalScan scan = scan_journal(journal_path(path));
+    ASSERT_TRUE(scan.problem.empty()) << scan.problem;
+    ASSERT_EQ(scan.records.size(), 1u);
+    ASSERT_EQ(scan.records[0].columns.size(), 2u);
+    EXPECT_EQ(scan.records[0].columns[0].bytes.size(), 24u);
+    EXPECT_EQ(std::memcmp(scan.records[0].columns[0].bytes.data(), varying.data(), 24), 0);
+    EXPECT_EQ(scan.records[0].columns[1].bytes, std::vector<unsigned char>(96, 0));
+  }
+  {
+    JournalWriter forged(dir.file("forged.h5"));
+    const double one = 7.0;
+    forged.begin("run-x", "uuid", 0, 1, 4000000000u);  // one value standing for 4e9 steps
+    forged.column("step/wall", RecordType::kFloat64, 0, &one, sizeof one);
+    forged.append();
+    const JournalScan scan = scan_journal(journal_path(dir.file("forged.h5")));
+    EXPECT_TRUE(scan.records.empty());
+    EXPECT_NE(scan.problem.find("past 67108864 bytes beyond its own"), std::string::npos)
+        << scan.problem;
+  }
+  {
+    // 64 rows of 640 KB, equal: 40 MB more a record, so the second is written in full.
+    const std::size_t width = 80000, rows = 64;
+    const std::vector<double> equal(width * rows, 0.5);
+    JournalWriter journal(dir.file("bound.h5"));
+    for (std::uint64_t row : {0u, 64u}) {
+      journal.begin("run-x", "uuid", row, 1, rows);
+      journal.column("proc/idle", RecordType::kFloat64, width, equal.data(), equal.size() * 8);
+      journal.append();
+    }
+    const std::uint64_t file = std::filesystem::file_size(journal_path(dir.file("bound.h5")));
+    const std::uint64_t row_bytes = width * 8, all = rows * row_bytes;
+    EXPECT_GT(file, all);                  // the second record in full
+    EXPECT_LT(file, all + 2 * row_bytes);  // the first one row
+    EXPECT_EQ(journal.bytes(), file + all - row_bytes);
+    const JournalScan scan = scan_journal(journal_path(dir.file("bound.h5")));
+    ASSERT_TRUE(scan.problem.empty()) << scan.problem;
+    ASSERT_EQ(scan.records.size(), 2u);
+    for (const JournalRecord& r : scan.records)
+      EXPECT_EQ(r.columns.at(0).bytes.size(), equal.size() * 8);
+  }
 }
 
 // A burst whose third record does not fit the layout (a row of 3 values for 2 processors, or no

@@ -15,7 +15,8 @@ namespace lbb {
 
 namespace {
 
-constexpr std::uint32_t kMagic = 0x324A424Cu;    // "LBJ2" in little-endian order
+constexpr std::uint32_t kMagic = 0x334A424Cu;    // "LBJ3" in little-endian order
+constexpr std::uint32_t kMagicV2 = 0x324A424Cu;  // "LBJ2": every row written
 constexpr std::uint32_t kMagicV1 = 0x314A424Cu;  // "LBJ1": no rows field, one row
 constexpr std::size_t kFrame = 3 * sizeof(std::uint32_t);
 // A row of 2^30 bytes is far beyond any run (M = 10^7 modules take 120 MB a step).
@@ -66,8 +67,9 @@ class Cursor {
   std::size_t left_;
 };
 
-// One column of record r; its bytes hold r.rows rows.
-JournalColumn decode_column(Cursor& c, const JournalRecord& r) {
+// One column of record r; its bytes hold r.rows rows, or (`repeat_left` set: an "LBJ3" record)
+// one row standing for r.rows equal ones, which may add at most *repeat_left bytes.
+JournalColumn decode_column(Cursor& c, const JournalRecord& r, std::uint64_t* repeat_left) {
   const std::uint32_t rows = r.rows;
   JournalColumn col;
   col.name = c.text();
@@ -88,17 +90,30 @@ JournalColumn decode_column(Cursor& c, const JournalRecord& r) {
   } else {
     const std::uint64_t row_bytes =
         r.is_header() || values > kMaxPayload ? 0 : values * record_type_bytes(col.type);
-    if (col.type == RecordType::kText || values > kMaxPayload || bytes % rows != 0 ||
-        bytes / rows != row_bytes)
+    const bool once = repeat_left && rows > 1 && row_bytes > 0 && bytes == row_bytes;
+    if (col.type == RecordType::kText ||
+        (!once && (values > kMaxPayload || bytes % rows != 0 || bytes / rows != row_bytes)))
       throw h5::Error("column " + col.name + " holds " + std::to_string(bytes) + " bytes, not " +
                       std::to_string(rows) + " row(s) of its width");
+    if (once) {
+      if (rows - 1 > *repeat_left / row_bytes)
+        throw h5::Error("column " + col.name + "'s equal rows take the journal past " +
+                        std::to_string(kMaxRepeatedBytes) + " bytes beyond its own");
+      *repeat_left -= (rows - 1) * row_bytes;
+      const auto* p = c.take(bytes);
+      col.bytes.resize(rows * row_bytes);
+      for (std::uint32_t k = 0; k < rows; ++k)
+        std::memcpy(col.bytes.data() + k * row_bytes, p, row_bytes);
+      return col;
+    }
   }
   const auto* p = c.take(bytes);
   col.bytes.assign(p, p + bytes);
   return col;
 }
 
-JournalRecord decode(const unsigned char* data, std::size_t size, std::uint32_t magic) {
+JournalRecord decode(const unsigned char* data, std::size_t size, std::uint32_t magic,
+                     std::uint64_t& repeat_left) {
   Cursor c(data, size);
   JournalRecord r;
   r.run_id = c.text();
@@ -110,7 +125,8 @@ JournalRecord decode(const unsigned char* data, std::size_t size, std::uint32_t 
   if (r.rows == 0 ||
       (r.rows > 1 && (r.is_header() || r.is_end() || columns == 0 || r.row > kHeaderRow - r.rows)))
     throw h5::Error("it claims " + std::to_string(r.rows) + " rows");
-  for (std::uint32_t k = 0; k < columns; ++k) r.columns.push_back(decode_column(c, r));
+  for (std::uint32_t k = 0; k < columns; ++k)
+    r.columns.push_back(decode_column(c, r, magic == kMagic ? &repeat_left : nullptr));
   if (c.left() != 0) throw h5::Error("bytes after the last column");
   return r;
 }
@@ -145,6 +161,9 @@ JournalWriter::JournalWriter(JournalWriter&& o) noexcept
       fd_(std::exchange(o.fd_, -1)),
       empty_(o.empty_),
       bytes_(o.bytes_),
+      repeated_(o.repeated_),
+      pending_repeated_(o.pending_repeated_),
+      rows_(o.rows_),
       buffer_(std::move(o.buffer_)) {}
 
 JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
@@ -154,6 +173,9 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& o) noexcept {
     fd_ = std::exchange(o.fd_, -1);
     empty_ = o.empty_;
     bytes_ = o.bytes_;
+    repeated_ = o.repeated_;
+    pending_repeated_ = o.pending_repeated_;
+    rows_ = o.rows_;
     buffer_ = std::move(o.buffer_);
   }
   return *this;
@@ -173,6 +195,8 @@ void JournalWriter::close() noexcept {
 void JournalWriter::begin(const std::string& run_id, const std::string& run_uuid, std::uint64_t row,
                           std::uint32_t columns, std::uint32_t rows) {
   buffer_.assign(kFrame, 0);
+  rows_ = rows;
+  pending_repeated_ = 0;
   put_text(buffer_, run_id);
   put_text(buffer_, run_uuid);
   put(buffer_, row);
@@ -185,8 +209,17 @@ void JournalWriter::column(const std::string& name, RecordType type, std::uint64
   put_text(buffer_, name);
   put(buffer_, static_cast<std::uint8_t>(type));
   put(buffer_, width);
-  put(buffer_, static_cast<std::uint64_t>(bytes));
   const auto* p = static_cast<const unsigned char*>(data);
+  // Equal rows once (a zero or constant column of a burst), while the readers' bound allows.
+  if (rows_ > 1 && bytes > 0 && bytes % rows_ == 0) {
+    const std::size_t row = bytes / rows_, more = bytes - row;
+    if (repeated_ + pending_repeated_ + more <= kMaxRepeatedBytes &&
+        std::memcmp(p, p + row, more) == 0) {  // each row equals the next: all are equal
+      pending_repeated_ += more;
+      bytes = row;
+    }
+  }
+  put(buffer_, static_cast<std::uint64_t>(bytes));
   buffer_.insert(buffer_.end(), p, p + bytes);
 }
 
@@ -198,6 +231,7 @@ void JournalWriter::append() {
                                   crc_of(buffer_.data() + kFrame, payload)};
   std::memcpy(buffer_.data(), frame, kFrame);
   write(buffer_);
+  repeated_ += std::exchange(pending_repeated_, 0);
 }
 
 // One write(2): the records are in the page cache, whole, before their steps count as finished
@@ -222,6 +256,7 @@ void JournalWriter::clear() {
     throw h5::Error(path_ + ": cannot empty the journal: " + std::strerror(errno));
   empty_ = true;
   bytes_ = 0;
+  repeated_ = 0;
 }
 
 JournalScan scan_journal(const std::string& journal) {
@@ -243,6 +278,7 @@ JournalScan scan_journal(const std::string& journal) {
   const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
   std::uint64_t at = 0;
   std::vector<unsigned char> payload;
+  std::uint64_t repeat_left = kMaxRepeatedBytes;
   while (at < size) {
     std::uint32_t frame[3];
     if (size - at < kFrame || !read_exactly(fd, reinterpret_cast<unsigned char*>(frame), kFrame)) {
@@ -250,7 +286,7 @@ JournalScan scan_journal(const std::string& journal) {
       break;
     }
     const std::string where = "record at byte " + std::to_string(at);
-    if (frame[0] != kMagic && frame[0] != kMagicV1) {
+    if (frame[0] != kMagic && frame[0] != kMagicV2 && frame[0] != kMagicV1) {
       scan.problem = where + " is not a journal record (bad magic)";
       break;
     }
@@ -272,7 +308,7 @@ JournalScan scan_journal(const std::string& journal) {
       break;
     }
     try {
-      scan.records.push_back(decode(payload.data(), payload.size(), frame[0]));
+      scan.records.push_back(decode(payload.data(), payload.size(), frame[0], repeat_left));
     } catch (const h5::Error& e) {
       scan.problem = where + ": " + e.what();
       break;

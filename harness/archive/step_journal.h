@@ -9,10 +9,12 @@
 //
 // Record: u32 magic, u32 payload bytes, u32 CRC-32 of the payload, payload. Payload: run id,
 // run_uuid, u64 row (the first), u32 rows, u32 columns, then per column: name, u8 record type,
-// u64 width (0: one value a step), u64 bytes, the bytes (its rows, one after another). Strings
-// are u32 length + bytes; integers are the host's byte order (a journal never leaves the host
-// that wrote it; another order fails the magic). Records of the first format (magic "LBJ1",
-// lbbench before 2026-11-23) have no rows field and one row; they are still read.
+// u64 width (0: one value a step), u64 bytes, the bytes (its rows, one after another; or, in a
+// record of several rows whose rows are all equal, that row once: a zero or constant column of
+// a burst is written once, not once a step). Strings are u32 length + bytes; integers are the
+// host's byte order (a journal never leaves the host that wrote it; another order fails the
+// magic). Records of the earlier formats are still read: "LBJ2" (lbbench before 2026-11-24)
+// writes every row, "LBJ1" (before 2026-11-23) has no rows field and one row.
 // The run's end (its summary, verification and final status: the run attributes set since the
 // last commit) is one record of the same form with row kEndRow and one row: a column per
 // attribute, width 0, its value's bytes (text of any length, 8 bytes otherwise). It is the
@@ -41,6 +43,10 @@ struct JournalColumn {
 };
 
 inline constexpr std::uint64_t kEndRow = ~std::uint64_t{0};
+// The most that rows written once may stand for beyond the journal's own bytes: the writer
+// writes them in full past it, and a reader refuses a journal that claims more (a few bytes
+// must not make recovery write gigabytes).
+inline constexpr std::uint64_t kMaxRepeatedBytes = std::uint64_t{64} << 20;
 inline constexpr std::uint64_t kHeaderRow = kEndRow - 1;
 
 struct JournalRecord {
@@ -66,11 +72,14 @@ class JournalWriter {
   // A record of `rows` steps from `row` on (header and end records: one).
   void begin(const std::string& run_id, const std::string& run_uuid, std::uint64_t row,
              std::uint32_t columns, std::uint32_t rows = 1);
+  // `bytes` holds the record's rows one after another; equal rows are written once.
   void column(const std::string& name, RecordType type, std::uint64_t width, const void* data,
               std::size_t bytes);
-  void append();                                  // throws h5::Error when the write fails
-  void clear();                                   // after a commit: its records are in the archive
-  std::uint64_t bytes() const { return bytes_; }  // appended since the last clear()
+  void append();  // throws h5::Error when the write fails
+  void clear();   // after a commit: its records are in the archive
+  // What the records appended since the last clear() hold, equal rows counted in full: the
+  // bytes the writer keeps in memory until the next commit.
+  std::uint64_t bytes() const { return bytes_ + repeated_; }
 
  private:
   void close() noexcept;
@@ -78,7 +87,10 @@ class JournalWriter {
   std::string path_;
   int fd_ = -1;
   bool empty_ = true;
-  std::uint64_t bytes_ = 0;
+  std::uint64_t bytes_ = 0;             // appended to the file
+  std::uint64_t repeated_ = 0;          // rows written once stand for these bytes more
+  std::uint64_t pending_repeated_ = 0;  // the same, in the record being built
+  std::uint32_t rows_ = 1;              // the record being built holds these rows
   std::vector<unsigned char> buffer_;
 };
 

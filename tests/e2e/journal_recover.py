@@ -236,7 +236,8 @@ def main(lbbench):
         at += 4 + struct.unpack_from("<I", header, at)[0]  # the first column's name
         header[at] ^= 1  # its type code: float64 <-> int64
         header = bytes(header)
-        mistyped = struct.pack("<III", 0x324A424C, len(header), zlib.crc32(header)) + header
+        mistyped = whole_records[0][:4] + struct.pack("<II", len(header), zlib.crc32(header)) + \
+            header  # framed as lbbench framed it
         expect_refused(lbbench, with_records(tmp, "mistyped", a, ja,
                                              [mistyped] + whole_records[1:2]),
                        env, "not a dataset of the archive's schema", "a mistyped dataset")
