@@ -52,8 +52,9 @@ std::vector<int> initial_owner(const Workload& workload, const ExecutionPlan& pl
   return owner;
 }
 
-// [step][p] seconds of each kind of span (ClockSpan::Kind).
-using SpansPerStep = std::array<std::vector<std::vector<double>>, 3>;
+// Seconds of each kind of span (ClockSpan::Kind) at [step * P + p]: one allocation a kind, not
+// one a step.
+using SpansPerStep = std::array<std::vector<double>, 3>;
 
 // The processors' modelled clock spans, cut at the ends of the steps, in one pass a processor:
 // its spans follow its clock and the step ends ascend, so the first step a span falls in only
@@ -62,7 +63,7 @@ SpansPerStep per_step(const AsyncRun& run, int P) {
   const std::vector<double>& end = run.step_end();
   const std::size_t n = end.size();
   SpansPerStep out;
-  for (auto& kind : out) kind.assign(n, std::vector<double>(P, 0.0));
+  for (auto& kind : out) kind.assign(n * P, 0.0);
   for (int p = 0; p < P; ++p) {
     std::size_t first = 0;  // the first step that ends after the span's start
     double last_start = 0;
@@ -71,15 +72,15 @@ SpansPerStep per_step(const AsyncRun& run, int P) {
         first = std::upper_bound(end.begin(), end.end(), span.start) - end.begin();
       while (first < n && end[first] <= span.start) ++first;
       last_start = span.start;
-      std::vector<std::vector<double>>& o = out[span.kind];
+      std::vector<double>& o = out[span.kind];
       double from = span.start;
       std::size_t k = first;
       for (; from < span.end && k < n; ++k) {
         const double to = k + 1 == n ? span.end : std::min(span.end, end[k]);
-        o[k][p] += to - from;
+        o[k * P + p] += to - from;
         from = to;
       }
-      if (from < span.end) o.back()[p] += span.end - from;
+      if (from < span.end && n > 0) o[(n - 1) * P + p] += span.end - from;
     }
   }
   return out;
@@ -125,10 +126,10 @@ class AsyncRecords {
     r.compute_wall = r.wall;
     r.makespan = run_.step_end()[s] - (s > 0 ? run_.step_end()[s - 1] : 0.0);
     r.serial = closed.serial;
-    r.busy = spans_[ClockSpan::kModule][s];
+    row(ClockSpan::kModule, s, r.busy);
     r.busy_wall = r.busy;
-    r.proc_balance = spans_[ClockSpan::kBalance][s];
-    r.proc_migration = spans_[ClockSpan::kMigration][s];
+    row(ClockSpan::kBalance, s, r.proc_balance);
+    row(ClockSpan::kMigration, s, r.proc_migration);
     r.balance = *std::max_element(r.proc_balance.begin(), r.proc_balance.end());
     r.migrations = takes_.count[s];
     r.bytes_moved = takes_.bytes[s];
@@ -155,6 +156,11 @@ class AsyncRecords {
   }
 
  private:
+  void row(ClockSpan::Kind kind, int s, std::vector<double>& out) const {
+    const auto first = spans_[kind].begin() + static_cast<std::ptrdiff_t>(s) * plan_.processors;
+    out.assign(first, first + plan_.processors);
+  }
+
   const AsyncRun& run_;
   const ExecutionPlan& plan_;
   double run_start_;
