@@ -68,6 +68,13 @@ Storage storage_of(const std::string& path, const std::string& run, const std::s
   return st;
 }
 
+hsize_t stored_bytes(const std::string& path, const std::string& run, const std::string& name) {
+  h5::Handle file(open_archive_read_only(path), H5Fclose);
+  auto d =
+      h5::dataset(H5Dopen2(file.get(), ("/runs/" + run + "/" + name).c_str(), H5P_DEFAULT), name);
+  return H5Dget_storage_size(d.get());
+}
+
 TEST(Archive, RoundTrip) {
   testing::TempDir dir;
   const std::string path = dir.file("sub/a.h5");  // the folder is created
@@ -566,6 +573,7 @@ TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
     for (const int modules : {2, 600}) {  // 600 modules: 3 steps of module/cost are 14 KB
       auto run = archive.begin_run({"ended", 2, modules, true, {"residual"}});
       (modules == 2 ? small : large) = run->id();
+      run->set_text("run_uuid", "uuid-" + std::to_string(modules));  // merge tells runs apart
       run->set_text("status", "partial");
       for (int s = 0; s < 3; ++s) run->on_step(record(s, 2, modules));
       run->set_text("status", "complete");
@@ -575,6 +583,7 @@ TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
     {
       auto none = archive.begin_run({"no-steps", 2, 2, true, {"residual"}});
       empty = none->id();
+      none->set_text("run_uuid", "uuid-none");
       none->set_text("status", "failed");
       none->end();
     }
@@ -636,6 +645,20 @@ TEST(Archive, FinishedRunsAreFixedSizeAndOpenRunsStayAppendable) {
     ASSERT_EQ(wall.size(), 5u) << archive;
     for (int s = 0; s < 5; ++s) EXPECT_EQ(wall[s], record(s, 2, 2).wall) << archive;
   }
+  // merge writes a finished run's datasets as the writer does: the same layouts, the chunks
+  // deflated alike (HDF5's own deflate filter made other bytes); an open run's stay extendible.
+  const std::string merged = dir.file("m.h5");
+  merge_archives(merged, {path});
+  ASSERT_EQ(ArchiveReader(merged).runs().size(), 4u);
+  EXPECT_EQ(storage_of(merged, small, "step/wall").layout, H5D_COMPACT);
+  const Storage merged_big = storage_of(merged, large, "module/cost");
+  EXPECT_EQ(merged_big.layout, H5D_CHUNKED);
+  EXPECT_FALSE(merged_big.extendible);
+  EXPECT_EQ(stored_bytes(merged, large, "module/cost"), stored_bytes(path, large, "module/cost"));
+  EXPECT_TRUE(storage_of(merged, open, "proc/busy").extendible);
+  std::size_t merged_rows = 0, merged_cols = 0;
+  EXPECT_EQ(ArchiveReader(merged).read_matrix(large, "module/cost", merged_rows, merged_cols),
+            cost);
 }
 
 // Where a group keeps its links and attributes: in its object header, or in a heap with a B-tree.

@@ -80,10 +80,13 @@ std::optional<RecordType> record_type_of(const std::string& column, hid_t native
   return spec->type;
 }
 
-// Copies `sub`/`name` of a run; a constant one equal to one copied before is linked to it, as
-// the writer links them (h5::ConstantDatasets).
-void copy_dataset(hid_t from, hid_t to, const std::string& sub, const std::string& name,
-                  h5::ConstantDatasets& constants, const std::string& where) {
+// Copies `sub`/`name` of a run into `to_run`'s subgroup `to`; a constant one equal to one copied
+// before is linked to it, as the writer links them (h5::ConstantDatasets). A finished run's
+// dataset (fixed-size) is written as the writer writes it, compact or deflated by libdeflate:
+// through HDF5's own deflate filter, seed000's two slices merged took 20.0 MB, their files 18.0.
+void copy_dataset(hid_t from, hid_t to_run, hid_t to, const std::string& sub,
+                  const std::string& name, h5::ConstantDatasets& constants,
+                  const std::string& where) {
   auto d = h5::dataset(H5Dopen2(from, name.c_str(), H5P_DEFAULT), where + ": cannot open");
   auto type = h5::datatype(H5Dget_type(d.get()), where);
   auto native = h5::datatype(H5Tget_native_type(type.get(), H5T_DIR_ASCEND), where);
@@ -97,9 +100,11 @@ void copy_dataset(hid_t from, hid_t to, const std::string& sub, const std::strin
               where + ": cannot read");
   const std::string column = sub + "/" + name;
   const std::optional<RecordType> kind = record_type_of(column, native.get());
-  hsize_t dims[2] = {0, 0};
-  const int rank = H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  hsize_t dims[2] = {0, 0}, maxdims[2] = {0, 0};
+  const int rank = H5Sget_simple_extent_dims(space.get(), dims, maxdims);
   const hsize_t rows = dims[0], cols = rank == 2 ? dims[1] : 0;
+  if (kind && (rank == 1 || (rank == 2 && cols > 0)) && maxdims[0] == rows)
+    return h5::write_final_step_dataset(to_run, column, *kind, cols, rows, data.data(), &constants);
   if (kind && (rank == 1 || rank == 2))
     if (const hid_t equal = constants.find(column, *kind, cols, rows, data.data()); equal >= 0) {
       h5::check(H5Olink(equal, to, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
@@ -127,7 +132,7 @@ void copy_run(hid_t from_file, const std::string& src, hid_t to_file, const std:
     auto from_sub = h5::group(H5Gopen2(from.get(), sub.c_str(), H5P_DEFAULT), where);
     auto to_sub = h5::create_run_subgroup(to.get(), sub);
     for (const auto& name : child_names(from.get(), sub.c_str()))
-      copy_dataset(from_sub.get(), to_sub.get(), sub, name, constants,
+      copy_dataset(from_sub.get(), to.get(), to_sub.get(), sub, name, constants,
                    where + "/" + sub + "/" + name);
   }
 }
