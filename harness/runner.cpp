@@ -123,6 +123,11 @@ bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance) {
   return spec.processors > provenance.available && !runs_simulated(spec);
 }
 
+void expect_references(ReferenceCache& references, const RunSpec& spec) {
+  references.expect(spec);
+  if (is_auto_choice(spec)) references.expect(auto_profile_spec(spec));
+}
+
 RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                        const Provenance& provenance, ReferenceCache* references,
                        const std::vector<WorkloadAttribute>& figures) {

@@ -33,6 +33,10 @@ bool runs_simulated(const RunSpec& spec);
 // True when the run's P threads outnumber the host's available cores (never a simulated run's).
 bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance);
 
+// Announces to `references` the serial references the run will take: its problem's, and for a
+// `dynamic: auto` entry its profile's (harness/papers/auto_choice.h).
+void expect_references(ReferenceCache& references, const RunSpec& spec);
+
 // Never throws for a failure of the run itself: the outcome says what happened, and an
 // archived run is marked "failed" with the reason. The run is verified against the reference
 // `references` holds for its problem (computed there once), or one computed for it alone.

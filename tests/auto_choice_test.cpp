@@ -9,6 +9,7 @@
 
 #include "harness/clock.h"
 #include "harness/config/run_spec.h"
+#include "harness/reference_cache.h"
 
 namespace lbb {
 namespace {
@@ -100,6 +101,29 @@ TEST(AutoChoiceCosts, TheProfileIsInTheRunsCosts) {
       << "run " << c.run << " reference " << c.reference << " of " << spent << " s";
   EXPECT_GT(c.balancing, 0.5 * c.run);  // the profile's run, most of this run's
   EXPECT_GT(c.reference, 0.0);
+}
+
+// The profile's serial reference is shared like a run's: 3 repetitions of an auto entry compute
+// two references (the profile's problem, the run's), not six.
+TEST(AutoChoiceCosts, TheProfilesReferenceIsComputedOncePerProblem) {
+  const Config config = load_config_text(
+      "name: t\nworkload: { kind: block_substitution, blocks: 16, width: 32, mean_lines: 4, sd: "
+      "1.0, seed: 3 }\nplatform: { processors: 2, topology: chain }\n"
+      "execution: { steps: 3, repetitions: 3 }\n"
+      "balancers: [ { dynamic: auto, candidates: \"gcdlb,none\", group_size: 2, profile_steps: 2 "
+      "} ]\n",
+      "t.yaml");
+  const Provenance provenance = gather_provenance();
+  const RunSpec& spec = config.runs.front();
+  ReferenceCache references;
+  for (int rep = 0; rep < spec.repetitions; ++rep) expect_references(references, spec);
+  for (int rep = 0; rep < spec.repetitions; ++rep) {
+    const RunOutcome out = execute_run(spec, rep, nullptr, provenance, &references);
+    ASSERT_TRUE(out.ok()) << out.error;
+    EXPECT_TRUE(out.verification.passed);
+  }
+  EXPECT_EQ(references.computed(), 2);
+  EXPECT_EQ(references.held(), 0u);  // each dropped after its last run
 }
 
 }  // namespace

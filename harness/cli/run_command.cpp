@@ -119,7 +119,7 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ArchiveWrit
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
   ReferenceCache references;  // each problem's serial reference, shared by its runs
-  for (const auto& r : plan) references.expect(*r.spec);
+  for (const auto& r : plan) expect_references(references, *r.spec);
   const auto start = std::chrono::steady_clock::now();
   int n = 0;
   for (const auto& [spec_ptr, rep] : plan) {

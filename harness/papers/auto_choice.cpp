@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "harness/exec/executor_registry.h"
+#include "harness/reference_cache.h"
 #include "harness/run_costs.h"
 
 namespace lbb {
@@ -157,14 +158,10 @@ struct Profile {
   RunCosts costs;
 };
 
-// The profile: the entry's static start, no dynamic balancing, module costs recorded; verified
-// like any run, archived nowhere (its time is archived as auto_profile_seconds).
-Profile run_profile(const RunSpec& spec, int steps) {
-  RunSpec p = spec;
-  p.balancer.dynamic_name.clear();
-  p.balancer.dynamic_params = Params();
-  p.steps = steps;
-  p.module_detail = true;
+// The profile (auto_profile_spec): verified like any run against the reference `references`
+// shares, archived nowhere (its time is archived as auto_profile_seconds).
+Profile run_profile(const RunSpec& spec, ReferenceCache* references) {
+  const RunSpec p = auto_profile_spec(spec);
   const WorkloadInfo* info = find_workload(p.workload);
   if (!info) throw std::invalid_argument("unknown workload " + p.workload);
   Profile out;
@@ -174,7 +171,10 @@ Profile run_profile(const RunSpec& spec, int steps) {
   const ExecutionResult x = execution->run(sink);
   lap(out.costs.run);
   out.costs.balancing = out.costs.run;  // of the run: none of it is the harness's
-  const auto reference = execution->reference(execution->reference_steps(x));
+  const int steps = execution->reference_steps(x);
+  const auto compute = [&] { return execution->reference(steps); };
+  const std::shared_ptr<const SerialReference> reference =
+      references ? references->take(p, steps, compute) : compute();
   lap(out.costs.reference);
   const Verification v = execution->verify(x, *reference);
   lap(out.costs.verify);
@@ -185,6 +185,15 @@ Profile run_profile(const RunSpec& spec, int steps) {
 
 }  // namespace
 
+RunSpec auto_profile_spec(const RunSpec& spec) {
+  RunSpec p = spec;
+  p.balancer.dynamic_name.clear();
+  p.balancer.dynamic_params = Params();
+  p.steps = static_cast<int>(spec.balancer.dynamic_params.integer("profile_steps"));
+  p.module_detail = true;
+  return p;
+}
+
 RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
                             const Provenance& provenance, ReferenceCache* references) {
   std::vector<WorkloadAttribute> figures;
@@ -192,7 +201,7 @@ RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* 
   RunCosts profile_costs;
   try {
     const Params& p = spec.balancer.dynamic_params;
-    Profile profile = run_profile(spec, static_cast<int>(p.integer("profile_steps")));
+    Profile profile = run_profile(spec, references);
     profile_costs = profile.costs;
     const std::vector<StepRecord>& records = profile.records;
     const std::vector<SchemeProfile> phases =

@@ -45,6 +45,10 @@ struct AutoPrediction {
 std::vector<AutoPrediction> predict_candidates(const Params& auto_params,
                                                const std::vector<SchemeProfile>& phases, int steps);
 
+// The profile an auto entry runs first: its static start, no dynamic balancing, `profile_steps`
+// steps, module costs recorded. Its serial reference is shared like a run's (ReferenceCache).
+RunSpec auto_profile_spec(const RunSpec& spec);
+
 // Profiles, chooses and runs the chosen scheme as the entry's run (its label, its resolved
 // config; `dynamic` is the scheme chosen). Never throws, like execute_run.
 RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
