@@ -405,6 +405,17 @@ TEST(Archive, EqualRowsOfABurstAreJournaledOnceWithinABound) {
     EXPECT_EQ(scan.records[0].columns[1].bytes, std::vector<unsigned char>(96, 0));
   }
   {
+    // The same record framed as the earlier format ("LBJ2"), which writes every row: refused.
+    std::fstream f(journal_path(path), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(3);
+    f.put('2');
+    f.close();
+    const JournalScan scan = scan_journal(journal_path(path));
+    EXPECT_TRUE(scan.records.empty());
+    EXPECT_NE(scan.problem.find("proc/idle holds 32 bytes, not 3 row(s)"), std::string::npos)
+        << scan.problem;
+  }
+  {
     JournalWriter forged(dir.file("forged.h5"));
     const double one = 7.0;
     forged.begin("run-x", "uuid", 0, 1, 4000000000u);  // one value standing for 4e9 steps
