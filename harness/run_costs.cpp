@@ -31,8 +31,12 @@ RunCosts& RunCosts::operator+=(const RunCosts& o) {
   return *this;
 }
 
+double RunCosts::accounted() const {
+  return modules + serial + placement + balancing + simulated + record;
+}
+
 double RunCosts::harness() const {
-  return std::max(0.0, run - modules - serial - placement - balancing - simulated - record);
+  return std::max(0.0, run - accounted());
 }
 
 double RunCosts::overhead() const {
@@ -61,6 +65,12 @@ void print_costs(std::ostream& out, const RunCosts& c, double total, double load
   line("setup (workloads, balancers)", c.setup);
   line("rest (config, table, report)", other);
   line("verification + archive + harness", c.overhead());
+  // A stretch after short ones is timed by the wall clock where every thread has a core
+  // (harness/clock.h): a loaded host's preemptions there count others' time as the kernels'.
+  if (const double over = c.accounted() - c.run; over > 0.005)
+    out << std::setprecision(3) << "  note: the kernels' clocks exceed the runs' CPU by " << over
+        << " s (stretches timed by the wall clock while other load preempted them): the kernel "
+           "lines are upper bounds, the harness line a lower one\n";
   out << std::defaultfloat;
 }
 

@@ -21,6 +21,8 @@ struct RunCosts {
   double verify = 0;     // comparing the result with it
   double archive = 0;    // the run's header, summary and outcome; the archive's open and close
   RunCosts& operator+=(const RunCosts& o);
+  // What the run's parts above account for: the kernels, balancing, a simulator, records.
+  double accounted() const;
   // The rest of the run: the harness's own work (clocks, records, scheduling, barriers) and
   // the CPU its threads burn waiting at barriers.
   double harness() const;
