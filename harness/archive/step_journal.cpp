@@ -81,6 +81,7 @@ JournalColumn decode_column(Cursor& c, const JournalRecord& r, std::uint64_t* re
   const auto bytes = c.get<std::uint64_t>();
   const std::uint64_t values = row_values(col.width);
   const bool dataset = col.name.find('/') != std::string::npos;
+  std::uint32_t copies = 1;  // of the bytes read: r.rows where one row stands for all
   // An end's columns and a header's columns without '/' are attributes: one text, int64 or
   // float64 value each (recovery reads numbers as 8 bytes).
   if (r.is_end() || (r.is_header() && !dataset)) {
@@ -100,15 +101,13 @@ JournalColumn decode_column(Cursor& c, const JournalRecord& r, std::uint64_t* re
         throw h5::Error("column " + col.name + "'s equal rows take the journal past " +
                         std::to_string(kMaxRepeatedBytes) + " bytes beyond its own");
       *repeat_left -= (rows - 1) * row_bytes;
-      const auto* p = c.take(bytes);
-      col.bytes.resize(rows * row_bytes);
-      for (std::uint32_t k = 0; k < rows; ++k)
-        std::memcpy(col.bytes.data() + k * row_bytes, p, row_bytes);
-      return col;
+      copies = rows;
     }
   }
   const auto* p = c.take(bytes);
-  col.bytes.assign(p, p + bytes);
+  col.bytes.resize(bytes * copies);
+  for (std::uint32_t k = 0; bytes > 0 && k < copies; ++k)  // a header's columns hold none
+    std::memcpy(col.bytes.data() + k * bytes, p, bytes);
   return col;
 }
 
