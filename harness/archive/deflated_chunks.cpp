@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <vector>
 
 #include "harness/archive/h5_records.h"
 
@@ -34,52 +33,101 @@ bool all_zero(const unsigned char* p, std::size_t n) {
   return n == 0 || (p[0] == 0 && std::memcmp(p, p + 1, n - 1) == 0);
 }
 
-// The last chunk this thread deflated, as given and as deflated: a simulated run's busy_wall is
-// its busy, whose chunk is then compressed once for both datasets.
-struct LastChunk {
-  std::vector<unsigned char> raw, packed;
-  std::size_t element_size = 0;
-  bool same(const std::vector<unsigned char>& chunk, std::size_t size) const {
-    return element_size == size && raw.size() == chunk.size() &&
-           std::memcmp(raw.data(), chunk.data(), chunk.size()) == 0;
+struct Layout {
+  hsize_t rows, width, chunk_rows;
+  std::size_t size;  // bytes of a value
+  std::size_t chunk_bytes() const { return chunk_rows * width * size; }
+};
+
+// One chunk, shuffled first or not, deflated and appended to `out`.
+void deflate_chunk(const Layout& l, const unsigned char* chunk, bool shuffled,
+                   std::vector<unsigned char>& scratch, std::vector<unsigned char>& out) {
+  const std::size_t bytes = l.chunk_bytes();
+  if (shuffled) {
+    scratch.resize(bytes);
+    shuffle(chunk, bytes / l.size, l.size, scratch.data());
+    chunk = scratch.data();
+  }
+  const std::size_t at = out.size(), bound = libdeflate_zlib_compress_bound(nullptr, bytes);
+  out.resize(at + bound);
+  const std::size_t n =
+      libdeflate_zlib_compress(compressor(), chunk, bytes, out.data() + at, bound);
+  if (n == 0) throw Error("cannot deflate a chunk");
+  out.resize(at + n);
+}
+
+// Every chunk that is not all zeros, deflated into `out` (emptied first). The first one decides
+// for all whether they are shuffled: deflated as it is, and also shuffled when that left more
+// than 1/kShuffleTrialRatio of it, the smaller kept (one trial a dataset; seed002's datasets of
+// up to 63 chunks compress as small as with a trial a chunk).
+void deflate_all(const Layout& l, const unsigned char* data, DeflatedChunks& out) {
+  out.shuffled = false;
+  out.first_rows.clear();
+  out.ends.clear();
+  out.bytes.clear();
+  const std::size_t chunk_bytes = l.chunk_bytes();
+  std::vector<unsigned char> chunk(chunk_bytes), scratch, trial;
+  for (hsize_t first = 0; first < l.rows; first += l.chunk_rows) {
+    // The last chunk is stored whole: the rows past the dataset's end are zeros.
+    const std::size_t used = std::min(l.rows - first, l.chunk_rows) * l.width * l.size;
+    std::memcpy(chunk.data(), data + first * l.width * l.size, used);
+    std::fill(chunk.begin() + static_cast<std::ptrdiff_t>(used), chunk.end(), 0);
+    if (all_zero(chunk.data(), chunk_bytes)) continue;
+    deflate_chunk(l, chunk.data(), out.shuffled, scratch, out.bytes);
+    if (out.first_rows.empty() && out.bytes.size() * kShuffleTrialRatio > chunk_bytes) {
+      deflate_chunk(l, chunk.data(), true, scratch, trial);
+      if (trial.size() < out.bytes.size()) {
+        out.bytes.swap(trial);
+        out.shuffled = true;
+      }
+    }
+    out.first_rows.push_back(first);
+    out.ends.push_back(out.bytes.size());
+  }
+}
+
+// The last dataset this thread deflated, as given and as deflated.
+struct LastDataset {
+  std::vector<unsigned char> raw;
+  hsize_t width = 0, chunk_rows = 0;
+  std::size_t size = 0;
+  DeflatedChunks packed;
+  bool same(const Layout& l, const unsigned char* data, std::size_t bytes) const {
+    return size == l.size && width == l.width && chunk_rows == l.chunk_rows &&
+           raw.size() == bytes && std::memcmp(raw.data(), data, bytes) == 0;
   }
 };
 
 }  // namespace
 
-bool write_deflated_chunks(hid_t d, RecordType type, hsize_t rows, hsize_t width,
-                           hsize_t chunk_rows, const void* data) {
+const DeflatedChunks* deflate_chunks(RecordType type, hsize_t rows, hsize_t width,
+                                     hsize_t chunk_rows, const void* data) {
   auto ftype = file_type(type);
-  if (H5Tequal(ftype.get(), memory_type(type)) <= 0) return false;
-  const std::size_t size = record_type_bytes(type);
-  const std::size_t chunk_bytes = chunk_rows * width * size;
-  std::vector<unsigned char> chunk(chunk_bytes), shuffled(chunk_bytes);
-  std::vector<unsigned char> packed(libdeflate_zlib_compress_bound(nullptr, chunk_bytes));
+  if (H5Tequal(ftype.get(), memory_type(type)) <= 0) return nullptr;
+  const Layout l{rows, width, chunk_rows, record_type_bytes(type)};
   const auto* bytes = static_cast<const unsigned char*>(data);
-  for (hsize_t first = 0; first < rows; first += chunk_rows) {
-    // The last chunk is stored whole: the rows past the dataset's end are zeros.
-    const std::size_t used = std::min(rows - first, chunk_rows) * width * size;
-    std::memcpy(chunk.data(), bytes + first * width * size, used);
-    std::fill(chunk.begin() + used, chunk.end(), 0);
-    // A chunk never written reads as the fill value, 0: an all-zero chunk is not stored.
-    if (all_zero(chunk.data(), chunk_bytes)) continue;
-    thread_local LastChunk last;
-    if (!last.same(chunk, size)) {
-      shuffle(chunk.data(), chunk_bytes / size, size, shuffled.data());
-      const std::size_t n = libdeflate_zlib_compress(compressor(), shuffled.data(), chunk_bytes,
-                                                     packed.data(), packed.size());
-      if (n == 0) throw Error("cannot deflate a chunk");
-      last.element_size = 0;  // until both halves are set
-      last.packed.assign(packed.begin(), packed.begin() + static_cast<std::ptrdiff_t>(n));
-      last.raw.swap(chunk);
-      last.element_size = size;
-      chunk.resize(chunk_bytes);
-    }
-    const hsize_t offset[2] = {first, 0};  // a one-dimensional dataset reads the first
-    check(H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, last.packed.size(), last.packed.data()),
+  const std::size_t n = rows * width * l.size;
+  thread_local LastDataset last;
+  if (last.same(l, bytes, n)) return &last.packed;
+  last.size = 0;  // until every part is set
+  deflate_all(l, bytes, last.packed);
+  last.raw.assign(bytes, bytes + n);
+  last.width = width;
+  last.chunk_rows = chunk_rows;
+  last.size = l.size;
+  return &last.packed;
+}
+
+void write_deflated_chunks(hid_t d, const DeflatedChunks& chunks) {
+  std::size_t begin = 0;
+  for (std::size_t k = 0; k < chunks.first_rows.size(); ++k) {
+    const hsize_t offset[2] = {chunks.first_rows[k],
+                               0};  // a one-dimensional dataset reads the first
+    check(H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, chunks.ends[k] - begin,
+                         chunks.bytes.data() + begin),
           "write a chunk");
+    begin = chunks.ends[k];
   }
-  return true;
 }
 
 }  // namespace lbb::h5

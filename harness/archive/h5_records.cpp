@@ -191,14 +191,15 @@ bool deflate_available() {
   return available;
 }
 
-// Chunks of chunk_rows(rows, width) rows, shuffled and deflated.
-Handle chunked_plist(const std::string& name, int rank, hsize_t rows, hsize_t width) {
+// Chunks of chunk_rows(rows, width) rows, shuffled (when `shuffled`) and deflated.
+Handle chunked_plist(const std::string& name, int rank, hsize_t rows, hsize_t width,
+                     bool shuffled) {
   hsize_t chunk[2] = {chunk_rows(rows, width), width};
   auto dcpl = plist(H5Pcreate(H5P_DATASET_CREATE), name);
   check(H5Pset_chunk(dcpl.get(), rank, chunk), "chunk " + name);
   if (deflate_available()) {
-    H5Pset_shuffle(dcpl.get());
-    H5Pset_deflate(dcpl.get(), kDeflateLevel);
+    if (shuffled) check(H5Pset_shuffle(dcpl.get()), "shuffle " + name);
+    check(H5Pset_deflate(dcpl.get(), kDeflateLevel), "deflate " + name);
   }
   return dcpl;
 }
@@ -272,19 +273,23 @@ Handle create_final_dataset(hid_t group, const std::string& name, RecordType typ
   const int rank = step_rank(cols);
   hsize_t dims[2] = {rows, cols};
   auto space = dataspace(H5Screate_simple(rank, dims, nullptr), name);
-  // Small: in the object header, no chunk index or filter; large: chunks sized to the data.
+  // Small: in the object header, no chunk index or filter; large: chunks sized to the data,
+  // deflated here by libdeflate before the dataset exists, which takes the filters they chose.
   const bool compact = rows * width * record_type_bytes(type) <= kCompactStepBytes;
-  auto dcpl =
-      compact ? plist(H5Pcreate(H5P_DATASET_CREATE), name) : chunked_plist(name, rank, rows, width);
+  const DeflatedChunks* chunks =
+      compact || !deflate_available()
+          ? nullptr
+          : deflate_chunks(type, rows, width, chunk_rows(rows, width), data);
+  auto dcpl = compact ? plist(H5Pcreate(H5P_DATASET_CREATE), name)
+                      : chunked_plist(name, rank, rows, width, !chunks || chunks->shuffled);
   if (compact) check(H5Pset_layout(dcpl.get(), H5D_COMPACT), "compact " + name);
   auto d = create_dataset(group, name, type, space.get(), dcpl.get());
-  if (rows == 0) return d;
-  // Chunks compressed here, by libdeflate, where the dataset has the deflate filter.
-  if (!compact && deflate_available() &&
-      write_deflated_chunks(d.get(), type, rows, width, chunk_rows(rows, width), data))
-    return d;
-  check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-        "write rows of " + name);
+  if (chunks) {
+    write_deflated_chunks(d.get(), *chunks);
+  } else if (rows > 0) {
+    check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+          "write rows of " + name);
+  }
   return d;
 }
 
@@ -295,7 +300,7 @@ Handle create_step_dataset(hid_t group, const std::string& name, RecordType type
   hsize_t dims[2] = {0, cols};
   hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
   auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
-  auto dcpl = chunked_plist(name, rank, 256, row_values(cols));
+  auto dcpl = chunked_plist(name, rank, 256, row_values(cols), true);
   return create_dataset(group, name, type, space.get(), dcpl.get());
 }
 
