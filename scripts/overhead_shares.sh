@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Issue 16's first goal, measured: each shipped config run once with `--costs` into a fresh
+# archive in a temporary folder, one after another, printing its process CPU time, the overhead
+# line (verification + archive + harness, docs/ARCHITECTURE.md "What --costs counts"), its share
+# and the 1-minute load average before and after. Takes about 10 minutes on 2 cores.
+#   scripts/overhead_shares.sh [LBBENCH] [CONFIG...]
+# LBBENCH defaults to build/lbbench; CONFIGs to configs/*.yaml and configs/papers/*.yaml, less the
+# balance experiments (`balance_cases:`), which `lbbench expect` computes and `run` refuses.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lbbench=${1:-build/lbbench}
+shift || true
+configs=("$@")
+if [ ${#configs[@]} -eq 0 ]; then
+  for c in configs/*.yaml configs/papers/*.yaml; do
+    grep -q '^balance_cases:' "$c" || configs+=("$c")
+  done
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+load() { cut -d' ' -f1 /proc/loadavg; }
+printf '%-42s %9s %10s %7s  %s\n' config cpu_s overhead_s share load
+for c in "${configs[@]}"; do
+  before=$(load)
+  if ! "$lbbench" run "$c" -o "$tmp/out.h5" --costs > /dev/null 2> "$tmp/costs.txt"; then
+    printf '%-42s failed: %s\n' "$c" "$(tail -n 1 "$tmp/costs.txt")"
+    continue
+  fi
+  cpu=$(sed -n 's/^CPU time of this invocation: \([0-9.]*\) s.*/\1/p' "$tmp/costs.txt")
+  read -r overhead share < <(awk '/verification \+ archive \+ harness/ {print $(NF-3), $(NF-1)}' \
+    "$tmp/costs.txt")
+  printf '%-42s %9s %10s %6s%%  %s-%s\n' "$c" "$cpu" "$overhead" "$share" "$before" "$(load)"
+  rm -f "$tmp/out.h5"
+done
