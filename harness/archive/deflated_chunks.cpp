@@ -121,8 +121,8 @@ const DeflatedChunks* deflate_chunks(RecordType type, hsize_t rows, hsize_t widt
 void write_deflated_chunks(hid_t d, const DeflatedChunks& chunks) {
   std::size_t begin = 0;
   for (std::size_t k = 0; k < chunks.first_rows.size(); ++k) {
-    const hsize_t offset[2] = {chunks.first_rows[k],
-                               0};  // a one-dimensional dataset reads the first
+    // A one-dimensional dataset reads the first.
+    const hsize_t offset[2] = {chunks.first_rows[k], 0};
     check(H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, chunks.ends[k] - begin,
                          chunks.bytes.data() + begin),
           "write a chunk");
