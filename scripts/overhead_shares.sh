@@ -8,6 +8,7 @@
 # LBBENCH defaults to build/lbbench; CONFIGs to configs/*.yaml and configs/papers/*.yaml, less the
 # balance experiments (`balance_cases:`), which `lbbench expect` computes and `run` refuses.
 set -euo pipefail
+export LC_ALL=C  # a decimal point in $EPOCHREALTIME and in the numbers parsed, whatever the locale
 cd "$(dirname "$0")/.."
 lbbench=${1:-build/lbbench}
 shift || true
@@ -28,10 +29,11 @@ for c in "${configs[@]}"; do
     printf '%-42s failed: %s\n' "$c" "$(tail -n 1 "$tmp/costs.txt")"
     continue
   fi
-  wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {print b - a}')
+  wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.2f", b - a}')
   cpu=$(sed -n 's/^CPU time of this invocation: \([0-9.]*\) s.*/\1/p' "$tmp/costs.txt")
   read -r overhead share < <(awk '/verification \+ archive \+ harness/ {print $(NF-3), $(NF-1)}' \
     "$tmp/costs.txt")
-  printf '%-42s %8.2f %9s %10s %6s%%  %s-%s\n' "$c" "$wall" "$cpu" "$overhead" "$share" "$before" "$(load)"
+  printf '%-42s %8s %9s %10s %6s%%  %s-%s\n' "$c" "$wall" "$cpu" "$overhead" "$share" "$before" \
+    "$(load)"
   rm -f "$tmp/out.h5"
 done
