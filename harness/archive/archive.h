@@ -15,6 +15,7 @@
 #include "harness/archive/archive_file.h"
 #include "harness/archive/h5_records.h"
 #include "harness/archive/journal_recovery.h"
+#include "harness/archive/run_tables.h"
 #include "harness/archive/step_journal.h"
 #include "harness/step_record.h"
 
@@ -72,6 +73,7 @@ class RunWriter final : public StepSink {
   // Writes what changed since the last commit into the archive's new version `file`; once
   // that version is in place, forgets it.
   void write_pending(hid_t file, h5::ConstantDatasets& constants);
+  h5::TableRun table_row() const;  // an ended run the archive lacks, as a run table's row
   void mark_committed();
   void buffer_row(const StepRecord& record);
   void journal_rows(std::int64_t from);
@@ -158,11 +160,24 @@ class ArchiveReader {
   // A 2-D dataset as rows x cols, row-major.
   std::vector<double> read_matrix(const std::string& run, const std::string& dataset,
                                   std::size_t& rows, std::size_t& cols) const;
+  // The run whole, its attributes typed and every step dataset in its record type (merge).
+  h5::StoredRun read_run(const std::string& run) const;
   hid_t file() const { return file_.get(); }
 
  private:
+  // Where a run of a run table (run_tables.h) keeps its rows.
+  struct TableRow {
+    std::string table;
+    hsize_t first, rows, total;
+  };
+  const TableRow* table_row(const std::string& run) const;  // null: a /runs group, or none
+  std::vector<std::string> run_groups() const;
   std::string path_;
   h5::Handle file_;
+  mutable std::map<std::string, TableRow> table_rows_;
+  mutable bool indexed_ = false;
+  mutable std::string cached_table_;  // the table read_run read last, and its contents
+  mutable h5::TableContents cached_;
 };
 
 }  // namespace lbb

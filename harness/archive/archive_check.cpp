@@ -7,6 +7,7 @@
 #include "harness/archive/archive_file.h"
 #include "harness/archive/archive_schema.h"
 #include "harness/archive/h5_records.h"
+#include "harness/archive/run_tables.h"
 
 namespace lbb {
 
@@ -27,8 +28,25 @@ bool is_run_subgroup(std::string_view name) {
   return name == "step" || name == "proc" || name == "module" || name == "metric";
 }
 
+// The object type a run table (run_tables.h) has at this path inside /tables, or
+// H5O_TYPE_UNKNOWN when none belongs.
+H5O_type_t expected_table_type(const std::vector<std::string_view>& p) {
+  if (p.size() <= 2) return H5O_TYPE_GROUP;
+  if (p.size() == 3) {
+    if (p[2] == "run_id" || p[2] == "step_rows") return H5O_TYPE_DATASET;
+    if (p[2] == "attr" || p[2] == "text" || p[2] == "present" || is_run_subgroup(p[2]))
+      return H5O_TYPE_GROUP;
+    return H5O_TYPE_UNKNOWN;
+  }
+  if (p.size() != 4) return H5O_TYPE_UNKNOWN;
+  if (p[2] == "attr" || p[2] == "text" || p[2] == "present") return H5O_TYPE_DATASET;
+  const std::string path = std::string(p[2]) + "/" + std::string(p[3]);
+  return is_run_subgroup(p[2]) && find_step_dataset(path) ? H5O_TYPE_DATASET : H5O_TYPE_UNKNOWN;
+}
+
 // The object type an lbbench archive has at this path, or H5O_TYPE_UNKNOWN when none belongs.
 H5O_type_t expected_type(const std::vector<std::string_view>& p) {
+  if (p[0] == h5::kTablesGroup) return expected_table_type(p);
   const bool runs = p[0] == "runs", invocations = p[0] == "invocations";
   if (p.size() == 1) return runs || invocations ? H5O_TYPE_GROUP : H5O_TYPE_UNKNOWN;
   if (p.size() == 2) return runs || invocations ? H5O_TYPE_GROUP : H5O_TYPE_UNKNOWN;
@@ -78,7 +96,7 @@ herr_t check_link(hid_t file, const char* name, const H5L_info_t* link, void* da
     h5::check(H5Oget_info_by_name(file, name, &info, H5P_DEFAULT), where + ": cannot inspect");
     if (want == H5O_TYPE_UNKNOWN || info.type != want)
       throw h5::Error(where + " was not written by lbbench (refusing to touch the archive)");
-    if (want == H5O_TYPE_DATASET && parts[0] == "runs")
+    if (want == H5O_TYPE_DATASET && parts.size() == 4 && is_run_subgroup(parts[2]))
       check_step_dataset(file, name, parts, where);
   } catch (const h5::Error& e) {
     walk->error = e.what();

@@ -18,7 +18,7 @@ namespace lbb {
 
 // Bumped whenever a record changes meaning or type; archived as the root attribute
 // `schema_version` and in every invocation.
-inline constexpr int kArchiveSchemaVersion = 2;
+inline constexpr int kArchiveSchemaVersion = 3;
 
 enum class RecordType { kText, kInt32, kInt64, kFloat64 };
 enum class RecordShape {

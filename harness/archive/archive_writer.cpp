@@ -277,6 +277,13 @@ void RunWriter::write_pending(hid_t file, h5::ConstantDatasets& constants) {
                       c.pending.data());
 }
 
+h5::TableRun RunWriter::table_row() const {
+  h5::TableRun row{id_, &attributes_, {}, static_cast<hsize_t>(rows_pending_)};
+  for (const Column& c : columns_)
+    row.columns.push_back({c.name, c.spec->type, c.cols, c.pending.data()});
+  return row;
+}
+
 void RunWriter::mark_committed() {
   rows_written_ += rows_pending_;
   rows_pending_ = 0;
@@ -304,10 +311,7 @@ ArchiveWriter::ArchiveWriter(const std::string& path, InvocationRecord invocatio
   recovered_ = fold_journal(path);  // before counting the runs: it may add some
   if (fs::exists(path)) {
     h5::Handle file(open_archive_read_only(path), H5Fclose);
-    auto runs = h5::group(H5Gopen2(file.get(), "runs", H5P_DEFAULT), path + ": open /runs");
-    H5G_info_t info;
-    h5::check(H5Gget_info(runs.get(), &info), path + ": count runs");
-    next_run_ = info.nlinks;
+    next_run_ = h5::count_runs(file.get(), path);
   }
   commit();
   journal_ = JournalWriter(path);
@@ -371,7 +375,13 @@ void ArchiveWriter::commit(bool durable) {
           }
         }
         h5::ConstantDatasets constants;  // shared within the commit only: its runs are in one file
-        for (const auto& run : ended_) run->write_pending(file, constants);
+        std::vector<h5::TableRun> rows;  // runs that end in the commit that creates them
+        for (const auto& run : ended_)
+          if (run->created_)
+            run->write_pending(file, constants);
+          else
+            rows.push_back(run->table_row());
+        h5::write_run_tables(file, rows);
         if (active_) active_->write_pending(file, constants);
       },
       durable);

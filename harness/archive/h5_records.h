@@ -93,6 +93,10 @@ Handle create_run_subgroup(hid_t run, const std::string& name);
 void append_rows(hid_t group, const std::string& name, RecordType type, hsize_t cols, hsize_t first,
                  hsize_t count, const void* data);
 
+// The names of `group`'s members, and of `obj`'s attributes, in name order.
+std::vector<std::string> member_names(hid_t group, const std::string& where);
+std::vector<std::string> attribute_names(hid_t obj, const std::string& where);
+
 // The link `name` in `group` is a hard link to an object of type `type`; else throws Error.
 void require_hard_link(hid_t group, const std::string& name, H5O_type_t type,
                        const std::string& where);

@@ -1,0 +1,92 @@
+#pragma once
+// Run tables: finished runs as rows (docs/ARCHITECTURE.md, "Archive layout"). A commit writes
+// the runs that ended since the last one, and that the archive does not hold yet, as one group
+// /tables/<table-id> a column layout: a run a row, its attributes a column each and its step
+// datasets concatenated, in place of a group and about 24 datasets a run (issue 16: those cost
+// seed000 11.6 % of its CPU). A run written across commits keeps its /runs/<run-id> group.
+//
+// A table holds:
+//   run_id           text [R]        the runs' ids, unique in the archive
+//   step_rows        int64 [R]       each run's rows in the step columns, in run_id's order
+//   attr/<name>      int64 or float64 [R]: a number attribute; int32 [R] for a text one, each
+//                    run's index into text/<name>, or -1 where the run lacks it
+//   text/<name>      text [U]        the distinct values of the text attribute <name>
+//   present/<name>   int32 [R]       1 where the run has the number attribute <name>; only when
+//                                    some run lacks it
+//   step/*, proc/*, metric/*, module/*   the schema's step datasets, the runs' rows one after
+//                    another: [sum step_rows] or [sum step_rows, width]
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/archive/h5_records.h"
+
+namespace lbb::h5 {
+
+inline constexpr const char* kTablesGroup = "tables";
+
+// One step dataset of a run: `rows` rows of `cols` values (0: one-dimensional) in host layout.
+struct RunColumn {
+  std::string name;  // "step/makespan", "metric/residual", ...
+  RecordType type;
+  hsize_t cols;
+  hsize_t rows;
+  std::vector<unsigned char> bytes;  // rows * row_values(cols) * record_type_bytes(type)
+};
+
+// A finished run as the archive stores it, whichever layout holds it.
+struct StoredRun {
+  std::string id;
+  std::map<std::string, Value> attributes;
+  std::vector<RunColumn> columns;
+};
+
+// A finished run as write_run_tables takes it: views of what its writer holds.
+struct TableRun {
+  std::string_view id;
+  const std::map<std::string, Value>* attributes;
+  struct Column {
+    std::string_view name;
+    RecordType type;
+    hsize_t cols;
+    const unsigned char* bytes;  // `rows` rows
+  };
+  std::vector<Column> columns;
+  hsize_t rows;
+};
+
+TableRun table_run(const StoredRun& run);
+
+// Writes `runs` as new tables of `file`, one for each column layout (names, types and widths),
+// in the order of the runs. Throws Error, or std::logic_error for an attribute name that cannot
+// name a dataset or a type that differs between runs.
+void write_run_tables(hid_t file, std::span<const TableRun> runs);
+
+// The runs an archive holds in /runs and in its tables (without reading their attributes).
+std::size_t count_runs(hid_t file, const std::string& where);
+
+}  // namespace lbb::h5
+
+namespace lbb::h5 {
+
+// A run table's runs, checked as read (a table from elsewhere may hold anything): their ids,
+// where their rows start (first[R] is the column length) and, when asked, their attributes.
+struct TableContents {
+  std::vector<std::string> ids;
+  std::vector<hsize_t> first;
+  std::vector<std::map<std::string, Value>> attributes;
+};
+TableContents read_table(hid_t table, bool with_attributes, const std::string& where);
+
+// The rows [first, first + rows) of the table's step dataset `name` ("step/makespan"), in
+// `memory` (HDF5's memory type), with the dataset's width (0: one-dimensional). Throws Error
+// unless the dataset is the schema's and `total` rows long.
+std::vector<unsigned char> read_table_rows(hid_t table, const std::string& name, hid_t memory,
+                                           hsize_t first, hsize_t rows, hsize_t total,
+                                           hsize_t& cols, const std::string& where);
+
+}  // namespace lbb::h5
