@@ -21,7 +21,16 @@ namespace {
 
 const char* const kNames[] = {"processors",  "modules", "label",    "workload",  "steps",
                               "config_yaml", "busy",    "makespan", "imbalance", "step",
-                              "module",      "cost",    "owner",    "metric",    "x"};
+                              "module",      "cost",    "owner",    "metric",    "x",
+                              "run_id",      "status"};
+
+// What a run table (run_tables.h) holds, for children of /tables/<table>.
+const char* const kTableNames[] = {"run_id",  "step_rows", "attr", "text",
+                                   "present", "step",      "proc", "module"};
+
+// Step datasets the reader is asked for, of both layouts.
+const char* const kDatasets[] = {"step/makespan", "proc/busy", "module/cost", "module/owner",
+                                 "metric/x",      "makespan",  "busy"};
 
 std::string pick_name(FuzzedDataProvider& in) {
   if (in.ConsumeBool()) return in.PickValueInArray(kNames);
@@ -140,6 +149,21 @@ void add_child(FuzzedDataProvider& in, hid_t group, int depth, const std::string
   }
 }
 
+// /tables: run tables of the names and shapes the reader expects, or anything else.
+void add_tables(FuzzedDataProvider& in, hid_t file) {
+  if (in.ConsumeBool()) return add_child(in, file, 1, "tables");
+  const hid_t tables = H5Gcreate2(file, "/tables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  for (int t = in.ConsumeIntegralInRange(0, 3); t > 0; --t) {
+    const std::string name = in.ConsumeBool() ? "t-0000" + std::to_string(t) : pick_name(in);
+    const hid_t table = H5Gcreate2(tables, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (table < 0) continue;
+    for (int i = in.ConsumeIntegralInRange(0, 8); i > 0; --i)
+      add_child(in, table, 1, in.ConsumeBool() ? in.PickValueInArray(kTableNames) : pick_name(in));
+    H5Gclose(table);
+  }
+  H5Gclose(tables);
+}
+
 void build_file(FuzzedDataProvider& in, const std::string& path) {
   const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (file < 0) return;
@@ -153,6 +177,7 @@ void build_file(FuzzedDataProvider& in, const std::string& path) {
   } else {
     add_child(in, file, 1, "runs");  // "/runs" as a dataset, a link or an empty group
   }
+  if (in.ConsumeBool()) add_tables(in, file);
   for (int i = in.ConsumeIntegralInRange(0, 2); i > 0; --i) add_attribute(in, file);
   H5Fclose(file);
 }
@@ -160,12 +185,21 @@ void build_file(FuzzedDataProvider& in, const std::string& path) {
 void read_everything(const std::string& path) {
   try {
     lbb::ArchiveReader reader(path);
-    for (const auto& run : reader.runs())
-      for (const char* name : kNames) try {
+    try {
+      lbb::h5::count_runs(reader.file(), path);
+    } catch (const lbb::ArchiveError&) {
+    }
+    for (const auto& run : reader.runs()) {
+      for (const char* name : kDatasets) try {
           std::size_t rows = 0, cols = 0;
           reader.read_matrix(run.id, name, rows, cols);
         } catch (const lbb::ArchiveError&) {
         }
+      try {
+        reader.read_run(run.id);  // what merge copies
+      } catch (const lbb::ArchiveError&) {
+      }
+    }
   } catch (const lbb::ArchiveError&) {
   }
   try {

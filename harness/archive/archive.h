@@ -72,7 +72,7 @@ class RunWriter final : public StepSink {
   RunWriter(RunWriter&& o) noexcept;  // the archive keeps an ended run's uncommitted records
   // Writes what changed since the last commit into the archive's new version `file`; once
   // that version is in place, forgets it.
-  void write_pending(hid_t file, h5::ConstantDatasets& constants);
+  void write_pending(hid_t file);  // into its /runs group: a run written across commits
   h5::TableRun table_row() const;  // an ended run the archive lacks, as a run table's row
   void mark_committed();
   void buffer_row(const StepRecord& record);

@@ -258,7 +258,14 @@ nlohmann::json attribute_json(const AttributeSpec& a) {
 std::string archive_schema_json() {
   nlohmann::json j;
   j["schema_version"] = kArchiveSchemaVersion;
-  j["run_group"] = "/runs/<run-id>";
+  j["run_group"] = "/runs/<run-id>";  // a run written across commits (run_tables.h)
+  j["run_table"] = {{"group", "/tables/<table-id>"},
+                    {"run_id", "text [R]"},
+                    {"step_rows", "int64 [R]"},
+                    {"attr/<name>", "int64 or float64 [R]; int32 [R] indexes into text/<name>"},
+                    {"text/<name>", "text [U]: the distinct values; -1 in attr/<name>: absent"},
+                    {"present/<name>", "int32 [R]: 1 where the run has the number attribute"},
+                    {"<step dataset>", "the runs' rows one after another, step_rows each"}};
   j["invocation_group"] = "/invocations/<invocation-id>";
   for (const auto& a : kRunAttributes) j["run_attributes"].push_back(attribute_json(a));
   for (const auto& a : kInvocationAttributes)
@@ -286,9 +293,12 @@ void markdown_attributes(std::ostream& out, std::span<const AttributeSpec> table
 }  // namespace
 
 void write_archive_schema_markdown(std::ostream& out) {
-  out << "Schema version " << kArchiveSchemaVersion << ". Run attributes (`/runs/<run-id>`):\n\n";
+  out << "Schema version " << kArchiveSchemaVersion
+      << ". Run attributes (a run table's column `attr/<name>`, or an attribute of "
+         "`/runs/<run-id>`):\n\n";
   markdown_attributes(out, kRunAttributes);
-  out << "\nPer-step datasets (`/runs/<run-id>/...`; S steps, P processors, M modules):\n\n"
+  out << "\nPer-step datasets (a run table's columns, its runs' rows one after another, or "
+         "`/runs/<run-id>/...`; S steps, P processors, M modules):\n\n"
       << "| dataset | type | shape | present | unit | meaning |\n|---|---|---|---|---|---|\n";
   for (const auto& d : kStepDatasets)
     out << "| `" << d.name << "` | " << record_type_name(d.type) << " | "

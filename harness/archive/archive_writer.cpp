@@ -254,7 +254,7 @@ void RunWriter::end() {
   }
 }
 
-void RunWriter::write_pending(hid_t file, h5::ConstantDatasets& constants) {
+void RunWriter::write_pending(hid_t file) {
   const std::string path = "/runs/" + id_;
   auto group = created_
                    ? h5::group(H5Gopen2(file, path.c_str(), H5P_DEFAULT), "open run group " + id_)
@@ -262,12 +262,6 @@ void RunWriter::write_pending(hid_t file, h5::ConstantDatasets& constants) {
   // A group made by this commit has no attribute to replace.
   for (const auto& [name, value] : attributes_)
     h5::write_attribute(group.get(), name, value, created_);
-  if (!created_ && ended_) {  // no commit will add to it: fixed-size datasets
-    for (const Column& c : columns_)
-      h5::write_final_step_dataset(group.get(), c.name, c.spec->type, c.cols, rows_pending_,
-                                   c.pending.data(), &constants);
-    return;
-  }
   if (!created_)
     for (const Column& c : columns_)
       h5::create_step_dataset(group.get(), c.name, c.spec->type, c.cols);
@@ -374,15 +368,18 @@ void ArchiveWriter::commit(bool durable) {
             h5::write_text_dataset(g.get(), "hwloc_topology", invocation_.hwloc_xml);
           }
         }
-        h5::ConstantDatasets constants;  // shared within the commit only: its runs are in one file
-        std::vector<h5::TableRun> rows;  // runs that end in the commit that creates them
+        // Runs whose end is in the commit that creates them are rows of run tables.
+        std::vector<h5::TableRun> rows;
         for (const auto& run : ended_)
           if (run->created_)
-            run->write_pending(file, constants);
+            run->write_pending(file);
           else
             rows.push_back(run->table_row());
+        if (active_ && active_->ended_ && !active_->created_)
+          rows.push_back(active_->table_row());
+        else if (active_)
+          active_->write_pending(file);
         h5::write_run_tables(file, rows);
-        if (active_) active_->write_pending(file, constants);
       },
       durable);
   ended_.clear();

@@ -1,8 +1,6 @@
 #include "harness/archive/h5_records.h"
 
 #include <algorithm>
-#include <cstring>
-#include <optional>
 
 #include "harness/archive/deflated_chunks.h"
 
@@ -280,19 +278,6 @@ Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid
                  "create dataset " + name);
 }
 
-// The bytes every element of `data` holds, when they all hold the same (0 when there are none).
-std::optional<std::uint64_t> constant_element(RecordType type, hsize_t cols, hsize_t rows,
-                                              const void* data) {
-  const std::size_t size = record_type_bytes(type), n = rows * row_values(cols);
-  if (n == 0 || size == 0 || size > sizeof(std::uint64_t)) return std::nullopt;
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  // Each element against the next: equal throughout exactly when all are equal.
-  if (n > 1 && std::memcmp(bytes, bytes + size, (n - 1) * size) != 0) return std::nullopt;
-  std::uint64_t element = 0;
-  std::memcpy(&element, bytes, size);
-  return element;
-}
-
 Handle create_final_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
                             hsize_t rows, const void* data) {
   const hsize_t width = row_values(cols);
@@ -330,42 +315,9 @@ Handle create_step_dataset(hid_t group, const std::string& name, RecordType type
   return create_dataset(group, name, type, space.get(), dcpl.get());
 }
 
-hid_t ConstantDatasets::find(const std::string& name, RecordType type, hsize_t cols, hsize_t rows,
-                             const void* data) const {
-  const auto it = std::find_if(by_name_.begin(), by_name_.end(),
-                               [&](const auto& e) { return e.first == name; });
-  if (it == by_name_.end()) return -1;
-  const Entry& e = it->second;
-  if (e.type != type || e.cols != cols || e.rows != rows) return -1;
-  const auto element = constant_element(type, cols, rows, data);
-  return element && *element == e.element ? e.dataset.get() : -1;
-}
-
-void ConstantDatasets::link(hid_t group, const std::string& name, hid_t equal) {
-  ensure_run_subgroup(group, name);
-  check(H5Olink(equal, group, name.c_str(), H5P_DEFAULT, H5P_DEFAULT), "link " + name);
-}
-
-void ConstantDatasets::remember(const std::string& name, RecordType type, hsize_t cols,
-                                hsize_t rows, const void* data, Handle dataset) {
-  const auto element = constant_element(type, cols, rows, data);
-  if (!element) return;
-  Entry entry{type, cols, rows, *element, std::move(dataset)};
-  for (auto& [n, e] : by_name_)
-    if (n == name) {
-      e = std::move(entry);
-      return;
-    }
-  by_name_.emplace_back(name, std::move(entry));
-}
-
 void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
-                              hsize_t rows, const void* data, ConstantDatasets* constants) {
-  if (constants)
-    if (const hid_t equal = constants->find(name, type, cols, rows, data); equal >= 0)
-      return ConstantDatasets::link(group, name, equal);
-  Handle d = create_final_dataset(group, name, type, cols, rows, data);
-  if (constants) constants->remember(name, type, cols, rows, data, std::move(d));
+                              hsize_t rows, const void* data) {
+  create_final_dataset(group, name, type, cols, rows, data);
 }
 
 Handle create_group(hid_t parent, const std::string& path, GroupRoom room) {

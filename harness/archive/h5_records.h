@@ -36,41 +36,12 @@ Handle create_step_dataset(hid_t group, const std::string& name, RecordType type
 // The largest step dataset a finished run stores compact (its values inside its object header).
 inline constexpr hsize_t kCompactStepBytes = 8192;
 
-// The constant datasets (every element the same bytes: a simulated run's zero balances, its NaN
-// predictions) of the finished runs one commit writes, by name: a later run's dataset of the same
-// name, shape and value is a hard link to the first one, which costs a link where H5Dcreate2 and
-// its chunks cost 5-10 times more. Readers see a dataset either way; no run links two of its own.
-// It keeps those datasets open, so that a link costs no path lookup: destroy it before the file
-// closes (it lives inside a commit's edit).
-class ConstantDatasets {
- public:
-  // An equal dataset `name` written before, open; -1 when none, or `data` is not constant.
-  hid_t find(const std::string& name, RecordType type, hsize_t cols, hsize_t rows,
-             const void* data) const;
-  // Links `name` in `group` (a run's group) to `equal`, a dataset find gave.
-  static void link(hid_t group, const std::string& name, hid_t equal);
-  // Keeps `dataset`, just written as `name`, when `data` is constant.
-  void remember(const std::string& name, RecordType type, hsize_t cols, hsize_t rows,
-                const void* data, Handle dataset);
-
- private:
-  struct Entry {
-    RecordType type;
-    hsize_t cols, rows;
-    std::uint64_t element;  // its bytes, zero-padded
-    Handle dataset;
-  };
-  std::vector<std::pair<std::string, Entry>> by_name_;
-};
-
-// Creates the dataset `name` of a run whose end is in the same commit, holding its `rows` rows of
-// `data` (as append_rows takes them): it never grows, so up to kCompactStepBytes it is compact
-// and fixed-size, with no chunk index and no filters (docs/ARCHITECTURE.md, "Archive layout");
-// a larger one is fixed-size too, chunked and compressed in chunks sized to its rows. With
-// `constants`, a constant dataset equal to one written before is a hard link to it.
+// Creates the dataset `name` (a run table's column) holding its `rows` rows of `data` (as
+// append_rows takes them): it never grows, so up to kCompactStepBytes it is compact and
+// fixed-size, with no chunk index and no filters (docs/ARCHITECTURE.md, "Archive layout"); a
+// larger one is fixed-size too, chunked and compressed in chunks sized to its rows.
 void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
-                              hsize_t rows, const void* data,
-                              ConstantDatasets* constants = nullptr);
+                              hsize_t rows, const void* data);
 
 // Creates the group `path` of `parent` (and its missing parents) keeping up to 128 links and
 // attributes in its object header, as a run's groups do: a heap and a B-tree each only past that.

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "harness/archive/archive_file.h"
 #include "harness/archive/archive_schema.h"
 #include "harness/archive/h5_records.h"
+#include "harness/archive/run_tables.h"
 #include "harness/archive/step_journal.h"
 
 namespace lbb {
@@ -107,6 +109,34 @@ std::vector<std::pair<std::string, h5::Value>> record_attributes(const JournalRe
   return out;
 }
 
+// A run the archive holds as a run table's row (run_tables.h): ended when it was written.
+struct TabledRun {
+  std::string uuid;
+  std::uint64_t rows = 0;
+};
+
+std::map<std::string, TabledRun> tabled_runs(hid_t file, const std::string& archive) {
+  std::map<std::string, TabledRun> out;
+  if (H5Lexists(file, h5::kTablesGroup, H5P_DEFAULT) <= 0) return out;
+  auto tables = h5::group(H5Gopen2(file, h5::kTablesGroup, H5P_DEFAULT), archive + ": /tables");
+  for (const auto& name : h5::member_names(tables.get(), archive + ": /tables")) {
+    const std::string where = archive + ": /tables/" + name;
+    h5::require_hard_link(tables.get(), name, H5O_TYPE_GROUP, where);
+    auto table = h5::group(H5Gopen2(tables.get(), name.c_str(), H5P_DEFAULT), where);
+    const h5::TableContents t = h5::read_table(table.get(), true, where);
+    for (std::size_t r = 0; r < t.ids.size(); ++r) {
+      TabledRun run;
+      run.rows = t.first[r + 1] - t.first[r];
+      const auto& a = t.attributes[r];
+      if (auto it = a.find("run_uuid");
+          it != a.end() && std::holds_alternative<std::string>(it->second))
+        run.uuid = std::get<std::string>(it->second);
+      out[t.ids[r]] = std::move(run);
+    }
+  }
+  return out;
+}
+
 // A header's datasets, for a run the archive lacks: the schema's, with its type and rank, each
 // once.
 void check_new_layout(const std::vector<const JournalColumn*>& layout, const std::string& where) {
@@ -123,11 +153,20 @@ void check_new_layout(const std::vector<const JournalColumn*>& layout, const std
 // The rows the archive's run holds (0 for a run its header creates), after checking it against
 // the journal's layout of it; sets run.created, whether steps may be added (partial) and
 // whether its datasets cannot grow (fixed: written at their final size, docs "Archive layout").
-std::uint64_t archived_rows(hid_t runs, const std::string& archive, const JournalScan& scan,
-                            JournalRun& run, const std::vector<const JournalColumn*>& layout,
-                            bool& partial, bool& fixed) {
+std::uint64_t archived_rows(hid_t runs, const std::map<std::string, TabledRun>& tabled,
+                            const std::string& archive, const JournalScan& scan, JournalRun& run,
+                            const std::vector<const JournalColumn*>& layout, bool& partial,
+                            bool& fixed) {
   const JournalRecord& first = scan.records[run.first];
   const std::string where = "run " + run.run_id;
+  if (const auto it = tabled.find(run.run_id); it != tabled.end()) {
+    if (it->second.uuid != first.run_uuid)
+      throw h5::Error("it belongs to another archive: " + archive + "'s " + where +
+                      " has another run_uuid");
+    if (first.is_header()) ++run.committed;  // a kill between a commit and the truncation
+    fixed = true;  // its end is in the archive with it: nothing may be added
+    return it->second.rows;
+  }
   if (H5Lexists(runs, run.run_id.c_str(), H5P_DEFAULT) <= 0) {
     if (!first.is_header())
       throw h5::Error("its steps are of " + where + ", which " + archive + " does not hold");
@@ -158,7 +197,8 @@ std::uint64_t archived_rows(hid_t runs, const std::string& archive, const Journa
 }
 
 // Checks one run's records against the archive (open read-only) and counts them.
-void check_run(hid_t runs, const std::string& archive, const JournalScan& scan, JournalRun& run) {
+void check_run(hid_t runs, const std::map<std::string, TabledRun>& tabled,
+               const std::string& archive, const JournalScan& scan, JournalRun& run) {
   const auto& records = scan.records;
   const JournalRecord& first = records[run.first];
   const JournalRecord& last = records[run.first + run.count - 1];
@@ -170,7 +210,8 @@ void check_run(hid_t runs, const std::string& archive, const JournalScan& scan, 
     if (records[k].is_header()) throw h5::Error("it mixes records of different runs or layouts");
   const std::vector<const JournalColumn*> layout = layout_of(first);
   bool partial = false, fixed = false;
-  const std::uint64_t rows = archived_rows(runs, archive, scan, run, layout, partial, fixed);
+  const std::uint64_t rows =
+      archived_rows(runs, tabled, archive, scan, run, layout, partial, fixed);
   std::uint64_t next = rows;
   for (std::size_t k = run.first; k < run.first + run.count; ++k) {
     const JournalRecord& r = records[k];
@@ -229,7 +270,8 @@ void check_records(hid_t file, const std::string& archive, const JournalScan& sc
     report.runs.back().count = 1;
   }
   auto runs = h5::group(H5Gopen2(file, "runs", H5P_DEFAULT), archive + ": /runs");
-  for (JournalRun& run : report.runs) check_run(runs.get(), archive, scan, run);
+  const auto tabled = tabled_runs(file, archive);
+  for (JournalRun& run : report.runs) check_run(runs.get(), tabled, archive, scan, run);
 }
 
 // Scans the journal and checks it; a refused journal comes back with `problem` set.
@@ -252,13 +294,11 @@ JournalReport examine(const std::string& archive, JournalScan& scan) {
   return report;
 }
 
-// Creates the run from its header record: its attributes, `partial`, and unless `ended` (its
-// datasets are then written at their final size by append_run) its datasets, empty.
-h5::Handle create_run(hid_t file, const JournalRecord& header, bool ended) {
+// Creates the run from its header record: its attributes, `partial`, and its datasets, empty.
+h5::Handle create_run(hid_t file, const JournalRecord& header) {
   auto group = h5::create_run_group(file, header.run_id);
-  if (!ended)
-    for (const JournalColumn* c : layout_of(header))
-      h5::create_step_dataset(group.get(), c->name, c->type, c->width);
+  for (const JournalColumn* c : layout_of(header))
+    h5::create_step_dataset(group.get(), c->name, c->type, c->width);
   for (const auto& [name, value] : record_attributes(header))
     h5::write_attribute(group.get(), name, value);
   h5::write_attribute(group.get(), "run_uuid", header.run_uuid);
@@ -266,38 +306,56 @@ h5::Handle create_run(hid_t file, const JournalRecord& header, bool ended) {
   return group;
 }
 
-// Adds one run's pending records to `file`: its group when created, its rows column by
-// column, then its end. A run created and ended here gets fixed-size datasets, as the writer
-// gives a run whose end is in the commit that creates it.
-void append_run(hid_t file, const JournalScan& scan, const JournalRun& run,
-                h5::ConstantDatasets& constants) {
+// A column's pending rows, from the run's records in the journal's order.
+std::vector<unsigned char> pending_rows(const JournalScan& scan, const JournalRun& run,
+                                        std::size_t column) {
+  std::vector<unsigned char> rows;
+  for (std::size_t r = run.pending_at; r < run.first + run.count; ++r) {
+    if (scan.records[r].is_end()) continue;  // the last; the steps before it are all pending
+    const auto& bytes = scan.records[r].columns[column].bytes;
+    rows.insert(rows.end(), bytes.begin(), bytes.end());
+  }
+  return rows;
+}
+
+// A run created and ended here, whole, as the writer gives a run whose end is in the commit
+// that creates it: a run table's row.
+h5::StoredRun whole_run(const JournalScan& scan, const JournalRun& run) {
   const auto& records = scan.records;
-  const bool whole = run.created && !run.ended.empty();
-  auto group = run.created ? create_run(file, records[run.first], whole)
+  const JournalRecord& header = records[run.first];
+  h5::StoredRun out;
+  out.id = run.run_id;
+  for (const auto& [name, value] : record_attributes(header)) out.attributes[name] = value;
+  out.attributes["run_uuid"] = header.run_uuid;
+  out.attributes["status"] = std::string("partial");
+  for (const auto& [name, value] : record_attributes(records[run.first + run.count - 1]))
+    out.attributes[name] = value;
+  const auto layout = layout_of(header);
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    const JournalColumn& c = *layout[k];
+    h5::RunColumn column{c.name, c.type, c.width, run.pending, {}};
+    if (run.pending > 0) column.bytes = pending_rows(scan, run, k);
+    out.columns.push_back(std::move(column));
+  }
+  return out;
+}
+
+// Adds a run's pending records to `file` that the archive holds as a group, or that stays
+// partial: its group when created, its rows column by column, then its end.
+void append_run(hid_t file, const JournalScan& scan, const JournalRun& run) {
+  const auto& records = scan.records;
+  auto group = run.created ? create_run(file, records[run.first])
                            : h5::group(H5Gopen2(file, ("/runs/" + run.run_id).c_str(), H5P_DEFAULT),
                                        "open run " + run.run_id);
   if (!run.ended.empty())
     for (const auto& [name, value] : record_attributes(records[run.first + run.count - 1]))
       h5::write_attribute(group.get(), name, value);
-  if (whole && run.pending == 0)
-    for (const JournalColumn* c : layout_of(records[run.first]))
-      h5::write_final_step_dataset(group.get(), c->name, c->type, c->width, 0, nullptr);
   if (run.pending == 0) return;
   const JournalRecord& first = records[run.pending_at];
-  std::vector<unsigned char> rows;
   for (std::size_t k = 0; k < first.columns.size(); ++k) {
-    rows.clear();
-    for (std::size_t r = run.pending_at; r < run.first + run.count; ++r) {
-      if (records[r].is_end()) continue;  // the last; the steps before it are all pending
-      const auto& bytes = records[r].columns[k].bytes;
-      rows.insert(rows.end(), bytes.begin(), bytes.end());
-    }
     const JournalColumn& c = first.columns[k];
-    if (whole)
-      h5::write_final_step_dataset(group.get(), c.name, c.type, c.width, run.pending, rows.data(),
-                                   &constants);
-    else
-      h5::append_rows(group.get(), c.name, c.type, c.width, first.row, run.pending, rows.data());
+    const auto rows = pending_rows(scan, run, k);
+    h5::append_rows(group.get(), c.name, c.type, c.width, first.row, run.pending, rows.data());
   }
 }
 
@@ -351,8 +409,16 @@ JournalReport fold_journal(const std::string& archive) {
     commit_archive(
         archive,
         [&](hid_t file) {
-          h5::ConstantDatasets constants;  // as a commit of the writer shares them
-          for (const JournalRun& run : report.runs) append_run(file, scan, run, constants);
+          std::vector<h5::StoredRun> whole;
+          for (const JournalRun& run : report.runs) {
+            if (run.created && !run.ended.empty())
+              whole.push_back(whole_run(scan, run));
+            else if (run.changes())
+              append_run(file, scan, run);
+          }
+          std::vector<h5::TableRun> rows;
+          for (const auto& run : whole) rows.push_back(h5::table_run(run));
+          h5::write_run_tables(file, rows);
         },
         true);
   if (scan.exists) ::unlink(report.journal.c_str());

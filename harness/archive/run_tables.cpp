@@ -291,6 +291,28 @@ void read_attribute_column(hid_t table, const std::string& name, hsize_t n,
 
 }  // namespace
 
+// Every step column of the table is `total` rows long.
+void check_column_lengths(hid_t table, hsize_t total, const std::string& where) {
+  for (const char* sub : {"step", "proc", "metric", "module"}) {
+    if (H5Lexists(table, sub, H5P_DEFAULT) <= 0) continue;
+    require_hard_link(table, sub, H5O_TYPE_GROUP, where);
+    auto g = group(H5Gopen2(table, sub, H5P_DEFAULT), where + "/" + sub);
+    for (const auto& name : member_names(g.get(), where + "/" + sub)) {
+      const std::string what = where + "/" + sub + "/" + name;
+      require_hard_link(table, std::string(sub) + "/" + name, H5O_TYPE_DATASET, where);
+      auto d = dataset(H5Dopen2(g.get(), name.c_str(), H5P_DEFAULT), what + ": cannot open");
+      auto space = dataspace(H5Dget_space(d.get()), what);
+      hsize_t dims[2] = {0, 0};
+      const int rank = H5Sget_simple_extent_ndims(space.get());
+      if (rank < 1 || rank > 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) != rank)
+        throw Error(what + " is not a step dataset (rank " + std::to_string(rank) + ")");
+      if (dims[0] != total)
+        throw Error(what + " holds " + std::to_string(dims[0]) + " rows, its runs " +
+                    std::to_string(total));
+    }
+  }
+}
+
 TableContents read_table(hid_t table, bool with_attributes, const std::string& where) {
   TableContents t;
   hsize_t n = 0;
@@ -303,6 +325,7 @@ TableContents read_table(hid_t table, bool with_attributes, const std::string& w
       throw Error(where + "/step_rows: a run's rows out of range");
     t.first.push_back(t.first.back() + static_cast<hsize_t>(r));
   }
+  check_column_lengths(table, t.first.back(), where);
   if (!with_attributes) return t;
   t.attributes.resize(n);
   if (H5Lexists(table, "attr", H5P_DEFAULT) <= 0) return t;

@@ -74,7 +74,8 @@ std::size_t count_runs(hid_t file, const std::string& where);
 namespace lbb::h5 {
 
 // A run table's runs, checked as read (a table from elsewhere may hold anything): their ids,
-// where their rows start (first[R] is the column length) and, when asked, their attributes.
+// where their rows start (first[R], the length every step column is checked to have) and, when
+// asked, their attributes.
 struct TableContents {
   std::vector<std::string> ids;
   std::vector<hsize_t> first;

@@ -3,6 +3,10 @@
 Only what the figures plot comes from here: per-run attributes and per-step series. Every
 statistic over repetitions (medians, intervals, stars, ties) comes from the table instead
 (table_stats.py), so the report and `lbbench table` can never disagree.
+
+iter_runs() is the one Python reader of runs, whichever layout holds them: a /runs/<run-id>
+group, or a row of a run table /tables/<table-id> (harness/archive/run_tables.h). The e2e tests
+read archives through it too (tests/e2e/archive_runs.py), so a layout is read in one place.
 """
 import re
 from dataclasses import dataclass, field
@@ -78,18 +82,174 @@ class Archive:
         return r[(r["status"] == "complete") & (r["verified"] == 1)]
 
 
-def _read_run(rid, group, problems):
-    row = {"run": rid}
+STEP_GROUPS = ("step", "proc", "metric", "module")  # where a run keeps its step datasets
+
+
+class ArchiveError(ValueError):
+    """A run or a run table that cannot be read as lbbench writes it."""
+
+
+def _scalar(value, where):
+    """An attribute as Python's str, int or float (the schema's text, integers and reals)."""
+    if np.shape(value) != ():
+        raise ArchiveError(f"{where} is not a single value")
+    if isinstance(value, (bytes, str)):
+        return _text(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    raise ArchiveError(f"{where} is neither text nor a number")
+
+
+def _members(group, name, where):
+    """The subgroup `name` of a run table (attr, text, present), or {} when it has none."""
+    sub = group.get(name, {})
+    if not isinstance(sub, (h5py.Group, dict)):
+        raise ArchiveError(f"{where}/{name} is not a group")
+    return sub
+
+
+def _vector(holder, name, where, length=None, text=False):
+    """The one-dimensional dataset `name` of a run table, whole; `length` values when given."""
+    d = holder.get(name)
+    if not isinstance(d, h5py.Dataset) or d.ndim != 1:
+        raise ArchiveError(f"{where}/{name} is not a one-dimensional dataset")
+    if length is not None and d.shape[0] != length:
+        raise ArchiveError(f"{where}/{name} holds {d.shape[0]} values, the table {length} runs")
+    if text != (h5py.check_string_dtype(d.dtype) is not None):
+        raise ArchiveError(f"{where}/{name} is {'not ' if text else ''}text")
+    return d.asstr()[()] if text else d[()]
+
+
+class _Table:
+    """One run table: its runs' ids and row ranges, and its step columns, each read whole once
+    (a run's series is a slice of it: one read a column, not one a run)."""
+
+    def __init__(self, group, where):
+        self.group, self.where = group, where
+        self.ids = [str(i) for i in _vector(group, "run_id", where, text=True)]
+        rows = _vector(group, "step_rows", where, len(self.ids))
+        if rows.dtype.kind != "i" or np.any(rows < 0):
+            raise ArchiveError(f"{where}/step_rows: a run's rows out of range")
+        self.first = np.concatenate([[0], np.cumsum(rows, dtype=np.int64)]).tolist()
+        self._columns = {}
+
+    def attributes(self):
+        """Each run's attributes, a dict a run: attr/<name> decoded through text/<name> (text)
+        or present/<name> (a number some run lacks)."""
+        n = len(self.ids)
+        out = [{} for _ in range(n)]
+        attr, text, present = (_members(self.group, sub, self.where)
+                               for sub in ("attr", "text", "present"))
+        for name in attr:
+            values = _vector(attr, name, f"{self.where}/attr", n)
+            if name in text:
+                distinct = _vector(text, name, f"{self.where}/text", text=True)
+                if values.dtype.kind != "i" or np.any((values < -1) | (values >= len(distinct))):
+                    raise ArchiveError(f"{self.where}/attr/{name}: a text index out of range")
+                for r, code in enumerate(values.tolist()):
+                    if code >= 0:
+                        out[r][name] = str(distinct[code])
+                continue
+            if values.dtype.kind not in "if":
+                raise ArchiveError(f"{self.where}/attr/{name} is neither text nor a number")
+            has = _vector(present, name, f"{self.where}/present", n) if name in present \
+                else np.ones(n, dtype=np.int32)
+            for r, (value, here) in enumerate(zip(values.tolist(), has.tolist())):
+                if here:
+                    out[r][name] = value
+        return out
+
+    def column(self, name):
+        if name not in self._columns:
+            d = self.group[name]  # KeyError: the table's runs lack it
+            if not isinstance(d, h5py.Dataset) or d.ndim not in (1, 2) or \
+                    d.shape[0] != self.first[-1]:
+                raise ArchiveError(f"{self.where}/{name} holds {getattr(d, 'shape', None)}, its "
+                                   f"runs {self.first[-1]} rows")
+            self._columns[name] = d[()]
+        return self._columns[name]
+
+
+class StoredRun:
+    """One run of an archive, whichever layout holds it: its id, its attributes (`attrs`, as
+    str, int and float) and its step datasets by name ("step/makespan", "proc/busy", ...).
+    `group` is the h5py group of a /runs/<run-id> run; a table's row has `table` (the h5py group
+    /tables/<table-id>) and `row` (its index there) instead. Valid while the file is open."""
+
+    def __init__(self, rid, attrs, where, group=None, table=None, row=0):
+        self.id, self.attrs, self.where, self.group = rid, attrs, where, group
+        self._table, self.row = table, row
+        self.table = table.group if table is not None else None
+
+    def names(self):
+        """The names of its step datasets, sorted."""
+        holder = self.group if self.group is not None else self.table
+        return sorted(f"{kind}/{name}" for kind in STEP_GROUPS
+                      if isinstance(holder.get(kind), h5py.Group) for name in holder[kind])
+
+    def series(self, name):
+        """Its rows of the step dataset `name` as an array; KeyError when it has none."""
+        if self.group is not None:
+            return self.group[name][()]
+        t = self._table
+        return t.column(name)[t.first[self.row]:t.first[self.row + 1]]
+
+
+def _group_run(runs, rid):
+    group = runs[rid]
+    if not isinstance(group, h5py.Group):
+        raise ArchiveError(f"/runs/{rid} is not a group")
+    attrs = {k: _scalar(v, f"/runs/{rid} attribute {k}") for k, v in group.attrs.items()}
+    return [StoredRun(rid, attrs, f"/runs/{rid}", group=group)]
+
+
+def _table_runs(tables, tid):
+    table = _Table(tables[tid], f"/tables/{tid}")
+    return [StoredRun(rid, attrs, f"/tables/{tid}", table=table, row=r)
+            for r, (rid, attrs) in enumerate(zip(table.ids, table.attributes()))]
+
+
+def iter_runs(f, problems=None):
+    """Every run of the open h5py archive `f`: its /runs/<run-id> groups, then its run tables'
+    rows, as StoredRun. A run or table that cannot be read, or a run id held twice, raises
+    ArchiveError; given a list `problems`, it is described there instead and left out."""
+    sources = [(f["runs"], name, _group_run) for name in f["runs"]]
+    tables = _members(f, "tables", "")
+    sources += [(tables, name, _table_runs) for name in tables]
+    seen = {}
+    for holder, name, read in sources:
+        try:
+            runs = read(holder, name)
+        except (OSError, KeyError, TypeError, ValueError) as e:
+            if problems is None:
+                raise ArchiveError(f"{holder.name}/{name}: unreadable ({e})") from e
+            problems.append(f"{holder.name}/{name}: unreadable ({e})")
+            continue
+        for run in runs:
+            if run.id in seen:
+                message = f"{run.id}: held twice, in {seen[run.id]} and {run.where}"
+                if problems is None:
+                    raise ArchiveError(message)
+                problems.append(message)
+                continue
+            seen[run.id] = run.where
+            yield run
+
+
+def _read_run(run, problems):
+    row = {"run": run.id}
     for a in TEXT_ATTRS:
-        row[a] = _text(group.attrs[a]) if a in group.attrs else ""
+        row[a] = _text(run.attrs[a]) if a in run.attrs else ""
     for a in NUMBER_ATTRS:
-        row[a] = float(group.attrs[a]) if a in group.attrs else np.nan
+        row[a] = float(run.attrs[a]) if a in run.attrs else np.nan
     data = {}
     for name in STEP_SERIES + PROC_SERIES:
-        if name in group:
-            data[name] = group[name][:]
-        else:
-            problems.append(f"{rid}: dataset {name} missing")
+        try:
+            data[name] = run.series(name)
+        except KeyError:
+            problems.append(f"{run.id}: dataset {name} missing")
     row["steps_recorded"] = len(data["step/makespan"]) if "step/makespan" in data else 0
     if row["load_average"] != row["load_average"]:  # archives that name it load_start
         row["load_average"] = row["load_start"]
@@ -107,23 +267,23 @@ def read_archive(path):
     with f:
         if "runs" not in f:
             raise NotAnArchive(f"{path}: no /runs group (not an lbbench archive)")
-        archive = _read_runs(path, f["runs"])
+        archive = _read_runs(path, f)
         # Archives that store provenance once per invocation (the schema's /invocations/<id>).
         for iid, group in f.get("invocations", {}).items():
             archive.invocations[iid] = {k: _text(v) for k, v in group.attrs.items()}
         return archive
 
 
-def _read_runs(path, runs_group):
+def _read_runs(path, f):
     rows, series, problems = [], {}, []
-    for rid, group in runs_group.items():
+    for run in iter_runs(f, problems):
         try:
-            row, data = _read_run(rid, group, problems)
+            row, data = _read_run(run, problems)
         except (OSError, KeyError, ValueError) as e:
-            problems.append(f"{rid}: unreadable ({e})")
+            problems.append(f"{run.id}: unreadable ({e})")
             continue
         rows.append(row)
-        series[rid] = data
+        series[run.id] = data
     runs = pd.DataFrame(rows, columns=["run", "label", "family", "steps_recorded"] + TEXT_ATTRS
                         + NUMBER_ATTRS)
     return Archive(path, runs, series=series, problems=problems)

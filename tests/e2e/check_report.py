@@ -9,14 +9,12 @@ import sys
 
 import h5py
 
+from archive_runs import iter_runs
+
 
 def fail(msg):
     print("check_report: " + msg)
     sys.exit(1)
-
-
-def text(v):
-    return v.decode() if isinstance(v, bytes) else str(v)
 
 
 def sweep_point(sweep):
@@ -27,9 +25,9 @@ def expected(archive):
     """(section, words every such title holds) for each figure the archive calls for."""
     want, procs = [], {}
     with h5py.File(archive, "r") as f:
-        runs = [dict(g.attrs) for g in f["runs"].values()
-                if text(g.attrs["status"]) == "complete" and g.attrs["verified"] == 1]
-    groups = {(text(a["workload"]), int(a["processors"]), text(a["sweep"])) for a in runs}
+        runs = [run.attrs for run in iter_runs(f)
+                if run.attrs["status"] == "complete" and run.attrs["verified"] == 1]
+    groups = {(a["workload"], a["processors"], a["sweep"]) for a in runs}
     for w, p, s in groups:
         words = [f"{w}, P={p}"] + sweep_point(s)
         want += [(sec, words) for sec in ["Headline", "Step by step", "Busy time per processor"]]

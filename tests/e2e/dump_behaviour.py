@@ -6,6 +6,8 @@ import sys
 
 import h5py
 
+from archive_runs import runs_by_id
+
 ATTRS = ["name", "workload", "balancer", "static", "dynamic", "schedule", "executor",
          "processors", "modules", "steps", "warmup", "status", "verified", "checksum",
          "reference_checksum", "migrations_total", "bytes_moved_total", "tasks_total",
@@ -34,17 +36,15 @@ def rows(data):
 def main(paths):
     for path in paths:
         with h5py.File(path, "r") as f:
-            for rid in sorted(f["runs"]):
-                g = f["runs"][rid]
+            for rid, run in sorted(runs_by_id(f).items()):
                 print(f"== {rid}")
                 for a in ATTRS:
-                    if a in g.attrs:
-                        print(f"{a}: {text(g.attrs[a])}")
-                names = DATASETS + sorted("metric/" + m for m in g["metric"]) if "metric" in g \
-                    else DATASETS
-                for name in names:
-                    if name in g:
-                        for i, row in enumerate(rows(g[name][()])):
+                    if a in run.attrs:
+                        print(f"{a}: {text(run.attrs[a])}")
+                held = run.names()
+                for name in DATASETS + [n for n in held if n.startswith("metric/")]:
+                    if name in held:
+                        for i, row in enumerate(rows(run.series(name))):
                             print(f"{name}[{i}]: {row}")
 
 

@@ -2,9 +2,12 @@
 # Archives from elsewhere cannot be turned against their user (issue 10's reproducers):
 # show never crashes and never prints the archive's escape sequences; run -o never writes
 # through a link or into a file lbbench did not create; validate refuses such outputs up front.
+# A run table (harness/archive/run_tables.h) with one fault is refused by show and by run -o,
+# with a message naming what is wrong, and by the tests' own checker (check_archive.py).
 set -euo pipefail
 lbbench=$(realpath "$1")
 cfg=$(realpath configs/smoke.yaml)
+check_archive=$(realpath "$(dirname "$0")/check_archive.py")
 . "$(dirname "$0")/lib/scratch.sh"
 cd "$tmp"
 /usr/bin/python3 - <<'PY'
@@ -62,4 +65,52 @@ if grep -q -P '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' out.txt; then
   echo "hostile_archives: show printed control characters"; cat -v out.txt; exit 1
 fi
 grep -q '\\x1B\[31mred' out.txt
+# Run tables, each a copy of a real one with one fault.
+"$lbbench" run "$cfg" -o table.h5 > /dev/null 2>&1
+/usr/bin/python3 - <<'PY'
+import shutil, h5py, numpy
+def variant(name, edit):
+    shutil.copy('table.h5', name + '.h5')
+    with h5py.File(name + '.h5', 'r+') as f:
+        edit(f, f['tables/t-00000'])
+def replace(group, name, value):
+    del group[name]
+    group[name] = value
+def negative_rows(f, t):  # the rows still sum to the columns' length
+    rows = t['step_rows'][()]
+    rows[0] += 2 * rows[1]
+    rows[1] = -rows[1]
+    t['step_rows'][...] = rows
+def text_code(f, t):
+    t['attr/balancer'][-1] = len(t['text/balancer'])
+# A step column one row shorter than sum(step_rows).
+variant('short_column', lambda f, t: replace(t, 'step/makespan', t['step/makespan'][:-1]))
+variant('negative_rows', negative_rows)
+variant('text_code', text_code)
+variant('id_not_text', lambda f, t: replace(t, 'run_id', numpy.arange(len(t['run_id']))))
+# The same runs again in a second table.
+variant('duplicate', lambda f, t: f.copy(t, 'tables/t-00001'))
+# Soft links inside /tables: a table, and a column.
+variant('soft_table', lambda f, t: f.__setitem__('tables/t-00001', h5py.SoftLink(t.name)))
+variant('soft_column',
+        lambda f, t: replace(t, 'step/wall', h5py.SoftLink(t.name + '/step/makespan')))
+PY
+named() {  # named PATTERN WHAT FILE: the last command's message (in FILE) matches PATTERN
+  grep -q -E "$1" "$3" || { echo "hostile_archives: $2: no message naming $1"; cat "$3"; exit 1; }
+}
+# Each case, and what the message must name.
+for case in short_column:step/makespan negative_rows:step_rows text_code:attr/balancer \
+    id_not_text:run_id duplicate:run-00000-none soft_table:t-00001.*soft.link \
+    soft_column:step/wall.*soft.link; do
+  f=${case%%:*} names=${case#*:}
+  before=$(md5sum $f.h5)
+  expect_exit 2 "$lbbench" show $f.h5
+  named "$names" "show $f.h5" err.txt
+  expect_exit 2 "$lbbench" run "$cfg" -o $f.h5
+  named "$names" "run -o $f.h5" err.txt
+  expect_exit 1 /usr/bin/python3 "$check_archive" "$lbbench" $f.h5 3
+  named "^check_archive: .*($names)" "check_archive.py $f.h5" out.txt
+  [ "$(md5sum $f.h5)" = "$before" ] || { echo "hostile_archives: $f.h5 changed"; exit 1; }
+  [ ! -e $f.h5.lbbench-tmp ] && [ ! -e $f.h5.lbbench-lock ]
+done
 echo "hostile_archives: OK"

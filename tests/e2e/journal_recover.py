@@ -22,6 +22,9 @@ import zlib
 
 import h5py
 
+from archive_edit import set_attr
+from archive_runs import iter_runs, runs_by_id
+
 CONFIG = """name: journal
 workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }
 platform: { processors: 2, topology: chain }
@@ -106,13 +109,18 @@ def with_records(tmp, name, archive, journal, kept):
     return path
 
 
+def the_run(f):
+    """The killed run, whichever layout holds it (tests/e2e/archive_runs.py)."""
+    return runs_by_id(f)["run-00000-none"]
+
+
 def rows(path):
+    """The rows of the archive's one run (0 without one); all its datasets must hold them."""
     with h5py.File(path, "r") as f:
-        if len(f["runs"]) == 0:
+        runs = list(iter_runs(f))
+        if not runs:
             return 0
-        g = next(iter(f["runs"].values()))
-        lengths = set()
-        g.visititems(lambda n, o: lengths.add(o.shape[0]) if isinstance(o, h5py.Dataset) else None)
+        lengths = {len(runs[0].series(name)) for name in runs[0].names()}
     if len(lengths) != 1:
         fail(f"{path}: datasets of different lengths {lengths}")
     return lengths.pop()
@@ -180,9 +188,9 @@ def main(lbbench):
             fail(f"intact: exit {r.returncode}, {rows(path)} rows, reported {reported}: "
                  f"{r.stdout}{r.stderr}")
         with h5py.File(path, "r") as f:
-            g = f["runs"]["run-00000-none"]
-            if g.attrs["status"] != "partial" or "config_yaml" not in g.attrs:
-                fail(f"intact: the created run lacks its header: {dict(g.attrs)}")
+            attrs = the_run(f).attrs
+            if attrs["status"] != "partial" or "config_yaml" not in attrs:
+                fail(f"intact: the created run lacks its header: {attrs}")
         intact = path
         whole = rows(path)
         if subprocess.run(["h5dump", "-H", path], capture_output=True).returncode != 0:
@@ -198,7 +206,7 @@ def main(lbbench):
         r = run([lbbench, "run", config, "-o", path, "--resume", "--set", "execution.steps=20"],
                 env)
         with h5py.File(path, "r") as f:
-            first = f["runs"]["run-00000-none"]["step/wall"].shape[0]
+            first = len(the_run(f).series("step/wall"))
         if r.returncode != 0 or "recovered" not in r.stderr or first != whole:
             fail(f"resume: exit {r.returncode}, {first} rows of {whole}: {r.stderr}")
 
@@ -222,7 +230,7 @@ def main(lbbench):
         path = with_records(tmp, "header-only", a, ja, whole_records[:1])
         r = run([lbbench, "recover", path], env)
         with h5py.File(path, "r") as f:
-            status = f["runs"]["run-00000-none"].attrs["status"]
+            status = the_run(f).attrs["status"]
         if r.returncode != 0 or rows(path) != 0 or status != "partial" or \
                 "created from its header" not in r.stdout:
             fail(f"header only: exit {r.returncode}, {rows(path)} rows, {status}: {r.stdout}")
@@ -259,7 +267,7 @@ def main(lbbench):
         if r.returncode != 0 or rows(path) != 3:
             fail(f"first steps: exit {r.returncode}, {rows(path)} rows: {r.stdout}{r.stderr}")
         with h5py.File(path, "r+") as f:
-            f["runs"]["run-00000-none"].attrs["status"] = "complete"
+            set_attr(the_run(f), "status", "complete")
         shutil.copy(ja, path + JOURNAL)
         expect_refused(lbbench, path, env, "not partial", "journal of a complete run")
 
@@ -270,8 +278,8 @@ def main(lbbench):
         path = with_end(tmp, "end", a, ja, ended)
         r = run([lbbench, "recover", path], env)
         with h5py.File(path, "r") as f:
-            g = f["runs"]["run-00000-none"]
-            got = (g.attrs["status"], int(g.attrs["verified"]), float(g.attrs["wall_total"]))
+            attrs = the_run(f).attrs
+            got = (attrs["status"], attrs["verified"], attrs["wall_total"])
         if r.returncode != 0 or got != ("complete", 1, 1.5) or rows(path) != whole or \
                 "its end" not in r.stdout:
             fail(f"end: exit {r.returncode}, {got}, {rows(path)} rows: {r.stdout}{r.stderr}")
@@ -294,7 +302,7 @@ def main(lbbench):
         path = case(tmp, "merge", a, ja)
         r = run([lbbench, "merge", path, b], env)
         with h5py.File(path, "r") as f:
-            first = f["runs"]["run-00000-none"]["step/wall"].shape[0]
+            first = len(the_run(f).series("step/wall"))
         if r.returncode != 0 or first != whole:
             fail(f"merge: exit {r.returncode}, {first} rows of {whole}: {r.stderr}")
     print(f"journal_recover: {reported} reported steps recovered ({whole - committed} from the "

@@ -17,6 +17,8 @@ import time
 
 import h5py
 
+from archive_runs import runs_by_id
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # A step at a time (bulk-synchronous threads), and simulated asynchronous runs whose steps reach
 # the journal in bursts of 64 (one record each): each config, with its planned run count, takes
@@ -48,10 +50,10 @@ def completed_runs(path):
     """(config, repetition) of every complete run; fails on a duplicate."""
     seen = set()
     with h5py.File(path, "r") as f:
-        for rid, g in f["runs"].items():
-            if g.attrs["status"] != "complete":
+        for rid, run in runs_by_id(f).items():
+            if run.attrs["status"] != "complete":
                 continue
-            key = (g.attrs["config_yaml"], int(g.attrs["repetition"]))
+            key = (run.attrs["config_yaml"], run.attrs["repetition"])
             if key in seen:
                 fail(f"{path}: {rid} duplicates a complete run")
             seen.add(key)
@@ -62,7 +64,7 @@ def check(lbbench, path, allow_partial=True):
     if subprocess.run(["h5dump", "-H", path], capture_output=True).returncode != 0:
         fail(f"h5dump cannot open {path}")
     with h5py.File(path, "r") as f:
-        n = len(f["runs"])
+        n = len(runs_by_id(f))
     args = [sys.executable, os.path.join(HERE, "check_archive.py"), lbbench, path, str(n)]
     r = subprocess.run(args + (["--allow-partial"] if allow_partial else []), capture_output=True,
                        text=True)
@@ -97,16 +99,14 @@ def check_lossless(lbbench, path, log, env):
     reported, ended = finished_steps(log)
     recovered = 0
     with h5py.File(path, "r") as f:
+        runs = runs_by_id(f)
         for rid in ended:  # batched commits: a run's end may have been only in the journal
-            if rid not in f["runs"] or f["runs"][rid].attrs["status"] == "partial":
+            if rid not in runs or runs[rid].attrs["status"] == "partial":
                 fail(f"{path}: {rid} reported its end but the archive holds it as partial")
         for rid, n in reported.items():
-            if rid not in f["runs"]:
+            if rid not in runs:
                 fail(f"{path}: {rid} reported {n} finished steps but is not archived")
-            g = f["runs"][rid]
-            lengths = set()
-            g.visititems(lambda name, obj: lengths.add(obj.shape[0])
-                         if isinstance(obj, h5py.Dataset) else None)
+            lengths = {len(runs[rid].series(name)) for name in runs[rid].names()}
             if len(lengths) != 1 or lengths.pop() < n:
                 fail(f"{path}: {rid} holds steps {sorted(lengths)}, the process finished {n}")
             recovered += "recovered" in r.stdout and rid in r.stdout

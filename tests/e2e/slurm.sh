@@ -50,16 +50,19 @@ grep -q "^8 runs in" "$tmp/merge.log" || { cat "$tmp"/*.log; exit 1; }
 /usr/bin/python3 tests/e2e/check_archive.py "$LBBENCH" "$tmp/merged.h5" 8
 /usr/bin/python3 - "$tmp/merged.h5" "$tmp/whole.h5" <<'PY'
 import collections, sys, h5py
+sys.path.insert(0, "tests/e2e")
+from archive_runs import iter_runs
 def runs(path):
     with h5py.File(path, "r") as f:
-        return collections.Counter((g.attrs["config_yaml"], int(g.attrs["repetition"]),
-                                    g.attrs["status"]) for g in f["runs"].values())
+        return collections.Counter((r.attrs["config_yaml"], r.attrs["repetition"],
+                                    r.attrs["status"]) for r in iter_runs(f))
 merged, whole = runs(sys.argv[1]), runs(sys.argv[2])
 assert merged == whole, (merged - whole, whole - merged)
 with h5py.File(sys.argv[1], "r") as f:
-    for g in f["runs"].values():
-        assert g.attrs["merged_from"].endswith(".h5") and g.attrs["source_run"].startswith("run-")
-        inv = f["invocations"][g.attrs["invocation"]]
+    for r in iter_runs(f):
+        a = r.attrs
+        assert a["merged_from"].endswith(".h5") and a["source_run"].startswith("run-")
+        inv = f["invocations"][a["invocation"]]
         assert inv.attrs["slice"] in ("0/3", "1/3", "2/3"), inv.attrs["slice"]
         assert b"topology" in inv["hwloc_topology"][()]
 print("slurm: merged slices = unsliced sweep:", sum(merged.values()), "runs")

@@ -52,28 +52,32 @@ cp "$tmp/a.h5" "$tmp/mixed.h5"
 grep -q "warning: fewer than 5 repetitions" "$tmp/table.txt"
 
 # Rewrites each run's two clocks: scale x (1 + spread * u), u uniform in [-1, 1], seeded;
-# `copy` gives block the same samples as none (one strategy under two labels).
+# `twins` gives block the same samples as none (one strategy under two labels). Either layout
+# (a run table's attr columns or run groups' attributes), through tests/e2e/archive_edit.py.
 $py - "$tmp" <<'PY'
 import shutil, sys, h5py, numpy as np
+sys.path.insert(0, "tests/e2e")
+from archive_edit import set_attr
+from archive_runs import runs_by_id
 tmp = sys.argv[1]
 def rewrite(dst, scale, seed):
     shutil.copy(f"{tmp}/a.h5", dst)
     rng = np.random.default_rng(seed)
     with h5py.File(dst, "r+") as f:
-        for name in sorted(f["runs"]):
-            g = f["runs"][name]
-            base = 1.0 if g.attrs["balancer"] != "cyclic" else 3.0
+        for _, run in sorted(runs_by_id(f).items()):
+            base = 1.0 if run.attrs["balancer"] != "cyclic" else 3.0
             for k in ["makespan_total", "wall_total"]:
-                g.attrs[k] = base * scale * (1 + 0.03 * rng.uniform(-1, 1))
+                set_attr(run, k, base * scale * (1 + 0.03 * rng.uniform(-1, 1)))
 def twins(dst):
     shutil.copy(f"{tmp}/a.h5", dst)
     with h5py.File(dst, "r+") as f:
-        runs = [f["runs"][n] for n in sorted(f["runs"])]
-        none = [g for g in runs if g.attrs["balancer"] == "none"]
-        block = [g for g in runs if g.attrs["balancer"] == "block"]
+        runs = [run for _, run in sorted(runs_by_id(f).items())]
+        none = [r for r in runs if r.attrs["balancer"] == "none"]
+        block = [r for r in runs if r.attrs["balancer"] == "block"]
+        assert len(none) == len(block) == 6, (len(none), len(block))
         for n, b in zip(none, reversed(block)):
             for k in ["makespan_total", "wall_total"]:
-                b.attrs[k] = n.attrs[k]
+                set_attr(b, k, n.attrs[k])
 rewrite(f"{tmp}/s1.h5", 1.0, 1)
 rewrite(f"{tmp}/s12.h5", 1.2, 2)
 twins(f"{tmp}/twins.h5")
