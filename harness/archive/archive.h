@@ -133,7 +133,10 @@ class ArchiveWriter {
   // attributes) for the next commit up to about this many bytes of journal.
   static constexpr std::uint64_t kMaxPendingBytes = std::uint64_t{64} << 20;
   RunWriter* active_ = nullptr;                    // the run being written, if any
-  std::vector<std::unique_ptr<RunWriter>> ended_;  // ended runs' records the archive lacks
+  std::vector<std::unique_ptr<RunWriter>> ended_;  // ended runs' rows their groups lack
+  // Ended runs the archive lacks, as rows of the run tables the next commit writes.
+  std::vector<h5::RunTable> tables_;
+  void add_table_row(const h5::TableRun& row);
   std::size_t next_run_ = 0;
   double interval_ = 1.0;
   // A due commit is durable when the last durable one is this old: a power loss loses at most

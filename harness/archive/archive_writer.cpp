@@ -91,7 +91,10 @@ RunWriter::~RunWriter() {
   try {
     if (pending && ended_) {  // its end is journaled: the next commit takes it (issue 16)
       if (archive_.active_ == this) archive_.active_ = nullptr;
-      archive_.ended_.emplace_back(new RunWriter(std::move(*this)));
+      if (created_)
+        archive_.ended_.emplace_back(new RunWriter(std::move(*this)));
+      else
+        archive_.add_table_row(table_row());
       if (archive_.journal_.bytes() > ArchiveWriter::kMaxPendingBytes) archive_.commit(false);
     } else if (pending) {
       archive_.commit();  // while it is still the active run, which the commit writes
@@ -323,7 +326,16 @@ ArchiveWriter::~ArchiveWriter() {
 }
 
 void ArchiveWriter::finish() {
-  if (!ended_.empty()) commit();
+  if (!ended_.empty() ||
+      std::any_of(tables_.begin(), tables_.end(), [](const h5::RunTable& t) { return !t.empty(); }))
+    commit();
+}
+
+void ArchiveWriter::add_table_row(const h5::TableRun& row) {
+  auto it = std::find_if(tables_.begin(), tables_.end(),
+                         [&](const h5::RunTable& t) { return t.fits(row); });
+  if (it == tables_.end()) it = tables_.insert(tables_.end(), h5::RunTable(row));
+  it->add(row);
 }
 
 std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
@@ -368,21 +380,19 @@ void ArchiveWriter::commit(bool durable) {
             h5::write_text_dataset(g.get(), "hwloc_topology", invocation_.hwloc_xml);
           }
         }
-        // Runs whose end is in the commit that creates them are rows of run tables.
-        std::vector<h5::TableRun> rows;
-        for (const auto& run : ended_)
-          if (run->created_)
-            run->write_pending(file);
-          else
-            rows.push_back(run->table_row());
+        for (const auto& run : ended_) run->write_pending(file);
         if (active_ && active_->ended_ && !active_->created_)
-          rows.push_back(active_->table_row());
+          add_table_row(active_->table_row());
         else if (active_)
           active_->write_pending(file);
-        h5::write_run_tables(file, rows);
+        for (const h5::RunTable& table : tables_)
+          if (!table.empty()) table.write(file);
       },
       durable);
   ended_.clear();
+  // A layout no run took since the last commit gives its memory back; the others keep theirs.
+  std::erase_if(tables_, [](const h5::RunTable& t) { return t.empty(); });
+  for (h5::RunTable& table : tables_) table.clear();
   if (active_) active_->mark_committed();
   journal_.clear();
   ++commits_;

@@ -1,5 +1,6 @@
 #include "harness/archive/run_tables.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -16,15 +17,6 @@ Handle open_vector(hid_t group, const std::string& name, H5T_class_t cls, hsize_
 void check_column_name(const std::string& name) {
   if (name.empty() || name == "." || name.find('/') != std::string::npos)
     throw std::logic_error("run attribute '" + name + "' cannot name a run table's column");
-}
-
-bool same_layout(const TableRun& a, const TableRun& b) {
-  if (a.columns.size() != b.columns.size()) return false;
-  for (std::size_t k = 0; k < a.columns.size(); ++k) {
-    const auto &x = a.columns[k], &y = b.columns[k];
-    if (x.name != y.name || x.type != y.type || x.cols != y.cols) return false;
-  }
-  return true;
 }
 
 // A one-dimensional variable-length UTF-8 string dataset.
@@ -96,45 +88,6 @@ void write_attribute_column(hid_t table, const std::string& name,
   }
 }
 
-void write_table(hid_t file, const std::string& path, const std::vector<const TableRun*>& runs) {
-  std::map<std::string, std::vector<const Value*>> attributes;  // by name, a value a run
-  for (std::size_t r = 0; r < runs.size(); ++r)
-    for (const auto& [name, value] : *runs[r]->attributes) {
-      auto& column = attributes[name];
-      column.resize(runs.size(), nullptr);
-      column[r] = &value;
-    }
-  const auto links = static_cast<unsigned>(2 + runs.front()->columns.size());
-  auto table = create_group(file, path, {links, 12});
-  std::vector<std::string> ids;
-  std::vector<std::int64_t> rows;
-  hsize_t total = 0;
-  for (const TableRun* run : runs) {
-    ids.emplace_back(run->id);
-    rows.push_back(static_cast<std::int64_t>(run->rows));
-    total += run->rows;
-  }
-  std::vector<const char*> id_texts;
-  for (const auto& id : ids) id_texts.push_back(id.c_str());
-  write_texts(table.get(), "run_id", id_texts);
-  write_numbers(table.get(), "step_rows", RecordType::kInt64, rows);
-  for (auto& [name, values] : attributes) {
-    values.resize(runs.size(), nullptr);
-    write_attribute_column(table.get(), name, values);
-  }
-  std::vector<unsigned char> bytes;
-  for (std::size_t k = 0; k < runs.front()->columns.size(); ++k) {
-    const auto& c = runs.front()->columns[k];
-    const std::size_t row_bytes = row_values(c.cols) * record_type_bytes(c.type);
-    bytes.clear();
-    bytes.reserve(total * row_bytes);
-    for (const TableRun* run : runs)
-      bytes.insert(bytes.end(), run->columns[k].bytes,
-                   run->columns[k].bytes + run->rows * row_bytes);
-    write_final_step_dataset(table.get(), std::string(c.name), c.type, c.cols, total, bytes.data());
-  }
-}
-
 hsize_t link_count(hid_t group, const std::string& where) {
   H5G_info_t info;
   check(H5Gget_info(group, &info), where + ": count its members");
@@ -152,24 +105,77 @@ TableRun table_run(const StoredRun& run) {
   return t;
 }
 
-void write_run_tables(hid_t file, std::span<const TableRun> runs) {
-  if (runs.empty()) return;
+RunTable::RunTable(const TableRun& first) {
+  for (const auto& c : first.columns) columns_.push_back({std::string(c.name), c.type, c.cols, {}});
+}
+
+bool RunTable::fits(const TableRun& run) const {
+  if (run.columns.size() != columns_.size()) return false;
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    const Column& x = columns_[k];
+    const TableRun::Column& y = run.columns[k];
+    if (x.name != y.name || x.type != y.type || x.cols != y.cols) return false;
+  }
+  return true;
+}
+
+void RunTable::add(const TableRun& run) {
+  if (!fits(run)) throw std::logic_error(std::string(run.id) + ": not of its run table's layout");
+  ids_.emplace_back(run.id);
+  rows_.push_back(static_cast<std::int64_t>(run.rows));
+  attributes_.push_back(*run.attributes);
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    Column& c = columns_[k];
+    const auto* from = run.columns[k].bytes;
+    const std::size_t n = run.rows * row_values(c.cols) * record_type_bytes(c.type);
+    if (c.bytes.size() + n > c.bytes.capacity())  // by doubling: a table grows a run at a time
+      c.bytes.reserve(std::max(c.bytes.size() + n, 2 * c.bytes.capacity()));
+    c.bytes.insert(c.bytes.end(), from, from + n);
+  }
+}
+
+void RunTable::clear() {
+  ids_.clear();
+  rows_.clear();
+  attributes_.clear();
+  for (Column& c : columns_) c.bytes.clear();
+}
+
+void RunTable::write(hid_t file) const {
   if (H5Lexists(file, kTablesGroup, H5P_DEFAULT) <= 0) create_group(file, kTablesGroup);
   auto tables = group(H5Gopen2(file, kTablesGroup, H5P_DEFAULT), "open /tables");
-  hsize_t next = link_count(tables.get(), "/tables");
-  std::vector<bool> written(runs.size(), false);
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (written[i]) continue;
-    std::vector<const TableRun*> rows;
-    for (std::size_t j = i; j < runs.size(); ++j)
-      if (!written[j] && same_layout(runs[i], runs[j])) {
-        rows.push_back(&runs[j]);
-        written[j] = true;
-      }
-    char id[32];
-    std::snprintf(id, sizeof id, "t-%05llu", static_cast<unsigned long long>(next++));
-    write_table(tables.get(), id, rows);
+  char name[32];
+  std::snprintf(name, sizeof name, "t-%05llu",
+                static_cast<unsigned long long>(link_count(tables.get(), "/tables")));
+  auto table = create_group(tables.get(), name, {static_cast<unsigned>(2 + columns_.size()), 12});
+  std::vector<const char*> ids;
+  for (const auto& id : ids_) ids.push_back(id.c_str());
+  write_texts(table.get(), "run_id", ids);
+  write_numbers(table.get(), "step_rows", RecordType::kInt64, rows_);
+  std::map<std::string_view, std::vector<const Value*>> attributes;  // by name, a value a run
+  for (std::size_t r = 0; r < attributes_.size(); ++r)
+    for (const auto& [attribute, value] : attributes_[r]) {
+      auto& column = attributes[attribute];
+      column.resize(attributes_.size(), nullptr);
+      column[r] = &value;
+    }
+  for (auto& [attribute, values] : attributes)
+    write_attribute_column(table.get(), std::string(attribute), values);
+  hsize_t total = 0;
+  for (std::int64_t r : rows_) total += static_cast<hsize_t>(r);
+  for (const Column& c : columns_)
+    write_final_step_dataset(table.get(), c.name, c.type, c.cols, total, c.bytes.data());
+}
+
+void write_run_tables(hid_t file, std::span<const TableRun> runs) {
+  std::vector<RunTable> tables;
+  for (const TableRun& run : runs) {
+    auto it =
+        std::find_if(tables.begin(), tables.end(), [&](const RunTable& t) { return t.fits(run); });
+    if (it == tables.end()) it = tables.insert(tables.end(), RunTable(run));
+    it->add(run);
   }
+  for (const RunTable& t : tables) t.write(file);
 }
 
 std::size_t count_runs(hid_t file, const std::string& where) {

@@ -61,9 +61,35 @@ struct TableRun {
 
 TableRun table_run(const StoredRun& run);
 
-// Writes `runs` as new tables of `file`, one for each column layout (names, types and widths),
-// in the order of the runs. Throws Error, or std::logic_error for an attribute name that cannot
-// name a dataset or a type that differs between runs.
+// A run table being filled: the runs of one column layout (names, types and widths), their
+// attributes and their rows appended as they end, until a commit writes it. clear() keeps the
+// columns' memory for the next commit's rows.
+class RunTable {
+ public:
+  explicit RunTable(const TableRun& first);  // takes its layout
+  bool fits(const TableRun& run) const;      // the same layout
+  void add(const TableRun& run);             // copies its id, attributes and rows
+  bool empty() const { return ids_.empty(); }
+  void clear();
+  // Writes the runs as the next table of `file` (/tables/t-NNNNN). Throws Error, or
+  // std::logic_error for an attribute name that cannot name a dataset or a type that differs
+  // between runs.
+  void write(hid_t file) const;
+
+ private:
+  struct Column {
+    std::string name;
+    RecordType type;
+    hsize_t cols;
+    std::vector<unsigned char> bytes;
+  };
+  std::vector<Column> columns_;
+  std::vector<std::string> ids_;
+  std::vector<std::int64_t> rows_;
+  std::vector<std::map<std::string, Value>> attributes_;
+};
+
+// Writes `runs` as new tables of `file`, one for each column layout, in the order of the runs.
 void write_run_tables(hid_t file, std::span<const TableRun> runs);
 
 // The runs an archive holds in /runs and in its tables (without reading their attributes).
