@@ -34,13 +34,12 @@ bool is_run_subgroup(std::string_view name) {
 H5O_type_t expected_table_type(const std::vector<std::string_view>& p) {
   if (p.size() <= 2) return H5O_TYPE_GROUP;
   if (p.size() == 3) {
-    if (p[2] == "run_id" || p[2] == "step_rows") return H5O_TYPE_DATASET;
-    if (p[2] == "attr" || p[2] == "text" || p[2] == "present" || is_run_subgroup(p[2]))
-      return H5O_TYPE_GROUP;
-    return H5O_TYPE_UNKNOWN;
+    for (const char* member :
+         {"run_id", "step_rows", "attr_numbers", "attr_present", "attr_texts", "attr_text_values"})
+      if (p[2] == member) return H5O_TYPE_DATASET;
+    return is_run_subgroup(p[2]) ? H5O_TYPE_GROUP : H5O_TYPE_UNKNOWN;
   }
   if (p.size() != 4) return H5O_TYPE_UNKNOWN;
-  if (p[2] == "attr" || p[2] == "text" || p[2] == "present") return H5O_TYPE_DATASET;
   const std::string path = std::string(p[2]) + "/" + std::string(p[3]);
   return is_run_subgroup(p[2]) && find_step_dataset(path) ? H5O_TYPE_DATASET : H5O_TYPE_UNKNOWN;
 }

@@ -259,13 +259,17 @@ std::string archive_schema_json() {
   nlohmann::json j;
   j["schema_version"] = kArchiveSchemaVersion;
   j["run_group"] = "/runs/<run-id>";  // a run written across commits (run_tables.h)
-  j["run_table"] = {{"group", "/tables/<table-id>"},
-                    {"run_id", "text [R]"},
-                    {"step_rows", "int64 [R]"},
-                    {"attr/<name>", "int64 or float64 [R]; int32 [R] indexes into text/<name>"},
-                    {"text/<name>", "text [U]: the distinct values; -1 in attr/<name>: absent"},
-                    {"present/<name>", "int32 [R]: 1 where the run has the number attribute"},
-                    {"<step dataset>", "the runs' rows one after another, step_rows each"}};
+  j["run_table"] = {
+      {"group", "/tables/<table-id>"},
+      {"run_id", "text [R]"},
+      {"step_rows", "int64 [R]"},
+      {"attr_numbers", "compound [R]: a member (int64 or float64) a number attribute"},
+      {"attr_present", "compound [R]: a member (int32, 1: has it) a number some run lacks"},
+      {"attr_texts",
+       "compound [R]: a member (int32) a text attribute, an index into "
+       "attr_text_values; -1: absent"},
+      {"attr_text_values", "text [U]: the distinct texts, each once"},
+      {"<step dataset>", "the runs' rows one after another, step_rows each"}};
   j["invocation_group"] = "/invocations/<invocation-id>";
   for (const auto& a : kRunAttributes) j["run_attributes"].push_back(attribute_json(a));
   for (const auto& a : kInvocationAttributes)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -12,12 +13,6 @@ namespace {
 
 Handle open_vector(hid_t group, const std::string& name, H5T_class_t cls, hsize_t& n,
                    bool any_length, const std::string& where);
-
-// An attribute name becomes the last part of a dataset path.
-void check_column_name(const std::string& name) {
-  if (name.empty() || name == "." || name.find('/') != std::string::npos)
-    throw std::logic_error("run attribute '" + name + "' cannot name a run table's column");
-}
 
 // A one-dimensional variable-length UTF-8 string dataset.
 void write_texts(hid_t group, const std::string& name, const std::vector<const char*>& texts) {
@@ -29,9 +24,14 @@ void write_texts(hid_t group, const std::string& name, const std::vector<const c
   auto d = dataset(H5Dcreate2(group, name.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT,
                               H5P_DEFAULT),
                    "create " + name);
-  if (n > 0)
-    check(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()),
-          "write " + name);
+  if (n == 0) return;
+  // The strings' conversion needs a buffer of their pointers, not HDF5's default 1 MiB, zeroed:
+  // that calloc was 27 % of a small invocation's CPU (configs/smoke.yaml).
+  auto dxpl = plist(H5Pcreate(H5P_DATASET_XFER), name);
+  check(H5Pset_buffer(dxpl.get(), std::max<std::size_t>(4096, 2 * n * sizeof(char*)), nullptr,
+                      nullptr),
+        "buffer of " + name);
+  check(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, dxpl.get(), texts.data()), "write " + name);
 }
 
 template <typename T>
@@ -40,52 +40,108 @@ void write_numbers(hid_t group, const std::string& name, RecordType type,
   write_final_step_dataset(group, name, type, 0, values.size(), values.data());
 }
 
-// attr/<name> (and text/<name> or present/<name>) of the table's runs.
-void write_attribute_column(hid_t table, const std::string& name,
-                            const std::vector<const Value*>& values) {
-  check_column_name(name);
-  const Value* first = nullptr;
-  bool all = true;
-  for (const Value* v : values) {
-    if (v && !first) first = v;
-    if (v && v->index() != first->index())
-      throw std::logic_error("run attribute " + name + " has two types in one run table");
-    all = all && v;
+// One member of a compound record: its name, type and byte offset.
+struct Member {
+  std::string name;
+  RecordType type;
+  std::size_t offset;
+};
+
+// The compound dataset `name` [n] of `members` (records of `record` bytes, host layout): compact
+// up to kCompactStepBytes, else chunked and deflated by HDF5 (a table's attributes are small).
+void write_compound(hid_t table, const std::string& name, const std::vector<Member>& members,
+                    std::size_t record, hsize_t n, const std::vector<unsigned char>& rows) {
+  auto file = datatype(H5Tcreate(H5T_COMPOUND, record), name);
+  auto memory = datatype(H5Tcreate(H5T_COMPOUND, record), name);
+  for (const Member& m : members) {
+    check(H5Tinsert(file.get(), m.name.c_str(), m.offset, file_type(m.type).get()), name);
+    check(H5Tinsert(memory.get(), m.name.c_str(), m.offset, memory_type(m.type)), name);
   }
-  const std::string column = "attr/" + name;
-  if (std::holds_alternative<std::string>(*first)) {
-    std::map<std::string_view, std::int32_t> index;
-    std::vector<const char*> distinct;
-    std::vector<std::int32_t> codes;
-    for (const Value* v : values) {
-      if (!v) {
-        codes.push_back(-1);
-        continue;
-      }
-      const std::string& s = std::get<std::string>(*v);
-      auto [it, fresh] = index.emplace(s, static_cast<std::int32_t>(distinct.size()));
-      if (fresh) distinct.push_back(s.c_str());
-      codes.push_back(it->second);
-    }
-    write_numbers(table, column, RecordType::kInt32, codes);
-    write_texts(table, "text/" + name, distinct);
-    return;
-  }
-  if (!all) {
-    std::vector<std::int32_t> present;
-    for (const Value* v : values) present.push_back(v ? 1 : 0);
-    write_numbers(table, "present/" + name, RecordType::kInt32, present);
-  }
-  if (std::holds_alternative<std::int64_t>(*first)) {
-    std::vector<std::int64_t> out;
-    for (const Value* v : values) out.push_back(v ? std::get<std::int64_t>(*v) : 0);
-    write_numbers(table, column, RecordType::kInt64, out);
+  auto space = dataspace(H5Screate_simple(1, &n, nullptr), name);
+  auto dcpl = plist(H5Pcreate(H5P_DATASET_CREATE), name);
+  check(H5Pset_dset_no_attrs_hint(dcpl.get(), 1), name);
+  if (n * record <= kCompactStepBytes) {
+    check(H5Pset_layout(dcpl.get(), H5D_COMPACT), name);
   } else {
-    std::vector<double> out;
-    for (const Value* v : values)
-      out.push_back(v ? std::get<double>(*v) : std::numeric_limits<double>::quiet_NaN());
-    write_numbers(table, column, RecordType::kFloat64, out);
+    const hsize_t chunk = std::max<hsize_t>(1, std::min<hsize_t>(n, 65536 / record));
+    check(H5Pset_chunk(dcpl.get(), 1, &chunk), name);
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) check(H5Pset_deflate(dcpl.get(), 1), name);
   }
+  auto d = dataset(H5Dcreate2(table, name.c_str(), file.get(), space.get(), H5P_DEFAULT, dcpl.get(),
+                              H5P_DEFAULT),
+                   "create " + name);
+  if (n > 0)
+    check(H5Dwrite(d.get(), memory.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
+          "write " + name);
+}
+
+template <typename T>
+void put(std::vector<unsigned char>& rows, std::size_t at, T value) {
+  std::memcpy(rows.data() + at, &value, sizeof value);
+}
+
+// The runs' attributes: attr_numbers, attr_texts with attr_text_values, attr_present
+// (run_tables.h).
+void write_attributes(hid_t table, const std::vector<std::map<std::string, Value>>& runs) {
+  std::map<std::string_view, std::size_t> kinds;  // name -> Value's alternative
+  std::map<std::string_view, std::size_t> have;   // name -> runs that have it
+  for (const auto& run : runs)
+    for (const auto& [name, value] : run) {
+      const auto [it, fresh] = kinds.emplace(name, value.index());
+      if (!fresh && it->second != value.index())
+        throw std::logic_error("run attribute " + name + " has two types in one run table");
+      ++have[name];
+    }
+  std::vector<Member> numbers, texts, present;
+  for (const auto& [name, kind] : kinds) {
+    if (kind == 0) {
+      texts.push_back({std::string(name), RecordType::kInt32, 4 * texts.size()});
+      continue;
+    }
+    numbers.push_back({std::string(name), kind == 1 ? RecordType::kInt64 : RecordType::kFloat64,
+                       8 * numbers.size()});
+    if (have[name] < runs.size())
+      present.push_back({std::string(name), RecordType::kInt32, 4 * present.size()});
+  }
+  const hsize_t n = runs.size();
+  std::vector<unsigned char> rows(n * 8 * numbers.size());
+  for (std::size_t r = 0; r < n; ++r)
+    for (const Member& m : numbers) {
+      const auto it = runs[r].find(m.name);
+      const std::size_t at = r * 8 * numbers.size() + m.offset;
+      if (m.type == RecordType::kInt64)
+        put(rows, at, it == runs[r].end() ? std::int64_t{0} : std::get<std::int64_t>(it->second));
+      else
+        put(rows, at,
+            it == runs[r].end() ? std::numeric_limits<double>::quiet_NaN()
+                                : std::get<double>(it->second));
+    }
+  if (!numbers.empty()) write_compound(table, "attr_numbers", numbers, 8 * numbers.size(), n, rows);
+  if (!present.empty()) {
+    rows.assign(n * 4 * present.size(), 0);
+    for (std::size_t r = 0; r < n; ++r)
+      for (const Member& m : present)
+        put(rows, r * 4 * present.size() + m.offset,
+            std::int32_t{runs[r].count(m.name) > 0 ? 1 : 0});
+    write_compound(table, "attr_present", present, 4 * present.size(), n, rows);
+  }
+  if (texts.empty()) return;
+  std::map<std::string_view, std::int32_t> index;  // each distinct text once, whatever its name
+  std::vector<const char*> distinct;
+  rows.assign(n * 4 * texts.size(), 0);
+  for (std::size_t r = 0; r < n; ++r)
+    for (const Member& m : texts) {
+      const auto it = runs[r].find(m.name);
+      std::int32_t code = -1;
+      if (it != runs[r].end()) {
+        const std::string& text = std::get<std::string>(it->second);
+        code = index.emplace(text, static_cast<std::int32_t>(distinct.size())).first->second;
+        if (code == static_cast<std::int32_t>(distinct.size())) distinct.push_back(text.c_str());
+      }
+      put(rows, r * 4 * texts.size() + m.offset, code);
+    }
+  write_compound(table, "attr_texts", texts, 4 * texts.size(), n, rows);
+  write_texts(table, "attr_text_values", distinct);
 }
 
 hsize_t link_count(hid_t group, const std::string& where) {
@@ -152,15 +208,7 @@ void RunTable::write(hid_t file) const {
   for (const auto& id : ids_) ids.push_back(id.c_str());
   write_texts(table.get(), "run_id", ids);
   write_numbers(table.get(), "step_rows", RecordType::kInt64, rows_);
-  std::map<std::string_view, std::vector<const Value*>> attributes;  // by name, a value a run
-  for (std::size_t r = 0; r < attributes_.size(); ++r)
-    for (const auto& [attribute, value] : attributes_[r]) {
-      auto& column = attributes[attribute];
-      column.resize(attributes_.size(), nullptr);
-      column[r] = &value;
-    }
-  for (auto& [attribute, values] : attributes)
-    write_attribute_column(table.get(), std::string(attribute), values);
+  write_attributes(table.get(), attributes_);
   hsize_t total = 0;
   for (std::int64_t r : rows_) total += static_cast<hsize_t>(r);
   for (const Column& c : columns_)
@@ -252,50 +300,84 @@ std::vector<T> read_numbers(hid_t group, const std::string& name, H5T_class_t cl
   return out;
 }
 
-H5T_class_t class_of(hid_t group, const std::string& name, const std::string& where) {
-  require_hard_link(group, name, H5O_TYPE_DATASET, where);
-  auto d = dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), where + "/" + name);
-  auto type = datatype(H5Dget_type(d.get()), where + "/" + name);
-  return H5Tget_class(type.get());
+// The members of the compound dataset `name` [n] and their classes, after checking it.
+std::vector<std::pair<std::string, H5T_class_t>> compound_members(hid_t d,
+                                                                  const std::string& what) {
+  auto type = datatype(H5Dget_type(d), what);
+  if (H5Tget_class(type.get()) != H5T_COMPOUND) throw Error(what + " is not a compound dataset");
+  const int count = H5Tget_nmembers(type.get());
+  if (count < 0) throw Error(what + ": cannot list its members");
+  std::vector<std::pair<std::string, H5T_class_t>> out;
+  for (int k = 0; k < count; ++k) {
+    char* name = H5Tget_member_name(type.get(), static_cast<unsigned>(k));
+    if (!name) throw Error(what + ": a member without a name");
+    out.emplace_back(name, H5Tget_member_class(type.get(), static_cast<unsigned>(k)));
+    H5free_memory(name);
+  }
+  return out;
 }
 
-// attr/<name> of every run into `out` (a map a run).
-void read_attribute_column(hid_t table, const std::string& name, hsize_t n,
-                           std::vector<std::map<std::string, Value>>& out,
-                           const std::string& where) {
-  const std::string column = "attr/" + name, text = "text/" + name, present = "present/" + name;
-  if (H5Lexists(table, "text", H5P_DEFAULT) > 0 &&
-      H5Lexists(table, text.c_str(), H5P_DEFAULT) > 0) {
-    hsize_t distinct = 0;
-    const auto values = read_texts(table, text, distinct, true, where);
-    const auto codes =
-        read_numbers<std::int32_t>(table, column, H5T_INTEGER, H5T_NATIVE_INT32, n, where);
+// The member `member` of every record of the compound dataset d [n], converted to T by HDF5.
+template <typename T>
+std::vector<T> read_member(hid_t d, const std::string& member, hid_t native, hsize_t n,
+                           const std::string& what) {
+  auto memory = datatype(H5Tcreate(H5T_COMPOUND, sizeof(T)), what);
+  check(H5Tinsert(memory.get(), member.c_str(), 0, native), what + ": member " + member);
+  std::vector<T> out(n);
+  if (n > 0)
+    check(H5Dread(d, memory.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
+          what + ": cannot read member " + member);
+  return out;
+}
+
+// attr_numbers, attr_present, attr_texts and attr_text_values into `out` (a map a run).
+void read_attributes(hid_t table, hsize_t n, std::vector<std::map<std::string, Value>>& out,
+                     const std::string& where) {
+  std::map<std::string, std::vector<std::int32_t>> present;
+  if (H5Lexists(table, "attr_present", H5P_DEFAULT) > 0) {
+    const std::string what = where + "/attr_present";
+    auto d = open_vector(table, "attr_present", H5T_COMPOUND, n, false, where);
+    for (const auto& [name, cls] : compound_members(d.get(), what)) {
+      if (cls != H5T_INTEGER) throw Error(what + ": member " + name + " is not an integer");
+      present[name] = read_member<std::int32_t>(d.get(), name, H5T_NATIVE_INT32, n, what);
+    }
+  }
+  if (H5Lexists(table, "attr_numbers", H5P_DEFAULT) > 0) {
+    const std::string what = where + "/attr_numbers";
+    auto d = open_vector(table, "attr_numbers", H5T_COMPOUND, n, false, where);
+    for (const auto& [name, cls] : compound_members(d.get(), what)) {
+      const auto it = present.find(name);
+      const auto has = [&](hsize_t r) { return it == present.end() || it->second[r] != 0; };
+      if (cls == H5T_INTEGER) {
+        const auto v = read_member<std::int64_t>(d.get(), name, H5T_NATIVE_INT64, n, what);
+        for (hsize_t r = 0; r < n; ++r)
+          if (has(r)) out[r][name] = v[r];
+      } else if (cls == H5T_FLOAT) {
+        const auto v = read_member<double>(d.get(), name, H5T_NATIVE_DOUBLE, n, what);
+        for (hsize_t r = 0; r < n; ++r)
+          if (has(r)) out[r][name] = v[r];
+      } else {
+        throw Error(what + ": member " + name + " is neither an integer nor a real");
+      }
+    }
+  }
+  if (H5Lexists(table, "attr_texts", H5P_DEFAULT) <= 0) return;
+  const std::string what = where + "/attr_texts";
+  hsize_t distinct = 0;
+  const auto values = read_texts(table, "attr_text_values", distinct, true, where);
+  auto d = open_vector(table, "attr_texts", H5T_COMPOUND, n, false, where);
+  for (const auto& [name, cls] : compound_members(d.get(), what)) {
+    if (cls != H5T_INTEGER) throw Error(what + ": member " + name + " is not an integer");
+    const auto codes = read_member<std::int32_t>(d.get(), name, H5T_NATIVE_INT32, n, what);
     for (hsize_t r = 0; r < n; ++r) {
       if (codes[r] < -1 || codes[r] >= static_cast<std::int64_t>(distinct))
-        throw Error(where + "/" + column + ": a text index out of range");
-      if (codes[r] >= 0) out[r][name] = values[codes[r]];
+        throw Error(what + ": " + name + " holds a text index out of range");
+      if (codes[r] < 0) continue;
+      if (!out[r].emplace(name, values[codes[r]]).second)
+        throw Error(what + ": " + name + " is a number and a text");
     }
-    return;
-  }
-  std::vector<std::int32_t> has(n, 1);
-  if (H5Lexists(table, "present", H5P_DEFAULT) > 0 &&
-      H5Lexists(table, present.c_str(), H5P_DEFAULT) > 0)
-    has = read_numbers<std::int32_t>(table, present, H5T_INTEGER, H5T_NATIVE_INT32, n, where);
-  const H5T_class_t cls = class_of(table, column, where);
-  if (cls == H5T_INTEGER) {
-    const auto v = read_numbers<std::int64_t>(table, column, cls, H5T_NATIVE_INT64, n, where);
-    for (hsize_t r = 0; r < n; ++r)
-      if (has[r]) out[r][name] = v[r];
-  } else if (cls == H5T_FLOAT) {
-    const auto v = read_numbers<double>(table, column, cls, H5T_NATIVE_DOUBLE, n, where);
-    for (hsize_t r = 0; r < n; ++r)
-      if (has[r]) out[r][name] = v[r];
-  } else {
-    throw Error(where + "/" + column + " is neither text nor a number");
   }
 }
-
-}  // namespace
 
 // Every step column of the table is `total` rows long.
 void check_column_lengths(hid_t table, hsize_t total, const std::string& where) {
@@ -319,6 +401,8 @@ void check_column_lengths(hid_t table, hsize_t total, const std::string& where) 
   }
 }
 
+}  // namespace
+
 TableContents read_table(hid_t table, bool with_attributes, const std::string& where) {
   TableContents t;
   hsize_t n = 0;
@@ -334,11 +418,7 @@ TableContents read_table(hid_t table, bool with_attributes, const std::string& w
   check_column_lengths(table, t.first.back(), where);
   if (!with_attributes) return t;
   t.attributes.resize(n);
-  if (H5Lexists(table, "attr", H5P_DEFAULT) <= 0) return t;
-  require_hard_link(table, "attr", H5O_TYPE_GROUP, where);
-  auto attr = group(H5Gopen2(table, "attr", H5P_DEFAULT), where + "/attr");
-  for (const auto& name : member_names(attr.get(), where + "/attr"))
-    read_attribute_column(table, name, n, t.attributes, where);
+  read_attributes(table, n, t.attributes, where);
   return t;
 }
 

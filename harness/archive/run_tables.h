@@ -5,16 +5,20 @@
 // datasets concatenated, in place of a group and about 24 datasets a run (issue 16: those cost
 // seed000 11.6 % of its CPU). A run written across commits keeps its /runs/<run-id> group.
 //
-// A table holds:
-//   run_id           text [R]        the runs' ids, unique in the archive
-//   step_rows        int64 [R]       each run's rows in the step columns, in run_id's order
-//   attr/<name>      int64 or float64 [R]: a number attribute; int32 [R] for a text one, each
-//                    run's index into text/<name>, or -1 where the run lacks it
-//   text/<name>      text [U]        the distinct values of the text attribute <name>
-//   present/<name>   int32 [R]       1 where the run has the number attribute <name>; only when
-//                                    some run lacks it
+// A table holds (R runs):
+//   run_id            text [R]       the runs' ids, unique in the archive
+//   step_rows         int64 [R]      each run's rows in the step columns, in run_id's order
+//   attr_numbers      compound [R]   a member a number attribute: int64 or float64 (0 or NaN
+//                                    where a run lacks it)
+//   attr_present      compound [R]   a member (int32, 1: has it) a number attribute some run
+//                                    lacks; only when there is one
+//   attr_texts        compound [R]   a member (int32) a text attribute: an index into
+//                                    attr_text_values, -1 where a run lacks it
+//   attr_text_values  text [U]       the distinct texts of the table's runs, each once
 //   step/*, proc/*, metric/*, module/*   the schema's step datasets, the runs' rows one after
 //                    another: [sum step_rows] or [sum step_rows, width]
+// Attributes are three compound datasets, not a dataset each: a table of a few runs (a small
+// config's commit) cost more than their groups with ~90 datasets (configs/smoke.yaml).
 #include <cstdint>
 #include <map>
 #include <optional>
