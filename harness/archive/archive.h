@@ -74,6 +74,7 @@ class RunWriter final : public StepSink {
   // that version is in place, forgets it.
   void write_pending(hid_t file);  // into its /runs group: a run written across commits
   h5::TableRun table_row() const;  // an ended run the archive lacks, as a run table's row
+  void hand_to_table();            // its row to the archive's pending run table; nothing left
   void mark_committed();
   void buffer_row(const StepRecord& record);
   void journal_rows(std::int64_t from);
@@ -90,6 +91,7 @@ class RunWriter final : public StepSink {
   bool journaled_ = false;  // the journal holds its header record
   bool ended_ = false;      // its end is in the journal
   bool kept_ = false;       // the archive's copy of an ended run (ArchiveWriter::ended_)
+  bool tabled_ = false;     // handed to a pending run table (hand_to_table)
 };
 
 class ArchiveWriter {
@@ -136,7 +138,8 @@ class ArchiveWriter {
   std::vector<std::unique_ptr<RunWriter>> ended_;  // ended runs' rows their groups lack
   // Ended runs the archive lacks, as rows of the run tables the next commit writes.
   std::vector<h5::RunTable> tables_;
-  void add_table_row(const h5::TableRun& row);
+  // Its rows copied and its attributes taken: the run's writer is done with them.
+  void add_table_row(const h5::TableRun& row, std::map<std::string, h5::Value>* attributes);
   std::size_t next_run_ = 0;
   double interval_ = 1.0;
   // A due commit is durable when the last durable one is this old: a power loss loses at most

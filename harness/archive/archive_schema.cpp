@@ -298,8 +298,8 @@ void markdown_attributes(std::ostream& out, std::span<const AttributeSpec> table
 
 void write_archive_schema_markdown(std::ostream& out) {
   out << "Schema version " << kArchiveSchemaVersion
-      << ". Run attributes (a run table's column `attr/<name>`, or an attribute of "
-         "`/runs/<run-id>`):\n\n";
+      << ". Run attributes (a member of a run table's `attr_numbers` or `attr_texts`, or an "
+         "attribute of `/runs/<run-id>`):\n\n";
   markdown_attributes(out, kRunAttributes);
   out << "\nPer-step datasets (a run table's columns, its runs' rows one after another, or "
          "`/runs/<run-id>/...`; S steps, P processors, M modules):\n\n"

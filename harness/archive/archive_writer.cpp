@@ -94,7 +94,7 @@ RunWriter::~RunWriter() {
       if (created_)
         archive_.ended_.emplace_back(new RunWriter(std::move(*this)));
       else
-        archive_.add_table_row(table_row());
+        hand_to_table();
       if (archive_.journal_.bytes() > ArchiveWriter::kMaxPendingBytes) archive_.commit(false);
     } else if (pending) {
       archive_.commit();  // while it is still the active run, which the commit writes
@@ -274,6 +274,14 @@ void RunWriter::write_pending(hid_t file) {
                       c.pending.data());
 }
 
+void RunWriter::hand_to_table() {
+  archive_.add_table_row(table_row(), &attributes_);
+  tabled_ = true;
+  rows_pending_ = 0;
+  for (Column& c : columns_) c.pending = {};
+  attributes_.clear();
+}
+
 h5::TableRun RunWriter::table_row() const {
   h5::TableRun row{id_, &attributes_, {}, static_cast<hsize_t>(rows_pending_)};
   for (const Column& c : columns_)
@@ -331,11 +339,12 @@ void ArchiveWriter::finish() {
     commit();
 }
 
-void ArchiveWriter::add_table_row(const h5::TableRun& row) {
+void ArchiveWriter::add_table_row(const h5::TableRun& row,
+                                  std::map<std::string, h5::Value>* attributes) {
   auto it = std::find_if(tables_.begin(), tables_.end(),
                          [&](const h5::RunTable& t) { return t.fits(row); });
   if (it == tables_.end()) it = tables_.insert(tables_.end(), h5::RunTable(row));
-  it->add(row);
+  it->add(row, attributes);
 }
 
 std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
@@ -355,6 +364,10 @@ std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
 
 void ArchiveWriter::commit(bool durable) {
   const auto start = std::chrono::steady_clock::now();
+  // Ended, never written: a row of a run table, handed over before the edit so that a failed
+  // commit cannot hand it over twice.
+  if (active_ && active_->ended_ && !active_->created_ && !active_->tabled_)
+    active_->hand_to_table();
   commit_archive(
       path_,
       [&](hid_t file) {
@@ -381,10 +394,7 @@ void ArchiveWriter::commit(bool durable) {
           }
         }
         for (const auto& run : ended_) run->write_pending(file);
-        if (active_ && active_->ended_ && !active_->created_)
-          add_table_row(active_->table_row());
-        else if (active_)
-          active_->write_pending(file);
+        if (active_ && !active_->tabled_) active_->write_pending(file);
         for (const h5::RunTable& table : tables_)
           if (!table.empty()) table.write(file);
       },
@@ -393,7 +403,7 @@ void ArchiveWriter::commit(bool durable) {
   // A layout no run took since the last commit gives its memory back; the others keep theirs.
   std::erase_if(tables_, [](const h5::RunTable& t) { return t.empty(); });
   for (h5::RunTable& table : tables_) table.clear();
-  if (active_) active_->mark_committed();
+  if (active_ && !active_->tabled_) active_->mark_committed();
   journal_.clear();
   ++commits_;
   last_commit_ = std::chrono::steady_clock::now();

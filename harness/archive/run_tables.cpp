@@ -175,11 +175,11 @@ bool RunTable::fits(const TableRun& run) const {
   return true;
 }
 
-void RunTable::add(const TableRun& run) {
+void RunTable::add(const TableRun& run, std::map<std::string, Value>* take_attributes) {
   if (!fits(run)) throw std::logic_error(std::string(run.id) + ": not of its run table's layout");
   ids_.emplace_back(run.id);
   rows_.push_back(static_cast<std::int64_t>(run.rows));
-  attributes_.push_back(*run.attributes);
+  attributes_.push_back(take_attributes ? std::move(*take_attributes) : *run.attributes);
   for (std::size_t k = 0; k < columns_.size(); ++k) {
     Column& c = columns_[k];
     const auto* from = run.columns[k].bytes;

@@ -72,7 +72,8 @@ class RunTable {
  public:
   explicit RunTable(const TableRun& first);  // takes its layout
   bool fits(const TableRun& run) const;      // the same layout
-  void add(const TableRun& run);             // copies its id, attributes and rows
+  // Copies its id and rows, and its attributes unless they are handed over.
+  void add(const TableRun& run, std::map<std::string, Value>* take_attributes = nullptr);
   bool empty() const { return ids_.empty(); }
   void clear();
   // Writes the runs as the next table of `file` (/tables/t-NNNNN). Throws Error, or

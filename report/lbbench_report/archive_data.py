@@ -103,7 +103,7 @@ def _scalar(value, where):
 
 
 def _members(group, name, where):
-    """The subgroup `name` of a run table (attr, text, present), or {} when it has none."""
+    """The group `name` of `group` (an archive's tables), or {} when it has none."""
     sub = group.get(name, {})
     if not isinstance(sub, (h5py.Group, dict)):
         raise ArchiveError(f"{where}/{name} is not a group")
@@ -135,31 +135,55 @@ class _Table:
         self.first = np.concatenate([[0], np.cumsum(rows, dtype=np.int64)]).tolist()
         self._columns = {}
 
+    def _compound(self, name, integer=False):
+        """The compound dataset `name` [R] as {member: values} ({} when the table has none),
+        each member a number (integers only, `integer`)."""
+        if name not in self.group:
+            return {}
+        d = self.group[name]
+        where = f"{self.where}/{name}"
+        if not isinstance(d, h5py.Dataset) or d.ndim != 1 or d.dtype.names is None:
+            raise ArchiveError(f"{where} is not a one-dimensional compound dataset")
+        if d.shape[0] != len(self.ids):
+            raise ArchiveError(f"{where} holds {d.shape[0]} records, the table {len(self.ids)} "
+                               "runs")
+        kinds, what = ("i", "not an integer") if integer else ("if", "not a number")
+        for member in d.dtype.names:
+            if d.dtype.fields[member][0].kind not in kinds:
+                raise ArchiveError(f"{where}: member {member} is {what}")
+        values = d[()]
+        return {member: values[member] for member in d.dtype.names}
+
     def attributes(self):
-        """Each run's attributes, a dict a run: attr/<name> decoded through text/<name> (text)
-        or present/<name> (a number some run lacks)."""
+        """Each run's attributes, a dict a run (sorted by name): the members of attr_numbers
+        (those of attr_present say which runs have them) and of attr_texts (indices into
+        attr_text_values, -1 where a run lacks it)."""
         n = len(self.ids)
         out = [{} for _ in range(n)]
-        attr, text, present = (_members(self.group, sub, self.where)
-                               for sub in ("attr", "text", "present"))
-        for name in attr:
-            values = _vector(attr, name, f"{self.where}/attr", n)
-            if name in text:
-                distinct = _vector(text, name, f"{self.where}/text", text=True)
-                if values.dtype.kind != "i" or np.any((values < -1) | (values >= len(distinct))):
-                    raise ArchiveError(f"{self.where}/attr/{name}: a text index out of range")
-                for r, code in enumerate(values.tolist()):
-                    if code >= 0:
-                        out[r][name] = str(distinct[code])
-                continue
-            if values.dtype.kind not in "if":
-                raise ArchiveError(f"{self.where}/attr/{name} is neither text nor a number")
-            has = _vector(present, name, f"{self.where}/present", n) if name in present \
-                else np.ones(n, dtype=np.int32)
-            for r, (value, here) in enumerate(zip(values.tolist(), has.tolist())):
+        numbers = self._compound("attr_numbers")
+        present = self._compound("attr_present", integer=True)
+        texts = self._compound("attr_texts", integer=True)
+        if set(present) - set(numbers):
+            raise ArchiveError(f"{self.where}/attr_present: {sorted(set(present) - set(numbers))} "
+                               "not members of attr_numbers")
+        if set(texts) & set(numbers):
+            raise ArchiveError(f"{self.where}: {sorted(set(texts) & set(numbers))} both a number "
+                               "(attr_numbers) and a text (attr_texts)")
+        for name, values in numbers.items():
+            has = present[name].tolist() if name in present else [1] * n
+            for r, (value, here) in enumerate(zip(values.tolist(), has)):
                 if here:
                     out[r][name] = value
-        return out
+        if texts:
+            distinct = _vector(self.group, "attr_text_values", self.where, text=True)
+            for name, codes in texts.items():
+                if np.any((codes < -1) | (codes >= len(distinct))):
+                    raise ArchiveError(f"{self.where}/attr_texts: {name} holds a text index out "
+                                       f"of range [-1, {len(distinct)})")
+                for r, code in enumerate(codes.tolist()):
+                    if code >= 0:
+                        out[r][name] = str(distinct[code])
+        return [dict(sorted(run.items())) for run in out]
 
     def column(self, name):
         if name not in self._columns:

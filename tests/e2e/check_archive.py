@@ -2,8 +2,9 @@
 """Reads an lbbench archive with h5py alone and checks it against the records table that
 `lbbench schema` prints (the one description of the archive, harness/archive/archive_schema.cpp).
 Each run table is checked whole first (harness/archive/run_tables.h: its members hard links, its
-columns' types and lengths against run_id and step_rows, its text codes in range); then every
-run, whichever layout holds it, through the shared reader (archive_runs.py).
+columns' types and lengths against run_id and step_rows, its attribute records' members typed as
+the schema types them, attr_present only where a run lacks a number, its text codes in range);
+then every run, whichever layout holds it, through the shared reader (archive_runs.py).
 
 usage: check_archive.py LBBENCH ARCHIVE EXPECTED_RUNS [--allow-partial]
 """
@@ -19,7 +20,8 @@ from archive_runs import ArchiveError, iter_runs
 TYPES = {"text": str, "int32": int, "int64": int, "float64": float}
 DTYPES = {"int32": np.dtype("<i4"), "int64": np.dtype("<i8"), "float64": np.dtype("<f8")}
 STEP_KINDS = ("step", "proc", "metric", "module")
-TABLE_MEMBERS = {"run_id", "step_rows", "attr", "text", "present"} | set(STEP_KINDS)
+ATTRIBUTE_RECORDS = ("attr_numbers", "attr_present", "attr_texts")
+TABLE_MEMBERS = {"run_id", "step_rows", "attr_text_values", *ATTRIBUTE_RECORDS} | set(STEP_KINDS)
 
 
 def fail(msg):
@@ -75,6 +77,21 @@ def vector(t, name, where, length, dtype):
     return d.asstr()[()] if dtype is None else d[()]
 
 
+def compound(t, name, where, length):
+    """The compound dataset `name` [length] of a run table as {member: values}, each member one
+    number a run (no text, array or nested record)."""
+    d = t[name]
+    if not isinstance(d, h5py.Dataset) or d.ndim != 1 or d.shape[0] != length or \
+            d.dtype.names is None or not d.dtype.names:
+        fail(f"{where}/{name} is not a compound dataset of {length} records: "
+             f"{getattr(d, 'dtype', 'a group')} {getattr(d, 'shape', '')}")
+    for member in d.dtype.names:
+        if d.dtype.fields[member][0].kind not in "iuf":
+            fail(f"{where}/{name}: member {member} is {d.dtype.fields[member][0]}, not a number")
+    records = d[()]
+    return {member: records[member] for member in d.dtype.names}
+
+
 def check_table(tid, t, schema):
     """The table as a whole; returns its run count."""
     where = f"/tables/{tid}"
@@ -88,29 +105,33 @@ def check_table(tid, t, schema):
     rows = vector(t, "step_rows", where, n, DTYPES["int64"])
     if np.any(rows < 0):
         fail(f"{where}/step_rows: a negative row count {rows.tolist()}")
-    sub = {s: members(t[s], f"{where}/{s}") if s in t else []
-           for s in ("attr", "text", "present") + STEP_KINDS}
-    for name in sub["attr"]:
+    records = {name: compound(t, name, where, n) for name in ATTRIBUTE_RECORDS if name in t}
+    numbers, texts = records.get("attr_numbers", {}), records.get("attr_texts", {})
+    present = records.get("attr_present", {})
+    for name, values in numbers.items():
         spec = attribute_spec(schema, name)
-        if spec["type"] == "text":
-            if name not in sub["text"] or name in sub["present"]:
-                fail(f"{where}: text attribute {name} without text/{name}, or with present/")
-            codes = vector(t, "attr/" + name, where, n, DTYPES["int32"])
-            distinct = vector(t, "text/" + name, where, None, None)
-            if np.any((codes < -1) | (codes >= len(distinct))):
-                fail(f"{where}/attr/{name}: text codes {codes.tolist()} outside "
-                     f"[-1, {len(distinct)})")
-            continue
-        if name in sub["text"]:
-            fail(f"{where}: {spec['type']} attribute {name} has text/{name}")
-        vector(t, "attr/" + name, where, n, DTYPES[spec["type"]])
-        if name in sub["present"]:
-            present = vector(t, "present/" + name, where, n, DTYPES["int32"])
-            if not np.all((present == 0) | (present == 1)) or np.all(present == 1):
-                fail(f"{where}/present/{name}: {present.tolist()} (only where some run lacks it)")
-    for s in ("text", "present"):
-        if set(sub[s]) - set(sub["attr"]):
-            fail(f"{where}/{s}: {sorted(set(sub[s]) - set(sub['attr']))} without attr/")
+        if spec["type"] not in ("int64", "float64") or values.dtype != DTYPES[spec["type"]]:
+            fail(f"{where}/attr_numbers: member {name} is {values.dtype}, schema says "
+                 f"{spec['type']}")
+    for name, has in present.items():
+        if name not in numbers:
+            fail(f"{where}/attr_present: member {name} is not a member of attr_numbers")
+        if has.dtype != DTYPES["int32"] or not np.all((has == 0) | (has == 1)) or \
+                np.all(has == 1):
+            fail(f"{where}/attr_present: {name} is {has.dtype} {has.tolist()} (int32 0 or 1, "
+                 "only where some run lacks it)")
+    if ("attr_texts" in t) != ("attr_text_values" in t):
+        fail(f"{where}: attr_texts without attr_text_values, or the other way round")
+    distinct = vector(t, "attr_text_values", where, None, None) if "attr_texts" in t else []
+    for name, codes in texts.items():
+        spec = attribute_spec(schema, name)
+        if spec["type"] != "text" or codes.dtype != DTYPES["int32"]:
+            fail(f"{where}/attr_texts: member {name} is {codes.dtype}, schema says "
+                 f"{spec['type']} (a text attribute's member is int32)")
+        if np.any((codes < -1) | (codes >= len(distinct))):
+            fail(f"{where}/attr_texts: {name}'s text codes {codes.tolist()} outside "
+                 f"[-1, {len(distinct)})")
+    sub = {s: members(t[s], f"{where}/{s}") if s in t else [] for s in STEP_KINDS}
     for kind in STEP_KINDS:
         for leaf in sub[kind]:
             name = f"{kind}/{leaf}"

@@ -81,12 +81,23 @@ def negative_rows(f, t):  # the rows still sum to the columns' length
     rows[0] += 2 * rows[1]
     rows[1] = -rows[1]
     t['step_rows'][...] = rows
-def text_code(f, t):
-    t['attr/balancer'][-1] = len(t['text/balancer'])
+def text_code(f, t):  # the last run's balancer one past attr_text_values
+    texts = t['attr_texts'][()]
+    texts['balancer'][-1] = len(t['attr_text_values'])
+    t['attr_texts'][...] = texts
+def number_text(f, t):  # attr_numbers' member efficiency a text
+    numbers = t['attr_numbers'][()]
+    members = [(m, h5py.string_dtype() if m == 'efficiency' else numbers.dtype.fields[m][0])
+               for m in numbers.dtype.names]
+    records = numpy.empty(len(numbers), dtype=members)
+    for m in numbers.dtype.names:
+        records[m] = numbers[m].astype(str) if m == 'efficiency' else numbers[m]
+    replace(t, 'attr_numbers', records)
 # A step column one row shorter than sum(step_rows).
 variant('short_column', lambda f, t: replace(t, 'step/makespan', t['step/makespan'][:-1]))
 variant('negative_rows', negative_rows)
 variant('text_code', text_code)
+variant('number_text', number_text)
 variant('id_not_text', lambda f, t: replace(t, 'run_id', numpy.arange(len(t['run_id']))))
 # The same runs again in a second table.
 variant('duplicate', lambda f, t: f.copy(t, 'tables/t-00001'))
@@ -99,9 +110,9 @@ named() {  # named PATTERN WHAT FILE: the last command's message (in FILE) match
   grep -q -E "$1" "$3" || { echo "hostile_archives: $2: no message naming $1"; cat "$3"; exit 1; }
 }
 # Each case, and what the message must name.
-for case in short_column:step/makespan negative_rows:step_rows text_code:attr/balancer \
-    id_not_text:run_id duplicate:run-00000-none soft_table:t-00001.*soft.link \
-    soft_column:step/wall.*soft.link; do
+for case in short_column:step/makespan negative_rows:step_rows text_code:attr_texts.*balancer \
+    number_text:attr_numbers.*efficiency id_not_text:run_id duplicate:run-00000-none \
+    soft_table:t-00001.*soft.link soft_column:step/wall.*soft.link; do
   f=${case%%:*} names=${case#*:}
   before=$(md5sum $f.h5)
   expect_exit 2 "$lbbench" show $f.h5

@@ -53,7 +53,7 @@ grep -q "warning: fewer than 5 repetitions" "$tmp/table.txt"
 
 # Rewrites each run's two clocks: scale x (1 + spread * u), u uniform in [-1, 1], seeded;
 # `twins` gives block the same samples as none (one strategy under two labels). Either layout
-# (a run table's attr columns or run groups' attributes), through tests/e2e/archive_edit.py.
+# (a run table's attr_numbers records or run groups' attributes), through tests/e2e/archive_edit.py.
 $py - "$tmp" <<'PY'
 import shutil, sys, h5py, numpy as np
 sys.path.insert(0, "tests/e2e")
