@@ -849,6 +849,69 @@ TEST(Archive, RunsEndedBetweenCommitsAreRowsOfOneTableALayout) {
   }
 }
 
+// Runs of one layout share their pending run table's columns: a run written across commits
+// that ends with rows pending (they leave the table's tail for its group), the next run ended
+// before any commit (a table row) and a run open at a commit (its tail goes to its group) each
+// keep exactly their own rows, in the archive and after recovery from the journal alike.
+TEST(Archive, RunsOfOneLayoutKeepTheirOwnRowsWhicheverWayTheyAreWritten) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5"), copy = dir.file("b.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  std::vector<std::string> ids;
+  const auto step = [](int run, int s) { return record(10 * run + s, 2, 2); };
+  {
+    ArchiveWriter archive(path);
+    {
+      auto a = archive.begin_run({"across", 2, 2, true, {"residual"}});
+      ids.push_back(a->id());
+      a->set_text("run_uuid", "uuid-a");
+      a->set_text("status", "partial");
+      for (int s = 0; s < 2; ++s) a->on_step(step(0, s));
+      a->flush();  // a group of 2 rows
+      for (int s = 2; s < 4; ++s) a->on_step(step(0, s));
+      a->set_text("status", "complete");
+      a->end();  // 2 rows pending
+    }
+    {
+      auto b = archive.begin_run({"at-once", 2, 2, true, {"residual"}});
+      ids.push_back(b->id());
+      b->set_text("run_uuid", "uuid-b");
+      b->set_text("status", "partial");
+      for (int s = 0; s < 3; ++s) b->on_step(step(1, s));
+      b->set_text("status", "complete");
+      b->end();
+    }
+    auto c = archive.begin_run({"open", 2, 2, true, {"residual"}});
+    ids.push_back(c->id());
+    c->set_text("run_uuid", "uuid-c");
+    c->set_text("status", "partial");
+    for (int s = 0; s < 2; ++s) c->on_step(step(2, s));
+    c->flush();  // a's rows to its group, b a table row, c's two rows a group
+    c->on_step(step(2, 2));
+    std::filesystem::copy_file(path, copy);  // a kill: c's third step only in the journal
+    std::filesystem::copy_file(journal_path(path), journal_path(copy));
+    c->set_text("status", "complete");
+    c->end();
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+  ASSERT_TRUE(fold_journal(copy).problem.empty());
+  const std::vector<int> rows = {4, 3, 3};
+  for (const std::string& archive : {path, copy}) {
+    const ArchiveReader reader(archive);
+    ASSERT_EQ(reader.runs().size(), 3u) << archive;
+    for (int k = 0; k < 3; ++k) {
+      const auto wall = reader.read_series(ids[k], "step/wall");
+      std::size_t n = 0, cols = 0;
+      const auto busy = reader.read_matrix(ids[k], "proc/busy", n, cols);
+      ASSERT_EQ(wall.size(), static_cast<std::size_t>(rows[k])) << archive << " " << ids[k];
+      for (int s = 0; s < rows[k]; ++s) {
+        EXPECT_EQ(wall[s], step(k, s).wall) << archive << " " << ids[k] << " step " << s;
+        EXPECT_EQ(busy[2 * s + 1], step(k, s).busy[1]) << archive << " " << ids[k];
+      }
+    }
+  }
+}
+
 std::vector<H5Z_filter_t> filters_of(hid_t dcpl) {
   std::vector<H5Z_filter_t> out;
   for (int k = 0; k < H5Pget_nfilters(dcpl); ++k) {

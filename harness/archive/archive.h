@@ -73,8 +73,10 @@ class RunWriter final : public StepSink {
   // Writes what changed since the last commit into the archive's new version `file`; once
   // that version is in place, forgets it.
   void write_pending(hid_t file);  // into its /runs group: a run written across commits
-  h5::TableRun table_row() const;  // an ended run the archive lacks, as a run table's row
-  void hand_to_table();            // its row to the archive's pending run table; nothing left
+  void hand_to_table();  // its rows and attributes become its run table's row; nothing left
+  void detach();         // its pending rows into its own buffers, out of its table's tail
+  std::vector<unsigned char>& buffer(std::size_t k);  // where column k's pending rows grow
+  const unsigned char* pending_rows(std::size_t k, std::int64_t from);
   void mark_committed();
   void buffer_row(const StepRecord& record);
   void journal_rows(std::int64_t from);
@@ -87,11 +89,14 @@ class RunWriter final : public StepSink {
   std::vector<Column> columns_;
   std::map<std::string, h5::Value> attributes_;  // changed since the last commit
   std::int64_t rows_written_ = 0, rows_pending_ = 0;
-  bool created_ = false;    // the archive holds its group
-  bool journaled_ = false;  // the journal holds its header record
-  bool ended_ = false;      // its end is in the journal
-  bool kept_ = false;       // the archive's copy of an ended run (ArchiveWriter::ended_)
-  bool tabled_ = false;     // handed to a pending run table (hand_to_table)
+  bool created_ = false;           // the archive holds its group
+  bool journaled_ = false;         // the journal holds its header record
+  bool ended_ = false;             // its end is in the journal
+  bool kept_ = false;              // the archive's copy of an ended run (ArchiveWriter::ended_)
+  bool tabled_ = false;            // handed to a pending run table (hand_to_table)
+  bool detached_ = false;          // its pending rows in Column::own, not its table's tail
+  h5::RunTable* table_ = nullptr;  // the archive's pending table of its layout
+  hsize_t table_row_ = 0;          // its table's row where its pending rows start
 };
 
 class ArchiveWriter {
@@ -136,10 +141,11 @@ class ArchiveWriter {
   static constexpr std::uint64_t kMaxPendingBytes = std::uint64_t{64} << 20;
   RunWriter* active_ = nullptr;                    // the run being written, if any
   std::vector<std::unique_ptr<RunWriter>> ended_;  // ended runs' rows their groups lack
-  // Ended runs the archive lacks, as rows of the run tables the next commit writes.
-  std::vector<h5::RunTable> tables_;
-  // Its rows copied and its attributes taken: the run's writer is done with them.
-  void add_table_row(const h5::TableRun& row, std::map<std::string, h5::Value>* attributes);
+  // The run tables the next commit writes, one a column layout: ended runs the archive lacks,
+  // and the active run's rows after theirs. Never removed while the writer lives (its runs
+  // point to them); clear() between commits.
+  std::vector<std::unique_ptr<h5::RunTable>> tables_;
+  h5::RunTable& table_for(std::vector<h5::RunTable::ColumnLayout> layout);
   std::size_t next_run_ = 0;
   double interval_ = 1.0;
   // A due commit is durable when the last durable one is this old: a power loss loses at most

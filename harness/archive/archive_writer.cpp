@@ -15,14 +15,15 @@
 
 namespace lbb {
 
-// One dataset of the run: its table line, its width and the rows not yet committed.
+// One dataset of the run: its table line and its width. Its rows not yet committed are the tail
+// of its run table's column (RunWriter::buffer), or `own` once the run is detached from it.
 struct RunWriter::Column {
   const DatasetSpec* spec;
   std::string name;
   std::size_t metric;  // index into StepRecord::metrics for metric/<name>
   hsize_t cols;        // 0: one-dimensional
-  std::vector<unsigned char> pending;
-  std::size_t row_bytes() const;  // a step's bytes in `pending`
+  std::vector<unsigned char> own;
+  std::size_t row_bytes() const;  // a step's bytes
 };
 
 namespace {
@@ -68,6 +69,31 @@ RunWriter::RunWriter(ArchiveWriter& archive, std::string id, const RunLayout& la
     }
     columns_.push_back({&spec, std::string(spec.name), 0, width, {}});
   }
+  std::vector<h5::RunTable::ColumnLayout> table_layout;
+  for (const Column& c : columns_) table_layout.push_back({c.name, c.spec->type, c.cols});
+  table_ = &archive_.table_for(std::move(table_layout));
+  table_row_ = table_->open_run();
+}
+
+std::vector<unsigned char>& RunWriter::buffer(std::size_t k) {
+  return detached_ ? columns_[k].own : table_->column_bytes(k);
+}
+
+const unsigned char* RunWriter::pending_rows(std::size_t k, std::int64_t from) {
+  return buffer(k).data() + ((detached_ ? 0 : table_row_) + from) * columns_[k].row_bytes();
+}
+
+// Its pending rows move from its table's tail into its own buffers (a run written across commits
+// that ended: the table takes the next run's rows, and the commit writes these to its group).
+void RunWriter::detach() {
+  if (detached_) return;
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    std::vector<unsigned char>& tail = table_->column_bytes(k);
+    const std::size_t at = table_row_ * columns_[k].row_bytes();
+    columns_[k].own.assign(tail.begin() + static_cast<std::ptrdiff_t>(at), tail.end());
+    tail.resize(at);
+  }
+  detached_ = true;
 }
 
 RunWriter::RunWriter(RunWriter&& o) noexcept
@@ -82,7 +108,11 @@ RunWriter::RunWriter(RunWriter&& o) noexcept
       created_(o.created_),
       journaled_(o.journaled_),
       ended_(o.ended_),
-      kept_(true) {
+      kept_(true),
+      tabled_(o.tabled_),
+      detached_(o.detached_),
+      table_(o.table_),
+      table_row_(o.table_row_) {
   o.attributes_.clear();
 }
 
@@ -91,10 +121,12 @@ RunWriter::~RunWriter() {
   try {
     if (pending && ended_) {  // its end is journaled: the next commit takes it (issue 16)
       if (archive_.active_ == this) archive_.active_ = nullptr;
-      if (created_)
+      if (created_) {
+        detach();
         archive_.ended_.emplace_back(new RunWriter(std::move(*this)));
-      else
+      } else {
         hand_to_table();
+      }
       if (archive_.journal_.bytes() > ArchiveWriter::kMaxPendingBytes) archive_.commit(false);
     } else if (pending) {
       archive_.commit();  // while it is still the active run, which the commit writes
@@ -141,10 +173,12 @@ void RunWriter::on_steps(std::span<const StepRecord> records) {
   const std::int64_t buffered = rows_pending_;
   // A burst's rows in one allocation a column, and step-by-step rows by doubling: reserving the
   // exact size every step copied the buffer every step (seed002's 1000 steps of 512 processors).
-  for (Column& c : columns_)
-    if (const std::size_t need = c.pending.size() + records.size() * c.row_bytes();
-        need > c.pending.capacity())
-      c.pending.reserve(std::max(need, 2 * c.pending.capacity()));
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    std::vector<unsigned char>& rows = buffer(k);
+    if (const std::size_t need = rows.size() + records.size() * columns_[k].row_bytes();
+        need > rows.capacity())
+      rows.reserve(std::max(need, 2 * rows.capacity()));
+  }
   try {
     for (const StepRecord& r : records) buffer_row(r);
   } catch (...) {
@@ -171,23 +205,26 @@ void RunWriter::buffer_row(const StepRecord& r) {
   // Its datasets may be committed at their final size once it ended (write_pending).
   if (ended_) throw std::logic_error(id_ + ": a step after the run's end");
   try {
-    for (Column& c : columns_) {
+    for (std::size_t k = 0; k < columns_.size(); ++k) {
+      const Column& c = columns_[k];
+      std::vector<unsigned char>& out = buffer(k);
       std::visit(
           [&](auto field) {
             using F = decltype(field);
             if constexpr (std::is_same_v<F, std::monostate>) {
-              append_bytes(c.pending, &r.metrics.at(c.metric), sizeof(double));
+              append_bytes(out, &r.metrics.at(c.metric), sizeof(double));
             } else if constexpr (std::is_same_v<F, double StepRecord::*> ||
                                  std::is_same_v<F, std::int64_t StepRecord::*>) {
-              append_bytes(c.pending, &(r.*field), sizeof(r.*field));
+              append_bytes(out, &(r.*field), sizeof(r.*field));
             } else {
-              append_row(c.pending, r.*field, c.cols, c.name);
+              append_row(out, r.*field, c.cols, c.name);
             }
           },
           c.spec->field);
     }
   } catch (...) {
-    for (Column& c : columns_) c.pending.resize(rows_pending_ * c.row_bytes());
+    for (std::size_t k = 0; k < columns_.size(); ++k)
+      buffer(k).resize(((detached_ ? 0 : table_row_) + rows_pending_) * columns_[k].row_bytes());
     throw;
   }
   ++rows_pending_;
@@ -207,9 +244,10 @@ void RunWriter::journal_rows(std::int64_t from) {
     const std::int64_t rows = std::min(per_record, rows_pending_ - at);
     journal.begin(id_, uuid_, rows_written_ + at, static_cast<std::uint32_t>(columns_.size()),
                   static_cast<std::uint32_t>(rows));
-    for (const Column& c : columns_)
-      journal.column(c.name, c.spec->type, c.cols, c.pending.data() + at * c.row_bytes(),
-                     rows * c.row_bytes());
+    for (std::size_t k = 0; k < columns_.size(); ++k) {
+      const Column& c = columns_[k];
+      journal.column(c.name, c.spec->type, c.cols, pending_rows(k, at), rows * c.row_bytes());
+    }
     journal.append();
   }
 }
@@ -269,30 +307,27 @@ void RunWriter::write_pending(hid_t file) {
     for (const Column& c : columns_)
       h5::create_step_dataset(group.get(), c.name, c.spec->type, c.cols);
   if (rows_pending_ > 0)
-    for (const Column& c : columns_)
+    for (std::size_t k = 0; k < columns_.size(); ++k) {
+      const Column& c = columns_[k];
       h5::append_rows(group.get(), c.name, c.spec->type, c.cols, rows_written_, rows_pending_,
-                      c.pending.data());
+                      pending_rows(k, 0));
+    }
 }
 
 void RunWriter::hand_to_table() {
-  archive_.add_table_row(table_row(), &attributes_);
+  table_->close_run(id_, std::move(attributes_), static_cast<hsize_t>(rows_pending_));
   tabled_ = true;
   rows_pending_ = 0;
-  for (Column& c : columns_) c.pending = {};
   attributes_.clear();
 }
 
-h5::TableRun RunWriter::table_row() const {
-  h5::TableRun row{id_, &attributes_, {}, static_cast<hsize_t>(rows_pending_)};
-  for (const Column& c : columns_)
-    row.columns.push_back({c.name, c.spec->type, c.cols, c.pending.data()});
-  return row;
-}
-
+// Its pending rows are in the archive: its own buffers are emptied, and its table's tail with
+// the others' rows after the commit (ArchiveWriter::commit).
 void RunWriter::mark_committed() {
   rows_written_ += rows_pending_;
   rows_pending_ = 0;
-  for (auto& c : columns_) c.pending.clear();
+  for (auto& c : columns_) c.own.clear();
+  table_row_ = 0;
   attributes_.clear();
   created_ = true;
 }
@@ -335,16 +370,14 @@ ArchiveWriter::~ArchiveWriter() {
 
 void ArchiveWriter::finish() {
   if (!ended_.empty() ||
-      std::any_of(tables_.begin(), tables_.end(), [](const h5::RunTable& t) { return !t.empty(); }))
+      std::any_of(tables_.begin(), tables_.end(), [](const auto& t) { return t->runs() > 0; }))
     commit();
 }
 
-void ArchiveWriter::add_table_row(const h5::TableRun& row,
-                                  std::map<std::string, h5::Value>* attributes) {
-  auto it = std::find_if(tables_.begin(), tables_.end(),
-                         [&](const h5::RunTable& t) { return t.fits(row); });
-  if (it == tables_.end()) it = tables_.insert(tables_.end(), h5::RunTable(row));
-  it->add(row, attributes);
+h5::RunTable& ArchiveWriter::table_for(std::vector<h5::RunTable::ColumnLayout> layout) {
+  for (const auto& table : tables_)
+    if (table->fits(layout)) return *table;
+  return *tables_.emplace_back(std::make_unique<h5::RunTable>(std::move(layout)));
 }
 
 std::unique_ptr<RunWriter> ArchiveWriter::begin_run(const RunLayout& layout) {
@@ -395,14 +428,14 @@ void ArchiveWriter::commit(bool durable) {
         }
         for (const auto& run : ended_) run->write_pending(file);
         if (active_ && !active_->tabled_) active_->write_pending(file);
-        for (const h5::RunTable& table : tables_)
-          if (!table.empty()) table.write(file);
+        for (const auto& table : tables_)
+          if (table->runs() > 0) table->write(file);
       },
       durable);
   ended_.clear();
-  // A layout no run took since the last commit gives its memory back; the others keep theirs.
-  std::erase_if(tables_, [](const h5::RunTable& t) { return t.empty(); });
-  for (h5::RunTable& table : tables_) table.clear();
+  // Every row is in the archive now, the active run's too. A layout no run ended in since the
+  // last commit gives its memory back; the others keep theirs for the next commit's rows.
+  for (const auto& table : tables_) table->clear(table->runs() == 0);
   if (active_ && !active_->tabled_) active_->mark_committed();
   journal_.clear();
   ++commits_;

@@ -161,40 +161,70 @@ TableRun table_run(const StoredRun& run) {
   return t;
 }
 
-RunTable::RunTable(const TableRun& first) {
-  for (const auto& c : first.columns) columns_.push_back({std::string(c.name), c.type, c.cols, {}});
+RunTable::RunTable(std::vector<ColumnLayout> layout) {
+  for (auto& c : layout) columns_.push_back({std::move(c), {}});
+}
+
+bool RunTable::fits(std::span<const ColumnLayout> layout) const {
+  if (layout.size() != columns_.size()) return false;
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    const ColumnLayout &x = columns_[k].layout, &y = layout[k];
+    if (x.name != y.name || x.type != y.type || x.cols != y.cols) return false;
+  }
+  return true;
 }
 
 bool RunTable::fits(const TableRun& run) const {
   if (run.columns.size() != columns_.size()) return false;
   for (std::size_t k = 0; k < columns_.size(); ++k) {
-    const Column& x = columns_[k];
+    const ColumnLayout& x = columns_[k].layout;
     const TableRun::Column& y = run.columns[k];
     if (x.name != y.name || x.type != y.type || x.cols != y.cols) return false;
   }
   return true;
 }
 
-void RunTable::add(const TableRun& run, std::map<std::string, Value>* take_attributes) {
-  if (!fits(run)) throw std::logic_error(std::string(run.id) + ": not of its run table's layout");
-  ids_.emplace_back(run.id);
-  rows_.push_back(static_cast<std::int64_t>(run.rows));
-  attributes_.push_back(take_attributes ? std::move(*take_attributes) : *run.attributes);
-  for (std::size_t k = 0; k < columns_.size(); ++k) {
-    Column& c = columns_[k];
-    const auto* from = run.columns[k].bytes;
-    const std::size_t n = run.rows * row_values(c.cols) * record_type_bytes(c.type);
-    if (c.bytes.size() + n > c.bytes.capacity())  // by doubling: a table grows a run at a time
-      c.bytes.reserve(std::max(c.bytes.size() + n, 2 * c.bytes.capacity()));
-    c.bytes.insert(c.bytes.end(), from, from + n);
-  }
+std::size_t RunTable::row_bytes(std::size_t k) const {
+  return row_values(columns_[k].layout.cols) * record_type_bytes(columns_[k].layout.type);
 }
 
-void RunTable::clear() {
+void RunTable::add(const TableRun& run) {
+  if (!fits(run)) throw std::logic_error(std::string(run.id) + ": not of its run table's layout");
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    std::vector<unsigned char>& bytes = columns_[k].bytes;
+    if (bytes.size() != rows_total_ * row_bytes(k))
+      throw std::logic_error(std::string(run.id) + ": a run table with an open run's rows");
+    const auto* from = run.columns[k].bytes;
+    bytes.insert(bytes.end(), from, from + run.rows * row_bytes(k));
+  }
+  close_run(std::string(run.id), std::map<std::string, Value>(*run.attributes), run.rows);
+}
+
+hsize_t RunTable::open_run() {
+  for (std::size_t k = 0; k < columns_.size(); ++k)
+    columns_[k].bytes.resize(rows_total_ * row_bytes(k));
+  return rows_total_;
+}
+
+void RunTable::close_run(std::string id, std::map<std::string, Value>&& attributes, hsize_t rows) {
+  for (std::size_t k = 0; k < columns_.size(); ++k)
+    if (columns_[k].bytes.size() != (rows_total_ + rows) * row_bytes(k))
+      throw std::logic_error(id + ": its rows are not its run table's open rows");
+  ids_.push_back(std::move(id));
+  rows_.push_back(static_cast<std::int64_t>(rows));
+  attributes_.push_back(std::move(attributes));
+  rows_total_ += rows;
+}
+
+void RunTable::clear(bool release) {
   ids_.clear();
   rows_.clear();
   attributes_.clear();
-  for (Column& c : columns_) c.bytes.clear();
+  rows_total_ = 0;
+  for (Column& c : columns_) {
+    c.bytes.clear();
+    if (release) c.bytes.shrink_to_fit();
+  }
 }
 
 void RunTable::write(hid_t file) const {
@@ -203,16 +233,15 @@ void RunTable::write(hid_t file) const {
   char name[32];
   std::snprintf(name, sizeof name, "t-%05llu",
                 static_cast<unsigned long long>(link_count(tables.get(), "/tables")));
-  auto table = create_group(tables.get(), name, {static_cast<unsigned>(2 + columns_.size()), 12});
+  auto table = create_group(tables.get(), name, {10, 14});  // its members (run_tables.h)
   std::vector<const char*> ids;
   for (const auto& id : ids_) ids.push_back(id.c_str());
   write_texts(table.get(), "run_id", ids);
   write_numbers(table.get(), "step_rows", RecordType::kInt64, rows_);
   write_attributes(table.get(), attributes_);
-  hsize_t total = 0;
-  for (std::int64_t r : rows_) total += static_cast<hsize_t>(r);
-  for (const Column& c : columns_)
-    write_final_step_dataset(table.get(), c.name, c.type, c.cols, total, c.bytes.data());
+  for (const Column& c : columns_)  // rows_total_ rows: an open run's tail is not the table's
+    write_final_step_dataset(table.get(), c.layout.name, c.layout.type, c.layout.cols, rows_total_,
+                             c.bytes.data());
 }
 
 void write_run_tables(hid_t file, std::span<const TableRun> runs) {
@@ -220,7 +249,11 @@ void write_run_tables(hid_t file, std::span<const TableRun> runs) {
   for (const TableRun& run : runs) {
     auto it =
         std::find_if(tables.begin(), tables.end(), [&](const RunTable& t) { return t.fits(run); });
-    if (it == tables.end()) it = tables.insert(tables.end(), RunTable(run));
+    if (it == tables.end()) {
+      std::vector<RunTable::ColumnLayout> layout;
+      for (const auto& c : run.columns) layout.push_back({std::string(c.name), c.type, c.cols});
+      it = tables.insert(tables.end(), RunTable(std::move(layout)));
+    }
     it->add(run);
   }
   for (const RunTable& t : tables) t.write(file);

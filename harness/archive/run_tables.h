@@ -66,32 +66,46 @@ struct TableRun {
 TableRun table_run(const StoredRun& run);
 
 // A run table being filled: the runs of one column layout (names, types and widths), their
-// attributes and their rows appended as they end, until a commit writes it. clear() keeps the
-// columns' memory for the next commit's rows.
+// attributes and their rows, until a commit writes it. The archive's writer appends an open
+// run's rows to the columns' tails (column_bytes) as its steps arrive, and close_run makes them
+// the run's at its end: a row is copied once, from its step record to the table. clear()
+// keeps the columns' memory for the next commit's rows.
 class RunTable {
  public:
-  explicit RunTable(const TableRun& first);  // takes its layout
-  bool fits(const TableRun& run) const;      // the same layout
-  // Copies its id and rows, and its attributes unless they are handed over.
-  void add(const TableRun& run, std::map<std::string, Value>* take_attributes = nullptr);
-  bool empty() const { return ids_.empty(); }
-  void clear();
+  struct ColumnLayout {
+    std::string name;
+    RecordType type;
+    hsize_t cols;
+  };
+  explicit RunTable(std::vector<ColumnLayout> layout);
+  bool fits(std::span<const ColumnLayout> layout) const;  // the same names, types and widths
+  bool fits(const TableRun& run) const;
+  void add(const TableRun& run);  // copies its id, attributes and rows
+  // Column k's bytes: its runs' rows, then an open run's rows.
+  std::vector<unsigned char>& column_bytes(std::size_t k) { return columns_[k].bytes; }
+  std::size_t row_bytes(std::size_t k) const;
+  hsize_t rows() const { return rows_total_; }  // of its runs, the open run's excluded
+  // A new open run: drops an earlier one's rows left behind (a failed commit's; the journal has
+  // them) and returns the row its rows will start at.
+  hsize_t open_run();
+  std::size_t runs() const { return ids_.size(); }
+  // The open run's rows (the columns' tails, `rows` each) become the run `id`'s.
+  void close_run(std::string id, std::map<std::string, Value>&& attributes, hsize_t rows);
+  void clear(bool release);  // drops every run and row; `release`: their memory too
   // Writes the runs as the next table of `file` (/tables/t-NNNNN). Throws Error, or
-  // std::logic_error for an attribute name that cannot name a dataset or a type that differs
-  // between runs.
+  // std::logic_error for an attribute whose type differs between runs.
   void write(hid_t file) const;
 
  private:
   struct Column {
-    std::string name;
-    RecordType type;
-    hsize_t cols;
+    ColumnLayout layout;
     std::vector<unsigned char> bytes;
   };
   std::vector<Column> columns_;
   std::vector<std::string> ids_;
   std::vector<std::int64_t> rows_;
   std::vector<std::map<std::string, Value>> attributes_;
+  hsize_t rows_total_ = 0;
 };
 
 // Writes `runs` as new tables of `file`, one for each column layout, in the order of the runs.
