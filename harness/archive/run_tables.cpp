@@ -19,10 +19,8 @@ void write_texts(hid_t group, const std::string& name, const std::vector<const c
   auto type = file_type(RecordType::kText);
   const hsize_t n = texts.size();
   auto space = dataspace(H5Screate_simple(1, &n, nullptr), name);
-  auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), name);
-  H5Pset_create_intermediate_group(lcpl.get(), 1);
-  auto d = dataset(H5Dcreate2(group, name.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT,
-                              H5P_DEFAULT),
+  auto d = dataset(H5Dcreate2(group, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT),
                    "create " + name);
   if (n == 0) return;
   // The strings' conversion needs a buffer of their pointers, not HDF5's default 1 MiB, zeroed:
