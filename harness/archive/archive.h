@@ -78,7 +78,7 @@ class RunWriter final : public StepSink {
   std::vector<unsigned char>& buffer(std::size_t k);  // where column k's pending rows grow
   const unsigned char* pending_rows(std::size_t k, std::int64_t from);
   void mark_committed();
-  void buffer_row(const StepRecord& record);
+  std::size_t fitting(std::span<const StepRecord> records) const;
   void journal_rows(std::int64_t from);
   void journal_header();
   void journal_attributes();

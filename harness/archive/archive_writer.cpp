@@ -24,6 +24,11 @@ struct RunWriter::Column {
   hsize_t cols;        // 0: one-dimensional
   std::vector<unsigned char> own;
   std::size_t row_bytes() const;  // a step's bytes
+  // The record's row fits: a row of its width (or none: zeros), its metric present. Else throws
+  // std::logic_error saying why (`where` names the run).
+  void check(const StepRecord& r, const std::string& where) const;
+  bool fits(const StepRecord& r) const;
+  void append(std::vector<unsigned char>& out, std::span<const StepRecord> records) const;
 };
 
 namespace {
@@ -31,21 +36,6 @@ namespace {
 void append_bytes(std::vector<unsigned char>& out, const void* data, std::size_t bytes) {
   const auto* p = static_cast<const unsigned char*>(data);
   out.insert(out.end(), p, p + bytes);
-}
-
-// Appends a vector row of `width` elements; an empty vector (a record from an executor that
-// does not measure it) is archived as zeros.
-template <typename V>
-void append_row(std::vector<unsigned char>& out, const std::vector<V>& row, hsize_t width,
-                const std::string& name) {
-  if (row.empty()) {
-    out.insert(out.end(), width * sizeof(V), 0);
-    return;
-  }
-  if (row.size() != width)
-    throw std::logic_error(name + ": a row of " + std::to_string(row.size()) + ", expected " +
-                           std::to_string(width));
-  append_bytes(out, row.data(), width * sizeof(V));
 }
 
 }  // namespace
@@ -179,13 +169,21 @@ void RunWriter::on_steps(std::span<const StepRecord> records) {
         need > rows.capacity())
       rows.reserve(std::max(need, 2 * rows.capacity()));
   }
+  // Column by column, a column's type dispatched once a burst; the rows before one that does
+  // not fit are buffered and journaled, that one is refused.
+  const std::size_t fit = fitting(records);
   try {
-    for (const StepRecord& r : records) buffer_row(r);
-  } catch (...) {
-    journal_rows(buffered);  // the rows buffered before the failure stay journaled
+    for (std::size_t k = 0; k < columns_.size(); ++k)
+      columns_[k].append(buffer(k), records.first(fit));
+  } catch (...) {  // out of memory: every column back to the rows before the burst
+    for (std::size_t k = 0; k < columns_.size(); ++k)
+      buffer(k).resize(((detached_ ? 0 : table_row_) + rows_pending_) * columns_[k].row_bytes());
     throw;
   }
+  rows_pending_ += static_cast<std::int64_t>(fit);
   journal_rows(buffered);
+  if (fit < records.size())
+    for (const Column& c : columns_) c.check(records[fit], id_);
   archive_.commit_when_due();  // after the journal: a commit empties it
   if (archive_.step_log_ < 0) return;
   std::string lines;
@@ -200,34 +198,60 @@ std::size_t RunWriter::Column::row_bytes() const {
   return row_values(cols) * record_type_bytes(spec->type);
 }
 
-// Appends the step's row to every column, or to none.
-void RunWriter::buffer_row(const StepRecord& r) {
+bool RunWriter::Column::fits(const StepRecord& r) const {
+  return std::visit(
+      [&](auto field) {
+        using F = decltype(field);
+        if constexpr (std::is_same_v<F, std::monostate>)
+          return metric < r.metrics.size();
+        else if constexpr (std::is_same_v<F, double StepRecord::*> ||
+                           std::is_same_v<F, std::int64_t StepRecord::*>)
+          return true;
+        else
+          return (r.*field).empty() || (r.*field).size() == row_values(cols);
+      },
+      spec->field);
+}
+
+void RunWriter::Column::check(const StepRecord& r, const std::string& where) const {
+  if (fits(r)) return;
+  if (std::holds_alternative<std::monostate>(spec->field))
+    throw std::logic_error(where + ": " + name + ": a step record without this metric");
+  throw std::logic_error(where + ": " + name + ": a row of another width than " +
+                         std::to_string(row_values(cols)));
+}
+
+// Each record's row, one after another (`records` fit: fitting()); an empty vector (a record
+// from an executor that does not measure it) is archived as zeros.
+void RunWriter::Column::append(std::vector<unsigned char>& out,
+                               std::span<const StepRecord> records) const {
+  std::visit(
+      [&](auto field) {
+        using F = decltype(field);
+        for (const StepRecord& r : records) {
+          if constexpr (std::is_same_v<F, std::monostate>) {
+            append_bytes(out, &r.metrics[metric], sizeof(double));
+          } else if constexpr (std::is_same_v<F, double StepRecord::*> ||
+                               std::is_same_v<F, std::int64_t StepRecord::*>) {
+            append_bytes(out, &(r.*field), sizeof(r.*field));
+          } else if ((r.*field).empty()) {
+            out.insert(out.end(), row_bytes(), 0);
+          } else {
+            append_bytes(out, (r.*field).data(), row_bytes());
+          }
+        }
+      },
+      spec->field);
+}
+
+// How many records, from the first, fit every column; none after the run's end.
+std::size_t RunWriter::fitting(std::span<const StepRecord> records) const {
   // Its datasets may be committed at their final size once it ended (write_pending).
   if (ended_) throw std::logic_error(id_ + ": a step after the run's end");
-  try {
-    for (std::size_t k = 0; k < columns_.size(); ++k) {
-      const Column& c = columns_[k];
-      std::vector<unsigned char>& out = buffer(k);
-      std::visit(
-          [&](auto field) {
-            using F = decltype(field);
-            if constexpr (std::is_same_v<F, std::monostate>) {
-              append_bytes(out, &r.metrics.at(c.metric), sizeof(double));
-            } else if constexpr (std::is_same_v<F, double StepRecord::*> ||
-                                 std::is_same_v<F, std::int64_t StepRecord::*>) {
-              append_bytes(out, &(r.*field), sizeof(r.*field));
-            } else {
-              append_row(out, r.*field, c.cols, c.name);
-            }
-          },
-          c.spec->field);
-    }
-  } catch (...) {
-    for (std::size_t k = 0; k < columns_.size(); ++k)
-      buffer(k).resize(((detached_ ? 0 : table_row_) + rows_pending_) * columns_[k].row_bytes());
-    throw;
-  }
-  ++rows_pending_;
+  for (std::size_t i = 0; i < records.size(); ++i)
+    for (const Column& c : columns_)
+      if (!c.fits(records[i])) return i;
+  return records.size();
 }
 
 // Journals the rows buffered from pending row `from` on: one record (one write(2)) for up to
