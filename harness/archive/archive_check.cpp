@@ -108,19 +108,16 @@ herr_t check_link(hid_t file, const char* name, const H5L_info_t* link, void* da
 // Every run table's members agree (h5::read_table: ids, rows, attributes and step columns of R
 // runs), and no run id is in the archive twice.
 void check_run_tables(hid_t file, const std::string& path) {
-  if (H5Lexists(file, h5::kTablesGroup, H5P_DEFAULT) <= 0) return;
-  auto tables = h5::group(H5Gopen2(file, h5::kTablesGroup, H5P_DEFAULT), path + ": /tables");
   auto runs = h5::group(H5Gopen2(file, "runs", H5P_DEFAULT), path + ": /runs");
   const auto groups = h5::member_names(runs.get(), path + ": /runs");
   std::set<std::string> ids(groups.begin(), groups.end());
-  for (const auto& name : h5::member_names(tables.get(), path + ": /tables")) {
-    const std::string where = path + ": /tables/" + name;
-    auto table = h5::group(H5Gopen2(tables.get(), name.c_str(), H5P_DEFAULT), where);
-    const h5::TableContents t = h5::read_table(table.get(), true, where);
-    for (const auto& id : t.ids)
-      if (!ids.insert(id).second)
-        throw h5::Error(where + ": run " + id + " is in the archive twice");
-  }
+  h5::for_each_table(file, true, path,
+                     [&](const std::string& name, hid_t, const h5::TableContents& t) {
+                       for (const auto& id : t.ids)
+                         if (!ids.insert(id).second)
+                           throw h5::Error(path + ": /tables/" + name + ": run " + id +
+                                           " is in the archive twice");
+                     });
 }
 
 }  // namespace

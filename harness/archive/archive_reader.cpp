@@ -27,12 +27,6 @@ void add_attribute(RunInfo& info, const std::string& name, const h5::Value& v,
     info.number[name] = std::get<double>(v);
 }
 
-bool has_tables(hid_t file, const std::string& where) {
-  if (H5Lexists(file, h5::kTablesGroup, H5P_DEFAULT) <= 0) return false;
-  h5::require_hard_link(file, h5::kTablesGroup, H5O_TYPE_GROUP, where);
-  return true;
-}
-
 h5::Handle open_table(hid_t file, const std::string& name, const std::string& where) {
   auto tables = h5::group(H5Gopen2(file, h5::kTablesGroup, H5P_DEFAULT), where);
   h5::require_hard_link(tables.get(), name, H5O_TYPE_GROUP, where);
@@ -64,21 +58,16 @@ std::vector<RunInfo> ArchiveReader::runs() const {
       add_attribute(info, name, h5::read_attribute(g.get(), name, where), where);
     out.push_back(std::move(info));
   }
-  if (has_tables(file_.get(), path_)) {
-    auto tables = h5::group(H5Gopen2(file_.get(), h5::kTablesGroup, H5P_DEFAULT), path_);
-    for (const auto& name : h5::member_names(tables.get(), path_ + ": /tables")) {
-      const std::string where = path_ + ": /tables/" + name;
-      const h5::TableContents t =
-          h5::read_table(open_table(file_.get(), name, where).get(), true, where);
-      for (std::size_t r = 0; r < t.ids.size(); ++r) {
-        RunInfo info;
-        info.id = t.ids[r];
-        for (const auto& [attribute, value] : t.attributes[r])
-          add_attribute(info, attribute, value, where + " run " + info.id);
-        out.push_back(std::move(info));
-      }
-    }
-  }
+  h5::for_each_table(
+      file_.get(), true, path_, [&](const std::string& name, hid_t, const h5::TableContents& t) {
+        for (std::size_t r = 0; r < t.ids.size(); ++r) {
+          RunInfo info;
+          info.id = t.ids[r];
+          for (const auto& [attribute, value] : t.attributes[r])
+            add_attribute(info, attribute, value, path_ + ": /tables/" + name + " run " + info.id);
+          out.push_back(std::move(info));
+        }
+      });
   std::sort(out.begin(), out.end(), [](const RunInfo& a, const RunInfo& b) { return a.id < b.id; });
   for (std::size_t k = 1; k < out.size(); ++k)
     if (out[k].id == out[k - 1].id) throw ArchiveError(path_ + ": two runs named " + out[k].id);
@@ -88,20 +77,14 @@ std::vector<RunInfo> ArchiveReader::runs() const {
 const ArchiveReader::TableRow* ArchiveReader::table_row(const std::string& run) const {
   if (!indexed_) {
     std::map<std::string, TableRow> index;
-    if (has_tables(file_.get(), path_)) {
-      auto tables = h5::group(H5Gopen2(file_.get(), h5::kTablesGroup, H5P_DEFAULT), path_);
-      for (const auto& name : h5::member_names(tables.get(), path_ + ": /tables")) {
-        const std::string where = path_ + ": /tables/" + name;
-        const h5::TableContents t =
-            h5::read_table(open_table(file_.get(), name, where).get(), false, where);
-        for (std::size_t r = 0; r < t.ids.size(); ++r)
-          if (!index
-                   .emplace(t.ids[r],
-                            TableRow{name, t.first[r], t.first[r + 1] - t.first[r], t.first.back()})
-                   .second)
-            throw ArchiveError(path_ + ": two runs named " + t.ids[r]);
-      }
-    }
+    h5::for_each_table(
+        file_.get(), false, path_, [&](const std::string& name, hid_t, const h5::TableContents& t) {
+          for (std::size_t r = 0; r < t.ids.size(); ++r) {
+            const TableRow row{name, t.first[r], t.first[r + 1] - t.first[r], t.first.back()};
+            if (!index.emplace(t.ids[r], row).second)
+              throw ArchiveError(path_ + ": two runs named " + t.ids[r]);
+          }
+        });
     table_rows_ = std::move(index);
     indexed_ = true;
   }

@@ -117,23 +117,17 @@ struct TabledRun {
 
 std::map<std::string, TabledRun> tabled_runs(hid_t file, const std::string& archive) {
   std::map<std::string, TabledRun> out;
-  if (H5Lexists(file, h5::kTablesGroup, H5P_DEFAULT) <= 0) return out;
-  auto tables = h5::group(H5Gopen2(file, h5::kTablesGroup, H5P_DEFAULT), archive + ": /tables");
-  for (const auto& name : h5::member_names(tables.get(), archive + ": /tables")) {
-    const std::string where = archive + ": /tables/" + name;
-    h5::require_hard_link(tables.get(), name, H5O_TYPE_GROUP, where);
-    auto table = h5::group(H5Gopen2(tables.get(), name.c_str(), H5P_DEFAULT), where);
-    const h5::TableContents t = h5::read_table(table.get(), true, where);
-    for (std::size_t r = 0; r < t.ids.size(); ++r) {
-      TabledRun run;
-      run.rows = t.first[r + 1] - t.first[r];
-      const auto& a = t.attributes[r];
-      if (auto it = a.find("run_uuid");
-          it != a.end() && std::holds_alternative<std::string>(it->second))
-        run.uuid = std::get<std::string>(it->second);
-      out[t.ids[r]] = std::move(run);
-    }
-  }
+  h5::for_each_table(
+      file, true, archive, [&](const std::string&, hid_t, const h5::TableContents& t) {
+        for (std::size_t r = 0; r < t.ids.size(); ++r) {
+          TabledRun run;
+          run.rows = t.first[r + 1] - t.first[r];
+          const auto it = t.attributes[r].find("run_uuid");
+          if (it != t.attributes[r].end() && std::holds_alternative<std::string>(it->second))
+            run.uuid = std::get<std::string>(it->second);
+          out[t.ids[r]] = std::move(run);
+        }
+      });
   return out;
 }
 

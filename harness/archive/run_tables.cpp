@@ -453,6 +453,20 @@ TableContents read_table(hid_t table, bool with_attributes, const std::string& w
   return t;
 }
 
+void for_each_table(hid_t file, bool with_attributes, const std::string& where,
+                    const std::function<void(const std::string& name, hid_t table,
+                                             const TableContents& t)>& visit) {
+  if (H5Lexists(file, kTablesGroup, H5P_DEFAULT) <= 0) return;
+  require_hard_link(file, kTablesGroup, H5O_TYPE_GROUP, where);
+  auto tables = group(H5Gopen2(file, kTablesGroup, H5P_DEFAULT), where + ": open /tables");
+  for (const auto& name : member_names(tables.get(), where + ": /tables")) {
+    const std::string table = where + ": /tables/" + name;
+    require_hard_link(tables.get(), name, H5O_TYPE_GROUP, where + ": /tables");
+    auto g = group(H5Gopen2(tables.get(), name.c_str(), H5P_DEFAULT), table + ": cannot open");
+    visit(name, g.get(), read_table(g.get(), with_attributes, table));
+  }
+}
+
 std::vector<unsigned char> read_table_rows(hid_t table, const std::string& name, hid_t memory,
                                            hsize_t first, hsize_t rows, hsize_t total,
                                            hsize_t& cols, const std::string& where) {

@@ -20,6 +20,7 @@
 // Attributes are three compound datasets, not a dataset each: a table of a few runs (a small
 // config's commit) cost more than their groups with ~90 datasets (configs/smoke.yaml).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -127,6 +128,12 @@ struct TableContents {
   std::vector<std::map<std::string, Value>> attributes;
 };
 TableContents read_table(hid_t table, bool with_attributes, const std::string& where);
+
+// Every run table of `file` (none without /tables; /tables and each table checked to be hard
+// links to groups), read with read_table and handed to `visit` with its name, in name order.
+void for_each_table(
+    hid_t file, bool with_attributes, const std::string& where,
+    const std::function<void(const std::string& name, hid_t table, const TableContents& t)>& visit);
 
 // The rows [first, first + rows) of the table's step dataset `name` ("step/makespan"), in
 // `memory` (HDF5's memory type), with the dataset's width (0: one-dimensional). Throws Error
