@@ -1,9 +1,9 @@
 #pragma once
 // Run tables: finished runs as rows (docs/ARCHITECTURE.md, "Archive layout"). A commit writes
 // the runs that ended since the last one, and that the archive does not hold yet, as one group
-// /tables/<table-id> a column layout: a run a row, its attributes a column each and its step
-// datasets concatenated, in place of a group and about 24 datasets a run (issue 16: those cost
-// seed000 11.6 % of its CPU). A run written across commits keeps its /runs/<run-id> group.
+// /tables/<table-id> a column layout: a run a row, its attributes a record's members and its
+// step datasets concatenated, in place of a group and about 24 datasets a run (issue 16: those
+// cost seed000 11.6 % of its CPU). A run written across commits keeps its /runs/<run-id> group.
 //
 // A table holds (R runs):
 //   run_id            text [R]       the runs' ids, unique in the archive
@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,7 +49,7 @@ struct StoredRun {
   std::vector<RunColumn> columns;
 };
 
-// A finished run as write_run_tables takes it: views of what its writer holds.
+// A finished run as write_run_tables takes it (merge, recovery): views of a StoredRun's.
 struct TableRun {
   std::string_view id;
   const std::map<std::string, Value>* attributes;
