@@ -1,6 +1,7 @@
 #pragma once
 // The HDF5 archive (contract in docs/ARCHITECTURE.md, records in archive_schema.h): one file,
-// many runs, /runs/<run-id> groups with attributes and per-step datasets, /invocations/<id>
+// many runs, as rows of run tables /tables/<table-id> (run_tables.h) or, written across
+// commits, /runs/<run-id> groups with attributes and per-step datasets; /invocations/<id>
 // with the provenance of each invocation. Writing only ever adds: an existing run is never
 // rewritten, and every change reaches the path by an atomic rename (archive_file.h), so the
 // path always holds a complete archive, whenever the writer is killed.
