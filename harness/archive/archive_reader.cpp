@@ -103,7 +103,7 @@ std::vector<double> ArchiveReader::read_matrix(const std::string& run, const std
     rows = row->rows;
     cols = row_values(width);
     std::vector<double> out(bytes.size() / sizeof(double));
-    std::memcpy(out.data(), bytes.data(), bytes.size());
+    if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());  // a run of no steps
     return out;
   }
   const std::string path = "/runs/" + run + "/" + dataset;
