@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 namespace lbb::h5 {
@@ -373,10 +374,12 @@ void read_attributes(hid_t table, hsize_t n, std::vector<std::map<std::string, V
       present[name] = read_member<std::int32_t>(d.get(), name, H5T_NATIVE_INT32, n, what);
     }
   }
+  std::set<std::string> numbers;
   if (H5Lexists(table, "attr_numbers", H5P_DEFAULT) > 0) {
     const std::string what = where + "/attr_numbers";
     auto d = open_vector(table, "attr_numbers", H5T_COMPOUND, n, false, where);
     for (const auto& [name, cls] : compound_members(d.get(), what)) {
+      numbers.insert(name);
       const auto it = present.find(name);
       const auto has = [&](hsize_t r) { return it == present.end() || it->second[r] != 0; };
       if (cls == H5T_INTEGER) {
@@ -392,6 +395,9 @@ void read_attributes(hid_t table, hsize_t n, std::vector<std::map<std::string, V
       }
     }
   }
+  for (const auto& [name, flags] : present)
+    if (!numbers.count(name))
+      throw Error(where + "/attr_present: " + name + " is not a member of attr_numbers");
   if (H5Lexists(table, "attr_texts", H5P_DEFAULT) <= 0) return;
   const std::string what = where + "/attr_texts";
   hsize_t distinct = 0;
@@ -399,13 +405,12 @@ void read_attributes(hid_t table, hsize_t n, std::vector<std::map<std::string, V
   auto d = open_vector(table, "attr_texts", H5T_COMPOUND, n, false, where);
   for (const auto& [name, cls] : compound_members(d.get(), what)) {
     if (cls != H5T_INTEGER) throw Error(what + ": member " + name + " is not an integer");
+    if (numbers.count(name)) throw Error(what + ": " + name + " is a number and a text");
     const auto codes = read_member<std::int32_t>(d.get(), name, H5T_NATIVE_INT32, n, what);
     for (hsize_t r = 0; r < n; ++r) {
       if (codes[r] < -1 || codes[r] >= static_cast<std::int64_t>(distinct))
         throw Error(what + ": " + name + " holds a text index out of range");
-      if (codes[r] < 0) continue;
-      if (!out[r].emplace(name, values[codes[r]]).second)
-        throw Error(what + ": " + name + " is a number and a text");
+      if (codes[r] >= 0) out[r][name] = values[codes[r]];
     }
   }
 }

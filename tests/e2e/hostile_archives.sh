@@ -93,11 +93,26 @@ def number_text(f, t):  # attr_numbers' member efficiency a text
     for m in numbers.dtype.names:
         records[m] = numbers[m].astype(str) if m == 'efficiency' else numbers[m]
     replace(t, 'attr_numbers', records)
+def present_stray(f, t):  # attr_present naming no number attribute
+    records = numpy.ones(len(t['run_id']), dtype=[('nonesuch', '<i4')])
+    if 'attr_present' in t:
+        del t['attr_present']
+    t['attr_present'] = records
+def both_kinds(f, t):  # a text member named as a number member (efficiency), every run's -1
+    texts = t['attr_texts'][()]
+    members = [(m, texts.dtype.fields[m][0]) for m in texts.dtype.names] + [('efficiency', '<i4')]
+    records = numpy.empty(len(texts), dtype=members)
+    for m in texts.dtype.names:
+        records[m] = texts[m]
+    records['efficiency'] = -1
+    replace(t, 'attr_texts', records)
 # A step column one row shorter than sum(step_rows).
 variant('short_column', lambda f, t: replace(t, 'step/makespan', t['step/makespan'][:-1]))
 variant('negative_rows', negative_rows)
 variant('text_code', text_code)
 variant('number_text', number_text)
+variant('present_stray', present_stray)
+variant('both_kinds', both_kinds)
 variant('id_not_text', lambda f, t: replace(t, 'run_id', numpy.arange(len(t['run_id']))))
 # The same runs again in a second table.
 variant('duplicate', lambda f, t: f.copy(t, 'tables/t-00001'))
@@ -111,7 +126,8 @@ named() {  # named PATTERN WHAT FILE: the last command's message (in FILE) match
 }
 # Each case, and what the message must name.
 for case in short_column:step/makespan negative_rows:step_rows text_code:attr_texts.*balancer \
-    number_text:attr_numbers.*efficiency id_not_text:run_id duplicate:run-00000-none \
+    number_text:attr_numbers.*efficiency present_stray:attr_present.*nonesuch \
+    both_kinds:attr_texts.*efficiency id_not_text:run_id duplicate:run-00000-none \
     soft_table:t-00001.*soft.link soft_column:step/wall.*soft.link; do
   f=${case%%:*} names=${case#*:}
   before=$(md5sum $f.h5)
