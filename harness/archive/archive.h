@@ -184,6 +184,8 @@ class ArchiveReader {
     hsize_t first, rows, total;
   };
   const TableRow* table_row(const std::string& run) const;  // null: a /runs group, or none
+  void add_to_index(const std::string& table, const h5::TableContents& t,
+                    std::map<std::string, TableRow>& index) const;
   std::vector<std::string> run_groups() const;
   std::string path_;
   h5::Handle file_;

@@ -58,8 +58,10 @@ std::vector<RunInfo> ArchiveReader::runs() const {
       add_attribute(info, name, h5::read_attribute(g.get(), name, where), where);
     out.push_back(std::move(info));
   }
+  std::map<std::string, TableRow> index;  // read_series's index, built in the same pass
   h5::for_each_table(
       file_.get(), true, path_, [&](const std::string& name, hid_t, const h5::TableContents& t) {
+        add_to_index(name, t, index);
         for (std::size_t r = 0; r < t.ids.size(); ++r) {
           RunInfo info;
           info.id = t.ids[r];
@@ -71,20 +73,27 @@ std::vector<RunInfo> ArchiveReader::runs() const {
   std::sort(out.begin(), out.end(), [](const RunInfo& a, const RunInfo& b) { return a.id < b.id; });
   for (std::size_t k = 1; k < out.size(); ++k)
     if (out[k].id == out[k - 1].id) throw ArchiveError(path_ + ": two runs named " + out[k].id);
+  table_rows_ = std::move(index);
+  indexed_ = true;
   return out;
+}
+
+void ArchiveReader::add_to_index(const std::string& table, const h5::TableContents& t,
+                                 std::map<std::string, TableRow>& index) const {
+  for (std::size_t r = 0; r < t.ids.size(); ++r) {
+    const TableRow row{table, t.first[r], t.first[r + 1] - t.first[r], t.first.back()};
+    if (!index.emplace(t.ids[r], row).second)
+      throw ArchiveError(path_ + ": two runs named " + t.ids[r]);
+  }
 }
 
 const ArchiveReader::TableRow* ArchiveReader::table_row(const std::string& run) const {
   if (!indexed_) {
     std::map<std::string, TableRow> index;
-    h5::for_each_table(
-        file_.get(), false, path_, [&](const std::string& name, hid_t, const h5::TableContents& t) {
-          for (std::size_t r = 0; r < t.ids.size(); ++r) {
-            const TableRow row{name, t.first[r], t.first[r + 1] - t.first[r], t.first.back()};
-            if (!index.emplace(t.ids[r], row).second)
-              throw ArchiveError(path_ + ": two runs named " + t.ids[r]);
-          }
-        });
+    h5::for_each_table(file_.get(), false, path_,
+                       [&](const std::string& name, hid_t, const h5::TableContents& t) {
+                         add_to_index(name, t, index);
+                       });
     table_rows_ = std::move(index);
     indexed_ = true;
   }
