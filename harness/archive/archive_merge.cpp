@@ -58,9 +58,7 @@ std::vector<std::string> invocation_names(hid_t file, const std::string& where) 
 constexpr std::size_t kMergeBatchBytes = std::size_t{64} << 20;
 
 void write_batch(hid_t out, std::vector<h5::StoredRun>& batch) {
-  std::vector<h5::TableRun> rows;
-  for (const auto& run : batch) rows.push_back(h5::table_run(run));
-  h5::write_run_tables(out, rows);
+  h5::write_run_tables(out, batch);
   batch.clear();
 }
 

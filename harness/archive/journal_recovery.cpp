@@ -410,9 +410,7 @@ JournalReport fold_journal(const std::string& archive) {
             else if (run.changes())
               append_run(file, scan, run);
           }
-          std::vector<h5::TableRun> rows;
-          for (const auto& run : whole) rows.push_back(h5::table_run(run));
-          h5::write_run_tables(file, rows);
+          h5::write_run_tables(file, whole);
         },
         true);
   if (scan.exists) ::unlink(report.journal.c_str());

@@ -149,16 +149,18 @@ hsize_t link_count(hid_t group, const std::string& where) {
   return info.nlinks;
 }
 
-}  // namespace
-
-TableRun table_run(const StoredRun& run) {
-  TableRun t{run.id, &run.attributes, {}, run.columns.empty() ? 0 : run.columns.front().rows};
+// The run's columns' names, types and widths, its columns checked to be of one length.
+std::vector<RunTable::ColumnLayout> layout_of(const StoredRun& run) {
+  std::vector<RunTable::ColumnLayout> layout;
   for (const RunColumn& c : run.columns) {
-    if (c.rows != t.rows) throw std::logic_error(run.id + ": columns of different lengths");
-    t.columns.push_back({c.name, c.type, c.cols, c.bytes.data()});
+    if (c.rows != run.columns.front().rows)
+      throw std::logic_error(run.id + ": columns of different lengths");
+    layout.push_back({c.name, c.type, c.cols});
   }
-  return t;
+  return layout;
 }
+
+}  // namespace
 
 RunTable::RunTable(std::vector<ColumnLayout> layout) {
   for (auto& c : layout) columns_.push_back({std::move(c), {}});
@@ -173,30 +175,20 @@ bool RunTable::fits(std::span<const ColumnLayout> layout) const {
   return true;
 }
 
-bool RunTable::fits(const TableRun& run) const {
-  if (run.columns.size() != columns_.size()) return false;
-  for (std::size_t k = 0; k < columns_.size(); ++k) {
-    const ColumnLayout& x = columns_[k].layout;
-    const TableRun::Column& y = run.columns[k];
-    if (x.name != y.name || x.type != y.type || x.cols != y.cols) return false;
-  }
-  return true;
-}
-
 std::size_t RunTable::row_bytes(std::size_t k) const {
   return row_values(columns_[k].layout.cols) * record_type_bytes(columns_[k].layout.type);
 }
 
-void RunTable::add(const TableRun& run) {
-  if (!fits(run)) throw std::logic_error(std::string(run.id) + ": not of its run table's layout");
+void RunTable::add(const StoredRun& run) {
+  if (!fits(layout_of(run))) throw std::logic_error(run.id + ": not of its run table's layout");
   for (std::size_t k = 0; k < columns_.size(); ++k) {
     std::vector<unsigned char>& bytes = columns_[k].bytes;
     if (bytes.size() != rows_total_ * row_bytes(k))
-      throw std::logic_error(std::string(run.id) + ": a run table with an open run's rows");
-    const auto* from = run.columns[k].bytes;
-    bytes.insert(bytes.end(), from, from + run.rows * row_bytes(k));
+      throw std::logic_error(run.id + ": a run table with an open run's rows");
+    bytes.insert(bytes.end(), run.columns[k].bytes.begin(), run.columns[k].bytes.end());
   }
-  close_run(std::string(run.id), std::map<std::string, Value>(*run.attributes), run.rows);
+  const hsize_t rows = run.columns.empty() ? 0 : run.columns.front().rows;
+  close_run(run.id, std::map<std::string, Value>(run.attributes), rows);
 }
 
 hsize_t RunTable::open_run() {
@@ -243,16 +235,13 @@ void RunTable::write(hid_t file) const {
                              c.bytes.data());
 }
 
-void write_run_tables(hid_t file, std::span<const TableRun> runs) {
+void write_run_tables(hid_t file, std::span<const StoredRun> runs) {
   std::vector<RunTable> tables;
-  for (const TableRun& run : runs) {
-    auto it =
-        std::find_if(tables.begin(), tables.end(), [&](const RunTable& t) { return t.fits(run); });
-    if (it == tables.end()) {
-      std::vector<RunTable::ColumnLayout> layout;
-      for (const auto& c : run.columns) layout.push_back({std::string(c.name), c.type, c.cols});
-      it = tables.insert(tables.end(), RunTable(std::move(layout)));
-    }
+  for (const StoredRun& run : runs) {
+    auto layout = layout_of(run);
+    auto it = std::find_if(tables.begin(), tables.end(),
+                           [&](const RunTable& t) { return t.fits(layout); });
+    if (it == tables.end()) it = tables.insert(tables.end(), RunTable(std::move(layout)));
     it->add(run);
   }
   for (const RunTable& t : tables) t.write(file);

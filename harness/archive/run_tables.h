@@ -49,22 +49,6 @@ struct StoredRun {
   std::vector<RunColumn> columns;
 };
 
-// A finished run as write_run_tables takes it (merge, recovery): views of a StoredRun's.
-struct TableRun {
-  std::string_view id;
-  const std::map<std::string, Value>* attributes;
-  struct Column {
-    std::string_view name;
-    RecordType type;
-    hsize_t cols;
-    const unsigned char* bytes;  // `rows` rows
-  };
-  std::vector<Column> columns;
-  hsize_t rows;
-};
-
-TableRun table_run(const StoredRun& run);
-
 // A run table being filled: the runs of one column layout (names, types and widths), their
 // attributes and their rows, until a commit writes it. The archive's writer appends an open
 // run's rows to the columns' tails (column_bytes) as its steps arrive, and close_run makes them
@@ -79,8 +63,7 @@ class RunTable {
   };
   explicit RunTable(std::vector<ColumnLayout> layout);
   bool fits(std::span<const ColumnLayout> layout) const;  // the same names, types and widths
-  bool fits(const TableRun& run) const;
-  void add(const TableRun& run);  // copies its id, attributes and rows
+  void add(const StoredRun& run);                         // copies its id, attributes and rows
   // Column k's bytes: its runs' rows, then an open run's rows.
   std::vector<unsigned char>& column_bytes(std::size_t k) { return columns_[k].bytes; }
   std::size_t row_bytes(std::size_t k) const;
@@ -109,7 +92,7 @@ class RunTable {
 };
 
 // Writes `runs` as new tables of `file`, one for each column layout, in the order of the runs.
-void write_run_tables(hid_t file, std::span<const TableRun> runs);
+void write_run_tables(hid_t file, std::span<const StoredRun> runs);
 
 // The runs an archive holds in /runs and in its tables (without reading their attributes).
 std::size_t count_runs(hid_t file, const std::string& where);
