@@ -97,7 +97,7 @@ class RunWriter final : public StepSink {
   bool tabled_ = false;            // handed to a pending run table (hand_to_table)
   bool detached_ = false;          // its pending rows in Column::own, not its table's tail
   h5::RunTable* table_ = nullptr;  // the archive's pending table of its layout
-  hsize_t table_row_ = 0;          // its table's row where its pending rows start
+  hsize_t table_row_ = 0;          // buffer()'s row where its pending rows start
 };
 
 class ArchiveWriter {

@@ -70,7 +70,7 @@ std::vector<unsigned char>& RunWriter::buffer(std::size_t k) {
 }
 
 const unsigned char* RunWriter::pending_rows(std::size_t k, std::int64_t from) {
-  return buffer(k).data() + ((detached_ ? 0 : table_row_) + from) * columns_[k].row_bytes();
+  return buffer(k).data() + (table_row_ + from) * columns_[k].row_bytes();
 }
 
 // Its pending rows move from its table's tail into its own buffers (a run written across commits
@@ -84,6 +84,7 @@ void RunWriter::detach() {
     tail.resize(at);
   }
   detached_ = true;
+  table_row_ = 0;  // its rows start its own buffers
 }
 
 RunWriter::RunWriter(RunWriter&& o) noexcept
@@ -177,7 +178,7 @@ void RunWriter::on_steps(std::span<const StepRecord> records) {
       columns_[k].append(buffer(k), records.first(fit));
   } catch (...) {  // out of memory: every column back to the rows before the burst
     for (std::size_t k = 0; k < columns_.size(); ++k)
-      buffer(k).resize(((detached_ ? 0 : table_row_) + rows_pending_) * columns_[k].row_bytes());
+      buffer(k).resize((table_row_ + rows_pending_) * columns_[k].row_bytes());
     throw;
   }
   rows_pending_ += static_cast<std::int64_t>(fit);
