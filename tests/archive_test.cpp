@@ -778,6 +778,55 @@ TEST(Archive, ARunsGroupsKeepTheirLinksAndAttributesInTheirObjectHeader) {
   EXPECT_EQ(ArchiveReader(merged).runs().size(), 3u);
 }
 
+// A table's column equal byte for byte to an earlier one (a simulated run's proc/busy_wall is its
+// proc/busy) is that dataset under a second name: one object, read back under either name; a
+// column that differs in one row is a dataset of its own.
+TEST(Archive, EqualColumnsOfARunTableAreOneDatasetUnderTwoNames) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.h5"), merged = dir.file("m.h5");
+  setenv("LBB_ARCHIVE_COMMIT_SECONDS", "100000", 1);
+  {
+    ArchiveWriter archive(path);
+    for (int k = 0; k < 2; ++k) {
+      auto run = archive.begin_run({"run" + std::to_string(k), 2, 2, true, {"residual"}});
+      run->set_text("run_uuid", "uuid-" + run->id());
+      for (int s = 0; s < 3; ++s) {
+        StepRecord r = record(s, 2, 2);
+        r.busy_wall = r.busy;
+        if (k == 1 && s == 2) r.proc_migration = r.proc_balance;  // equal but for one row
+        run->on_step(r);
+      }
+      run->end();
+    }
+  }
+  unsetenv("LBB_ARCHIVE_COMMIT_SECONDS");
+  merge_archives(merged, {path});
+  for (const std::string& archive : {path, merged}) {
+    h5::Handle file(open_archive_read_only(archive), H5Fclose);
+    auto object = [&](const char* name) {
+      H5O_info_t info;
+      EXPECT_GE(H5Oget_info_by_name2(file.get(), name, &info, H5O_INFO_BASIC, H5P_DEFAULT), 0);
+      return std::make_pair(info.addr, info.rc);
+    };
+    const auto busy = object("/tables/t-00000/proc/busy");
+    const auto busy_wall = object("/tables/t-00000/proc/busy_wall");
+    const auto balance = object("/tables/t-00000/proc/balance");
+    const auto migration = object("/tables/t-00000/proc/migration");
+    EXPECT_EQ(busy.first, busy_wall.first) << archive;
+    EXPECT_EQ(busy.second, 2u) << archive;
+    EXPECT_NE(balance.first, migration.first) << archive;
+    EXPECT_EQ(migration.second, 1u) << archive;
+    const ArchiveReader reader(archive);
+    for (const RunInfo& info : reader.runs()) {
+      std::size_t rows = 0, cols = 0;
+      EXPECT_EQ(reader.read_matrix(info.id, "proc/busy_wall", rows, cols),
+                reader.read_matrix(info.id, "proc/busy", rows, cols))
+          << archive;
+      EXPECT_EQ(rows, 3u) << archive;
+    }
+  }
+}
+
 // Runs that end between two commits are rows of one run table a column layout: their attributes
 // (text, numbers, some on some runs only) and step rows read back exactly, by the writer,
 // recovery from the journal and merge alike; the table stores each distinct text once.

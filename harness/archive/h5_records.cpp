@@ -320,6 +320,12 @@ void write_final_step_dataset(hid_t group, const std::string& name, RecordType t
   create_final_dataset(group, name, type, cols, rows, data);
 }
 
+void link_step_dataset(hid_t group, const std::string& existing, const std::string& name) {
+  ensure_run_subgroup(group, name);
+  check(H5Lcreate_hard(group, existing.c_str(), group, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+        "link " + name + " to " + existing);
+}
+
 Handle create_group(hid_t parent, const std::string& path, GroupRoom room) {
   auto lcpl = plist(H5Pcreate(H5P_LINK_CREATE), path);
   H5Pset_create_intermediate_group(lcpl.get(), 1);

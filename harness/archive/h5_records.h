@@ -43,6 +43,10 @@ inline constexpr hsize_t kCompactStepBytes = 8192;
 void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
                               hsize_t rows, const void* data);
 
+// Names the dataset `existing` of `group` also `name` (a second hard link: one dataset, read
+// under either name), making name's run subgroup as write_final_step_dataset would.
+void link_step_dataset(hid_t group, const std::string& existing, const std::string& name);
+
 // Creates the group `path` of `parent` (and its missing parents) keeping up to 128 links and
 // attributes in its object header, as a run's groups do: a heap and a B-tree each only past that.
 // `room`: the links its header is sized for at creation (none: HDF5's default, 4 of 8 characters).

@@ -230,9 +230,26 @@ void RunTable::write(hid_t file) const {
   write_texts(table.get(), "run_id", ids);
   write_numbers(table.get(), "step_rows", RecordType::kInt64, rows_);
   write_attributes(table.get(), attributes_);
-  for (const Column& c : columns_)  // rows_total_ rows: an open run's tail is not the table's
-    write_final_step_dataset(table.get(), c.layout.name, c.layout.type, c.layout.cols, rows_total_,
-                             c.bytes.data());
+  for (std::size_t k = 0; k < columns_.size(); ++k) {  // an open run's tail is not the table's
+    const Column& c = columns_[k];
+    if (const Column* same = earlier_equal(k))
+      link_step_dataset(table.get(), same->layout.name, c.layout.name);
+    else
+      write_final_step_dataset(table.get(), c.layout.name, c.layout.type, c.layout.cols,
+                               rows_total_, c.bytes.data());
+  }
+}
+
+const RunTable::Column* RunTable::earlier_equal(std::size_t k) const {
+  const Column& c = columns_[k];
+  const std::size_t n = rows_total_ * row_bytes(k);
+  for (std::size_t j = 0; j < k; ++j) {
+    const Column& e = columns_[j];
+    if (e.layout.type == c.layout.type && e.layout.cols == c.layout.cols &&
+        std::memcmp(e.bytes.data(), c.bytes.data(), n) == 0)
+      return &e;
+  }
+  return nullptr;
 }
 
 void write_run_tables(hid_t file, std::span<const StoredRun> runs) {

@@ -16,7 +16,8 @@
 //                                    attr_text_values, -1 where a run lacks it
 //   attr_text_values  text [U]       the distinct texts of the table's runs, each once
 //   step/*, proc/*, metric/*, module/*   the schema's step datasets, the runs' rows one after
-//                    another: [sum step_rows] or [sum step_rows, width]
+//                    another: [sum step_rows] or [sum step_rows, width]; one equal byte for
+//                    byte to an earlier one of the table is a second hard link to its dataset
 // Attributes are three compound datasets, not a dataset each: a table of a few runs (a small
 // config's commit) cost more than their groups with ~90 datasets (configs/smoke.yaml).
 #include <cstdint>
@@ -84,6 +85,10 @@ class RunTable {
     ColumnLayout layout;
     std::vector<unsigned char> bytes;
   };
+  // An earlier column of column k's type and width holding the same rows, byte for byte (a
+  // simulated run's proc/busy_wall is its proc/busy): k is written as a second name of its
+  // dataset, not as a copy.
+  const Column* earlier_equal(std::size_t k) const;
   std::vector<Column> columns_;
   std::vector<std::string> ids_;
   std::vector<std::int64_t> rows_;
