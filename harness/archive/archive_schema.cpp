@@ -269,7 +269,9 @@ std::string archive_schema_json() {
        "compound [R]: a member (int32) a text attribute, an index into "
        "attr_text_values; -1: absent"},
       {"attr_text_values", "text [U]: the distinct texts, each once"},
-      {"<step dataset>", "the runs' rows one after another, step_rows each"}};
+      {"<step dataset>",
+       "the runs' rows one after another, step_rows each; one equal byte for byte to an earlier "
+       "one is a second hard link to it"}};
   j["invocation_group"] = "/invocations/<invocation-id>";
   for (const auto& a : kRunAttributes) j["run_attributes"].push_back(attribute_json(a));
   for (const auto& a : kInvocationAttributes)
