@@ -116,6 +116,13 @@ Value read_attribute(hid_t obj, const std::string& name, const std::string& wher
   }
 }
 
+Handle conversion_transfer(std::size_t bytes, const std::string& what) {
+  auto dxpl = plist(H5Pcreate(H5P_DATASET_XFER), what);
+  check(H5Pset_buffer(dxpl.get(), std::clamp<std::size_t>(bytes, 4096, 1 << 20), nullptr, nullptr),
+        "conversion buffer of " + what);
+  return dxpl;
+}
+
 void write_text_dataset(hid_t group, const std::string& name, const std::string& text) {
   auto type = text_type();
   auto space = dataspace(H5Screate(H5S_SCALAR), name);
@@ -123,9 +130,7 @@ void write_text_dataset(hid_t group, const std::string& name, const std::string&
                               H5P_DEFAULT, H5P_DEFAULT),
                    "create " + name);
   const char* c = text.c_str();
-  // One string's conversion needs a few bytes of buffer, not HDF5's default 1 MiB, zeroed.
-  auto dxpl = plist(H5Pcreate(H5P_DATASET_XFER), name);
-  check(H5Pset_buffer(dxpl.get(), 4096, nullptr, nullptr), "buffer of " + name);
+  auto dxpl = conversion_transfer(0, name);  // one string's conversion: a few bytes
   check(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, dxpl.get(), &c), "write " + name);
 }
 

@@ -24,12 +24,7 @@ void write_texts(hid_t group, const std::string& name, const std::vector<const c
                               H5P_DEFAULT, H5P_DEFAULT),
                    "create " + name);
   if (n == 0) return;
-  // The strings' conversion needs a buffer of their pointers, not HDF5's default 1 MiB, zeroed:
-  // that calloc was 27 % of a small invocation's CPU (configs/smoke.yaml).
-  auto dxpl = plist(H5Pcreate(H5P_DATASET_XFER), name);
-  check(H5Pset_buffer(dxpl.get(), std::max<std::size_t>(4096, 2 * n * sizeof(char*)), nullptr,
-                      nullptr),
-        "buffer of " + name);
+  auto dxpl = conversion_transfer(2 * n * sizeof(char*), name);  // the strings' pointers
   check(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, dxpl.get(), texts.data()), "write " + name);
 }
 
@@ -319,7 +314,8 @@ std::vector<std::string> read_texts(hid_t group, const std::string& name, hsize_
   std::vector<std::string> out;
   if (n == 0) return out;
   // Read with the file's own string type: HDF5 does not convert UTF-8 to ASCII.
-  check(H5Dread(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()),
+  auto dxpl = conversion_transfer(2 * n * sizeof(hvl_t), what);
+  check(H5Dread(d.get(), type.get(), H5S_ALL, H5S_ALL, dxpl.get(), raw.data()),
         what + ": cannot read");
   for (char* c : raw) out.emplace_back(c ? c : "");
   auto space = dataspace(H5Dget_space(d.get()), what);
@@ -362,9 +358,11 @@ std::vector<T> read_member(hid_t d, const std::string& member, hid_t native, hsi
   auto memory = datatype(H5Tcreate(H5T_COMPOUND, sizeof(T)), what);
   check(H5Tinsert(memory.get(), member.c_str(), 0, native), what + ": member " + member);
   std::vector<T> out(n);
-  if (n > 0)
-    check(H5Dread(d, memory.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
-          what + ": cannot read member " + member);
+  if (n == 0) return out;
+  auto file = datatype(H5Dget_type(d), what);
+  auto dxpl = conversion_transfer(n * H5Tget_size(file.get()), what);  // the file's records
+  check(H5Dread(d, memory.get(), H5S_ALL, H5S_ALL, dxpl.get(), out.data()),
+        what + ": cannot read member " + member);
   return out;
 }
 
