@@ -116,9 +116,10 @@ Value read_attribute(hid_t obj, const std::string& name, const std::string& wher
   }
 }
 
-Handle conversion_transfer(std::size_t bytes, const std::string& what) {
+Handle conversion_transfer(std::size_t bytes, const std::string& what, std::size_t element) {
+  const std::size_t most = std::max<std::size_t>(std::size_t{1} << 20, element);
   auto dxpl = plist(H5Pcreate(H5P_DATASET_XFER), what);
-  check(H5Pset_buffer(dxpl.get(), std::clamp<std::size_t>(bytes, 4096, 1 << 20), nullptr, nullptr),
+  check(H5Pset_buffer(dxpl.get(), std::clamp<std::size_t>(bytes, 4096, most), nullptr, nullptr),
         "conversion buffer of " + what);
   return dxpl;
 }

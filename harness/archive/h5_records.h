@@ -25,11 +25,12 @@ void write_attribute(hid_t obj, const std::string& name, const Value& value, boo
 // another class or shape.
 Value read_attribute(hid_t obj, const std::string& name, const std::string& where);
 
-// A transfer property list whose type-conversion buffers hold `bytes` (within 4 KiB and HDF5's
-// default 1 MiB). A read or write that converts (text, a compound's members) allocates them every
-// time, a compound's background buffer zeroed, at 1 MiB whatever the data's size: that calloc was
-// 27 % of configs/smoke.yaml's CPU in text writes, and 85 % of checking a 1500-run archive.
-Handle conversion_transfer(std::size_t bytes, const std::string& what);
+// A transfer property list whose type-conversion buffers hold `bytes`, at least 4 KiB and at most
+// HDF5's default 1 MiB or one `element` (HDF5 refuses a buffer smaller than one). A read or write
+// that converts (text, a compound's members) allocates them every time, a compound's background
+// buffer zeroed, at 1 MiB whatever the data's size: that calloc was 27 % of configs/smoke.yaml's
+// CPU in text writes, and 85 % of checking a 1500-run archive.
+Handle conversion_transfer(std::size_t bytes, const std::string& what, std::size_t element = 0);
 
 // A scalar variable-length UTF-8 string dataset (texts too large for an attribute).
 void write_text_dataset(hid_t group, const std::string& name, const std::string& text);

@@ -360,7 +360,8 @@ std::vector<T> read_member(hid_t d, const std::string& member, hid_t native, hsi
   std::vector<T> out(n);
   if (n == 0) return out;
   auto file = datatype(H5Dget_type(d), what);
-  auto dxpl = conversion_transfer(n * H5Tget_size(file.get()), what);  // the file's records
+  const std::size_t record = H5Tget_size(file.get());  // the file's, larger than `memory`
+  auto dxpl = conversion_transfer(n * record, what, record);
   check(H5Dread(d, memory.get(), H5S_ALL, H5S_ALL, dxpl.get(), out.data()),
         what + ": cannot read member " + member);
   return out;
