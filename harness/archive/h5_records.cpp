@@ -145,7 +145,8 @@ std::string read_text_dataset(hid_t group, const std::string& name, const std::s
       H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0)
     throw Error(what + " is not a single variable-length string");
   char* s = nullptr;
-  check(H5Dread(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &s), what + ": cannot read");
+  auto dxpl = conversion_transfer(0, what);  // one string's conversion: a few bytes
+  check(H5Dread(d.get(), type.get(), H5S_ALL, H5S_ALL, dxpl.get(), &s), what + ": cannot read");
   std::string out = s ? s : "";
   H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, &s);
   return out;
