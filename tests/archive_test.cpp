@@ -1076,10 +1076,10 @@ TEST(Archive, DeflatedChunksReadBackThroughHdf5sFilters) {
   EXPECT_EQ(owner_back, owner);
 }
 
-// A dataset equal to the one deflated before it (a simulated run's busy_wall is its busy) reuses
-// those deflated chunks; one differing in a single value, or the same bytes as values of another
-// size (shuffled otherwise, where shuffled), is deflated anew. Every dataset reads back exactly.
-TEST(Archive, ADatasetEqualToTheLastIsDeflatedOnceAndEveryDatasetReadsBackExactly) {
+// Datasets deflated one after another, equal (a simulated run's busy_wall is its busy), differing
+// in a single value, or the same bytes as values of another size (shuffled otherwise, where
+// shuffled): every one reads back exactly, whatever the one deflated before it held.
+TEST(Archive, DatasetsDeflatedInTurnEachReadBackExactly) {
   testing::TempDir dir;
   const std::string path = dir.file("a.h5");
   const hsize_t rows = 200, width = 16;  // seed000's proc datasets: one chunk each

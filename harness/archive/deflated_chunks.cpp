@@ -86,18 +86,6 @@ void deflate_all(const Layout& l, const unsigned char* data, DeflatedChunks& out
   }
 }
 
-// The last dataset this thread deflated, as given and as deflated.
-struct LastDataset {
-  std::vector<unsigned char> raw;
-  hsize_t width = 0, chunk_rows = 0;
-  std::size_t size = 0;
-  DeflatedChunks packed;
-  bool same(const Layout& l, const unsigned char* data, std::size_t bytes) const {
-    return size == l.size && width == l.width && chunk_rows == l.chunk_rows &&
-           raw.size() == bytes && std::memcmp(raw.data(), data, bytes) == 0;
-  }
-};
-
 }  // namespace
 
 const DeflatedChunks* deflate_chunks(RecordType type, hsize_t rows, hsize_t width,
@@ -105,17 +93,9 @@ const DeflatedChunks* deflate_chunks(RecordType type, hsize_t rows, hsize_t widt
   auto ftype = file_type(type);
   if (H5Tequal(ftype.get(), memory_type(type)) <= 0) return nullptr;
   const Layout l{rows, width, chunk_rows, record_type_bytes(type)};
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  const std::size_t n = rows * width * l.size;
-  thread_local LastDataset last;
-  if (last.same(l, bytes, n)) return &last.packed;
-  last.size = 0;  // until every part is set
-  deflate_all(l, bytes, last.packed);
-  last.raw.assign(bytes, bytes + n);
-  last.width = width;
-  last.chunk_rows = chunk_rows;
-  last.size = l.size;
-  return &last.packed;
+  thread_local DeflatedChunks packed;  // its buffers kept from call to call
+  deflate_all(l, static_cast<const unsigned char*>(data), packed);
+  return &packed;
 }
 
 void write_deflated_chunks(hid_t d, const DeflatedChunks& chunks) {

@@ -31,8 +31,8 @@ struct DeflatedChunks {
 
 // The chunks of `rows` rows of `width` values of `type` (host layout, as append_rows takes them),
 // or null where the file's type is not the host's (the chunks would bypass type conversion; write
-// through H5Dwrite then). The result lives until this thread's next call, which reuses it when
-// given the same bytes again (a simulated run's busy_wall is its busy).
+// through H5Dwrite then). The result lives until this thread's next call. (A run table's column
+// equal to an earlier one is linked to it, run_tables.h, so none is deflated twice.)
 const DeflatedChunks* deflate_chunks(RecordType type, hsize_t rows, hsize_t width,
                                      hsize_t chunk_rows, const void* data);
 
