@@ -152,28 +152,27 @@ std::string read_text_dataset(hid_t group, const std::string& name, const std::s
   return out;
 }
 
+namespace {
+
+// An H5Literate or H5Aiterate2 callback adding each name to the std::vector<std::string> `out`.
+template <class Info>
+herr_t append_name(hid_t, const char* name, const Info*, void* out) {
+  static_cast<std::vector<std::string>*>(out)->push_back(name);
+  return 0;
+}
+
+}  // namespace
+
 std::vector<std::string> member_names(hid_t group, const std::string& where) {
   std::vector<std::string> names;
-  if (H5Literate(
-          group, H5_INDEX_NAME, H5_ITER_INC, nullptr,
-          [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
-            static_cast<std::vector<std::string>*>(out)->push_back(name);
-            return 0;
-          },
-          &names) < 0)
+  if (H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, nullptr, append_name<H5L_info_t>, &names) < 0)
     throw Error(where + ": cannot list");
   return names;
 }
 
 std::vector<std::string> attribute_names(hid_t obj, const std::string& where) {
   std::vector<std::string> names;
-  if (H5Aiterate2(
-          obj, H5_INDEX_NAME, H5_ITER_INC, nullptr,
-          [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
-            static_cast<std::vector<std::string>*>(out)->push_back(name);
-            return 0;
-          },
-          &names) < 0)
+  if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, nullptr, append_name<H5A_info_t>, &names) < 0)
     throw Error(where + ": cannot list the attributes");
   return names;
 }
