@@ -82,11 +82,12 @@ WorkloadInfo BlockSubstitution::info() {
       nullptr,
       [](const Params& p) {
         // N unknowns: states and their reference copy (a band of width + 1 and 3 vectors per
-        // unknown each), the whole grid's band at verification, and ~4 vectors of N.
+        // unknown each), the whole grid's band at verification, ~4 vectors of N, and a factored
+        // band per distinct block height (all of them, at worst).
         const double width = static_cast<double>(p.integer("width"));
         const double n = static_cast<double>(p.integer("blocks")) * p.real("mean_lines") * width;
         kernels::band_order(static_cast<std::size_t>(n / width), p.integer("width"));
-        return sizeof(double) * n * (3 * width + 11);
+        return sizeof(double) * n * (4 * width + 12);
       },
   };
   info.communicates = [](const Params&) { return true; };  // the chain of blocks
@@ -108,6 +109,7 @@ BlockSubstitution::BlockSubstitution(const Params& params)
     lines_[i] = std::max(1, static_cast<int>(std::lround(mean_lines * weights[i])));
     kernels::band_order(lines_[i], width_);  // throws when a block outgrows LAPACK's int
     first_[i + 1] = first_[i] + static_cast<std::size_t>(lines_[i]) * width_;
+    factors_.try_emplace(lines_[i]);
   }
   kernels::band_order(first_.back() / width_, width_);  // the whole grid, solved at verify
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
@@ -142,14 +144,25 @@ void BlockSubstitution::init_state(int module, std::span<std::byte> state) const
   auto* h = reinterpret_cast<BlockHeader*>(state.data());
   *h = {lines_[module], width_, module, 0};
   BlockView v = view_of(state);
-  const int n = lines_[module] * width_;
-  kernels::poisson_block_band(lines_[module], width_, v.factor);
-  if (int info = kernels::band_cholesky(n, width_, v.factor); info != 0)
+  const HeightFactor& f = factor_of(lines_[module]);
+  if (f.info != 0)
     throw std::runtime_error("dpbtrf failed on block " + std::to_string(module) + ", info " +
-                             std::to_string(info));
+                             std::to_string(f.info));
+  std::memcpy(v.factor.data(), f.band.data(), v.factor.size_bytes());
   std::memcpy(v.b.data(), b_.data() + first_[module], v.b.size_bytes());
   std::fill(v.x.begin(), v.x.end(), 0.0);
   std::fill(v.work.begin(), v.work.end(), 0.0);
+}
+
+const BlockSubstitution::HeightFactor& BlockSubstitution::factor_of(int lines) const {
+  HeightFactor& f = factors_.find(lines)->second;  // a lookup: safe beside other threads' own
+  std::call_once(f.made, [&] {
+    const int n = lines * width_;
+    f.band.resize(kernels::band_storage(n, width_));
+    kernels::poisson_block_band(lines, width_, f.band);
+    f.info = kernels::band_cholesky(n, width_, f.band);
+  });
+  return f;
 }
 
 void BlockSubstitution::step_block(BlockJacobiSweep& sweep, int module, int step,
@@ -199,6 +212,10 @@ std::vector<double> BlockSubstitution::step_metric_values(int step) const {
 
 std::span<double> BlockSubstitution::iterate(std::span<std::byte> state) {
   return view_of(state).x;
+}
+
+std::span<double> BlockSubstitution::factor(std::span<std::byte> state) {
+  return view_of(state).factor;
 }
 
 std::vector<double> BlockSubstitution::gather_solution(ModuleStates& states) const {

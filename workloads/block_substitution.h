@@ -4,6 +4,8 @@
 // forward and back substitution with its factored diagonal block, using its neighbours' values
 // from the previous step (block Jacobi). Module i = block i; its cost grows with its height.
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "workloads/step_table.h"
@@ -54,17 +56,28 @@ class BlockSubstitution final : public Workload {
                               const SerialReference& reference) override;
 
   const std::vector<int>& block_lines() const { return lines_; }
-  // The iterate x inside one module's state.
+  // The iterate x, and the factored diagonal block (LAPACK band storage), inside one module's
+  // state.
   static std::span<double> iterate(std::span<std::byte> state);
+  static std::span<double> factor(std::span<std::byte> state);
   // The current iterate gathered from the module states (for tests and verification).
   std::vector<double> gather_solution(ModuleStates& states) const;
 
  private:
+  // Blocks of equal height have equal diagonal blocks: each height's band is factored once, by
+  // the first state of that height that needs it, and copied into the others.
+  struct HeightFactor {
+    std::once_flag made;
+    std::vector<double> band;  // Cholesky factor, LAPACK band storage
+    int info = 0;              // dpbtrf's
+  };
+  const HeightFactor& factor_of(int lines) const;
   void step_block(BlockJacobiSweep& sweep, int module, int step, std::span<std::byte> state) const;
   int width_;
-  std::vector<int> lines_;          // grid lines per block
-  std::vector<std::size_t> first_;  // first unknown of each block in the global vector
-  std::vector<double> b_;           // right-hand side, global
+  std::vector<int> lines_;                       // grid lines per block
+  mutable std::map<int, HeightFactor> factors_;  // by height; keys fixed at construction
+  std::vector<std::size_t> first_;               // first unknown of each block in the global vector
+  std::vector<double> b_;                        // right-hand side, global
   BlockJacobiSweep sweep_;
   std::vector<double> residual_history_;  // relative residual ||b - A x(s)|| / ||b|| per step
 };
