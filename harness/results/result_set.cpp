@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "harness/exec/executor_registry.h"
 
@@ -13,15 +14,6 @@ namespace {
 
 bool searches(const std::string& pattern, const std::string& text) {
   return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
-}
-
-bool yaml_baseline(const std::string& resolved_yaml) {
-  try {
-    const YAML::Node b = YAML::Load(resolved_yaml)["balancers"][0]["baseline"];
-    return b && b.as<bool>();
-  } catch (const YAML::Exception&) {
-    return false;
-  }
 }
 
 // Appends the repetition to the configuration with its key, creating it in first-seen order.
@@ -41,17 +33,25 @@ bool Selection::selects(const std::string& workload, const std::string& label) c
   return true;
 }
 
-std::string match_key(const std::string& resolved_yaml) {
+ConfigKey config_key(const std::string& resolved_yaml) {
   try {
-    YAML::Node n = YAML::Load(resolved_yaml);
+    YAML::Node n = YAML::Load(resolved_yaml);  // once: a large archive's time goes in parsing
+    ConfigKey k;
+    try {
+      const YAML::Node b = std::as_const(n)["balancers"][0]["baseline"];  // const: adds nothing
+      k.baseline = b && b.as<bool>();
+    } catch (const YAML::Exception&) {
+      // Not a baseline; the key stands.
+    }
     n.remove("name");
     n.remove("output");
     if (n["execution"]) n["execution"].remove("repetitions");
     YAML::Emitter out;
     out << n;
-    return out.c_str();
+    k.match = out.c_str();
+    return k;
   } catch (const YAML::Exception&) {
-    return resolved_yaml;
+    return {resolved_yaml, false};
   }
 }
 
@@ -109,7 +109,7 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
   }
   std::vector<ConfigResult> out;
   std::map<std::string, std::size_t> index;
-  std::map<std::string, std::pair<std::string, bool>> parsed_configs;  // key, baseline
+  std::map<std::string, ConfigKey> parsed_configs;
   for (const RunInfo& info : runs) {
     if (!sel.all_invocations && text(info, "invocation") != latest) continue;
     if (!sel.selects(text(info, "workload"), text(info, "balancer"))) continue;
@@ -124,9 +124,9 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
     // Repetitions share their resolved config: each distinct one is parsed once.
     const std::string yaml = text(info, "config_yaml");
     auto [parsed, fresh] = parsed_configs.try_emplace(yaml);
-    if (fresh) parsed->second = {match_key(yaml), yaml_baseline(yaml)};
-    fields.match_key = parsed->second.first;
-    fields.baseline = parsed->second.second;
+    if (fresh) parsed->second = config_key(yaml);
+    fields.match_key = parsed->second.match;
+    fields.baseline = parsed->second.baseline;
     const ExecutorInfo* executor = find_executor(text(info, "executor"));
     fields.simulated = executor && executor->simulates;
     fields.available = static_cast<int>(number(info, "available_processors"));

@@ -48,7 +48,13 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
 // include the invocation's own threads).
 std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, const Selection& s);
 
-// A resolved config YAML less what does not change what runs: name, output, repetitions.
-std::string match_key(const std::string& resolved_yaml);
+// From one parse of a resolved config: the config less what does not change what runs (name,
+// output, repetitions), and whether its first balancer is the baseline. A text that does not
+// parse is its own key, with no baseline.
+struct ConfigKey {
+  std::string match;
+  bool baseline = false;
+};
+ConfigKey config_key(const std::string& resolved_yaml);
 
 }  // namespace lbb
