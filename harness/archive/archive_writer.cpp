@@ -374,11 +374,13 @@ ArchiveWriter::ArchiveWriter(const std::string& path, InvocationRecord invocatio
   check_output_archive(path);
   if (const char* s = std::getenv("LBB_ARCHIVE_COMMIT_SECONDS")) interval_ = std::atof(s);
   recovered_ = fold_journal(path);  // before counting the runs: it may add some
-  if (fs::exists(path)) {
+  const bool existed = fs::exists(path);
+  if (existed) {
     h5::Handle file(open_archive_read_only(path), H5Fclose);
     next_run_ = h5::count_runs(file.get(), path);
   }
-  commit();
+  // Replacing an archive must survive a power loss; creating one risks only this empty file.
+  commit(existed);
   journal_ = JournalWriter(path);
   if (const char* log = std::getenv("LBB_STEP_LOG"); log && *log)
     step_log_ = ::open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
