@@ -284,8 +284,19 @@ Handle create_dataset(hid_t group, const std::string& name, RecordType type, hid
                  "create dataset " + name);
 }
 
-Handle create_final_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
-                            hsize_t rows, const void* data) {
+}  // namespace
+
+Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
+  const int rank = step_rank(cols);
+  hsize_t dims[2] = {0, cols};
+  hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
+  auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
+  auto dcpl = chunked_plist(name, rank, 256, row_values(cols), true);
+  return create_dataset(group, name, type, space.get(), dcpl.get());
+}
+
+void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
+                              hsize_t rows, const void* data) {
   const hsize_t width = row_values(cols);
   const int rank = step_rank(cols);
   hsize_t dims[2] = {rows, cols};
@@ -300,30 +311,13 @@ Handle create_final_dataset(hid_t group, const std::string& name, RecordType typ
   auto dcpl = compact ? plist(H5Pcreate(H5P_DATASET_CREATE), name)
                       : chunked_plist(name, rank, rows, width, !chunks || chunks->shuffled);
   if (compact) check(H5Pset_layout(dcpl.get(), H5D_COMPACT), "compact " + name);
-  auto d = create_dataset(group, name, type, space.get(), dcpl.get());
+  const Handle d = create_dataset(group, name, type, space.get(), dcpl.get());
   if (chunks) {
     write_deflated_chunks(d.get(), *chunks);
   } else if (rows > 0) {
     check(H5Dwrite(d.get(), memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
           "write rows of " + name);
   }
-  return d;
-}
-
-}  // namespace
-
-Handle create_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols) {
-  const int rank = step_rank(cols);
-  hsize_t dims[2] = {0, cols};
-  hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
-  auto space = dataspace(H5Screate_simple(rank, dims, maxdims), name);
-  auto dcpl = chunked_plist(name, rank, 256, row_values(cols), true);
-  return create_dataset(group, name, type, space.get(), dcpl.get());
-}
-
-void write_final_step_dataset(hid_t group, const std::string& name, RecordType type, hsize_t cols,
-                              hsize_t rows, const void* data) {
-  create_final_dataset(group, name, type, cols, rows, data);
 }
 
 void link_step_dataset(hid_t group, const std::string& existing, const std::string& name) {
