@@ -159,8 +159,9 @@ TEST(BspExecutor, RecordsAreConsistent) {
 // nothing (a stretch too short to read the CPU clock around). State: the computed value.
 class OffCpuWorkload final : public Workload {
  public:
-  OffCpuWorkload(int modules, std::chrono::milliseconds off, bool odd_steps_only = false)
-      : modules_(modules), off_(off), odd_steps_only_(odd_steps_only) {}
+  OffCpuWorkload(int modules, std::chrono::milliseconds off, bool odd_steps_only = false,
+                 int iterations = 200000)
+      : modules_(modules), off_(off), odd_steps_only_(odd_steps_only), iterations_(iterations) {}
   int module_count() const override { return modules_; }
   ModuleStructure structure() const override { return ModuleStructure::kIndependent; }
   std::vector<double> predicted_weights() const override {
@@ -191,8 +192,8 @@ class OffCpuWorkload final : public Workload {
 
  private:
   bool runs(int step) const { return !odd_steps_only_ || step % 2 == 1; }
-  static double compute(double x) {
-    for (int i = 0; i < 200000; ++i) x = 3.7 * x * (1.0 - x);
+  double compute(double x) const {
+    for (int i = 0; i < iterations_; ++i) x = 3.7 * x * (1.0 - x);
     return x;
   }
   static double read(std::span<std::byte> s) {
@@ -204,6 +205,7 @@ class OffCpuWorkload final : public Workload {
   int modules_;
   std::chrono::milliseconds off_;
   bool odd_steps_only_;
+  int iterations_;  // of the odd modules' logistic map
 };
 
 // Threads outnumber cores: a module's cost is its CPU time, so time off the CPU does not land on
@@ -211,7 +213,9 @@ class OffCpuWorkload final : public Workload {
 // the sleeping module the larger share).
 TEST(BspExecutor, OversubscribedModuleCostsLeaveOutTimeOffTheCpu) {
   const int P = omp_get_num_procs() + 1;
-  OffCpuWorkload w(2 * P, std::chrono::milliseconds(20));
+  // About 2 ms of CPU a computing module: a sleeping one's stray 0.3 ms (seen under ASan on a
+  // loaded host) stays below it, and its 20 ms off the CPU far above.
+  OffCpuWorkload w(2 * P, std::chrono::milliseconds(20), false, 2000000);
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, P);
   ExecutionPlan plan = testing::plan_for(P, 2, topo);
