@@ -72,11 +72,11 @@ ProcessRun run_process(const std::string& binary, const std::string& options) {
 class PinnedToThisCore {
  public:
   PinnedToThisCore() {
-    pinned_ = sched_getaffinity(0, sizeof was_, &was_) == 0 && sched_getcpu() >= 0;
-    if (!pinned_) return;
+    const int cpu = sched_getcpu();
+    if (cpu < 0 || sched_getaffinity(0, sizeof was_, &was_) != 0) return;
     cpu_set_t one;
     CPU_ZERO(&one);
-    CPU_SET(sched_getcpu(), &one);
+    CPU_SET(cpu, &one);
     pinned_ = sched_setaffinity(0, sizeof one, &one) == 0;
   }
   ~PinnedToThisCore() {

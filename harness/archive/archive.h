@@ -119,10 +119,10 @@ class ArchiveWriter {
   // that copying a large archive stays under 5 % of the time; 0 commits every step.
   // A commit is also due when the journal holds kMaxPendingBytes. The opening commit (but one
   // that creates the archive) and commits from flush() and finish() are durable (archive_file.h),
-  // and a due one when kDurableSeconds have passed since
-  // the last durable one; the others are not, which is safe against kills but not power loss. Each
-  // commit writes every ended run waiting in memory and the active run, then empties the step
-  // journal: the interval bounds the journal's length, not what a kill loses.
+  // and a due one when kDurableSeconds have passed since the last durable one; the others are
+  // not, which is safe against kills but not power loss. Each commit writes every ended run
+  // waiting in memory and the active run, then empties the step journal: the interval bounds the
+  // journal's length, not what a kill loses.
   void commit(bool durable = true);
   void commit_when_due();
   // Commits the ended runs' records that wait for the next commit (durable); the destructor
