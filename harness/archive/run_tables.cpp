@@ -8,6 +8,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "harness/archive/deflated_chunks.h"
+
 namespace lbb::h5 {
 
 namespace {
@@ -59,7 +61,8 @@ void write_compound(hid_t table, const std::string& name, const std::vector<Memb
   } else {
     const hsize_t chunk = std::max<hsize_t>(1, std::min<hsize_t>(n, 65536 / record));
     check(H5Pset_chunk(dcpl.get(), 1, &chunk), name);
-    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) check(H5Pset_deflate(dcpl.get(), 1), name);
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
+      check(H5Pset_deflate(dcpl.get(), kDeflateLevel), name);
   }
   auto d = dataset(H5Dcreate2(table, name.c_str(), file.get(), space.get(), H5P_DEFAULT, dcpl.get(),
                               H5P_DEFAULT),
