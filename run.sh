@@ -53,8 +53,8 @@ sanitize_test() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"
   build "$fuzz" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_FUZZ=ON \
-    -DLBB_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_archive lbb_fuzz_journal
-  for target in config archive journal; do
+    -DLBB_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_results
+  for target in config results; do
     mkdir -p "$fuzz/corpus/$target" "$fuzz/findings"
     local seeds=() dict=()
     [ "$target" = config ] && seeds=(configs) && dict=(-dict=fuzz/config.dict)
@@ -76,7 +76,7 @@ case "$cmd" in
   default)
     build "$BUILD_DIR" -- --target lbbench
     "$BUILD_DIR/lbbench" run configs/default.yaml
-    "$BUILD_DIR/lbbench" report results/default.h5
+    "$BUILD_DIR/lbbench" report results/default
     ;;
   build)
     build

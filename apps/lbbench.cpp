@@ -28,9 +28,8 @@ int main(int argc, char** argv) {
   lbb::add_table_command(app);
   lbb::add_compare_command(app);
   lbb::add_schema_command(app);
-  lbb::add_merge_command(app);
   lbb::add_expect_command(app);
-  lbb::add_recover_command(app);
+  lbb::add_export_command(app);
   lbb::add_simulate_command(app);
   lbb::add_report_command(app);
   try {

@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/clock.h"
 #include "harness/config/run_spec.h"
 #include "harness/provenance.h"
@@ -47,7 +47,7 @@ void BM_SimulatedRunArchiveShare(benchmark::State& state) {
   RunCosts costs;
   double close_start = 0;
   {
-    ArchiveWriter archive((dir / "share.h5").string());
+    ResultWriter archive((dir / "share").string(), {});
     ReferenceCache references;
     std::size_t k = 0;
     for (auto _ : state) {

@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_writer.h"
 #include "lbb/build_info.h"
 
 extern char** environ;
@@ -76,9 +76,7 @@ InvocationRecord invocation_record(const Provenance& p, const std::string& comma
                                    const std::string& slice) {
   InvocationRecord r;
   r.id = p.invocation;
-  r.hwloc_xml = p.hwloc_xml;
-  r.attributes = {{"schema_version", std::int64_t{kArchiveSchemaVersion}},
-                  {"started", iso_time_now()},
+  r.attributes = {{"started", iso_time_now()},
                   {"command", command},
                   {"host", p.host},
                   {"git_sha", p.git_sha},
@@ -92,7 +90,8 @@ InvocationRecord invocation_record(const Provenance& p, const std::string& comma
                   {"openblas", p.openblas},
                   {"openblas_core", p.openblas_core},
                   {"hdf5_version", p.hdf5_version},
-                  {"slice", slice}};
+                  {"slice", slice},
+                  {"hwloc_topology", p.hwloc_xml}};
   return r;
 }
 

@@ -18,12 +18,12 @@ struct Provenance {
 
 Provenance gather_provenance();
 
-// A warning when OpenBLAS chose a kernel older than the CPU (a CPU it does not know: seen on a
-// 16-core Xeon node as 3-4x slower matmul modules), else "".
-// The invocation's provenance as the archive stores it once (archive_schema.h).
+// The invocation's provenance as a result set stores it, a row of each part's invocations table.
 InvocationRecord invocation_record(const Provenance& p, const std::string& command,
                                    const std::string& slice);
 
+// A warning when OpenBLAS chose a kernel older than the CPU (a CPU it does not know: seen on a
+// 16-core Xeon node as 3-4x slower matmul modules), else "".
 std::string openblas_fallback_warning(const Provenance& p);
 std::string iso_time_now();         // UTC, seconds precision
 std::string random_hex(int bytes);  // from std::random_device

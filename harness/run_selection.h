@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/config/run_spec.h"
 
 namespace lbb {

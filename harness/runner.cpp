@@ -31,7 +31,6 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_int("steps", spec.steps);
   w.set_int("warmup", spec.warmup);
   w.set_int("repetition", repetition);
-  w.set_text("status", "partial");
   w.set_int("verified", 0);
   w.set_text("config_yaml", spec.resolved_yaml);
   w.set_text("git_sha", prov.git_sha);
@@ -50,7 +49,6 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_text("invocation", prov.invocation);
   w.set_text("run_uuid", random_hex(16));
   w.set_real("load_start", load_average());
-  // No commit here: the run's first step journals this header (docs: "Crash safety").
 }
 
 void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x) {
@@ -79,7 +77,7 @@ void write_run_outcome(RunWriter& w, const RunOutcome& out) {
   w.set_text("finished", iso_time_now());
   w.set_real("load_end", load_average());
   w.set_text("status", v.passed ? "complete" : "failed");
-  w.end();  // journaled now, committed by the next due commit (docs: "Crash safety")
+  w.end();
 }
 
 void write_run_failure(RunWriter& w, const std::string& error) noexcept {
@@ -88,7 +86,7 @@ void write_run_failure(RunWriter& w, const std::string& error) noexcept {
     w.set_text("error", error);
     w.set_text("finished", iso_time_now());
     w.set_real("load_end", load_average());
-    w.flush();
+    w.end();
   } catch (const std::exception&) {
   }
 }
@@ -128,7 +126,7 @@ void expect_references(ReferenceCache& references, const RunSpec& spec) {
   if (is_auto_choice(spec)) references.expect(auto_profile_spec(spec));
 }
 
-RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
+RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archive,
                        const Provenance& provenance, ReferenceCache* references,
                        const std::vector<WorkloadAttribute>& figures) {
   if (is_auto_choice(spec))
@@ -147,13 +145,9 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     lap(costs.setup);
     if (archive) {
       // A level workload's module count changes every level: no per-module datasets.
-      RunLayout layout{
-          spec.balancer.label + (spec.sweep_label.empty() ? "" : "-" + spec.sweep_label),
-          spec.processors,
-          std::max(execution->modules(), 1),
-          spec.module_detail && execution->modules() > 0,
-          execution->metric_names(),
-          execution->phases()};
+      RunLayout layout{execution->metric_names(), spec.processors,
+                       std::max(execution->modules(), 1),
+                       spec.module_detail && execution->modules() > 0, execution->phases()};
       writer = archive->begin_run(layout);
       out.run_id = writer->id();
       write_run_header(*writer, spec, repetition, execution->modules(), provenance,
@@ -187,7 +181,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archi
     out.error = e.what();
     if (writer) write_run_failure(*writer, out.error);
   }
-  // Handing the run to the archive may commit (a full journal): archive CPU, not "rest".
+  // Handing the run to the result writer may write a part: archive CPU, not "rest".
   writer.reset();
   lap(costs.archive);
   return out;

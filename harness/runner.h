@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_writer.h"
 #include "harness/config/run_spec.h"
 #include "harness/provenance.h"
 #include "harness/reference_cache.h"
@@ -42,19 +42,20 @@ void expect_references(ReferenceCache& references, const RunSpec& spec);
 // `references` holds for its problem (computed there once), or one computed for it alone.
 // `figures` are archived as run attributes beside the workload's (what `dynamic: auto`
 // predicted: harness/papers/auto_choice.h).
-RunOutcome execute_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
+RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archive,
                        const Provenance& provenance, ReferenceCache* references = nullptr,
                        const std::vector<WorkloadAttribute>& figures = {});
 
 struct ExecutionResult;
-// A run's header attributes (status "partial") and whole-run figures.
+// A run's header attributes and whole-run figures.
 void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
                       const Provenance& prov, bool oversubscribed, const std::string& executor);
 void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x);
-// Verification, the workload's attributes and the final status of a finished run: its end,
-// journaled at once and committed with the archive's next commit (RunWriter::end).
+// Verification, the workload's attributes and the final status of a finished run: its end
+// (RunWriter::end: its records join the result writer's next part).
 void write_run_outcome(RunWriter& w, const RunOutcome& out);
-// Marks a run that stopped with an error as failed; never throws (the run's own error wins).
+// Marks a run that stopped with an error as failed and ends it; never throws (the run's own
+// error wins).
 void write_run_failure(RunWriter& w, const std::string& error) noexcept;
 
 }  // namespace lbb

@@ -25,7 +25,7 @@ TEST(Config, GoodConfigExpands) {
   Config c = load_config(dir.write("c.yaml", kGood));
   ASSERT_EQ(c.runs.size(), 1u);
   EXPECT_EQ(c.name, "t");
-  EXPECT_EQ(c.output, "results/t.h5");
+  EXPECT_EQ(c.output, "results/t");
   EXPECT_EQ(c.runs[0].processors, 4);
   EXPECT_EQ(c.runs[0].steps, 3);
   EXPECT_EQ(c.runs[0].workload_params.integer("blocks"), 16);

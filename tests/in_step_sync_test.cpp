@@ -12,7 +12,7 @@
 #include "balancers/balancer.h"
 #include "balancers/partition/block.h"
 #include "executor_test_support.h"
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/group_barrier.h"
 #include "harness/runner.h"
@@ -408,7 +408,7 @@ TEST(RedundantDecision, DifferingResultsAreRefused) {
 // gddlb, the decider's for every processor under gcdlb; proc/triggered and step/balance_wall.
 TEST(InStepSync, ArchivedBalanceTimesFollowTheScheme) {
   testing::TempDir dir;
-  const std::string path = dir.file("sync.h5");
+  const std::string path = dir.file("sync");
   const Provenance provenance = gather_provenance();
   std::vector<RunSpec> specs;
   for (const char* name : {"gcdlb", "gddlb"}) {
@@ -428,13 +428,13 @@ TEST(InStepSync, ArchivedBalanceTimesFollowTheScheme) {
     specs.push_back(spec);
   }
   {
-    ArchiveWriter archive(path);
+    ResultWriter archive(path, {});
     for (const RunSpec& spec : specs) {
       const RunOutcome o = execute_run(spec, 0, &archive, provenance);
       ASSERT_TRUE(o.ok()) << spec.balancer.label << ": " << o.error << o.verification.detail;
     }
   }
-  ArchiveReader reader(path);
+  ResultReader reader(path);
   const auto runs = reader.runs();
   ASSERT_EQ(runs.size(), 2u);
   for (std::size_t k = 0; k < 2; ++k) {

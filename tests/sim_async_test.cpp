@@ -12,7 +12,7 @@
 
 #include "balancers/async/predictive.h"
 #include "executor_test_support.h"
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/exec/async_run.h"
 #include "harness/exec/executor_registry.h"
 #include "harness/provenance.h"
@@ -67,7 +67,7 @@ double utilization_of(const std::vector<StepRecord>& records) {
 // times, which the archive keeps per step, not per take: that run is not reproduced exactly.)
 TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
   testing::TempDir dir;
-  const std::string path = dir.file("real.h5");
+  const std::string path = dir.file("real");
   const std::string workload =
       "workload: { kind: block_substitution, blocks: 24, width: 8, mean_lines: 3, sd: 1.0, "
       "seed: 5 }\nplatform: { processors: 4, topology: chain }\n";
@@ -78,7 +78,7 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
       "real.yaml");
   RunOutcome measured;
   {
-    ArchiveWriter archive(path);
+    ResultWriter archive(path, {});
     measured = execute_run(real.runs.front(), 0, &archive, gather_provenance());
     ASSERT_TRUE(measured.ok()) << measured.error;
   }
@@ -92,7 +92,7 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
     if (a.name == "utilization") real_utilization = a.value;
   ASSERT_GT(real_utilization, 0);
   EXPECT_NEAR(sim.attributes.at("utilization"), real_utilization, 1e-12 * real_utilization);
-  const ArchiveReader archive(path);
+  const ResultReader archive(path);
   std::size_t rows = 0, cols = 0;
   const std::vector<double> makespan =
       archive.read_matrix(archive.runs().front().id, "step/makespan", rows, cols);

@@ -41,14 +41,14 @@ std::string synthetic(const std::string& workload, const std::string& platform,
 // Runs every run of the config for real into the archive, then replays the archive.
 std::vector<ReplayedRun> run_and_replay(const Config& config, const std::string& archive_path) {
   {
-    ArchiveWriter archive(archive_path);
+    ResultWriter archive(archive_path, {});
     const Provenance prov = gather_provenance();
     for (const RunSpec& spec : config.runs) {
       const RunOutcome out = execute_run(spec, 0, &archive, prov);
       if (!out.ok()) ADD_FAILURE() << out.error;
     }
   }
-  return replay_archive(ArchiveReader(archive_path), SimSettings{});
+  return replay_archive(ResultReader(archive_path), SimSettings{});
 }
 
 double sum(const std::vector<double>& v) {
@@ -260,7 +260,7 @@ TEST(Simulate, MultilevelOnHortonsT2IsHisTable4) {
 // is decided by the wall clock of a real run, so a replay cannot make their decisions again.
 TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
   testing::TempDir dir;
-  const std::string archive_path = dir.file("real.h5");
+  const std::string archive_path = dir.file("real");
   const std::string yaml =
       "name: real\n"
       "workload: { kind: block_substitution, blocks: 24, width: 8, mean_lines: 3, sd: 1.0, "
@@ -358,7 +358,7 @@ TEST(Simulate, InStepSchemesSynchroniseInEveryPhase) {
 // each phase's owners every step and the migrations are reproduced exactly.
 TEST(Simulate, ReplayReproducesTwoPhaseTrfdRuns) {
   testing::TempDir dir;
-  const std::string archive_path = dir.file("trfd.h5");
+  const std::string archive_path = dir.file("trfd");
   const Config config = load_config_text(
       "name: trfd\n"
       "workload: { kind: trfd, n: 16, seed: 1 }\n"

@@ -13,7 +13,7 @@ class App;
 namespace lbb {
 
 inline constexpr int kExitFailure = 1;       // a run failed (error during execution)
-inline constexpr int kExitBadInput = 2;      // bad config, options, archive or input data
+inline constexpr int kExitBadInput = 2;      // bad config, options, results or input data
 inline constexpr int kExitVerification = 3;  // a run's result did not verify
 
 void add_run_command(CLI::App& app);
@@ -25,12 +25,12 @@ void add_balance_command(CLI::App& app);
 void add_table_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_schema_command(CLI::App& app);
-void add_merge_command(CLI::App& app);
 void add_expect_command(CLI::App& app);
-void add_recover_command(CLI::App& app);
+void add_export_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 
-// An archive's selected runs, for table and compare; exit 2 when it cannot be read.
+// A result set's selected runs, for table and compare; exit 2 when it cannot be read. Prints
+// what it read (runs, invocations, parts; parts left out and why) to stderr.
 std::vector<ConfigResult> read_results(const std::string& path, const Selection& selection);
 
 }  // namespace lbb

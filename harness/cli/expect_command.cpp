@@ -63,7 +63,7 @@ void expect(const ExpectOptions& o) {
   }
   const std::string path = o.archive.empty() ? config.output : o.archive;
   try {
-    const ArchiveReader reader(path);
+    const ResultReader reader(path);
     const std::vector<RunInfo> all = reader.runs();
     std::string latest;
     for (const RunInfo& r : runs_of(all, config.name, ""))
@@ -74,7 +74,7 @@ void expect(const ExpectOptions& o) {
       throw CLI::RuntimeError(kExitBadInput);
     }
     print_paper_comparison(std::cout, config, runs);
-  } catch (const ArchiveError& e) {
+  } catch (const ResultError& e) {
     std::cerr << "lbbench: " << e.what() << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }

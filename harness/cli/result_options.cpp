@@ -20,7 +20,7 @@ std::string regex_problem(const std::string& pattern) {
 
 }  // namespace
 
-void add_result_options(CLI::App& cmd, ResultOptions& o) {
+void add_result_options(CLI::App& cmd, ResultOptions& o, bool reads_sets) {
   static const std::map<std::string, OutputFormat> formats = {
       {"table", OutputFormat::kTable}, {"csv", OutputFormat::kCsv}, {"json", OutputFormat::kJson}};
   cmd.add_option("--format", o.format, "table (default), csv, or json: a list of rows")
@@ -32,6 +32,9 @@ void add_result_options(CLI::App& cmd, ResultOptions& o) {
   cmd.add_option("--exclude", o.selection.exclude,
                  "drop balancer labels and workload kinds matching this regular expression")
       ->check(is_regex);
+  if (reads_sets)
+    cmd.add_option("--invocation", o.selection.invocation,
+                   "read only this invocation's runs (an id, or latest); default: every run");
 }
 
 }  // namespace lbb

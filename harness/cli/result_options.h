@@ -1,6 +1,6 @@
 #pragma once
 // Options shared by the commands that print results (run, table, compare): --format, --only,
-// --exclude.
+// --exclude, --invocation.
 #include <string>
 
 #include "harness/comparison_table.h"
@@ -17,7 +17,8 @@ struct ResultOptions {
   Selection selection;
 };
 
-// Registers --format, --only and --exclude; a bad regular expression fails the parse (exit 2).
-void add_result_options(CLI::App& cmd, ResultOptions& o);
+// Registers --format, --only and --exclude (and --invocation for commands that read a result
+// set); a bad regular expression fails the parse (exit 2).
+void add_result_options(CLI::App& cmd, ResultOptions& o, bool reads_sets = false);
 
 }  // namespace lbb

@@ -9,7 +9,8 @@
 #include <memory>
 
 #include "core/text.h"
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
+#include "harness/results/result_writer.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
 #include "harness/clock.h"
@@ -59,33 +60,34 @@ Config load_selected(const RunOptions& o) {
   return config;
 }
 
-// The runs this invocation executes (all, a slice, or what the archive lacks) and its archive.
+// The runs this invocation executes (all, a slice, or what the result set lacks) and its writer.
 std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
                                       const Provenance& prov,
-                                      std::unique_ptr<ArchiveWriter>& archive,
+                                      std::unique_ptr<ResultWriter>& archive,
                                       double& archive_cpu) {
-  const std::string output = o.output.empty() ? config.output : o.output;
+  const std::string& output = o.output.empty() ? config.output : o.output;
   std::vector<PlannedRun> plan = plan_runs(config.runs);
   try {
     if (o.resume && o.no_archive)
-      throw std::invalid_argument("--resume needs an archive: it runs what the archive lacks");
+      throw std::invalid_argument("--resume needs a result set: it runs what the set lacks");
     if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));
     if (!o.no_archive) {
-      const double open_start = process_cpu_now();  // the opening commit: file, invocation
+      const double open_start = process_cpu_now();
       archive =
-          std::make_unique<ArchiveWriter>(output, invocation_record(prov, o.command, o.slice));
-      archive_cpu += process_cpu_now() - open_start;
-      if (const std::string note = describe_recovery(archive->recovered()); !note.empty())
-        std::cerr << printable(note) << "\n";
+          std::make_unique<ResultWriter>(output, invocation_record(prov, o.command, o.slice));
       if (o.resume) {
         const std::size_t before = plan.size();
-        plan = missing_from(plan, ArchiveReader(output).runs());
+        const ResultReader existing(output);
+        for (const std::string& p : existing.problems())
+          std::cerr << "lbbench: left out: " << printable(p) << "\n";
+        plan = missing_from(plan, existing.runs());
         std::cerr << "resume: " << before - plan.size() << " of " << before << " runs already in "
-                  << output << ", " << plan.size() << " to run\n";
+                  << printable(output) << ", " << plan.size() << " to run\n";
       }
+      archive_cpu += process_cpu_now() - open_start;
     }
   } catch (const std::exception& e) {
-    std::cerr << "lbbench: " << (archive ? "archive " : "") << e.what() << "\n";
+    std::cerr << "lbbench: " << (archive ? "results " : "") << printable(e.what()) << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
   return plan;
@@ -112,7 +114,7 @@ std::string duration(double s) {
 }
 
 // Runs the plan; on a terminal one progress line per run with an ETA, else only failures.
-std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ArchiveWriter* archive,
+std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* archive,
                                 const Provenance& prov) {
   const bool tty = isatty(fileno(stderr)) != 0;
   const int total = static_cast<int>(plan.size());
@@ -154,25 +156,33 @@ void run(const RunOptions& o) {
   // Before any run: later readings include this invocation's own threads.
   const double load_at_start = std::max(0.0, load_average());
   if (const std::string w = openblas_fallback_warning(prov); !w.empty()) std::cerr << w << "\n";
-  std::unique_ptr<ArchiveWriter> archive;
+  std::unique_ptr<ResultWriter> archive;
   double archive_cpu = 0;  // opening and closing the archive, outside any run
   const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive, archive_cpu);
   warn_oversubscribed(plan, prov);
   const std::vector<RunOutcome> outcomes = run_all(plan, archive.get(), prov);
   const double finish_start = process_cpu_now();
-  if (archive) archive->finish();  // the last run's end, journaled, into the archive
+  std::string unwritten;  // why the last runs could not be written, if they could not
+  try {
+    if (archive) archive->finish();  // the last runs' part
+  } catch (const ResultError& e) {
+    unwritten = e.what();
+  }
   archive_cpu += process_cpu_now() - finish_start;
   const bool table = o.results.format == OutputFormat::kTable;
   if (table) std::cout << "\n";
   print_comparison(std::cout, compare_configs(results_from_outcomes(outcomes, prov, load_at_start)),
                    o.results.format);
-  if (archive)
-    (table ? std::cout : std::cerr) << "archive: " << archive->path() << " (" << outcomes.size()
-                                    << " runs added, invocation " << prov.invocation << ")\n";
-  if (archive && table && !config.expectations.empty())  // the paper's numbers beside ours
+  if (archive && unwritten.empty())
+    (table ? std::cout : std::cerr) << "results: " << printable(archive->path()) << " ("
+                                    << outcomes.size() << " runs added in "
+                                    << archive->parts_written() << " parts, invocation "
+                                    << prov.invocation << ")\n";
+  if (archive && unwritten.empty() && table &&
+      !config.expectations.empty())  // the paper's numbers beside ours
     print_paper_comparison(
         std::cout, config,
-        runs_of(ArchiveReader(archive->path()).runs(), config.name, prov.invocation));
+        runs_of(ResultReader(archive->path()).runs(), config.name, prov.invocation));
   if (o.costs) {
     RunCosts costs;
     for (const auto& r : outcomes) costs += r.costs;
@@ -182,6 +192,11 @@ void run(const RunOptions& o) {
     print_costs(std::cerr, costs, process_cpu_now(), load_average());
   }
 
+  if (!unwritten.empty()) {
+    std::cerr << "lbbench: results not written to " << printable(archive->path()) << ": "
+              << printable(unwritten) << "\n";
+    throw CLI::RuntimeError(kExitFailure);
+  }
   bool failed = false, unverified = false;
   for (const auto& r : outcomes) {
     failed |= !r.error.empty();
@@ -206,8 +221,8 @@ void add_run_command(CLI::App& app) {
                                      "repetition; print the comparison; archive it");
   cmd->add_option("config", o->config, "YAML config file")->required()->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", o->output,
-                  "HDF5 archive to add runs to (default: the config's "
-                  "output, else results/<name>.h5)");
+                  "result set (a directory) to add runs to (default: the config's "
+                  "output, else results/<name>)");
   cmd->add_option("--set", o->overrides,
                   "override a config value: key.path=value (repeatable; "
                   "a YAML list is a sweep)")
@@ -215,16 +230,16 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--repetitions", o->repetitions,
                   "repetitions of every configuration (as --set execution.repetitions=N)")
       ->check(CLI::Range(1, 10000));
-  cmd->add_flag("--no-archive", o->no_archive, "run and print, write no archive");
+  cmd->add_flag("--no-archive", o->no_archive, "run and print, write no results");
   cmd->add_flag("--costs", o->costs,
                 "print where the invocation's CPU time went: kernels, harness, references, "
-                "verification, archive");
+                "verification, writing results");
   cmd->add_flag("--resume", o->resume,
-                "run only what the archive lacks: runs missing or left partial by an "
-                "interrupted invocation");
+                "run only what the result set lacks: the runs an interrupted invocation did not "
+                "write");
   cmd->add_option("--slice", o->slice,
                   "run slice i/n of the runs (0 <= i < n; run k belongs to slice k mod n), "
-                  "one node of many; see lbbench merge");
+                  "one node of many, all writing the same result set");
   add_result_options(*cmd, o->results);
   cmd->callback([o] {
     o->command = "lbbench run " + o->config + (o->output.empty() ? "" : " -o " + o->output);

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "harness/archive/archive_schema.h"
+#include "harness/results/result_schema.h"
 #include "harness/cli/commands.h"
 
 namespace lbb {
@@ -10,14 +10,14 @@ namespace lbb {
 void add_schema_command(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("schema",
-                                     "print the archive's records (run attributes, per-step "
-                                     "datasets, invocation provenance) as JSON");
+                                     "print the result set's tables (runs, steps, procs, modules, "
+                                     "invocations): every column's type, unit and meaning, as JSON");
   cmd->add_flag("--markdown", *markdown, "print the tables of docs/ARCHITECTURE.md instead");
   cmd->callback([markdown] {
     if (*markdown)
-      write_archive_schema_markdown(std::cout);
+      write_result_schema_markdown(std::cout);
     else
-      std::cout << archive_schema_json() << "\n";
+      std::cout << result_schema_json() << "\n";
   });
 }
 

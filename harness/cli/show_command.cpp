@@ -1,27 +1,28 @@
+// lbbench show SET: one row per run of a result set.
 #include <CLI/CLI.hpp>
 
 #include <iomanip>
 #include <iostream>
 
 #include "core/text.h"
-#include "harness/archive/archive.h"
-#include "harness/archive/journal_recovery.h"
 #include "harness/cli/commands.h"
+#include "harness/results/result_reader.h"
 
 namespace lbb {
 
 void add_show_command(CLI::App& app) {
   auto path = std::make_shared<std::string>();
-  CLI::App* cmd = app.add_subcommand("show", "one table row per archived run");
-  cmd->add_option("archive", *path, "HDF5 archive")->required();
+  CLI::App* cmd = app.add_subcommand("show", "one row per run of a result set");
+  cmd->add_option("set", *path, "result set (a directory of parts, or one part)")->required();
   cmd->callback([path] {
-    std::vector<RunInfo> runs;
+    std::unique_ptr<ResultReader> reader;
     try {
-      runs = ArchiveReader(*path).runs();
+      reader = std::make_unique<ResultReader>(*path);
     } catch (const std::exception& e) {
-      std::cerr << "lbbench: " << e.what() << "\n";
+      std::cerr << "lbbench: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
+    const std::vector<RunInfo>& runs = reader->runs();
     auto text = [](const RunInfo& r, const char* k) {
       auto it = r.text.find(k);
       return it == r.text.end() ? std::string("-") : printable(it->second);
@@ -56,17 +57,10 @@ void add_show_command(CLI::App& app) {
                 << text(r, "started") << "\n";
       std::cout.unsetf(std::ios::floatfield);
     }
-    std::cout << runs.size() << " runs in " << printable(*path) << "\n";
-    // Read-only: a journal is reported, never folded here.
-    const JournalReport journal = inspect_journal(*path);
-    if (!journal.problem.empty())
-      std::cout << "note: " << printable(journal.journal)
-                << " is refused: " << printable(journal.problem) << "\n";
-    else if (journal.changes())
-      std::cout << journal.pending() << " finished steps of " << journal.runs.size()
-                << " runs wait in " << printable(journal.journal) << ": a run writing the archive "
-                << "commits them; after a killed run `lbbench recover " << printable(*path)
-                << "` adds them\n";
+    std::cout << runs.size() << " runs of " << reader->invocations().size() << " invocations in "
+              << reader->parts_read() << " parts of " << printable(*path) << "\n";
+    for (const std::string& p : reader->problems())
+      std::cout << "left out: " << printable(p) << "\n";
   });
 }
 

@@ -41,7 +41,7 @@ void print_skipped(const std::vector<ReplayedRun>& runs) {
 }
 
 // The replay table; returns how many runs were replayed.
-std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ArchiveReader& archive) {
+std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReader& archive) {
   const auto replayed = static_cast<std::size_t>(std::count_if(
       runs.begin(), runs.end(), [](const ReplayedRun& r) { return r.skipped.empty(); }));
   if (replayed == 0) {
@@ -135,11 +135,11 @@ void add_simulate_command(CLI::App& app) {
     }
     try {
       if (!replay->empty()) {
-        const ArchiveReader archive(*replay);
+        const ResultReader archive(*replay);
         if (print_replay(replay_archive(archive, *settings), archive) == 0)
           throw std::invalid_argument(*replay + ": no run could be replayed (see above why)");
       } else {
-        print_calibration(fit_contention(ArchiveReader(*calibrate)));
+        print_calibration(fit_contention(ResultReader(*calibrate)));
       }
     } catch (const std::exception& e) {
       std::cerr << "lbbench: " << e.what() << "\n";

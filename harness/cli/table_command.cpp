@@ -1,20 +1,21 @@
-// lbbench table ARCHIVE: the comparison of an archive's latest invocation (or all), printed again.
+// lbbench table SET: the comparison of a result set's runs, printed again.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <memory>
 
-#include "harness/archive/archive.h"
+#include "core/text.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
 #include "harness/comparison_table.h"
+#include "harness/results/result_reader.h"
 
 namespace lbb {
 
 namespace {
 
 struct TableOptions {
-  std::string archive;
+  std::string set;
   ResultOptions results;
 };
 
@@ -22,14 +23,27 @@ struct TableOptions {
 
 std::vector<ConfigResult> read_results(const std::string& path, const Selection& selection) {
   try {
-    const ArchiveReader reader(path);
-    std::vector<ConfigResult> results = results_from_archive(reader, selection);
+    const ResultReader reader(path);
+    for (const std::string& p : reader.problems())
+      std::cerr << "lbbench: left out: " << printable(p) << "\n";
+    ReadCount read;
+    std::vector<ConfigResult> results = results_from_set(reader, selection, &read);
+    std::cerr << printable(path) << ": " << read.runs << " runs of " << read.invocations
+              << " invocations read from " << reader.parts_read() << " parts"
+              << (reader.problems().empty()
+                      ? ""
+                      : " (" + std::to_string(reader.problems().size()) + " problems above)")
+              << "\n";
     if (results.empty())
-      std::cerr << "lbbench: " << path << ": no runs"
-                << (selection.only.empty() && selection.exclude.empty() ? "" : " selected") << "\n";
+      std::cerr << "lbbench: " << printable(path) << ": no runs"
+                << (selection.only.empty() && selection.exclude.empty() &&
+                            selection.invocation.empty()
+                        ? ""
+                        : " selected")
+                << "\n";
     return results;
-  } catch (const ArchiveError& e) {
-    std::cerr << "lbbench: " << e.what() << "\n";
+  } catch (const ResultError& e) {
+    std::cerr << "lbbench: " << printable(e.what()) << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
 }
@@ -37,13 +51,11 @@ std::vector<ConfigResult> read_results(const std::string& path, const Selection&
 void add_table_command(CLI::App& app) {
   auto o = std::make_shared<TableOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "table", "print an archive's comparison again (its latest invocation unless --all)");
-  cmd->add_option("archive", o->archive, "HDF5 archive")->required()->check(CLI::ExistingFile);
-  cmd->add_flag("--all", o->results.selection.all_invocations,
-                "pool the runs of every invocation in the archive");
-  add_result_options(*cmd, o->results);
+      "table", "print the comparison of a result set's runs again (every invocation by default)");
+  cmd->add_option("set", o->set, "result set (a directory of parts, or one part)")->required();
+  add_result_options(*cmd, o->results, true);
   cmd->callback([o] {
-    const std::vector<ConfigResult> results = read_results(o->archive, o->results.selection);
+    const std::vector<ConfigResult> results = read_results(o->set, o->results.selection);
     if (results.empty()) throw CLI::RuntimeError(kExitBadInput);
     print_comparison(std::cout, compare_configs(results), o->results.format);
   });

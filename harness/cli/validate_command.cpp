@@ -1,8 +1,11 @@
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
 
-#include "harness/archive/archive.h"
+#include "core/text.h"
+#include "harness/results/part_file.h"
+#include "harness/results/h5_table.h"
 #include "harness/cli/commands.h"
 #include "harness/config/run_spec.h"
 
@@ -23,13 +26,14 @@ void add_validate_command(CLI::App& app) {
       int total = 0;
       for (const auto& r : c.runs) total += r.repetitions;
       try {
-        check_output_archive(c.output);
-      } catch (const ArchiveError& e) {
-        std::cerr << "lbbench: output archive " << e.what() << "\n";
+        std::error_code ec;
+        if (std::filesystem::exists(c.output, ec)) require_set_directory(c.output, false);
+      } catch (const ResultError& e) {
+        std::cerr << "lbbench: output " << printable(e.what()) << "\n";
         throw CLI::RuntimeError(kExitBadInput);
       }
       std::cout << *config << ": OK, " << c.runs.size() << " configurations, " << total
-                << " runs, archive " << c.output << "\n";
+                << " runs, results " << printable(c.output) << "\n";
       for (const auto& r : c.runs)
         std::cout << "  " << r.workload << " P=" << r.processors << " " << topology_name(r.topology)
                   << " " << r.balancer.label

@@ -29,7 +29,7 @@ void read_names(const YAML::Node& root, Config& config, Problems& problems) {
     else
       problems.at(root["name"], "name must be a non-empty string");
   }
-  config.output = "results/" + config.name + ".h5";
+  config.output = "results/" + config.name;
   if (root["output"]) {
     if (root["output"].IsScalar() && !root["output"].Scalar().empty())
       config.output = root["output"].Scalar();

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_writer.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/executor.h"
 

@@ -194,7 +194,7 @@ RunSpec auto_profile_spec(const RunSpec& spec) {
   return p;
 }
 
-RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
+RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ResultWriter* archive,
                             const Provenance& provenance, ReferenceCache* references) {
   std::vector<WorkloadAttribute> figures;
   RunSpec chosen = spec;

@@ -51,7 +51,7 @@ RunSpec auto_profile_spec(const RunSpec& spec);
 
 // Profiles, chooses and runs the chosen scheme as the entry's run (its label, its resolved
 // config; `dynamic` is the scheme chosen). Never throws, like execute_run.
-RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ArchiveWriter* archive,
+RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ResultWriter* archive,
                             const Provenance& provenance, ReferenceCache* references);
 
 }  // namespace lbb

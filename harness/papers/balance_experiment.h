@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/cli/balance_command.h"
 #include "harness/config/expectations.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/config/expectations.h"
 
 namespace lbb {

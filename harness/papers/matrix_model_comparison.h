@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 
 namespace lbb {
 

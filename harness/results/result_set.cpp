@@ -91,8 +91,9 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
   return out;
 }
 
-std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, const Selection& sel) {
-  const std::vector<RunInfo> runs = archive.runs();  // in run-number order: the latest last
+std::vector<ConfigResult> results_from_set(const ResultReader& set, const Selection& sel,
+                                           ReadCount* read) {
+  const std::vector<RunInfo>& runs = set.runs();  // by invocation: the latest last
   auto text = [](const RunInfo& r, const char* k) {
     auto it = r.text.find(k);
     return it == r.text.end() ? std::string() : it->second;
@@ -101,7 +102,10 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
     auto it = r.number.find(k);
     return it == r.number.end() ? 0.0 : it->second;
   };
-  const std::string latest = runs.empty() ? "" : text(runs.back(), "invocation");
+  const std::string wanted = sel.invocation == "latest"
+                                 ? (runs.empty() ? "" : text(runs.back(), "invocation"))
+                                 : sel.invocation;
+  std::set<std::string> invocations;
   std::map<std::string, double> load_at_start;
   for (const RunInfo& r : runs) {
     auto [it, fresh] = load_at_start.try_emplace(text(r, "invocation"), number(r, "load_start"));
@@ -111,8 +115,10 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
   std::map<std::string, std::size_t> index;
   std::map<std::string, ConfigKey> parsed_configs;
   for (const RunInfo& info : runs) {
-    if (!sel.all_invocations && text(info, "invocation") != latest) continue;
+    if (!wanted.empty() && text(info, "invocation") != wanted) continue;
     if (!sel.selects(text(info, "workload"), text(info, "balancer"))) continue;
+    invocations.insert(text(info, "invocation"));
+    if (read) ++read->runs;
     ConfigResult fields;
     fields.workload = text(info, "workload");
     fields.label = text(info, "balancer");
@@ -148,6 +154,7 @@ std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, con
     r.balance = number(info, "balance_total");
     config_for(out, index, fields.match_key, fields).reps.push_back(std::move(r));
   }
+  if (read) read->invocations = invocations.size();
   return out;
 }
 

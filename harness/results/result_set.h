@@ -1,12 +1,13 @@
 #pragma once
-// The repetitions of each configuration, from a live `lbbench run` or read back from an archive:
+// The repetitions of each configuration, from a live `lbbench run` or read back from a result set:
 // what the comparison table and `lbbench compare` judge.
 #include <regex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/runner.h"
 
 namespace lbb {
@@ -23,8 +24,8 @@ struct ConfigResult {
   std::string workload, label, sweep, static_name, dynamic_name, schedule_name;
   int processors = 1;
   bool baseline = false;  // marked `baseline: true` in the config
-  // Archived results: the resolved configuration less name, output and repetitions, which
-  // `compare` matches between archives. Live results leave it empty: a YAML parse a run.
+  // Results read back: the resolved configuration less name, output and repetitions, which
+  // `compare` matches between sets. Live results leave it empty: a YAML parse a run.
   std::string match_key;
   bool simulated = false;  // a simulating executor's runs: no threads ran, one clock (the model's)
   int available = 0;       // processors the host offered, and its load average, at invocation
@@ -36,17 +37,21 @@ struct ConfigResult {
 // regular expressions, searched anywhere in the name).
 struct Selection {
   std::string only, exclude;
-  bool all_invocations = false;  // else the latest invocation only (archives)
+  std::string invocation;  // a result set's: "" every invocation, "latest", or an id
   bool selects(const std::string& workload, const std::string& label) const;
 };
 
 // `load_at_start`: the host's 1-minute load average before the invocation's first run.
 std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& outcomes,
                                                 const Provenance& prov, double load_at_start);
-// Throws ArchiveError. Runs from before invocation ids count as one invocation, older than any.
-// An invocation's load average at start is its runs' smallest load_start (later runs' readings
-// include the invocation's own threads).
-std::vector<ConfigResult> results_from_archive(const ArchiveReader& archive, const Selection& s);
+// The selected runs of a result set. An invocation's load average at start is its runs'
+// smallest load_start (later runs' readings include the invocation's own threads). `read`
+// counts the runs and invocations selected.
+struct ReadCount {
+  std::size_t runs = 0, invocations = 0;
+};
+std::vector<ConfigResult> results_from_set(const ResultReader& set, const Selection& s,
+                                           ReadCount* read = nullptr);
 
 // From one parse of a resolved config: the config less what does not change what runs (name,
 // output, repetitions), and whether its first balancer is the baseline. A text that does not

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 
 namespace lbb {
 
@@ -22,6 +22,6 @@ struct ContentionFit {
 };
 
 // Throws std::invalid_argument when no configuration was run at 1 and at more processors.
-ContentionFit fit_contention(const ArchiveReader& archive);
+ContentionFit fit_contention(const ResultReader& archive);
 
 }  // namespace lbb

@@ -2,11 +2,11 @@
 
 #include <stdexcept>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 
 namespace lbb {
 
-RecordedStream::RecordedStream(const ArchiveReader& archive, const std::string& run,
+RecordedStream::RecordedStream(const ResultReader& archive, const std::string& run,
                                std::span<const double> speed, int phases, bool resume)
     : processors_(static_cast<int>(speed.size())),
       phases_(phases),
@@ -56,7 +56,7 @@ std::span<const double> RecordedStream::recorded_busy(int step, int) const {
           static_cast<std::size_t>(processors_)};
 }
 
-std::string recorded_run_for(const ArchiveReader& archive, const std::string& run,
+std::string recorded_run_for(const ResultReader& archive, const std::string& run,
                              const std::string& workload, int processors) {
   for (const RunInfo& info : archive.runs()) {
     if (!run.empty() && info.id != run) continue;

@@ -14,7 +14,7 @@
 
 namespace lbb {
 
-class ArchiveReader;
+class ResultReader;
 
 class CostStream {
  public:
@@ -53,7 +53,7 @@ class RecordedStream final : public CostStream {
  public:
   // phases: the workload's; resume: start from the first recorded step's owners (the run had
   // warm-up steps).
-  RecordedStream(const ArchiveReader& archive, const std::string& run,
+  RecordedStream(const ResultReader& archive, const std::string& run,
                  std::span<const double> speed, int phases = 1, bool resume = false);
   const std::vector<double>& nominal(int step, int phase) override;
   std::span<const int> recorded_owner(int step, int phase) const override;
@@ -74,7 +74,7 @@ class RecordedStream final : public CostStream {
 
 // The first complete run of `archive` with module detail for `workload` at P processors, or
 // `run` when given; throws std::invalid_argument naming what is missing.
-std::string recorded_run_for(const ArchiveReader& archive, const std::string& run,
+std::string recorded_run_for(const ResultReader& archive, const std::string& run,
                              const std::string& workload, int processors);
 
 }  // namespace lbb

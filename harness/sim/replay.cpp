@@ -33,7 +33,7 @@ double number_of(const RunInfo& info, const char* key) {
 
 // The first step whose owners (of any phase) or migrations differ from the recorded ones; empty:
 // none.
-std::string first_difference(const ArchiveReader& archive, const std::string& run,
+std::string first_difference(const ResultReader& archive, const std::string& run,
                              const std::vector<StepRecord>& sim, const RecordedStream& recorded) {
   const std::vector<double> migrations = archive.read_series(run, "step/migrations");
   if (migrations.size() != sim.size()) return "step counts differ";
@@ -59,7 +59,7 @@ std::string first_difference(const ArchiveReader& archive, const std::string& ru
 
 }  // namespace
 
-ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
+ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
                        const SimSettings& settings) {
   ReplayedRun out;
   out.run = info.id;
@@ -106,7 +106,7 @@ ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
   return out;
 }
 
-std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimSettings& settings) {
+std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings) {
   std::vector<ReplayedRun> out;
   for (const RunInfo& info : archive.runs()) {
     if (text_of(info, "status") == "complete") out.push_back(replay_run(archive, info, settings));

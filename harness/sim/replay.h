@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/sim/sim_settings.h"
 #include "harness/step_record.h"
 
@@ -31,12 +31,12 @@ struct ReplayedRun {
   double cpu_error() const { return measured_makespan > 0 ? predicted / measured_makespan - 1 : 0; }
 };
 
-// One archived run; `info` as ArchiveReader::runs() lists it. A run it cannot replay (not a bsp
+// One archived run; `info` as ResultReader::runs() lists it. A run it cannot replay (not a bsp
 // run, no module detail, ...) comes back skipped, with why.
-ReplayedRun replay_run(const ArchiveReader& archive, const RunInfo& info,
+ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
                        const SimSettings& settings);
 // Every complete run of the archive, through replay_run.
-std::vector<ReplayedRun> replay_archive(const ArchiveReader& archive, const SimSettings& settings);
+std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings);
 
 // Per group of runs differing only in strategy (workload, sweep, P): Kendall's tau-b between
 // the strategies' median predicted and median measured makespans, wall time and the runs' own

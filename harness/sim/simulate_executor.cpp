@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "harness/archive/archive.h"
+#include "harness/results/result_reader.h"
 #include "harness/exec/async_executor.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
@@ -29,7 +29,7 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
     throw std::invalid_argument(
         "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "
         "use workload kind synthetic");
-  const ArchiveReader archive(settings_.replay_archive);
+  const ResultReader archive(settings_.replay_archive);
   const std::string run = recorded_run_for(archive, settings_.replay_run, "", plan.processors);
   auto stream = std::make_shared<RecordedStream>(archive, run, plan.speed, workload.phases());
   if (stream->modules() != workload.module_count())

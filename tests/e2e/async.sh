@@ -18,27 +18,27 @@ balancers:
   - { static: block, dynamic: predictive, threshold: 2, safety_factor: 0.5 }
   - { static: binary_dissection, dynamic: predictive }
 YAML
-"$lbbench" run "$tmp/a.yaml" -o "$tmp/a.h5" > "$tmp/out.txt" 2> "$tmp/err.txt"
+"$lbbench" run "$tmp/a.yaml" -o "$tmp/a" > "$tmp/out.txt" 2> "$tmp/err.txt"
 rows=$(grep -cE '^block_substitution +4 .* yes  .*utilization=0\.[0-9]+ +modules_moved_per_step=' \
   "$tmp/out.txt" || true)
 [ "$rows" -eq 8 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
-runs() { /usr/bin/python3 tests/e2e/archive_runs.py "$1" "$tmp/a.h5" "${@:2}"; }
-[ "$(runs attr run-00000-optimal_chain-executor=async executor)" = async ]
-[ "$(runs attr run-00004-optimal_chain-executor=async_modelled executor)" = async_modelled ]
-h5dump -H "$tmp/a.h5" > /dev/null  # plain HDF5
-[ "$(runs holding metric/utilization)" -eq 8 ]
-[ "$(runs holding metric/modules_moved)" -eq 8 ]
+runs() { /usr/bin/python3 tests/e2e/result_runs.py "$1" "$tmp/a" "${@:2}"; }
+[ "$(runs attr '#0' executor)" = async ]
+[ "$(runs attr '#4' executor)" = async_modelled ]
+h5dump -H "$tmp"/a/*.h5 > /dev/null  # plain HDF5
+[ "$(runs holding steps.metric_utilization)" -eq 8 ]
+[ "$(runs holding steps.metric_modules_moved)" -eq 8 ]
 # Asynchronous runs cannot be replayed: counted on one line per reason, and refused (exit 2).
 code=0
-"$lbbench" simulate --replay "$tmp/a.h5" > "$tmp/replay.txt" 2> "$tmp/err.txt" || code=$?
+"$lbbench" simulate --replay "$tmp/a" > "$tmp/replay.txt" 2> "$tmp/err.txt" || code=$?
 [ "$code" -eq 2 ] && grep -q "no run could be replayed" "$tmp/err.txt" &&
-  grep -q '^skipped 4 runs (run-00000-optimal_chain-executor=async, ...): executor async:' \
+  grep -qE '^skipped 4 runs \([^ ]+\.000000, \.\.\.\): executor async:' \
     "$tmp/replay.txt" && [ "$(grep -c '^skipped' "$tmp/replay.txt")" -eq 2 ] ||
   { echo "replay: code $code"; cat "$tmp/replay.txt" "$tmp/err.txt"; exit 1; }
 sed -i 's/kind: block_substitution, blocks: 24, width: 16, mean_lines: 4, sd: 1.0/kind: matmul/' \
   "$tmp/a.yaml"
 code=0
-"$lbbench" run "$tmp/a.yaml" -o "$tmp/bad.h5" > /dev/null 2> "$tmp/err.txt" || code=$?
+"$lbbench" run "$tmp/a.yaml" -o "$tmp/bad" > /dev/null 2> "$tmp/err.txt" || code=$?
 [ "$code" -ne 0 ] && grep -q "declare their module dependencies" "$tmp/err.txt" ||
   { echo "code $code"; cat "$tmp/err.txt"; exit 1; }
 echo "async: OK"

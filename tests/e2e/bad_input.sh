@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Bad input gets a clear message and exit 2, and never touches an existing archive.
+# Bad input gets a clear message and exit 2, and never touches an existing result set.
 set -uo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
 fails=0
 . "$(dirname "$0")/lib/expect.sh"
-"$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" > /dev/null 2>&1 || { echo "setup failed"; exit 1; }
-sum=$(sha256sum "$tmp/a.h5")
+"$lbbench" run configs/smoke.yaml -o "$tmp/a" > /dev/null 2>&1 || { echo "setup failed"; exit 1; }
+sum=$(cd "$tmp/a" && ls -a && sha256sum -- *)
 printf 'workload: { kind: block_substitution\nplatform: [\n' > "$tmp/syntax.yaml"
-expect 2 "syntax.yaml:2:9: " -- "$lbbench" run "$tmp/syntax.yaml" -o "$tmp/a.h5"
+expect 2 "syntax.yaml:2:9: " -- "$lbbench" run "$tmp/syntax.yaml" -o "$tmp/a"
 sed 's/static: cyclic/static: nope/' configs/smoke.yaml > "$tmp/unknown.yaml"
 expect 2 "unknown.yaml:[0-9]+:[0-9]+: unknown static balancer 'nope'" -- \
-  "$lbbench" run "$tmp/unknown.yaml" -o "$tmp/a.h5"
+  "$lbbench" run "$tmp/unknown.yaml" -o "$tmp/a"
 expect 2 "^--set balancers.1.static=nope: unknown static balancer" -- \
-  "$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" --set 'balancers.1.static=nope'
+  "$lbbench" run configs/smoke.yaml -o "$tmp/a" --set 'balancers.1.static=nope'
 expect 2 "processors \(64\) exceeds the workload's 16 modules" -- \
-  "$lbbench" run configs/smoke.yaml -o "$tmp/a.h5" --set platform.processors=64
+  "$lbbench" run configs/smoke.yaml -o "$tmp/a" --set platform.processors=64
 expect 2 "must be >= 1, got 0" -- "$lbbench" validate configs/smoke.yaml --set platform.processors=0
 # Refused by validate, not mid-run: asynchronous simulated steps have no contention model.
 cat > "$tmp/async_contention.yaml" <<'YAML'
@@ -46,13 +46,13 @@ expect 2 "no_graph.yaml:8:5: matmul: multilevel with bisect: communication needs
 [ "$("$lbbench" validate "$tmp/no_graph.yaml" 2>&1 | grep -c 'communication graph')" -eq 1 ] ||
   { echo "FAIL: the entry was refused for block_substitution too"; fails=$((fails + 1)); }
 echo "not an archive" > "$tmp/notes.h5"
-expect 2 "not an HDF5 file" -- "$lbbench" run configs/smoke.yaml -o "$tmp/notes.h5"
+expect 2 "notes.h5: not a directory" -- "$lbbench" run configs/smoke.yaml -o "$tmp/notes.h5"
 expect 2 "not an HDF5 file" -- "$lbbench" show "$tmp/notes.h5"
-expect 2 "no such archive" -- "$lbbench" show "$tmp/missing.h5"
+expect 2 "no such result set" -- "$lbbench" show "$tmp/missing"
 expect 2 "" -- "$lbbench" run
 expect 2 "" -- "$lbbench" frobnicate
 [ "$(cat "$tmp/notes.h5")" = "not an archive" ] || { echo "FAIL: notes.h5 was touched"; fails=$((fails + 1)); }
-[ "$(sha256sum "$tmp/a.h5")" = "$sum" ] || { echo "FAIL: the archive was modified"; fails=$((fails + 1)); }
+[ "$(cd "$tmp/a" && ls -a && sha256sum -- *)" = "$sum" ] || { echo "FAIL: the result set was modified"; fails=$((fails + 1)); }
 for sub in run validate list show; do
   "$lbbench" "$sub" --help > /dev/null || { echo "FAIL: $sub --help"; fails=$((fails + 1)); }
 done

@@ -10,9 +10,9 @@ lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
 archives=()
 for name in chain trfd nbody matmul tree; do
-  "$lbbench" run "tests/golden/$name.yaml" -o "$tmp/$name.h5" > "$tmp/$name.out" 2>&1 ||
+  "$lbbench" run "tests/golden/$name.yaml" -o "$tmp/$name" > "$tmp/$name.out" 2>&1 ||
     { cat "$tmp/$name.out"; exit 1; }
-  archives+=("$tmp/$name.h5")
+  archives+=("$tmp/$name")
 done
 /usr/bin/python3 tests/e2e/dump_behaviour.py "${archives[@]}" > "$tmp/behaviour.txt"
 if [ "${2:-}" = "--update" ]; then

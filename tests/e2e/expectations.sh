@@ -31,9 +31,9 @@ expectations:
     tolerance: 0.000001
   - { row: never, where: { balancer: none }, metric: efficiency, paper: 1.5, bound: lower }
 YAML
-"$lbbench" run "$tmp/e.yaml" -o "$tmp/e.h5" > "$tmp/run.txt" 2> "$tmp/err.txt" ||
+"$lbbench" run "$tmp/e.yaml" -o "$tmp/e" > "$tmp/run.txt" 2> "$tmp/err.txt" ||
   { cat "$tmp/run.txt" "$tmp/err.txt"; exit 1; }
-"$lbbench" expect "$tmp/e.yaml" "$tmp/e.h5" > "$tmp/expect.txt"
+"$lbbench" expect "$tmp/e.yaml" "$tmp/e" > "$tmp/expect.txt"
 for out in "$tmp/run.txt" "$tmp/expect.txt"; do
   grep -qE '^impossible +efficiency .* 5  differs by -' "$out" || { cat "$out"; exit 1; }
   grep -qE '^wide +efficiency .* 0\.5  exact' "$out" || { cat "$out"; exit 1; }
@@ -48,16 +48,16 @@ for out in "$tmp/run.txt" "$tmp/expect.txt"; do
 done
 grep -q 'auto_predicted_gcdlb=' "$tmp/run.txt"
 grep -q 'auto_predicted_none=' "$tmp/run.txt"
-/usr/bin/python3 tests/e2e/check_archive.py "$lbbench" "$tmp/e.h5" 10 > /dev/null
+/usr/bin/python3 tests/e2e/check_results.py "$lbbench" "$tmp/e" 10 > /dev/null
 # A malformed row: where it is, exit 2, nothing run.
 sed 's/tolerance: 1.0/tolerence: 1.0/' "$tmp/e.yaml" > "$tmp/bad.yaml"
 set +e
-"$lbbench" run "$tmp/bad.yaml" -o "$tmp/bad.h5" > /dev/null 2> "$tmp/bad.txt"
+"$lbbench" run "$tmp/bad.yaml" -o "$tmp/bad" > /dev/null 2> "$tmp/bad.txt"
 rc=$?
 set -e
 [ "$rc" -eq 2 ] || { echo "exit $rc"; cat "$tmp/bad.txt"; exit 1; }
 grep -qE "bad.yaml:[0-9]+:[0-9]+: unknown expectation key 'tolerence'" "$tmp/bad.txt"
-[ ! -e "$tmp/bad.h5" ]
+[ ! -e "$tmp/bad" ]
 sed 's/candidates: "gcdlb,lcdlb,none"/candidates: "gcdlb,orb"/' "$tmp/e.yaml" > "$tmp/bad2.yaml"
 set +e
 "$lbbench" validate "$tmp/bad2.yaml" > /dev/null 2> "$tmp/bad2.txt"

@@ -17,22 +17,22 @@ balancers:
   - { schedule: omp_guided }
   - { schedule: omp_tasks }
 YAML
-"$lbbench" run "$tmp/s.yaml" -o "$tmp/s.h5" > "$tmp/out.txt" 2> "$tmp/err.txt"
+"$lbbench" run "$tmp/s.yaml" -o "$tmp/s" > "$tmp/out.txt" 2> "$tmp/err.txt"
 rows=$(grep -cE '^block_substitution +4 .* yes  remote_runs=[0-9]+$' "$tmp/out.txt" || true)
 [ "$rows" -eq 4 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
 grep -qE '[ *~-]omp_static .* yes  remote_runs=0$' "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }
-runs() { /usr/bin/python3 tests/e2e/archive_runs.py "$1" "$tmp/s.h5" "${@:2}"; }
-[ "$(runs attr run-00000-none executor)" = bsp ]
-[ "$(runs attr run-00002-omp_dynamic executor)" = omp_dynamic ]
-[ "$(runs attr run-00004-omp_tasks executor)" = omp_tasks ]
-[ "$(runs attr run-00004-omp_tasks schedule)" = omp_tasks ]
-h5dump -H "$tmp/s.h5" > /dev/null  # plain HDF5
-[ "$(runs holding metric/remote_runs)" -eq 4 ]
-[ "$(runs holding module/owner)" -eq 5 ]
+runs() { /usr/bin/python3 tests/e2e/result_runs.py "$1" "$tmp/s" "${@:2}"; }
+[ "$(runs attr '#0' executor)" = bsp ]
+[ "$(runs attr '#2' executor)" = omp_dynamic ]
+[ "$(runs attr '#4' executor)" = omp_tasks ]
+[ "$(runs attr '#4' schedule)" = omp_tasks ]
+h5dump -H "$tmp"/s/*.h5 > /dev/null  # plain HDF5
+[ "$(runs holding steps.metric_remote_runs)" -eq 4 ]
+[ "$(runs holding modules)" -eq 5 ]
 sed -i 's/chunk: 2/chunk: 0/' "$tmp/s.yaml"
 code=0
-"$lbbench" run "$tmp/s.yaml" -o "$tmp/bad.h5" > /dev/null 2> "$tmp/err.txt" || code=$?
+"$lbbench" run "$tmp/s.yaml" -o "$tmp/bad" > /dev/null 2> "$tmp/err.txt" || code=$?
 [ "$code" -eq 2 ] && grep -q "s.yaml:8:37: chunk must be >= 1, got 0" "$tmp/err.txt" ||
   { cat "$tmp/err.txt"; exit 1; }
-[ ! -e "$tmp/bad.h5" ]
+[ ! -e "$tmp/bad" ]
 echo "schedules: OK"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/slurm/ run as Slurm would run them, with Slurm's environment variables set by hand (a
-# stand-in sbatch runs each array task in turn); the merged slices must hold exactly the runs of
-# the unsliced sweep, and merging again reports every run as a duplicate and copies none.
+# stand-in sbatch runs each array task in turn): the slices, written into one result set, must
+# hold exactly the runs of the unsliced sweep, and a requeued task runs nothing again.
 set -euo pipefail
 export LBBENCH=$(realpath "$1")
 root=$(pwd)
@@ -37,48 +37,38 @@ if [ -n "$array" ]; then
       bash "${args[@]}" > "$SLURM_TMP/task-$i.log" 2>&1 || exit 1
   done
 else
-  bash "${args[@]}" > "$SLURM_TMP/merge.log" 2>&1 || exit 1
+  bash "${args[@]}" > "$SLURM_TMP/job.log" 2>&1 || exit 1
 fi
 echo $id
 SB
 chmod +x "$tmp/bin/sbatch"
 export SLURM_TMP=$tmp
-PATH="$tmp/bin:$PATH" scripts/slurm/submit.sh "$tmp/sweep.yaml" 3 "$tmp/merged.h5" > "$tmp/submit.txt"
-grep -q "merge: job" "$tmp/submit.txt"
-grep -q "^8 runs in" "$tmp/merge.log" || { cat "$tmp"/*.log; exit 1; }
-"$LBBENCH" run "$tmp/sweep.yaml" -o "$tmp/whole.h5" > /dev/null 2>&1
-/usr/bin/python3 tests/e2e/check_archive.py "$LBBENCH" "$tmp/merged.h5" 8
-/usr/bin/python3 - "$tmp/merged.h5" "$tmp/whole.h5" <<'PY'
-import collections, sys, h5py
+PATH="$tmp/bin:$PATH" scripts/slurm/submit.sh "$tmp/sweep.yaml" 3 "$tmp/set" > "$tmp/submit.txt"
+grep -q "slices: job" "$tmp/submit.txt"
+"$LBBENCH" show "$tmp/set" > "$tmp/show.txt"
+grep -q "^8 runs of 3 invocations in 3 parts" "$tmp/show.txt" || { cat "$tmp/show.txt" "$tmp"/*.log; exit 1; }
+"$LBBENCH" run "$tmp/sweep.yaml" -o "$tmp/whole" > /dev/null 2>&1
+/usr/bin/python3 tests/e2e/check_results.py "$LBBENCH" "$tmp/set" 8
+/usr/bin/python3 - "$tmp/set" "$tmp/whole" <<'PY'
+import collections, sys
 sys.path.insert(0, "tests/e2e")
-from archive_runs import iter_runs
-def runs(path):
-    with h5py.File(path, "r") as f:
-        return collections.Counter((r.attrs["config_yaml"], r.attrs["repetition"],
-                                    r.attrs["status"]) for r in iter_runs(f))
-merged, whole = runs(sys.argv[1]), runs(sys.argv[2])
-assert merged == whole, (merged - whole, whole - merged)
-with h5py.File(sys.argv[1], "r") as f:
-    for r in iter_runs(f):
-        a = r.attrs
-        assert a["merged_from"].endswith(".h5") and a["source_run"].startswith("run-")
-        inv = f["invocations"][a["invocation"]]
-        assert inv.attrs["slice"] in ("0/3", "1/3", "2/3"), inv.attrs["slice"]
-        assert b"topology" in inv["hwloc_topology"][()]
-print("slurm: merged slices = unsliced sweep:", sum(merged.values()), "runs")
+from result_runs import runs_of, table
+def runs(d):
+    return collections.Counter(zip(*(runs_of(d)[k] for k in ("config_yaml", "repetition", "status"))))
+sliced, whole = runs(sys.argv[1]), runs(sys.argv[2])
+assert sliced == whole, (sliced - whole, whole - sliced)
+invocations = table("invocations", sys.argv[1])
+assert sorted(invocations.slice) == ["0/3", "1/3", "2/3"], invocations.slice
+assert all("topology" in x for x in invocations.hwloc_topology)
+print("slurm: sliced set = unsliced sweep:", sum(sliced.values()), "runs")
 PY
-# The same parts again: every run is reported as a duplicate, nothing is added or overwritten.
-"$LBBENCH" merge "$tmp/merged.h5" "$tmp/merged.parts"/part-0.h5 > "$tmp/again.txt" 2> "$tmp/dup.txt"
-[ "$(grep -c '^duplicate: ' "$tmp/dup.txt")" -eq 3 ] || { cat "$tmp/dup.txt"; exit 1; }
-grep -q "merge: 0 runs" "$tmp/again.txt"
-"$LBBENCH" show "$tmp/merged.h5" | grep -q "^8 runs in"
+# A task run again (a requeue) finds its slice complete and runs nothing.
+(cd "$root" && "$LBBENCH" run "$tmp/sweep.yaml" --slice 1/3 --resume -o "$tmp/set" 2> "$tmp/again.txt" > /dev/null)
+grep -q "^resume: 3 of 3 runs already in" "$tmp/again.txt" || { cat "$tmp/again.txt"; exit 1; }
+"$LBBENCH" show "$tmp/set" | grep -q "^8 runs of 3 invocations"
 # A bad slice is bad input.
 set +e; "$LBBENCH" run "$tmp/sweep.yaml" --no-archive --slice 3/3 2> "$tmp/err.txt"; rc=$?; set -e
 [ "$rc" -eq 2 ] && grep -q "0 <= i < n" "$tmp/err.txt"
 set +e; "$LBBENCH" run "$tmp/sweep.yaml" --no-archive --resume 2> "$tmp/err.txt"; rc=$?; set -e
-[ "$rc" -eq 2 ] && grep -q "needs an archive" "$tmp/err.txt"
-# Merging something that is not an archive is bad input, and creates nothing.
-echo "not hdf5" > "$tmp/notes.h5"
-set +e; "$LBBENCH" merge "$tmp/new.h5" "$tmp/notes.h5" 2> "$tmp/err.txt"; rc=$?; set -e
-[ "$rc" -eq 2 ] && grep -q "not an HDF5 file" "$tmp/err.txt" && [ ! -e "$tmp/new.h5" ]
+[ "$rc" -eq 2 ] && grep -q "needs a result set" "$tmp/err.txt"
 echo "slurm: OK"

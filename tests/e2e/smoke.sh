@@ -1,27 +1,38 @@
 #!/usr/bin/env bash
-# End to end: run configs/smoke.yaml, then read the archive back with h5py, h5dump and lbbench.
+# End to end: run configs/smoke.yaml, then read the result set back with h5py, h5dump and lbbench.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
-"$lbbench" run configs/smoke.yaml -o "$tmp/smoke.h5" > "$tmp/out.txt"
+"$lbbench" run configs/smoke.yaml -o "$tmp/smoke" > "$tmp/out.txt"
 grep -q "verified" "$tmp/out.txt"
 [ "$(grep -c ' yes$' "$tmp/out.txt")" -eq 3 ] || { cat "$tmp/out.txt"; exit 1; }
-/usr/bin/python3 tests/e2e/check_archive.py "$lbbench" "$tmp/smoke.h5" 3
+/usr/bin/python3 tests/e2e/check_results.py "$lbbench" "$tmp/smoke" 3
 # (to files first: grep -q would close the pipe early and pipefail would see SIGPIPE)
-h5dump -H "$tmp/smoke.h5" > "$tmp/dump.txt"
+h5dump -H "$tmp"/smoke/*.h5 > "$tmp/dump.txt"
 grep -q 'DATASET "makespan"' "$tmp/dump.txt"
-"$lbbench" show "$tmp/smoke.h5" > "$tmp/show.txt"
-grep -q "^3 runs in" "$tmp/show.txt"
-# A second run adds runs and leaves the first three byte-for-byte identical (every attribute,
-# and every step dataset's type, shape and bytes, read through the shared reader).
-runs=(/usr/bin/python3 tests/e2e/archive_runs.py)
-mapfile -t first < <("${runs[@]}" ids "$tmp/smoke.h5")
-"${runs[@]}" dump "$tmp/smoke.h5" "${first[@]}" > "$tmp/before.txt"
-"$lbbench" run configs/smoke.yaml -o "$tmp/smoke.h5" > /dev/null
-"${runs[@]}" dump "$tmp/smoke.h5" "${first[@]}" > "$tmp/after.txt"
+"$lbbench" show "$tmp/smoke" > "$tmp/show.txt"
+grep -q "^3 runs of 1 invocations in 1 parts" "$tmp/show.txt"
+# A second run adds a part and leaves the first part and its three runs byte-for-byte identical.
+runs=(/usr/bin/python3 tests/e2e/result_runs.py)
+mapfile -t first < <("${runs[@]}" ids "$tmp/smoke")
+"${runs[@]}" dump "$tmp/smoke" "${first[@]}" > "$tmp/before.txt"
+sha256sum "$tmp"/smoke/*.h5 > "$tmp/sums.txt"
+"$lbbench" run configs/smoke.yaml -o "$tmp/smoke" > /dev/null
+"${runs[@]}" dump "$tmp/smoke" "${first[@]}" > "$tmp/after.txt"
 [ "${#first[@]}" -eq 3 ] && [ "$(grep -c '^== ' "$tmp/after.txt")" -eq 3 ]
 cmp "$tmp/before.txt" "$tmp/after.txt"
-/usr/bin/python3 tests/e2e/check_archive.py "$lbbench" "$tmp/smoke.h5" 6
+sha256sum -c --quiet "$tmp/sums.txt"
+/usr/bin/python3 tests/e2e/check_results.py "$lbbench" "$tmp/smoke" 6
+# Read as a user would, with no lbbench code: every run and step of the set, in pandas.
+"$lbbench" export "$tmp/smoke" --to "$tmp/csv" > /dev/null
+/usr/bin/python3 - "$tmp/csv" <<'PY'
+import sys, pandas as pd
+d = sys.argv[1]
+runs, steps, procs = (pd.read_csv(f"{d}/{t}.csv") for t in ("runs", "steps", "procs"))
+assert len(runs) == 6 and runs.run.is_unique, runs
+assert len(steps) == runs.steps.sum() and len(procs) == (runs.steps * runs.processors).sum()
+assert set(steps.run) == set(runs.run) and (runs.status == "complete").all()
+PY
 # --costs: the parts are the invocation's CPU time split without overlap (each >= 0, summing to
 # the total up to rounding), and the executor measured its kernels' modules. On one core the 4
 # threads outnumber the cores, so the phase clocks read the CPU clock around every stretch: on a

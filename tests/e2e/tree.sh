@@ -17,17 +17,17 @@ balancers:
   - { schedule: omp_dynamic, chunk: 2 }
   - { schedule: omp_tasks }
 YAML
-"$lbbench" run "$tmp/tree.yaml" -o "$tmp/tree.h5" > "$tmp/out.txt" 2> "$tmp/err.txt"
+"$lbbench" run "$tmp/tree.yaml" -o "$tmp/tree" > "$tmp/out.txt" 2> "$tmp/err.txt"
 rows=$(grep -c '^tree_search .* yes  nodes=3987  depth=5  leaves=3232  levels=6  LB_model=' \
   "$tmp/out.txt" || true)
 [ "$rows" -eq 12 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
-h5dump -H "$tmp/tree.h5" > /dev/null  # plain HDF5
-runs() { /usr/bin/python3 tests/e2e/archive_runs.py "$1" "$tmp/tree.h5" "${@:2}"; }
-[ "$(runs holding metric/t_model)" -eq 12 ]
-[ "$(runs attr run-00001-tree_mesh-processors=2 leaves)" = 3232.0 ]
-[ "$(runs attr run-00001-tree_mesh-processors=2 executor)" = level ]
+h5dump -H "$tmp"/tree/*.h5 > /dev/null  # plain HDF5
+runs() { /usr/bin/python3 tests/e2e/result_runs.py "$1" "$tmp/tree" "${@:2}"; }
+[ "$(runs holding steps.metric_t_model)" -eq 12 ]
+[ "$(runs attr '#1' leaves)" = 3232.0 ]
+[ "$(runs attr '#1' executor)" = level ]
 sed -i 's/t: 1, a: 3/t: 0, q: 0.5, m: 2, a: 3/' "$tmp/tree.yaml"
 code=0
-"$lbbench" run "$tmp/tree.yaml" -o "$tmp/bad.h5" > /dev/null 2> "$tmp/err.txt" || code=$?
+"$lbbench" run "$tmp/tree.yaml" -o "$tmp/bad" > /dev/null 2> "$tmp/err.txt" || code=$?
 [ "$code" -eq 2 ] && grep -q "q \* m < 1" "$tmp/err.txt" || { cat "$tmp/err.txt"; exit 1; }
 echo "tree: OK"

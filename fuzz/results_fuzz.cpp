@@ -1,0 +1,87 @@
+// libFuzzer target for the result set reader: a valid part, written once by ResultWriter, is
+// damaged by the input (each 5 bytes: a 4-byte offset into the part and a byte XORed there, as
+// bit flips and overwrites on a disk would), then read every way the commands read it. Any
+// outcome but data or a ResultError (a crash, a sanitizer report, another exception) is a finding.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "harness/results/result_reader.h"
+#include "harness/results/result_writer.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kScratch =
+    fs::temp_directory_path() / ("lbb_fuzz_results_" + std::to_string(getpid()));
+
+// A part of two runs with every table filled: steps, procs, modules of two phases, a metric.
+std::vector<char> valid_part() {
+  const fs::path dir = kScratch / "valid";
+  fs::remove_all(dir);
+  {
+    lbb::ResultWriter writer(dir.string(), {"fuzz", {{"command", std::string("fuzz")}}});
+    for (int r = 0; r < 2; ++r) {
+      auto run = writer.begin_run({{"residual"}, 2, 3, true, 2});
+      for (const char* k : {"workload", "balancer", "status", "config_yaml", "started"})
+        run->set_text(k, "x");
+      run->set_text("invocation", "fuzz");
+      run->set_int("processors", 2);
+      for (int s = 0; s < 3; ++s) {
+        lbb::StepRecord rec;
+        rec.step = s;
+        rec.busy = {1, 2};
+        rec.phase_module_cost = {1, 2, 3, 4, 5, 6};
+        rec.phase_module_owner = {0, 1, 0, 1, 0, 1};
+        rec.metrics = {0.5};
+        run->on_step(rec);
+      }
+      run->end();
+    }
+  }
+  const fs::path part = *fs::directory_iterator(dir);
+  std::ifstream in(part, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void read_everything(const std::string& path) {
+  try {
+    const lbb::ResultReader reader(path);
+    for (const lbb::RunInfo& run : reader.runs()) {
+      std::size_t rows = 0, cols = 0;
+      reader.read_series(run.id, "step/wall");
+      reader.read_series(run.id, "metric/residual");
+      reader.read_matrix(run.id, "proc/busy", rows, cols);
+      reader.read_matrix(run.id, "module/cost", rows, cols);
+      reader.read_matrix(run.id, "module/phase_owner", rows, cols);
+    }
+    for (const lbb::TableSpec& t : lbb::result_tables()) reader.table(t.id);
+  } catch (const lbb::ResultError&) {
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::vector<char> valid = valid_part();
+  static const fs::path damaged = kScratch / "damaged";
+  std::vector<char> bytes = valid;
+  for (std::size_t k = 0; k + 5 <= size; k += 5) {
+    std::uint32_t offset = 0;
+    std::memcpy(&offset, data + k, 4);
+    bytes[offset % bytes.size()] ^= static_cast<char>(data[k + 4]);
+  }
+  fs::create_directories(damaged);
+  std::ofstream(damaged / "part.h5", std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  read_everything(damaged.string());
+  return 0;
+}

@@ -1,0 +1,124 @@
+// lbbench export SET --to DIR: the set's tables as CSV files that any tool reads as they are.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "core/text.h"
+#include "harness/cli/commands.h"
+#include "harness/results/result_reader.h"
+
+namespace lbb {
+
+namespace {
+
+// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
+void put_text(std::string& out, const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) {
+    out += s;
+    return;
+  }
+  out += '"';
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  out += '"';
+}
+
+void put_value(std::string& out, const Column& c, std::size_t row) {
+  if (c.type == ColumnType::kText) return put_text(out, c.text[row]);
+  if (c.type != ColumnType::kFloat64) {
+    out += std::to_string(c.ints[row]);
+    return;
+  }
+  if (std::isnan(c.reals[row])) return;  // an empty field: pandas reads NaN
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", c.reals[row]);
+  out += buffer;
+}
+
+std::string csv(const ColumnTable& t) {
+  std::string out;
+  for (std::size_t k = 0; k < t.columns.size(); ++k) {
+    if (k) out += ',';
+    put_text(out, t.columns[k].name);
+  }
+  out += '\n';
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    for (std::size_t k = 0; k < t.columns.size(); ++k) {
+      if (k) out += ',';
+      put_value(out, t.columns[k], r);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+// Writes `dir`/`name` whole through a hidden temporary renamed over it: a symlink of that name
+// is replaced, never followed.
+void write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name, temp = dir + "/." + name + ".tmp";
+  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) throw ResultError(temp + ": " + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      close(fd);
+      unlink(temp.c_str());
+      throw ResultError(path + ": " + why);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (close(fd) != 0 || rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    unlink(temp.c_str());
+    throw ResultError(path + ": " + why);
+  }
+}
+
+void export_set(const std::string& set, const std::string& dir) {
+  const ResultReader reader(set);
+  for (const std::string& p : reader.problems())
+    std::cerr << "lbbench: left out: " << printable(p) << "\n";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
+  for (const TableSpec& t : result_tables()) {
+    const ColumnTable table = reader.table(t.id);
+    if (t.id == TableId::kModules && table.rows() == 0) continue;
+    write_file(dir, std::string(t.name) + ".csv", csv(table));
+    std::cout << printable(dir) << "/" << t.name << ".csv: " << table.rows() << " rows\n";
+  }
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app) {
+  auto set = std::make_shared<std::string>();
+  auto to = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "export",
+      "write a result set's tables as CSV: runs.csv, steps.csv, procs.csv, invocations.csv and "
+      "modules.csv where recorded (units and meanings: lbbench schema)");
+  cmd->add_option("set", *set, "result set (a directory of parts, or one part)")->required();
+  cmd->add_option("--to", *to, "directory to write the CSV files into")->required();
+  cmd->callback([set, to] {
+    try {
+      export_set(*set, *to);
+    } catch (const std::exception& e) {
+      std::cerr << "lbbench: " << printable(e.what()) << "\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+  });
+}
+
+}  // namespace lbb

@@ -1,0 +1,121 @@
+#include "harness/results/part_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "harness/results/h5_table.h"
+
+namespace lbb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// HDF5 writes the file `path`.
+void write_hdf5(const std::string& path, const std::function<void(hid_t)>& fill) {
+  H5Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "a file access list");
+  h5_check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V110, H5F_LIBVER_V110), "HDF5 1.10 format");
+  h5_check(H5Pset_file_locking(fapl.get(), false, true), "file locking");
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
+  if (file < 0) throw ResultError(path + ": HDF5 cannot create it");
+  try {
+    fill(file);
+  } catch (...) {
+    H5Fclose(file);
+    throw;
+  }
+  if (H5Fclose(file) < 0) throw ResultError(path + ": HDF5 could not finish it (disk full?)");
+}
+
+void sync_fd(int fd, const std::string& what) {
+  if (fsync(fd) != 0) throw ResultError(what + ": " + errno_text());
+}
+
+}  // namespace
+
+void require_set_directory(const std::string& path, bool create) {
+  if (path.empty()) throw ResultError("an empty result set path");
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::is_directory(st)) return;
+  if (fs::exists(st))
+    throw ResultError(path + ": not a directory" +
+                      (fs::is_regular_file(st)
+                           ? " (an archive of an older lbbench? `lbbench convert " + path +
+                                 " DIR` turns it into a result set)"
+                           : ""));
+  if (!create) throw ResultError(path + ": no such result set");
+  fs::create_directories(path, ec);
+  if (ec) throw ResultError(path + ": " + ec.message());
+}
+
+void publish_part(const std::string& dir, const std::string& name,
+                  const std::function<void(hid_t)>& fill) {
+  const std::string target = dir + "/" + name, temp = dir + "/." + name + ".tmp";
+  Fd fd(open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (fd.get() < 0) throw ResultError(temp + ": " + errno_text());
+  try {
+    write_hdf5(temp, fill);
+    sync_fd(fd.get(), temp);
+    if (link(temp.c_str(), target.c_str()) != 0) throw ResultError(target + ": " + errno_text());
+  } catch (...) {
+    unlink(temp.c_str());
+    throw;
+  }
+  unlink(temp.c_str());
+  Fd directory(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (directory.get() < 0) throw ResultError(dir + ": " + errno_text());
+  sync_fd(directory.get(), dir);
+}
+
+std::vector<std::string> list_parts(const std::string& dir) {
+  std::vector<std::string> parts;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.starts_with('.') || !name.ends_with(".h5")) continue;
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec) && !it->is_symlink(type_ec))
+      parts.push_back(it->path().string());
+  }
+  if (ec) throw ResultError(dir + ": " + ec.message());
+  std::sort(parts.begin(), parts.end());
+  return parts;
+}
+
+hid_t open_part(const std::string& path) {
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw ResultError(path + ": not a regular file");
+  H5Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "a file access list");
+  h5_check(H5Pset_file_locking(fapl.get(), false, true), "file locking");
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get());
+  if (file < 0) throw ResultError(path + ": not an HDF5 file, or damaged");
+  return file;
+}
+
+}  // namespace lbb

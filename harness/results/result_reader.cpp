@@ -1,0 +1,262 @@
+#include "harness/results/result_reader.h"
+
+#include <H5PLpublic.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "harness/results/part_file.h"
+
+namespace lbb {
+
+namespace {
+
+// A table may expand to this many times its file's size in memory (deflate's largest ratio is
+// about 1032), plus a little: a hostile file declaring more is refused, not allocated.
+constexpr std::uint64_t kExpansion = 1100;
+
+std::string file_name(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void check_schema(hid_t file, const std::string& where) {
+  std::string schema;
+  try {
+    schema = read_text_attribute(file, "schema", where);
+  } catch (const ResultError&) {
+    if (H5Aexists(file, "schema_version") > 0)
+      throw ResultError(where +
+                        ": an archive of an older lbbench: `lbbench convert` turns it "
+                        "into a result set");
+    throw;
+  }
+  const std::int64_t version = read_int_attribute(file, "schema_version", where);
+  if (schema != kResultSchemaName || version != kResultSchemaVersion)
+    throw ResultError(where + ": schema " + schema + " version " + std::to_string(version) +
+                      ", this lbbench reads " + std::string(kResultSchemaName) + " version " +
+                      std::to_string(kResultSchemaVersion));
+}
+
+RunInfo run_info(const ColumnTable& runs, std::size_t row) {
+  RunInfo info;
+  for (const Column& c : runs.columns) {
+    if (c.name == "run") {
+      info.id = c.text[row];
+    } else if (c.type == ColumnType::kText) {
+      info.text[c.name] = c.text[row];
+    } else {
+      const ColumnSpec* spec = find_column(TableId::kRuns, c.name);
+      const double v = c.number(row);
+      const bool fill = std::isnan(v) || (c.type != ColumnType::kFloat64 && v == -1);
+      if (!(fill && spec && spec->presence != Presence::kAlways)) info.number[c.name] = v;
+    }
+  }
+  return info;
+}
+
+// Rows of `table` whose run is `run`, in order.
+void append_rows_of(const ColumnTable& table, const std::string& run, ColumnTable& out) {
+  const Column* ids = table.find("run");
+  if (!ids || ids->type != ColumnType::kText) return;
+  ColumnTable rows;
+  for (const Column& c : table.columns) rows.columns.push_back({c.name, c.type, {}, {}, {}});
+  for (std::size_t r = 0; r < ids->text.size(); ++r) {
+    if (ids->text[r] != run) continue;
+    for (std::size_t k = 0; k < table.columns.size(); ++k) {
+      const Column& from = table.columns[k];
+      Column& to = rows.columns[k];
+      if (from.type == ColumnType::kText)
+        to.text.push_back(from.text[r]);
+      else if (from.type == ColumnType::kFloat64)
+        to.reals.push_back(from.reals[r]);
+      else
+        to.ints.push_back(from.ints[r]);
+    }
+  }
+  out.append(std::move(rows));
+}
+
+const Column& numeric(const ColumnTable& t, const std::string& name, const std::string& where) {
+  const Column* c = t.find(name);
+  if (!c || c->type == ColumnType::kText) throw ResultError(where + ": no numeric column " + name);
+  return *c;
+}
+
+}  // namespace
+
+ResultReader::ResultReader(const std::string& path) : path_(path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // lbbench reports HDF5's failures itself
+  H5PLset_loading_state(0);                     // no filter plugins named by a file are loaded
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) throw ResultError(path + ": no such result set");
+  const std::vector<std::string> files =
+      S_ISDIR(st.st_mode) ? list_parts(path) : std::vector<std::string>{path};
+  for (const std::string& f : files) {
+    try {
+      add_part(f);
+    } catch (const ResultError& e) {
+      problems_.push_back(e.what());
+    }
+  }
+  if (!S_ISDIR(st.st_mode) && !problems_.empty()) throw ResultError(problems_.front());
+  std::stable_sort(runs_.begin(), runs_.end(), [](const RunInfo& a, const RunInfo& b) {
+    return std::tie(a.text.at("invocation"), a.text.at("started"), a.id) <
+           std::tie(b.text.at("invocation"), b.text.at("started"), b.id);
+  });
+  for (std::size_t k = 0; k < runs_.size(); ++k) run_index_[runs_[k].id] = k;
+}
+
+void ResultReader::add_part(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) throw ResultError(path + ": unreadable");
+  Part part{path, kExpansion * static_cast<std::uint64_t>(st.st_size) + (1u << 20)};
+  H5Id file(open_part(path), H5Fclose, path);
+  check_schema(file.get(), path);
+  const ColumnTable runs = read_table(file.get(), table_spec(TableId::kRuns), path, part.budget);
+  for (const char* required : {"run", "invocation", "started", "status"})
+    if (runs.rows() > 0 && (!runs.find(required) || runs.find(required)->type != ColumnType::kText))
+      throw ResultError(path + ":/runs: no text column " + std::string(required));
+  std::set<std::string> seen;
+  for (std::size_t r = 0; r < runs.rows(); ++r) {
+    RunInfo info = run_info(runs, r);
+    if (!seen.insert(info.id).second || run_index_.count(info.id)) {
+      problems_.push_back(path + ": run " + info.id + " again: the first copy is read");
+      copies_.insert({parts_.size(), info.id});
+      continue;
+    }
+    run_index_[info.id] = runs_.size();
+    runs_.push_back(std::move(info));
+  }
+  parts_.push_back(part);
+}
+
+std::vector<std::string> ResultReader::invocations() const {
+  std::set<std::string> ids;
+  for (const RunInfo& r : runs_) ids.insert(r.text.at("invocation"));
+  return {ids.begin(), ids.end()};
+}
+
+ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
+  auto cached = cache_.find({k, id});
+  if (cached != cache_.end()) return cached->second;
+  if (cache_.size() >= 6) cache_.clear();
+  Part part = parts_[k];
+  H5Id file(open_part(part.path), H5Fclose, part.path);
+  ColumnTable t = read_table(file.get(), table_spec(id), part.path, part.budget);
+  return cache_[{k, id}] = std::move(t);
+}
+
+ColumnTable ResultReader::rows_of(const std::string& run, TableId id) const {
+  if (!run_index_.count(run)) throw ResultError(path_ + ": no run " + run);
+  const std::string stem = run.substr(0, run.rfind('.') + 1);  // <invocation>.<writer>.
+  ColumnTable out;
+  for (std::size_t k = 0; k < parts_.size(); ++k)
+    if ((file_name(parts_[k].path).starts_with(stem) || parts_.size() == 1) &&
+        !copies_.count({k, run}))
+      append_rows_of(read_part_table(k, id), run, out);
+  return out;
+}
+
+std::vector<double> ResultReader::read_series(const std::string& run,
+                                              const std::string& name) const {
+  const std::string column = name.starts_with("metric/") ? "metric_" + name.substr(7)
+                             : name.starts_with("step/") ? name.substr(5)
+                                                         : name;
+  const ColumnTable steps = rows_of(run, TableId::kSteps);
+  if (steps.rows() == 0) return {};
+  const Column& c = numeric(steps, column, path_ + ": run " + run);
+  std::vector<double> out(c.rows());
+  for (std::size_t r = 0; r < out.size(); ++r) out[r] = c.number(r);
+  return out;
+}
+
+std::vector<double> ResultReader::read_matrix(const std::string& run, const std::string& name,
+                                              std::size_t& rows, std::size_t& cols) const {
+  const std::string where = path_ + ": run " + run;
+  if (name.starts_with("step/") || name.starts_with("metric/")) {
+    std::vector<double> series = read_series(run, name);
+    rows = series.size(), cols = 1;
+    return series;
+  }
+  const bool procs = name.starts_with("proc/");
+  const ColumnTable t = rows_of(run, procs ? TableId::kProcs : TableId::kModules);
+  rows = cols = 0;
+  if (t.rows() == 0) return {};
+  const Column& step = numeric(t, "step", where);
+  const Column& index = numeric(t, procs ? "proc" : "module", where);
+  const std::string column = procs ? name.substr(5) : name.ends_with("cost") ? "cost" : "owner";
+  const Column& value = numeric(t, column, where);
+  std::vector<double> phase(t.rows(), 0.0);
+  if (!procs)
+    phase = [&] {
+      const Column& p = numeric(t, "phase", where);
+      std::vector<double> v(t.rows());
+      for (std::size_t r = 0; r < v.size(); ++r) v[r] = p.number(r);
+      return v;
+    }();
+  double max_step = -1, max_index = -1, max_phase = 0;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    max_step = std::max(max_step, step.number(r));
+    max_index = std::max(max_index, index.number(r));
+    max_phase = std::max(max_phase, phase[r]);
+  }
+  const bool phased = name.find("phase_") != std::string::npos;
+  if (max_step >= 1e8 || max_index >= 1e9 || max_phase >= 1e4 ||
+      (max_step + 1) * (max_index + 1) * (max_phase + 1) > 4e9)
+    throw ResultError(where + ": step, index or phase out of range");
+  rows = static_cast<std::size_t>(max_step + 1);
+  const std::size_t width = static_cast<std::size_t>(max_index + 1);
+  cols = phased ? width * static_cast<std::size_t>(max_phase + 1) : width;
+  const bool summed = !procs && !phased && column == "cost";
+  std::vector<double> out(rows * cols, summed ? 0.0 : std::nan(""));
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    const double s = step.number(r), i = index.number(r), f = phase[r];
+    if (s < 0 || i < 0 || f < 0) throw ResultError(where + ": a negative step, index or phase");
+    if (!phased && !summed && f != 0) continue;  // module/owner: phase 0's
+    const std::size_t at = static_cast<std::size_t>(s) * cols +
+                           (phased ? static_cast<std::size_t>(f) * width : 0) +
+                           static_cast<std::size_t>(i);
+    out[at] = summed ? out[at] + value.number(r) : value.number(r);
+  }
+  return out;
+}
+
+ColumnTable ResultReader::table(TableId id) const {
+  ColumnTable out;
+  std::set<std::string> invocations;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    ColumnTable part = read_part_table(k, id);
+    const Column* key = part.find(id == TableId::kInvocations ? "invocation" : "run");
+    if (!key || key->type != ColumnType::kText) {
+      if (part.rows() > 0) throw ResultError(parts_[k].path + ": a table without its key column");
+      continue;
+    }
+    std::vector<bool> keep(part.rows());
+    for (std::size_t r = 0; r < keep.size(); ++r)
+      keep[r] = id == TableId::kInvocations
+                    ? invocations.insert(key->text[r]).second
+                    : run_index_.count(key->text[r]) > 0 && !copies_.count({k, key->text[r]});
+    ColumnTable kept;
+    for (const Column& c : part.columns) {
+      Column k2{c.name, c.type, {}, {}, {}};
+      for (std::size_t r = 0; r < keep.size(); ++r) {
+        if (!keep[r]) continue;
+        if (c.type == ColumnType::kText)
+          k2.text.push_back(c.text[r]);
+        else if (c.type == ColumnType::kFloat64)
+          k2.reals.push_back(c.reals[r]);
+        else
+          k2.ints.push_back(c.ints[r]);
+      }
+      kept.columns.push_back(std::move(k2));
+    }
+    out.append(std::move(kept));
+  }
+  return out;
+}
+
+}  // namespace lbb

@@ -1,0 +1,57 @@
+#pragma once
+// Reads a result set (result_schema.h): every part's runs table at opening, each object checked
+// before it is read; a part that fails a check is left out and named in problems(), so one
+// damaged file never hides the rest. Steps, procs and modules are read per run, on demand.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/results/h5_table.h"
+
+namespace lbb {
+
+struct RunInfo {
+  std::string id;
+  std::map<std::string, std::string> text;
+  std::map<std::string, double> number;  // a column's fill (-1 or NaN where optional) is absent
+};
+
+class ResultReader {
+ public:
+  // A set directory, or one part file. Throws ResultError when there is no such set.
+  explicit ResultReader(const std::string& path);
+  // Every run of the set, sorted by invocation, then start, then id.
+  const std::vector<RunInfo>& runs() const { return runs_; }
+  std::size_t parts_read() const { return parts_.size(); }
+  std::vector<std::string> invocations() const;  // distinct, sorted (the latest last)
+  const std::vector<std::string>& problems() const { return problems_; }  // parts left out: why
+  // A run's steps column ("step/<column>", "metric/<name>"), one value a step.
+  std::vector<double> read_series(const std::string& run, const std::string& name) const;
+  // As rows x cols, row-major: "proc/<column>" [S,P]; "module/cost" (summed over phases) and
+  // "module/owner" (phase 0) [S,M]; "module/phase_cost" and "module/phase_owner" [S,F*M].
+  std::vector<double> read_matrix(const std::string& run, const std::string& name,
+                                  std::size_t& rows, std::size_t& cols) const;
+  // The whole table over every part read, rows of runs the runs table lacks left out.
+  ColumnTable table(TableId id) const;
+
+ private:
+  struct Part {
+    std::string path;
+    std::uint64_t budget = 0;  // bytes its tables may still take in memory
+  };
+  ColumnTable read_part_table(std::size_t part, TableId id) const;
+  // The rows of `run` in table `id`: that table of every part its writer wrote.
+  ColumnTable rows_of(const std::string& run, TableId id) const;
+  void add_part(const std::string& path);
+  std::string path_;
+  std::vector<Part> parts_;
+  std::vector<RunInfo> runs_;
+  std::map<std::string, std::size_t> run_index_;
+  std::vector<std::string> problems_;
+  std::set<std::pair<std::size_t, std::string>> copies_;  // (part, run): a second copy, unread
+  mutable std::map<std::pair<std::size_t, TableId>, ColumnTable> cache_;
+};
+
+}  // namespace lbb

@@ -1,0 +1,61 @@
+#pragma once
+// The result set's records, described once: its five tables and every column's type, unit and
+// meaning. The writer, the reader, `lbbench schema`, `lbbench export`, the docs' tables and the
+// tests all read this table; each column dataset carries its unit and meaning as attributes.
+// Adding a metric is one line here plus the code that computes it.
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "harness/step_record.h"
+
+namespace lbb {
+
+// Bumped whenever a column changes meaning or type; stored as the root attribute
+// `schema_version` of every part.
+inline constexpr int kResultSchemaVersion = 4;
+inline constexpr std::string_view kResultSchemaName = "lbbench-results";
+
+enum class ColumnType { kText, kInt32, kInt64, kFloat64 };
+
+// When a runs column has a value: on every run, only on failure, or only on some runs (level
+// workloads, `dynamic: auto`). A row without one holds its type's fill: "", -1 or NaN.
+enum class Presence { kAlways, kOnFailure, kSometimes };
+
+// Where a steps or procs column's value comes from in a StepRecord.
+using StepField = std::variant<std::monostate, double StepRecord::*, std::int64_t StepRecord::*,
+                               std::vector<double> StepRecord::*, std::vector<int> StepRecord::*>;
+
+struct ColumnSpec {
+  std::string_view name;  // a name ending in '*' is a family: any name with that prefix
+  ColumnType type;
+  std::string_view unit;  // "" when a count, a name or a flag
+  std::string_view meaning;
+  Presence presence = Presence::kAlways;
+  StepField field = {};
+};
+
+enum class TableId { kRuns, kSteps, kProcs, kModules, kInvocations };
+
+struct TableSpec {
+  TableId id;
+  std::string_view name;     // the part's group
+  std::string_view meaning;  // what a row is
+  std::span<const ColumnSpec> columns;
+};
+
+std::span<const TableSpec> result_tables();
+const TableSpec& table_spec(TableId id);
+// The column of that name (a family member matches its family), or null.
+const ColumnSpec* find_column(TableId table, std::string_view name);
+
+std::string_view column_type_name(ColumnType t);  // "text", "int32", "int64", "float64"
+
+// The whole table as JSON (`lbbench schema`) and as the docs' Markdown tables.
+std::string result_schema_json();
+void write_result_schema_markdown(std::ostream& out);
+
+}  // namespace lbb

@@ -1,0 +1,261 @@
+#include "harness/results/result_writer.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <stdexcept>
+
+#include "harness/results/part_file.h"
+
+namespace lbb {
+
+namespace {
+
+std::string random_tag() {
+  std::random_device device;
+  char tag[16];
+  std::snprintf(tag, sizeof tag, "%06x", device() & 0xFFFFFFu);
+  return tag;
+}
+
+double env_number(const char* name, double fallback) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  return *end == '\0' && std::isfinite(v) && v >= 0 ? v : fallback;
+}
+
+ColumnType value_type(const ResultValue& v) {
+  return std::holds_alternative<std::string>(v)    ? ColumnType::kText
+         : std::holds_alternative<std::int64_t>(v) ? ColumnType::kInt64
+                                                   : ColumnType::kFloat64;
+}
+
+void push(Column& c, const ResultValue& v) {
+  if (c.type == ColumnType::kText)
+    c.text.push_back(valid_utf8(std::get<std::string>(v)));
+  else if (c.type == ColumnType::kFloat64)
+    c.reals.push_back(std::holds_alternative<double>(v)
+                          ? std::get<double>(v)
+                          : static_cast<double>(std::get<std::int64_t>(v)));
+  else
+    c.ints.push_back(std::get<std::int64_t>(v));
+}
+
+// One row of `attributes`, the schema's columns first in its order.
+ColumnTable one_row(const std::string& key, const std::string& id, TableId table,
+                    const std::map<std::string, ResultValue>& attributes) {
+  ColumnTable row;
+  const auto add = [&](std::string_view name, ColumnType type, const ResultValue& v) {
+    row.columns.push_back({std::string(name), type, {}, {}, {}});
+    push(row.columns.back(), v);
+  };
+  add(key, ColumnType::kText, id);
+  for (const ColumnSpec& c : table_spec(table).columns)
+    if (auto it = attributes.find(std::string(c.name)); it != attributes.end())
+      add(c.name, c.type, it->second);
+  for (const auto& [name, value] : attributes)
+    if (!row.find(name)) add(name, value_type(value), value);
+  return row;
+}
+
+// The StepRecord value of a steps or procs column; `p` the processor of a procs row.
+void push_field(Column& c, const StepField& field, const StepRecord& r, std::size_t p) {
+  std::visit(
+      [&](auto member) {
+        using M = decltype(member);
+        if constexpr (std::is_same_v<M, double StepRecord::*>)
+          c.reals.push_back(r.*member);
+        else if constexpr (std::is_same_v<M, std::int64_t StepRecord::*>)
+          c.ints.push_back(r.*member);
+        else if constexpr (std::is_same_v<M, std::vector<double> StepRecord::*>)
+          c.reals.push_back(p < (r.*member).size() ? (r.*member)[p]
+                                                   : std::numeric_limits<double>::quiet_NaN());
+        else if constexpr (std::is_same_v<M, std::vector<int> StepRecord::*>)
+          c.ints.push_back(p < (r.*member).size() ? (r.*member)[p] : -1);
+      },
+      field);
+}
+
+void add_modules(ColumnTable& t, const StepRecord& r, const RunLayout& layout) {
+  const std::size_t M = static_cast<std::size_t>(layout.modules);
+  const bool phased = layout.phases > 1 && r.phase_module_cost.size() == M * layout.phases;
+  const std::size_t F = phased ? static_cast<std::size_t>(layout.phases) : 1;
+  const std::vector<double>& cost = phased ? r.phase_module_cost : r.module_cost;
+  const std::vector<int>& owner = phased ? r.phase_module_owner : r.module_owner;
+  if (cost.size() != F * M) return;
+  Column* c[5] = {&t.columns[0], &t.columns[1], &t.columns[2], &t.columns[3], &t.columns[4]};
+  for (std::size_t k = 0; k < F * M; ++k) {
+    c[0]->ints.push_back(r.step);
+    c[1]->ints.push_back(static_cast<std::int64_t>(k / M));
+    c[2]->ints.push_back(static_cast<std::int64_t>(k % M));
+    c[3]->reals.push_back(cost[k]);
+    c[4]->ints.push_back(k < owner.size() ? owner[k] : -1);
+  }
+}
+
+// A table's columns as the schema gives them (less `run`, added when the rows leave the run).
+ColumnTable columns_of(TableId table) {
+  ColumnTable t;
+  for (const ColumnSpec& c : table_spec(table).columns)
+    if (c.name != "run" && !c.name.ends_with('*')) t.column(c.name, c.type);
+  return t;
+}
+
+}  // namespace
+
+RunWriter::RunWriter(ResultWriter& set, std::string id, const RunLayout& layout)
+    : set_(set),
+      id_(std::move(id)),
+      layout_(layout),
+      steps_(columns_of(TableId::kSteps)),
+      procs_(columns_of(TableId::kProcs)) {
+  for (const std::string& m : layout_.metrics) steps_.column("metric_" + m, ColumnType::kFloat64);
+  if (layout_.record_modules) modules_ = columns_of(TableId::kModules);
+}
+
+RunWriter::~RunWriter() = default;
+
+void RunWriter::set(const std::string& name, ResultValue value) {
+  if (ended_) throw std::logic_error("run " + id_ + ": attribute " + name + " after its end");
+  const ColumnSpec* spec = find_column(TableId::kRuns, name);
+  if (!spec || spec->name == "run" || value_type(value) != spec->type)
+    throw std::logic_error("run attribute " + name + " is not in the schema as given");
+  attributes_[name] = std::move(value);
+}
+
+void RunWriter::set_text(const std::string& name, const std::string& value) {
+  set(name, value);
+}
+void RunWriter::set_int(const std::string& name, std::int64_t value) {
+  set(name, value);
+}
+void RunWriter::set_real(const std::string& name, double value) {
+  set(name, value);
+}
+
+void RunWriter::on_step(const StepRecord& r) {
+  if (ended_) throw std::logic_error("run " + id_ + ": a step after its end");
+  const auto steps_spec = table_spec(TableId::kSteps).columns;
+  std::size_t k = 0;
+  for (const ColumnSpec& c : steps_spec) {
+    if (c.name == "run" || c.name.ends_with('*')) continue;
+    Column& col = steps_.columns[k++];
+    if (c.name == "step")
+      col.ints.push_back(r.step);
+    else
+      push_field(col, c.field, r, 0);
+  }
+  for (std::size_t m = 0; m < layout_.metrics.size(); ++m)
+    steps_.columns[k + m].reals.push_back(
+        m < r.metrics.size() ? r.metrics[m] : std::numeric_limits<double>::quiet_NaN());
+  const auto procs_spec = table_spec(TableId::kProcs).columns;
+  for (std::size_t p = 0; p < static_cast<std::size_t>(layout_.processors); ++p) {
+    std::size_t j = 0;
+    for (const ColumnSpec& c : procs_spec) {
+      if (c.name == "run") continue;
+      Column& col = procs_.columns[j++];
+      if (c.name == "step")
+        col.ints.push_back(r.step);
+      else if (c.name == "proc")
+        col.ints.push_back(static_cast<std::int64_t>(p));
+      else
+        push_field(col, c.field, r, p);
+    }
+  }
+  if (layout_.record_modules) add_modules(modules_, r, layout_);
+  if (pending_bytes() + set_.pending_bytes_ > set_.budget_) set_.take(*this, false);
+}
+
+std::size_t RunWriter::pending_bytes() const {
+  return 8 * (steps_.rows() * steps_.columns.size() + procs_.rows() * procs_.columns.size() +
+              modules_.rows() * modules_.columns.size()) +
+         (steps_.rows() + procs_.rows() + modules_.rows()) * (id_.size() + 32);
+}
+
+void RunWriter::end() {
+  if (ended_) return;
+  ended_ = true;
+  set_.take(*this, true);
+}
+
+ResultWriter::ResultWriter(std::string path, InvocationRecord invocation)
+    : path_(std::move(path)),
+      writer_(random_tag()),
+      budget_(static_cast<std::size_t>(env_number("LBB_RESULTS_BUDGET_MB", kBudgetBytes >> 20))
+              << 20),
+      interval_(env_number("LBB_RESULTS_PART_SECONDS", kPartSeconds)),
+      last_part_(std::chrono::steady_clock::now()) {
+  require_set_directory(path_, true);
+  std::map<std::string, ResultValue> attributes(invocation.attributes.begin(),
+                                                invocation.attributes.end());
+  if (invocation.id.empty()) invocation.id = "invocation-" + writer_;
+  invocation_ = one_row("invocation", invocation.id, TableId::kInvocations, attributes);
+  for (char c : invocation.id)
+    stem_ += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  stem_ += "." + writer_;
+}
+
+ResultWriter::~ResultWriter() {
+  try {
+    finish();
+  } catch (const std::exception& e) {
+    std::cerr << "lbbench: results not written to " << path_ << ": " << e.what() << "\n";
+  }
+}
+
+std::unique_ptr<RunWriter> ResultWriter::begin_run(const RunLayout& layout) {
+  char number[24];  // zero-padded: ids sort in the order the runs began
+  std::snprintf(number, sizeof number, "%06zu", next_run_++);
+  const std::string id = stem_ + "." + number;
+  return std::make_unique<RunWriter>(*this, id, layout);
+}
+
+void ResultWriter::take(RunWriter& run, bool ended) {
+  const auto move_rows = [&](ColumnTable& from, ColumnTable& into) {
+    if (from.rows() == 0) return;
+    ColumnTable rows;
+    rows.columns.push_back({"run", ColumnType::kText, {}, {}, {}});
+    rows.columns[0].text.assign(from.rows(), run.id_);
+    for (Column& c : from.columns) {
+      rows.columns.push_back(std::move(c));
+      c.text.clear(), c.reals.clear(), c.ints.clear();
+    }
+    into.append(std::move(rows));
+  };
+  pending_bytes_ += run.pending_bytes();
+  move_rows(run.steps_, steps_);
+  move_rows(run.procs_, procs_);
+  move_rows(run.modules_, modules_);
+  if (ended) runs_.append(one_row("run", run.id_, TableId::kRuns, run.attributes_));
+  const double since =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_part_).count();
+  if (!ended || pending_bytes_ > budget_ || since >= interval_) write_part();
+}
+
+void ResultWriter::write_part() {
+  if (runs_.rows() == 0 && steps_.rows() == 0) return;
+  char seq[16];
+  std::snprintf(seq, sizeof seq, "%04d", parts_);
+  publish_part(path_, stem_ + "." + seq + ".h5", [&](hid_t file) {
+    write_text_attribute(file, "schema", kResultSchemaName);
+    write_int_attribute(file, "schema_version", kResultSchemaVersion);
+    const ColumnTable* tables[] = {&runs_, &steps_, &procs_, &modules_, &invocation_};
+    for (const TableSpec& t : result_tables())
+      write_table(file, t, *tables[static_cast<int>(t.id)]);
+  });
+  ++parts_;
+  runs_ = {}, steps_ = {}, procs_ = {}, modules_ = {};
+  pending_bytes_ = 0;
+  last_part_ = std::chrono::steady_clock::now();
+}
+
+void ResultWriter::finish() {
+  write_part();
+}
+
+}  // namespace lbb

@@ -1,0 +1,94 @@
+#pragma once
+// Writes runs into a result set (result_schema.h, part_file.h): each run's records stay in its
+// RunWriter while it runs and join the writer's next part when it ends; a part is written when
+// kPartSeconds have passed since the last one (checked as a run ends, never inside a step), when
+// the pending rows outgrow the memory budget, and at finish(). No lock, no journal: any number of
+// processes write one set, each its own parts.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "harness/results/h5_table.h"
+#include "harness/step_record.h"
+
+namespace lbb {
+
+using ResultValue = std::variant<std::string, std::int64_t, double>;
+
+struct RunLayout {
+  std::vector<std::string> metrics;  // the workload's step metrics: steps columns metric_<name>
+  int processors = 1;
+  int modules = 1;
+  bool record_modules = false;
+  int phases = 1;
+};
+
+// Provenance stored once per invocation, a row of each part's invocations table.
+struct InvocationRecord {
+  std::string id;
+  std::vector<std::pair<std::string, ResultValue>> attributes;  // columns of invocations
+};
+
+class ResultWriter;
+
+class RunWriter final : public StepSink {
+ public:
+  RunWriter(ResultWriter& set, std::string id, const RunLayout& layout);
+  ~RunWriter() override;  // a run that never ended is dropped
+  const std::string& id() const { return id_; }
+  // Names and types of the runs table (result_schema.h); an unknown name is refused
+  // (std::logic_error), except by set_real: the workload's own figures.
+  void set_text(const std::string& name, const std::string& value);
+  void set_int(const std::string& name, std::int64_t value);
+  void set_real(const std::string& name, double value);
+  void on_step(const StepRecord& record) override;
+  // The run's end: its row and its pending rows join the set's next part. Nothing after it.
+  void end();
+
+ private:
+  friend class ResultWriter;
+  void set(const std::string& name, ResultValue value);
+  std::size_t pending_bytes() const;
+  ResultWriter& set_;
+  std::string id_;
+  RunLayout layout_;
+  std::map<std::string, ResultValue> attributes_;
+  ColumnTable steps_, procs_, modules_;
+  bool ended_ = false;
+};
+
+class ResultWriter {
+ public:
+  // Opens (creating it when absent) the set directory `path`; throws ResultError.
+  ResultWriter(std::string path, InvocationRecord invocation);
+  ~ResultWriter();  // finish(); a failure is printed, not thrown
+  std::unique_ptr<RunWriter> begin_run(const RunLayout& layout);
+  const std::string& path() const { return path_; }
+  // Writes what is pending as a part now; throws ResultError (the rows stay pending).
+  void finish();
+  int parts_written() const { return parts_; }
+  // A part is due this long after the previous one (LBB_RESULTS_PART_SECONDS overrides it):
+  // what a kill loses is at most the runs that ended in this time.
+  static constexpr double kPartSeconds = 2;
+  // Pending rows beyond this many bytes are written at once (LBB_RESULTS_BUDGET_MB overrides it).
+  static constexpr std::size_t kBudgetBytes = std::size_t{256} << 20;
+
+ private:
+  friend class RunWriter;
+  void take(RunWriter& run, bool ended);  // its rows (and its row when ended) into the pending part
+  void write_part();
+  std::string path_, writer_;
+  std::string stem_;  // <invocation>.<writer>: its run ids and part names start with it
+  ColumnTable invocation_, runs_, steps_, procs_, modules_;
+  std::size_t pending_bytes_ = 0, next_run_ = 0, budget_ = kBudgetBytes;
+  int parts_ = 0;
+  double interval_ = kPartSeconds;
+  std::chrono::steady_clock::time_point last_part_;
+};
+
+}  // namespace lbb
