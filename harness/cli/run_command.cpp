@@ -1,4 +1,10 @@
+#include <pthread.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -113,7 +119,57 @@ std::string duration(double s) {
   return buf;
 }
 
-// Runs the plan; on a terminal one progress line per run with an ETA, else only failures.
+// SIGINT and SIGTERM, taken by a thread of their own (blocked in every other thread): the runs
+// that ended are written, the one in flight is dropped, one line says how to resume, and the
+// process exits 128 + the signal, as a shell expects.
+class InterruptGuard {
+ public:
+  InterruptGuard(ResultWriter* writer, std::string resume) : writer_(writer), resume_(resume) {
+    sigemptyset(&signals_);
+    sigaddset(&signals_, SIGINT);
+    sigaddset(&signals_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals_, nullptr);  // before the OpenMP threads exist
+    waiter_ = std::thread([this] { wait(); });
+  }
+  ~InterruptGuard() {
+    done_ = true;
+    waiter_.join();
+    pthread_sigmask(SIG_UNBLOCK, &signals_, nullptr);
+  }
+
+ private:
+  void wait() {
+    const timespec tick{0, 100'000'000};
+    while (!done_) {
+      const int sig = sigtimedwait(&signals_, nullptr, &tick);
+      if (sig > 0) interrupted(sig);
+    }
+  }
+  [[noreturn]] void interrupted(int sig) {
+    std::string note = "lbbench: interrupted (" + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM");
+    if (!writer_) {
+      note += "): nothing written (--no-archive)";
+    } else {
+      try {
+        const std::size_t written = writer_->finish_before_exit();
+        note += "): " + std::to_string(written) + " runs written to " +
+                printable(writer_->path()) + ", the run in flight dropped; `" + resume_ +
+                "` runs the rest";
+      } catch (const std::exception& e) {
+        note += "): the runs that ended could not be written: " + printable(e.what());
+      }
+    }
+    std::fprintf(stderr, "\n%s\n", note.c_str());
+    std::_Exit(128 + sig);
+  }
+  ResultWriter* writer_;
+  std::string resume_;
+  sigset_t signals_;
+  std::atomic<bool> done_ = false;
+  std::thread waiter_;
+};
+
+// Runs the plan, one progress line per run on stderr (with an ETA on a terminal).
 std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* archive,
                                 const Provenance& prov) {
   const bool tty = isatty(fileno(stderr)) != 0;
@@ -134,7 +190,7 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
         (spec.repetitions > 1
              ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
              : "");
-    if (tty) std::cerr << what << std::flush;
+    if (tty) std::cerr << what << std::flush;  // the rest of the line when the run ends
     outcomes.push_back(execute_run(spec, rep, archive, prov, &references));
     const RunOutcome& r = outcomes.back();
     const double elapsed =
@@ -143,8 +199,8 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
       std::cerr << (tty ? "" : what) << "  FAILED: " << r.error << "\n";
     else if (!r.verification.passed)
       std::cerr << (tty ? "" : what) << "  VERIFICATION FAILED: " << r.verification.detail << "\n";
-    else if (tty)
-      std::cerr << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
+    else
+      std::cerr << (tty ? "" : what) << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
                 << duration(elapsed / n * (total - n)) << "\n";
   }
   return outcomes;
@@ -160,7 +216,11 @@ void run(const RunOptions& o) {
   double archive_cpu = 0;  // opening and closing the archive, outside any run
   const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive, archive_cpu);
   warn_oversubscribed(plan, prov);
-  const std::vector<RunOutcome> outcomes = run_all(plan, archive.get(), prov);
+  std::vector<RunOutcome> outcomes;
+  {
+    const InterruptGuard guard(archive.get(), o.command + (o.resume ? "" : " --resume"));
+    outcomes = run_all(plan, archive.get(), prov);
+  }
   const double finish_start = process_cpu_now();
   std::string unwritten;  // why the last runs could not be written, if they could not
   try {

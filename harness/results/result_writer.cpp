@@ -216,6 +216,7 @@ std::unique_ptr<RunWriter> ResultWriter::begin_run(const RunLayout& layout) {
 }
 
 void ResultWriter::take(RunWriter& run, bool ended) {
+  const std::lock_guard lock(mutex_);
   const auto move_rows = [&](ColumnTable& from, ColumnTable& into) {
     if (from.rows() == 0) return;
     ColumnTable rows;
@@ -249,12 +250,20 @@ void ResultWriter::write_part() {
       write_table(file, t, *tables[static_cast<int>(t.id)]);
   });
   ++parts_;
+  runs_written_ += runs_.rows();
   runs_ = {}, steps_ = {}, procs_ = {}, modules_ = {};
   pending_bytes_ = 0;
   last_part_ = std::chrono::steady_clock::now();
 }
 
+std::size_t ResultWriter::finish_before_exit() {
+  mutex_.lock();  // never unlocked: the process exits
+  write_part();
+  return runs_written_;
+}
+
 void ResultWriter::finish() {
+  const std::lock_guard lock(mutex_);
   write_part();
 }
 

@@ -4,10 +4,12 @@
 // kPartSeconds have passed since the last one (checked as a run ends, never inside a step), when
 // the pending rows outgrow the memory budget, and at finish(). No lock, no journal: any number of
 // processes write one set, each its own parts.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <variant>
@@ -69,9 +71,14 @@ class ResultWriter {
   ~ResultWriter();  // finish(); a failure is printed, not thrown
   std::unique_ptr<RunWriter> begin_run(const RunLayout& layout);
   const std::string& path() const { return path_; }
-  // Writes what is pending as a part now; throws ResultError (the rows stay pending).
+  // Writes what is pending as a part now; throws ResultError (the rows stay pending). Safe to
+  // call from another thread than the one running the runs.
   void finish();
+  // finish(), for a process about to exit: the writer stays locked, so no run can end after it
+  // (a run's end would wait forever). Returns the runs written.
+  std::size_t finish_before_exit();
   int parts_written() const { return parts_; }
+  std::size_t runs_written() const { return runs_written_; }
   // A part is due this long after the previous one (LBB_RESULTS_PART_SECONDS overrides it):
   // what a kill loses is at most the runs that ended in this time.
   static constexpr double kPartSeconds = 2;
@@ -81,11 +88,13 @@ class ResultWriter {
  private:
   friend class RunWriter;
   void take(RunWriter& run, bool ended);  // its rows (and its row when ended) into the pending part
-  void write_part();
+  void write_part();  // with mutex_ held
+  std::mutex mutex_;  // finish() may come from another thread (an interrupt, run_command.cpp)
   std::string path_, writer_;
   std::string stem_;  // <invocation>.<writer>: its run ids and part names start with it
   ColumnTable invocation_, runs_, steps_, procs_, modules_;
-  std::size_t pending_bytes_ = 0, next_run_ = 0, budget_ = kBudgetBytes;
+  std::atomic<std::size_t> pending_bytes_ = 0;
+  std::size_t next_run_ = 0, budget_ = kBudgetBytes, runs_written_ = 0;
   int parts_ = 0;
   double interval_ = kPartSeconds;
   std::chrono::steady_clock::time_point last_part_;
