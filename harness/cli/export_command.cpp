@@ -87,8 +87,6 @@ void write_file(const std::string& dir, const std::string& name, const std::stri
 
 void export_set(const std::string& set, const std::string& dir) {
   const ResultReader reader(set);
-  for (const std::string& p : reader.problems())
-    std::cerr << "lbbench: left out: " << printable(p) << "\n";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
@@ -98,6 +96,8 @@ void export_set(const std::string& set, const std::string& dir) {
     write_file(dir, std::string(t.name) + ".csv", csv(table));
     std::cout << printable(dir) << "/" << t.name << ".csv: " << table.rows() << " rows\n";
   }
+  for (const std::string& p : reader.problems())  // parts and tables left out
+    std::cerr << "lbbench: left out: " << printable(p) << "\n";
 }
 
 }  // namespace

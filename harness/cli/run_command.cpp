@@ -282,7 +282,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("config", o->config, "YAML config file")->required()->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", o->output,
                   "result set (a directory) to add runs to (default: the config's "
-                  "output, else results/<name>)");
+                  "output, else results/<name>)")
+      ->check([](const std::string& s) { return s.empty() ? "an empty path" : ""; });
   cmd->add_option("--set", o->overrides,
                   "override a config value: key.path=value (repeatable; "
                   "a YAML list is a sweep)")

@@ -229,7 +229,13 @@ ColumnTable ResultReader::table(TableId id) const {
   ColumnTable out;
   std::set<std::string> invocations;
   for (std::size_t k = 0; k < parts_.size(); ++k) {
-    ColumnTable part = read_part_table(k, id);
+    ColumnTable part;
+    try {
+      part = read_part_table(k, id);
+    } catch (const ResultError& e) {
+      problems_.push_back(e.what());
+      continue;
+    }
     const Column* key = part.find(id == TableId::kInvocations ? "invocation" : "run");
     if (!key || key->type != ColumnType::kText) {
       if (part.rows() > 0) throw ResultError(parts_[k].path + ": a table without its key column");

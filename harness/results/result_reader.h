@@ -33,7 +33,8 @@ class ResultReader {
   // "module/owner" (phase 0) [S,M]; "module/phase_cost" and "module/phase_owner" [S,F*M].
   std::vector<double> read_matrix(const std::string& run, const std::string& name,
                                   std::size_t& rows, std::size_t& cols) const;
-  // The whole table over every part read, rows of runs the runs table lacks left out.
+  // The whole table over every part read, rows of runs the runs table lacks left out. A part
+  // whose table fails its checks is left out of it and named in problems().
   ColumnTable table(TableId id) const;
 
  private:
@@ -49,7 +50,7 @@ class ResultReader {
   std::vector<Part> parts_;
   std::vector<RunInfo> runs_;
   std::map<std::string, std::size_t> run_index_;
-  std::vector<std::string> problems_;
+  mutable std::vector<std::string> problems_;
   std::set<std::pair<std::size_t, std::string>> copies_;  // (part, run): a second copy, unread
   mutable std::map<std::pair<std::size_t, TableId>, ColumnTable> cache_;
 };
