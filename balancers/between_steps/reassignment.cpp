@@ -1,0 +1,24 @@
+#include "balancers/between_steps/reassignment.h"
+
+#include <algorithm>
+
+#include "balancers/partition/block.h"
+
+namespace lbb {
+
+Owners starting_owners(const LoadView& view) {
+  if (!view.owner.empty()) return {view.owner.begin(), view.owner.end()};
+  return block_owners(view.modules(), view.processors());
+}
+
+Decision reassignment(const LoadView& view, std::span<const int> before, Owners after) {
+  Decision d;
+  d.predicted_before = bottleneck(before, view.cost, view.speed);
+  d.predicted_after = bottleneck(after, view.cost, view.speed);
+  d.act = view.owner.empty() || !std::equal(after.begin(), after.end(), view.owner.begin());
+  d.owner = std::move(after);
+  d.phases = 1;
+  return d;
+}
+
+}  // namespace lbb

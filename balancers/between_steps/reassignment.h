@@ -1,0 +1,18 @@
+#pragma once
+// What the balancers that reassign modules one by one (greedy, greedy_refine, refine, metis,
+// gossip) share: where they start from and the decision their result makes.
+#include <span>
+
+#include "balancers/balancer.h"
+#include "core/assignment.h"
+
+namespace lbb {
+
+// The view's owners; block before the first step.
+Owners starting_owners(const LoadView& view);
+
+// `after` as a decision: the predicted makespans of `before` and `after`; it acts when the owners
+// change, and always before the first step (the view has no owners yet).
+Decision reassignment(const LoadView& view, std::span<const int> before, Owners after);
+
+}  // namespace lbb
