@@ -126,6 +126,28 @@ TEST(RuntimeBalancers, MetisRespectsItsBalanceConstraint) {
   }
 }
 
+// METIS's parts are renumbered among processors of equal speed: given its own partition with
+// the two speed-1 processors' labels swapped, it moves nothing.
+TEST(RuntimeBalancers, MetisKeepsModulesOnTheirProcessors) {
+  const int extents[] = {16, 16};
+  const ModuleGraph grid = ModuleGraph::grid(extents);
+  std::vector<double> cost(256);
+  for (int m = 0; m < 256; ++m) cost[m] = 0.5 + (m * 37 % 101) / 100.0;
+  Case c(cost, std::vector<int>(256, 0), {1, 1, 2});
+  LoadView v = c.loads.view(c.topology);
+  v.communication = &grid;
+  auto metis = make_balancer("metis", Params{});
+  const Decision first = metis->decide(v);
+  std::vector<int> swapped = first.owner;
+  for (int& p : swapped) p = p == 2 ? 2 : 1 - p;
+  c.loads.owner = swapped;
+  v = c.loads.view(c.topology);
+  v.communication = &grid;
+  const Decision again = metis->decide(v);
+  EXPECT_FALSE(again.act);
+  EXPECT_EQ(again.owner, swapped);
+}
+
 // Eight processors, 64 unit modules all on p0 and p1 (average 8): the gossip spreads the six
 // idle processors' loads, and a few decisions, each applied, balance every processor at 8,
 // the same way every time for a seed, under either criterion.

@@ -38,9 +38,10 @@ std::vector<idx_t> vertex_weights(std::span<const double> cost) {
   return w;
 }
 
-// Renumbers the parts so that each goes to the processor holding most of its modules, the
-// largest overlaps matched first.
-void keep_in_place(Owners& part, std::span<const int> owner, int P) {
+// Renumbers the parts so that each goes to the processor of its speed (the size METIS gave it)
+// holding most of its modules, the largest overlaps matched first.
+void keep_in_place(Owners& part, std::span<const int> owner, std::span<const double> speed) {
+  const int P = static_cast<int>(speed.size());
   std::vector<std::tuple<int, int, int>> overlap;  // (-modules, part, processor)
   std::vector<int> order(part.size());
   std::iota(order.begin(), order.end(), 0);
@@ -49,7 +50,9 @@ void keep_in_place(Owners& part, std::span<const int> owner, int P) {
   });
   for (std::size_t i = 0; i < order.size(); ++i) {
     const int m = order[i];
-    if (i == 0 || part[order[i - 1]] != part[m] || owner[order[i - 1]] != owner[m])
+    if (speed[part[m]] != speed[owner[m]]) continue;
+    if (overlap.empty() || std::get<1>(overlap.back()) != part[m] ||
+        std::get<2>(overlap.back()) != owner[m])
       overlap.emplace_back(0, part[m], owner[m]);
     --std::get<0>(overlap.back());
   }
@@ -58,11 +61,9 @@ void keep_in_place(Owners& part, std::span<const int> owner, int P) {
   std::vector<char> taken(P, 0);
   for (auto [count, k, p] : overlap)
     if (to[k] < 0 && !taken[p]) to[k] = p, taken[p] = 1;
-  for (int k = 0, p = 0; k < P; ++k)
-    if (to[k] < 0) {
-      while (taken[p]) ++p;
-      to[k] = p, taken[p] = 1;
-    }
+  for (int k = 0; k < P; ++k)
+    for (int p = 0; to[k] < 0; ++p)
+      if (!taken[p] && speed[p] == speed[k]) to[k] = p, taken[p] = 1;
   for (int& k : part) k = to[k];
 }
 
@@ -91,9 +92,7 @@ Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed) 
   if (rc != METIS_OK)
     throw std::runtime_error("METIS_PartGraphKway failed (" + std::to_string(rc) + ")");
   Owners owner(part.begin(), part.end());
-  const bool equal_speeds = std::all_of(view.speed.begin(), view.speed.end(),
-                                        [&](double s) { return s == view.speed[0]; });
-  if (equal_speeds && !view.owner.empty()) keep_in_place(owner, view.owner, parts);
+  if (!view.owner.empty()) keep_in_place(owner, view.owner, view.speed);
   return owner;
 }
 

@@ -2,8 +2,8 @@
 // A graph partitioner between steps (the idea of Charm++'s MetisLB): METIS's multilevel k-way
 // partitioning (Karypis & Kumar 1998) of the workload's communication graph, vertices weighted by
 // the modules' measured costs, parts sized by the processors' speeds within `imbalance`, cutting
-// as few links as it can. A workload without a graph is partitioned by its weights alone. With
-// equal speeds the parts are numbered so that most modules keep their processor.
+// as few links as it can. A workload without a graph is partitioned by its weights alone. The
+// parts are numbered, among processors of equal speed, so that most modules keep their processor.
 #include <cstdint>
 
 #include "balancers/balancer.h"

@@ -108,6 +108,9 @@ class SimScheduleRun {
       pending[p] = chunk;
       idle.push({clock + chunk.elapsed, p});
     }
+    if (next != M_)  // the technique handed out every module once, or the run fails
+      throw std::logic_error("loop schedule handed out " + std::to_string(next) + " of " +
+                             std::to_string(M_) + " modules in step " + std::to_string(s));
   }
 
   // The step's record from the model's state, timed apart from the model (run --costs).
