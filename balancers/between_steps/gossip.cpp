@@ -17,7 +17,7 @@ BalancerInfo GossipBalancer::info() {
       "underloaded they heard of (Menon & Kale 2013, GrapevineLB; vt's TemperedLB criterion)",
       {int_param("fanout", 2, "processors each informed processor forwards to per round", 1, 64),
        int_param("rounds", 0, "gossip rounds; 0: ceil(log2 P)", 0, 1000),
-       real_param("threshold", 1.0, "overloaded: above this x the average load", 1.0, 100.0),
+       real_param("threshold", 1.05, "overloaded: above this x the average load", 1.0, 100.0),
        string_param(
            "criterion", "grapevine",
            "accept a transfer leaving the receiver at most at the average (grapevine) or under "

@@ -16,8 +16,8 @@ namespace lbb {
 
 struct GossipSettings {
   int fanout = 2;
-  int rounds = 0;          // 0: ceil(log2 P)
-  double threshold = 1.0;  // overloaded: above threshold x the average (speed-proportional)
+  int rounds = 0;           // 0: ceil(log2 P)
+  double threshold = 1.05;  // overloaded: above threshold x the average (speed-proportional)
   bool tempered = false;
   int iterations = 1;
   std::uint64_t seed = 1;

@@ -1,6 +1,7 @@
 #include "balancers/between_steps/greedy.h"
 
 #include "balancers/between_steps/reassignment.h"
+#include "balancers/between_steps/unit_plan_balancer.h"
 #include "balancers/partition/lpt.h"
 
 namespace lbb {
@@ -10,12 +11,12 @@ BalancerInfo GreedyBalancer::info() {
           BalancerRole::kBetweenSteps,
           "every module afresh, largest first onto the processor where it finishes first, "
           "wherever it was (Charm++'s GreedyLB idea; Graham 1969)",
-          {},
-          [](const Params&) { return std::make_unique<GreedyBalancer>(); }};
+          {min_gain_param()},
+          [](const Params& p) { return std::make_unique<GreedyBalancer>(p.real("min_gain")); }};
 }
 
 Decision GreedyBalancer::decide(const LoadView& view) {
-  return reassignment(view, starting_owners(view), lpt_partition(view.cost, view.speed));
+  return reassignment(view, starting_owners(view), lpt_partition(view.cost, view.speed), min_gain_);
 }
 
 }  // namespace lbb

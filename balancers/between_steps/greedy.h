@@ -8,8 +8,12 @@ namespace lbb {
 
 class GreedyBalancer final : public Balancer {
  public:
+  explicit GreedyBalancer(double min_gain) : min_gain_(min_gain) {}
   static BalancerInfo info();
   Decision decide(const LoadView& view) override;
+
+ private:
+  double min_gain_;
 };
 
 }  // namespace lbb

@@ -4,21 +4,24 @@
 #include <numeric>
 
 #include "balancers/between_steps/reassignment.h"
+#include "balancers/between_steps/unit_plan_balancer.h"
 #include "balancers/partition/lpt.h"
 
 namespace lbb {
 
 BalancerInfo GreedyRefineBalancer::info() {
-  return {
-      "greedy_refine",
-      BalancerRole::kBetweenSteps,
-      "greedy's order, but a module stays on its processor while that stays within tolerance "
-      "of greedy's makespan (Charm++'s GreedyRefineLB idea)",
-      {real_param("tolerance", 1.05,
-                  "a module stays while its processor's load is at most this x greedy's "
-                  "makespan",
-                  1.0, 100.0)},
-      [](const Params& p) { return std::make_unique<GreedyRefineBalancer>(p.real("tolerance")); }};
+  return {"greedy_refine",
+          BalancerRole::kBetweenSteps,
+          "greedy's order, but a module stays on its processor while that stays within tolerance "
+          "of greedy's makespan (Charm++'s GreedyRefineLB idea)",
+          {real_param("tolerance", 1.05,
+                      "a module stays while its processor's load is at most this x greedy's "
+                      "makespan",
+                      1.0, 100.0),
+           min_gain_param()},
+          [](const Params& p) {
+            return std::make_unique<GreedyRefineBalancer>(p.real("tolerance"), p.real("min_gain"));
+          }};
 }
 
 // Modules by decreasing cost (ties by index); each stays when its owner, with it, is within the
@@ -42,7 +45,7 @@ Decision GreedyRefineBalancer::decide(const LoadView& view) {
     load[to] += view.cost[m];
     after[m] = to;
   }
-  return reassignment(view, before, std::move(after));
+  return reassignment(view, before, std::move(after), min_gain_);
 }
 
 }  // namespace lbb

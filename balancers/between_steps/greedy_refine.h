@@ -9,12 +9,13 @@ namespace lbb {
 
 class GreedyRefineBalancer final : public Balancer {
  public:
-  explicit GreedyRefineBalancer(double tolerance) : tolerance_(tolerance) {}
+  GreedyRefineBalancer(double tolerance, double min_gain)
+      : tolerance_(tolerance), min_gain_(min_gain) {}
   static BalancerInfo info();
   Decision decide(const LoadView& view) override;
 
  private:
-  double tolerance_;
+  double tolerance_, min_gain_;
 };
 
 }  // namespace lbb

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "balancers/between_steps/reassignment.h"
+#include "balancers/between_steps/unit_plan_balancer.h"
 
 namespace lbb {
 
@@ -19,10 +20,10 @@ BalancerInfo MetisBalancer::info() {
       "METIS k-way partition of the communication graph weighted by measured costs, parts "
       "sized by speed (Karypis & Kumar 1998; Charm++'s MetisLB idea)",
       {real_param("imbalance", 1.05, "largest part's weight over its share, at most", 1.001, 10.0),
-       int_param("seed", 1, "METIS's random seed", 0, 1 << 30)},
+       int_param("seed", 1, "METIS's random seed", 0, 1 << 30), min_gain_param()},
       [](const Params& p) {
-        return std::make_unique<MetisBalancer>(p.real("imbalance"),
-                                               static_cast<std::uint64_t>(p.integer("seed")));
+        return std::make_unique<MetisBalancer>(
+            p.real("imbalance"), static_cast<std::uint64_t>(p.integer("seed")), p.real("min_gain"));
       }};
 }
 
@@ -97,7 +98,8 @@ Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed) 
 }
 
 Decision MetisBalancer::decide(const LoadView& view) {
-  return reassignment(view, starting_owners(view), metis_owners(view, imbalance_, seed_));
+  return reassignment(view, starting_owners(view), metis_owners(view, imbalance_, seed_),
+                      min_gain_);
 }
 
 }  // namespace lbb

@@ -16,13 +16,15 @@ Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed);
 
 class MetisBalancer final : public Balancer {
  public:
-  MetisBalancer(double imbalance, std::uint64_t seed) : imbalance_(imbalance), seed_(seed) {}
+  MetisBalancer(double imbalance, std::uint64_t seed, double min_gain)
+      : imbalance_(imbalance), seed_(seed), min_gain_(min_gain) {}
   static BalancerInfo info();
   Decision decide(const LoadView& view) override;
 
  private:
   double imbalance_;
   std::uint64_t seed_;
+  double min_gain_;
 };
 
 }  // namespace lbb
