@@ -71,7 +71,7 @@ int fsc_chunk(int n, int p, double overhead, double sigma) {
   if (p < 2) return std::max(1, n);
   const double k =
       std::pow(std::sqrt(2.0) * n * overhead / (sigma * p * std::sqrt(std::log(p))), 2.0 / 3.0);
-  return std::clamp(static_cast<int>(std::ceil(k)), 1, std::max(1, most));
+  return static_cast<int>(std::clamp(std::ceil(k), 1.0, std::max(1.0, static_cast<double>(most))));
 }
 
 int gss_chunk(int remaining, int p, int min_chunk) {
@@ -98,28 +98,15 @@ int factoring_chunk(int remaining, int p, double ratio) {
 
 int af_chunk(int remaining, double mu_i, double d, double t) {
   const double r = remaining;
-  const double k = (d + 2.0 * t * r - std::sqrt(d * d + 4.0 * d * t * r)) / (2.0 * mu_i);
-  return std::max(1, static_cast<int>(std::ceil(k)));
+  d = std::max(0.0, d);  // sums kept as chunks end may leave a zero variance a rounding below 0
+  const double k = std::ceil((d + 2.0 * t * r - std::sqrt(d * d + 4.0 * d * t * r)) / (2.0 * mu_i));
+  return k >= 1 ? static_cast<int>(std::min(k, r)) : 1;
 }
 
-std::vector<double> awf_weights(std::span<const double> weighted_seconds,
-                                std::span<const double> weighted_iterations) {
-  const std::size_t P = weighted_seconds.size();
-  std::vector<double> pi(P, 0.0);
-  double known = 0;
-  int counted = 0;
-  for (std::size_t i = 0; i < P; ++i)
-    if (weighted_iterations[i] > 0 && weighted_seconds[i] > 0) {
-      pi[i] = weighted_seconds[i] / weighted_iterations[i];
-      known += pi[i];
-      ++counted;
-    }
-  const double mean = counted ? known / counted : 1.0;
-  double inverse_sum = 0;
-  for (double& x : pi) inverse_sum += 1.0 / (x = x > 0 ? x : mean);
-  std::vector<double> w(P);
-  for (std::size_t i = 0; i < P; ++i) w[i] = static_cast<double>(P) / pi[i] / inverse_sum;
-  return w;
+double awf_weight(double pi_i, double pi_sum, double inverse_sum, int known, int P) {
+  const double mean = known > 0 ? pi_sum / known : 1.0;
+  const double pi = pi_i > 0 ? pi_i : mean;
+  return P / pi / (inverse_sum + (P - known) / mean);
 }
 
 ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
@@ -130,9 +117,12 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
       awf_seconds_(speed.size()),
       awf_iterations_(speed.size()),
       chunks_(speed.size()),
+      pi_(speed.size()),
       iterations_(speed.size()),
       sum_(speed.size()),
-      sum_sq_(speed.size()) {
+      sum_sq_(speed.size()),
+      mu_(speed.size()),
+      var_(speed.size()) {
   if (P_ < 1) throw std::invalid_argument("loop schedule: no processors");
   if (params.has("overhead")) overhead_ = params.real("overhead");
   if (params.has("sigma")) sigma_ = params.real("sigma");
@@ -152,28 +142,10 @@ void ChunkCalculator::start(int iterations) {
   taken_ = batch_left_ = batches_ = 0;
 }
 
-bool ChunkCalculator::batched() const {
-  switch (technique_) {
-    case LoopTechnique::kFAC:
-    case LoopTechnique::kFAC2:
-    case LoopTechnique::kWF:
-    case LoopTechnique::kAWFB:
-    case LoopTechnique::kAWFC:
-    case LoopTechnique::kAWFD:
-    case LoopTechnique::kAWFE:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool ChunkCalculator::adapts_each_chunk() const {
-  return technique_ == LoopTechnique::kAWFC || technique_ == LoopTechnique::kAWFE;
-}
-
 int ChunkCalculator::next(int worker) {
   if (remaining_ <= 0) return 0;
-  const int size = std::clamp(size_for(worker), 1, remaining_);
+  const double want = size_for(worker);  // a weighted chunk may pass the int range
+  const int size = !(want >= 1) ? 1 : want >= remaining_ ? remaining_ : static_cast<int>(want);
   remaining_ -= size;
   ++taken_;
   return size;
@@ -183,8 +155,8 @@ int ChunkCalculator::next(int worker) {
 // iterations remaining then (Flynn Hummel, Schonberg & Flynn 1992).
 int ChunkCalculator::batch_chunk() {
   if (batch_left_ == 0) {
-    const bool awf = technique_ == LoopTechnique::kAWFB || technique_ == LoopTechnique::kAWFD;
-    if (awf) adapt_weights();
+    if (technique_ == LoopTechnique::kAWFB || technique_ == LoopTechnique::kAWFD)
+      for (int i = 0; i < P_; ++i) weight_[i] = awf_weight_of(i);
     const double ratio = technique_ == LoopTechnique::kFAC
                              ? factoring_ratio(remaining_, P_, cv_, batches_ == 0)
                              : 2.0;
@@ -196,7 +168,7 @@ int ChunkCalculator::batch_chunk() {
   return batch_size_;
 }
 
-int ChunkCalculator::size_for(int worker) {
+double ChunkCalculator::size_for(int worker) {
   switch (technique_) {
     case LoopTechnique::kSS:
       return 1;
@@ -211,48 +183,54 @@ int ChunkCalculator::size_for(int worker) {
     default:
       break;
   }
-  if (adapts_each_chunk()) adapt_weights();
   const int k = batch_chunk();
   if (technique_ == LoopTechnique::kFAC || technique_ == LoopTechnique::kFAC2) return k;
-  return static_cast<int>(std::ceil(weight_[worker] * k));
+  const bool each_chunk = technique_ == LoopTechnique::kAWFC || technique_ == LoopTechnique::kAWFE;
+  return std::ceil((each_chunk ? awf_weight_of(worker) : weight_[worker]) * k);
 }
 
-void ChunkCalculator::adapt_weights() {
-  weight_ = awf_weights(awf_seconds_, awf_iterations_);
+double ChunkCalculator::awf_weight_of(int worker) const {
+  return awf_weight(pi_[worker], pi_sum_, pi_inverse_sum_, pi_known_, P_);
 }
 
 // Banicescu & Liu 2000; a processor that has not measured `probe` modules yet takes `probe`, and
 // one with no measurement counts at the measured processors' mean and variance.
 int ChunkCalculator::af_size(int worker) const {
-  if (iterations_[worker] < probe_) return probe_;
-  double mu_known = 0, var_known = 0;
-  int known = 0;
-  std::vector<double> mu(P_, 0.0), var(P_, 0.0);
-  for (int i = 0; i < P_; ++i)
-    if (iterations_[i] > 0) {
-      mu[i] = sum_[i] / iterations_[i];
-      var[i] = std::max(0.0, sum_sq_[i] / iterations_[i] - mu[i] * mu[i]);
-      mu_known += mu[i], var_known += var[i], ++known;
-    }
-  double d = 0, inverse = 0;
-  for (int i = 0; i < P_; ++i) {
-    const double m = iterations_[i] > 0 ? mu[i] : mu_known / known;
-    const double v = iterations_[i] > 0 ? var[i] : var_known / known;
-    if (m <= 0) return probe_;  // modules measured at no time: nothing to go by
-    d += v / m;
-    inverse += 1.0 / m;
-  }
-  return af_chunk(remaining_, mu[worker], d, 1.0 / inverse);
+  if (iterations_[worker] < probe_ || mu_known_ == 0) return probe_;
+  const double mean_mu = mu_sum_ / mu_known_, mean_var = var_sum_ / mu_known_;
+  const int unmeasured = P_ - mu_known_;
+  const double d = d_sum_ + unmeasured * mean_var / mean_mu;
+  const double e = e_sum_ + unmeasured / mean_mu;
+  if (!(e > 0)) return probe_;
+  return af_chunk(remaining_, mu_[worker] > 0 ? mu_[worker] : mean_mu, d, 1.0 / e);
 }
 
 void ChunkCalculator::finished(int worker, const ChunkTiming& timing) {
   const bool overhead = technique_ == LoopTechnique::kAWFD || technique_ == LoopTechnique::kAWFE;
+  measure_awf(worker, overhead ? timing.elapsed : timing.seconds, timing.iterations);
+  measure_af(worker, timing);
+}
+
+// The worker's chunk j weighs j in its pi; its old pi leaves the sums, its new one enters them.
+void ChunkCalculator::measure_awf(int worker, double seconds, int iterations) {
+  double& pi = pi_[worker];
+  if (pi > 0) pi_sum_ -= pi, pi_inverse_sum_ -= 1 / pi, --pi_known_;
   const double j = ++chunks_[worker];
-  awf_seconds_[worker] += j * (overhead ? timing.elapsed : timing.seconds);
-  awf_iterations_[worker] += j * timing.iterations;
-  iterations_[worker] += timing.iterations;
+  awf_seconds_[worker] += j * seconds;
+  awf_iterations_[worker] += j * iterations;
+  pi = awf_iterations_[worker] > 0 ? awf_seconds_[worker] / awf_iterations_[worker] : 0;
+  if (pi > 0) pi_sum_ += pi, pi_inverse_sum_ += 1 / pi, ++pi_known_;
+}
+
+void ChunkCalculator::measure_af(int worker, const ChunkTiming& timing) {
+  double &mu = mu_[worker], &var = var_[worker];
+  if (mu > 0) mu_sum_ -= mu, var_sum_ -= var, d_sum_ -= var / mu, e_sum_ -= 1 / mu, --mu_known_;
+  const double n = iterations_[worker] += timing.iterations;
   sum_[worker] += timing.seconds;
   sum_sq_[worker] += timing.square_seconds;
+  mu = n > 0 ? sum_[worker] / n : 0;
+  var = n > 0 ? std::max(0.0, sum_sq_[worker] / n - mu * mu) : 0;
+  if (mu > 0) mu_sum_ += mu, var_sum_ += var, d_sum_ += var / mu, e_sum_ += 1 / mu, ++mu_known_;
 }
 
 }  // namespace lbb

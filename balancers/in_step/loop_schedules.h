@@ -62,11 +62,11 @@ int factoring_chunk(int remaining, int p, double ratio);
 // Banicescu & Liu 2000: processor i's chunk (D + 2TR - sqrt(D^2 + 4DTR)) / (2 mu_i), where
 // D = sum_j sigma_j^2 / mu_j and T = 1 / sum_j (1 / mu_j).
 int af_chunk(int remaining, double mu_i, double d, double t);
-// Carino & Banicescu 2008: weights from each processor's weighted mean time per iteration,
-// pi_i = sum_j j t_ij / sum_j j n_ij over its chunks j; w_i = P (1 / pi_i) / sum_k (1 / pi_k).
-// A processor with no chunk yet is given the others' mean pi (all 1 when none has one).
-std::vector<double> awf_weights(std::span<const double> weighted_seconds,
-                                std::span<const double> weighted_iterations);
+// Carino & Banicescu 2008: processor i's weight w_i = P (1 / pi_i) / sum_k (1 / pi_k), where
+// pi_i = sum_j j t_ij / sum_j j n_ij over its chunks j, from pi_i and the sums of pi and 1 / pi
+// over the `known` processors measured so far; a processor not measured yet (pi 0) counts at
+// their mean pi (every weight 1 when none is).
+double awf_weight(double pi_i, double pi_sum, double inverse_sum, int known, int P);
 
 class ChunkCalculator {
  public:
@@ -79,15 +79,14 @@ class ChunkCalculator {
   int next(int worker);
   void finished(int worker, const ChunkTiming& timing);  // a chunk of `worker`'s is done
   int remaining() const { return remaining_; }
-  std::span<const double> weights() const { return weight_; }  // WF and AWF
 
  private:
-  int size_for(int worker);
+  double size_for(int worker);
   int batch_chunk();
-  void adapt_weights();
+  double awf_weight_of(int worker) const;
   int af_size(int worker) const;
-  bool batched() const;
-  bool adapts_each_chunk() const;
+  void measure_awf(int worker, double seconds, int iterations);
+  void measure_af(int worker, const ChunkTiming& timing);
 
   const LoopTechnique technique_;
   const int P_;
@@ -95,9 +94,18 @@ class ChunkCalculator {
   double overhead_ = 0, sigma_ = 0, cv_ = 0;
   int n_ = 0, remaining_ = 0, taken_ = 0;  // taken_: chunks handed out in this loop
   int batch_left_ = 0, batch_size_ = 0, batches_ = 0;
-  std::vector<double> weight_;
-  // Per processor, over the run: AWF's weighted sums and chunk count, AF's iteration moments.
-  std::vector<double> awf_seconds_, awf_iterations_, chunks_, iterations_, sum_, sum_sq_;
+  std::vector<double> weight_;  // WF's; AWF-B's and AWF-D's as their batch began
+  // Measured over the run, per processor and summed over the processors measured, kept as each
+  // chunk ends so that a chunk costs the same whatever P. AWF: weighted sums, chunks, pi (0 until
+  // measured), and the sums of pi and 1 / pi.
+  std::vector<double> awf_seconds_, awf_iterations_, chunks_, pi_;
+  double pi_sum_ = 0, pi_inverse_sum_ = 0;
+  int pi_known_ = 0;
+  // AF: iteration moments, mean mu (0 until measured) and variance, and the sums of mu,
+  // variance, variance / mu and 1 / mu.
+  std::vector<double> iterations_, sum_, sum_sq_, mu_, var_;
+  double mu_sum_ = 0, var_sum_ = 0, d_sum_ = 0, e_sum_ = 0;
+  int mu_known_ = 0;
 };
 
 }  // namespace lbb
