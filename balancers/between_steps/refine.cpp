@@ -1,6 +1,10 @@
 #include "balancers/between_steps/refine.h"
 
+#include <iterator>
+#include <limits>
 #include <numeric>
+#include <set>
+#include <utility>
 
 #include "balancers/between_steps/reassignment.h"
 
@@ -18,43 +22,43 @@ BalancerInfo RefineBalancer::info() {
 
 namespace {
 
-// The state of one refinement: loads and limits in seconds of nominal cost.
+// The state of one refinement: loads and limits in seconds of nominal cost, and each
+// processor's modules ordered by cost (then index), so that a move is two searches.
 struct Refinement {
   const LoadView& view;
   Owners owner;
   std::vector<double> load, limit;
-  std::vector<std::vector<int>> held;
+  std::vector<std::set<std::pair<double, int>>> held;
 
-  // The receiver with the most room for a module of cost c, or -1 when none fits it.
-  int receiver(double c, int donor) const {
+  // The processor with the most room other than `donor` (the lowest on a tie): if a module fits
+  // on none other, it fits nowhere.
+  int roomiest(int donor) const {
     int best = -1;
     for (int p = 0; p < static_cast<int>(load.size()); ++p)
-      if (p != donor && load[p] + c <= limit[p] &&
-          (best < 0 || limit[p] - load[p] > limit[best] - load[best]))
-        best = p;
+      if (p != donor && (best < 0 || limit[p] - load[p] > limit[best] - load[best])) best = p;
     return best;
   }
 
   // Moves one module off `donor`; false when none of its modules fits anywhere.
   bool shed_one(int donor) {
-    const double excess = load[donor] - limit[donor];
-    int pick = -1, to = -1;
-    bool alone = false;  // pick sheds the whole excess by itself
-    for (int m : held[donor]) {
-      const double c = view.cost[m];
-      const int r = receiver(c, donor);
-      if (r < 0) continue;
-      const bool enough = c >= excess;
-      const double pc = pick < 0 ? 0 : view.cost[pick];
-      if (pick < 0 || (enough && (!alone || c < pc)) || (!enough && !alone && c > pc))
-        pick = m, to = r, alone = enough;
+    const int to = roomiest(donor);
+    if (to < 0) return false;
+    const double excess = load[donor] - limit[donor], room = limit[to] - load[to];
+    auto& mine = held[donor];
+    // The smallest module that sheds the excess alone and fits...
+    auto pick = mine.lower_bound({excess, -1});
+    if (pick == mine.end() || pick->first > room) {
+      // ...else the largest that fits (of its cost, the lowest index).
+      pick = mine.upper_bound({room, std::numeric_limits<int>::max()});
+      if (pick == mine.begin()) return false;
+      pick = mine.lower_bound({std::prev(pick)->first, -1});
     }
-    if (pick < 0) return false;
-    load[donor] -= view.cost[pick];
-    load[to] += view.cost[pick];
-    owner[pick] = to;
-    std::erase(held[donor], pick);
-    held[to].push_back(pick);
+    const auto [c, m] = *pick;
+    mine.erase(pick);
+    held[to].insert({c, m});
+    load[donor] -= c;
+    load[to] += c;
+    owner[m] = to;
     return true;
   }
 
@@ -75,13 +79,13 @@ Decision RefineBalancer::decide(const LoadView& view) {
   const int P = view.processors();
   const Owners before = starting_owners(view);
   Refinement r{view, before, std::vector<double>(P, 0.0), std::vector<double>(P),
-               std::vector<std::vector<int>>(P)};
+               std::vector<std::set<std::pair<double, int>>>(P)};
   const double total = std::accumulate(view.cost.begin(), view.cost.end(), 0.0);
   const double speeds = std::accumulate(view.speed.begin(), view.speed.end(), 0.0);
   for (int p = 0; p < P; ++p) r.limit[p] = threshold_ * total * view.speed[p] / speeds;
   for (int m = 0; m < view.modules(); ++m) {
     r.load[r.owner[m]] += view.cost[m];
-    r.held[r.owner[m]].push_back(m);
+    r.held[r.owner[m]].insert({view.cost[m], m});
   }
   std::vector<char> stuck(P, 0);
   for (int p = r.donor(stuck); p >= 0; p = r.donor(stuck))
