@@ -206,6 +206,23 @@ TEST(SelfScheduledExecutor, StaticOwnersAreTheOpenMPStaticDistribution) {
   }
 }
 
+// omp_runtime hands the loop to the runtime's schedule (OMP_SCHEDULE, or omp_set_schedule):
+// under a static one its owners are the OpenMP static distribution, every step.
+TEST(SelfScheduledExecutor, RuntimeScheduleIsTheOneTheRuntimeIsSet) {
+  omp_sched_t kind;
+  int chunk = 0;
+  omp_get_schedule(&kind, &chunk);
+  omp_set_schedule(omp_sched_static, 0);
+  SelfScheduledExecutor executor(InStepSchedule::kOmpRuntime, 1);
+  const Outcome o =
+      run("block_substitution", {"blocks=14", "width=8", "mean_lines=3"}, 4, 3, executor);
+  omp_set_schedule(kind, chunk);
+  ASSERT_TRUE(o.verification.passed) << o.verification.detail;
+  for (const StepRecord& r : o.records)
+    EXPECT_EQ(r.module_owner, static_distribution(14, 3)) << "step " << r.step;
+  EXPECT_EQ(executor.name(), "omp_runtime");
+}
+
 TEST(SelfScheduledExecutor, DynamicOwnersVaryOverStepsAndCoverValidThreads) {
   // Modules of tens of microseconds: no thread can take a whole step alone before the others
   // wake up, so the threads' shares change from step to step.
