@@ -5,10 +5,15 @@
 #include "balancers/balancer.h"
 #include "balancers/between_steps/diffusion.h"
 #include "balancers/between_steps/diffusion_horton.h"
+#include "balancers/between_steps/gossip.h"
+#include "balancers/between_steps/greedy.h"
+#include "balancers/between_steps/greedy_refine.h"
+#include "balancers/between_steps/metis.h"
 #include "balancers/between_steps/multilevel.h"
 #include "balancers/between_steps/none.h"
 #include "balancers/between_steps/random.h"
 #include "balancers/between_steps/redistribution.h"
+#include "balancers/between_steps/refine.h"
 #include "balancers/choice/auto.h"
 #include "balancers/in_step/profiled_redistribution.h"
 #include "balancers/level/decreasing_fit.h"
@@ -41,6 +46,11 @@ std::span<const BalancerInfo> balancer_registry() {
       CompleteRedistribution::info(),
       HortonDiffusion::info(),
       MultilevelDiffusion::info(),
+      GreedyBalancer::info(),
+      GreedyRefineBalancer::info(),
+      RefineBalancer::info(),
+      MetisBalancer::info(),
+      GossipBalancer::info(),
       gcdlb_info(),
       gddlb_info(),
       lcdlb_info(),

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "balancers/in_step/loop_schedules.h"
 #include "core/params.h"
 
 namespace lbb {
@@ -19,6 +20,9 @@ enum class InStepSchedule {
   kOmpDynamic,  // omp for schedule(dynamic, chunk): an idle thread takes the next chunk
   kOmpGuided,   // omp for schedule(guided, chunk): shrinking chunks, at least `chunk`
   kOmpTasks,    // each thread spawns OpenMP tasks for its own work; idle threads run any
+  kOmpRuntime,  // omp for schedule(runtime): OMP_SCHEDULE (or a preloaded runtime) picks it
+  kChunked,     // a dynamic loop self-scheduling technique sizes each chunk
+                // (balancers/in_step/loop_schedules.h)
 };
 
 struct ScheduleInfo {
@@ -26,6 +30,7 @@ struct ScheduleInfo {
   InStepSchedule kind;
   std::string summary;
   std::vector<ParamSpec> params;
+  LoopTechnique technique = LoopTechnique::kSS;  // of kChunked
 };
 
 // Every schedule, in the order `lbbench list` shows them.
@@ -35,7 +40,9 @@ const ScheduleInfo* find_schedule(std::string_view name);
 // What a config entry's schedule asks the executor for.
 struct ScheduleChoice {
   InStepSchedule kind = InStepSchedule::kAssigned;
-  int chunk = 1;  // kOmpDynamic, kOmpGuided
+  int chunk = 1;                                 // kOmpDynamic, kOmpGuided
+  LoopTechnique technique = LoopTechnique::kSS;  // kChunked, with its resolved parameters
+  Params params;
 };
 
 // kAssigned for an empty name; throws std::invalid_argument for an unknown one. `params` are

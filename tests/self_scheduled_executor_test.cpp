@@ -19,18 +19,25 @@ namespace lbb {
 namespace {
 
 struct Schedule {
-  const char* label;
-  InStepSchedule kind;
-  int chunk;
+  std::string label;
+  ScheduleChoice choice;
 };
 
-const Schedule kSchedules[] = {
-    {"omp_static", InStepSchedule::kOmpStatic, 1},
-    {"omp_dynamic(1)", InStepSchedule::kOmpDynamic, 1},
-    {"omp_dynamic(3)", InStepSchedule::kOmpDynamic, 3},
-    {"omp_guided(2)", InStepSchedule::kOmpGuided, 2},
-    {"omp_tasks", InStepSchedule::kOmpTasks, 1},
-};
+// The OpenMP schedules, then OMP_SCHEDULE's and every loop self-scheduling technique at its
+// default parameters.
+std::vector<Schedule> all_schedules() {
+  std::vector<Schedule> all = {
+      {"omp_static", {InStepSchedule::kOmpStatic, 1, LoopTechnique::kSS, {}}},
+      {"omp_dynamic(1)", {InStepSchedule::kOmpDynamic, 1, LoopTechnique::kSS, {}}},
+      {"omp_dynamic(3)", {InStepSchedule::kOmpDynamic, 3, LoopTechnique::kSS, {}}},
+      {"omp_guided(2)", {InStepSchedule::kOmpGuided, 2, LoopTechnique::kSS, {}}},
+      {"omp_tasks", {InStepSchedule::kOmpTasks, 1, LoopTechnique::kSS, {}}},
+  };
+  for (const ScheduleInfo& info : schedule_registry())
+    if (info.kind == InStepSchedule::kChunked || info.kind == InStepSchedule::kOmpRuntime)
+      all.push_back({info.name, schedule_choice(info.name, resolve_params(info.params, {}))});
+  return all;
+}
 
 // Every module's state bytes after a run, and its verification.
 struct Outcome {
@@ -77,9 +84,9 @@ TEST(SelfScheduledExecutor, EveryScheduleGivesTheBulkSynchronousResult) {
       BspExecutor bsp;
       const Outcome reference = run(c.workload, c.settings, c.steps, P, bsp);
       ASSERT_TRUE(reference.verification.passed) << c.workload << reference.verification.detail;
-      for (const Schedule& s : kSchedules) {
+      for (const Schedule& s : all_schedules()) {
         SCOPED_TRACE(std::string(c.workload) + " " + s.label + " P=" + std::to_string(P));
-        SelfScheduledExecutor executor(s.kind, s.chunk);
+        SelfScheduledExecutor executor(s.choice);
         const Outcome o = run(c.workload, c.settings, c.steps, P, executor);
         EXPECT_TRUE(o.verification.passed) << o.verification.detail;
         EXPECT_EQ(o.verification.checksum, reference.verification.checksum);
@@ -139,7 +146,7 @@ class CountingWorkload final : public Workload {
 TEST(SelfScheduledExecutor, EveryModuleRunsOncePerPhaseOnTheRecordedThread) {
   const int P = 4, warmup = 2, steps = 5;
   for (const char* name : {"block_substitution", "trfd"})
-    for (const Schedule& s : kSchedules) {
+    for (const Schedule& s : all_schedules()) {
       SCOPED_TRACE(std::string(name) + " " + s.label);
       auto inner = std::string(name) == "trfd"
                        ? testing::make_workload(name, {"n=10"})
@@ -150,7 +157,7 @@ TEST(SelfScheduledExecutor, EveryModuleRunsOncePerPhaseOnTheRecordedThread) {
       ExecutionPlan plan = testing::plan_for(P, steps, topology);
       plan.warmup = warmup;
       testing::CollectSteps sink;
-      SelfScheduledExecutor executor(s.kind, s.chunk);
+      SelfScheduledExecutor executor(s.choice);
       const ExecutionResult x = executor.run(w, store, plan, sink);
       EXPECT_EQ(x.steps_run, warmup + steps);
       EXPECT_EQ(x.migrations, 0);
@@ -199,6 +206,23 @@ TEST(SelfScheduledExecutor, StaticOwnersAreTheOpenMPStaticDistribution) {
   }
 }
 
+// omp_runtime hands the loop to the runtime's schedule (OMP_SCHEDULE, or omp_set_schedule):
+// under a static one its owners are the OpenMP static distribution, every step.
+TEST(SelfScheduledExecutor, RuntimeScheduleIsTheOneTheRuntimeIsSet) {
+  omp_sched_t kind;
+  int chunk = 0;
+  omp_get_schedule(&kind, &chunk);
+  omp_set_schedule(omp_sched_static, 0);
+  SelfScheduledExecutor executor(InStepSchedule::kOmpRuntime, 1);
+  const Outcome o =
+      run("block_substitution", {"blocks=14", "width=8", "mean_lines=3"}, 4, 3, executor);
+  omp_set_schedule(kind, chunk);
+  ASSERT_TRUE(o.verification.passed) << o.verification.detail;
+  for (const StepRecord& r : o.records)
+    EXPECT_EQ(r.module_owner, static_distribution(14, 3)) << "step " << r.step;
+  EXPECT_EQ(executor.name(), "omp_runtime");
+}
+
 TEST(SelfScheduledExecutor, DynamicOwnersVaryOverStepsAndCoverValidThreads) {
   // Modules of tens of microseconds: no thread can take a whole step alone before the others
   // wake up, so the threads' shares change from step to step.
@@ -223,9 +247,9 @@ TEST(SelfScheduledExecutor, DynamicOwnersVaryOverStepsAndCoverValidThreads) {
 
 TEST(SelfScheduledExecutor, RecordsAreConsistent) {
   for (const char* name : {"block_substitution", "trfd"})
-    for (const Schedule& s : kSchedules) {
+    for (const Schedule& s : all_schedules()) {
       SCOPED_TRACE(std::string(name) + " " + s.label);
-      SelfScheduledExecutor executor(s.kind, s.chunk);
+      SelfScheduledExecutor executor(s.choice);
       const Outcome o = std::string(name) == "trfd"
                             ? run(name, {"n=10"}, 4, 3, executor)
                             : run(name, {"blocks=16", "width=16", "mean_lines=4"}, 4, 3, executor);

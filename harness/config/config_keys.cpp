@@ -39,8 +39,10 @@ std::span<const ParamSpec> execution_specs() {
       string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
                    executor_choices()),
       // The simulator's (harness/sim/sim_settings.h): what a real machine would charge.
-      real_param("sim_latency", 0.0, "simulate: s charged per migrated module (one message)", 0.0,
-                 1e6),
+      real_param(
+          "sim_latency", 0.0,
+          "simulate: s charged per message: a migrated module, a loop schedule's chunk request",
+          0.0, 1e6),
       real_param("sim_bandwidth", 0.0, "simulate: B/s at which migrated bytes are charged; 0: free",
                  0.0, 1e18),
       string_param("sim_decision", "measured",

@@ -13,6 +13,7 @@
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
 #include "harness/clock.h"
+#include "harness/exec/conservation.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/group_sync.h"
 #include "harness/exec/load_view_builder.h"
@@ -28,22 +29,6 @@ namespace {
 template <class T>
 void set(T& flag, T value) {
   if (flag != value) flag = value;
-}
-
-void check_assignment(std::span<const int> owner, int modules, int processors) {
-  if (auto err = assignment_error(owner, modules, processors))
-    throw std::logic_error("balancer returned an invalid assignment: " + *err);
-}
-
-// Every module on exactly one processor's list, and that processor its owner.
-void check_lists(const std::vector<std::vector<int>>& lists, std::span<const int> owner) {
-  std::vector<char> seen(owner.size(), 0);
-  for (std::size_t q = 0; q < lists.size(); ++q)
-    for (int m : lists[q])
-      if (seen[m]++ || owner[m] != static_cast<int>(q))
-        throw std::logic_error("module " + std::to_string(m) + " is run twice or by a non-owner");
-  if (std::find(seen.begin(), seen.end(), 0) != seen.end())
-    throw std::logic_error("a module is on no processor's list");
 }
 
 // How one phase is balanced: its balancer, whether every thread decides, and its in-step groups.

@@ -25,9 +25,8 @@ std::span<const ExecutorInfo> executor_registry() {
        "bulk-synchronous steps whose modules the threads take as an OpenMP schedule hands them out "
        "(the in-step baselines)",
        WorkShape::kModules, false, true, module_execution([](const RunSpec& spec) {
-         const ScheduleChoice c =
-             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params);
-         return std::make_unique<SelfScheduledExecutor>(c.kind, c.chunk);
+         return std::make_unique<SelfScheduledExecutor>(
+             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
        })},
       {"level",
        "level-synchronous: the tasks of level i are born, balanced and run before any of level "

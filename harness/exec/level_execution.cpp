@@ -1,6 +1,7 @@
 // A level workload run by the level executor: its balancer or in-step schedule from a RunSpec,
 // and Hwang & Hong's model figures over all levels as run attributes.
 #include <memory>
+#include <stdexcept>
 
 #include "harness/exec/execution.h"
 #include "harness/exec/level_executor.h"
@@ -23,6 +24,10 @@ class LevelExecution final : public Execution {
     plan_.balancer = balancer_.get();
     const ScheduleChoice schedule =
         schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params);
+    if (schedule.kind == InStepSchedule::kChunked)
+      throw std::invalid_argument("schedule " + spec.balancer.schedule_name +
+                                  " self-schedules module workloads; level workloads take the "
+                                  "omp_* schedules");
     plan_.schedule = schedule.kind;
     plan_.chunk = schedule.chunk;
   }

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/assignment.h"
 #include "core/level_cost.h"
 #include "harness/clock.h"
+#include "harness/exec/conservation.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/load_view_builder.h"
 #include "harness/exec/run_context.h"
@@ -164,8 +164,7 @@ void LevelRun::decide() {
   Decision d = plan_.balancer->decide(view);
   balance_cpu_ = thread_cpu_now() - bc;
   if (!d.act) return;
-  if (auto err = assignment_error(d.owner, static_cast<int>(tasks_.size()), P_))
-    throw std::logic_error("balancer returned an invalid assignment: " + *err);
+  check_assignment(d.owner, static_cast<int>(tasks_.size()), P_);
   owner_ = std::move(d.owner);
 }
 

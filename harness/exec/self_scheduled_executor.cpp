@@ -1,10 +1,12 @@
 #include "harness/exec/self_scheduled_executor.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "harness/clock.h"
+#include "harness/exec/chunk_dispenser.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/run_context.h"
 #include "harness/exec/schedule_loop.h"
@@ -29,7 +31,7 @@ struct alignas(64) ThreadRuns {
 // One run of the self-scheduled executor: the state its steps share, and the steps by name.
 class SelfScheduledRun : ModuleRunContext {
  public:
-  SelfScheduledRun(InStepSchedule schedule, int chunk, Workload& workload, ModuleStore& store,
+  SelfScheduledRun(const ScheduleChoice& schedule, Workload& workload, ModuleStore& store,
                    const ExecutionPlan& plan, StepSink& sink);
   ExecutionResult run();
   std::int64_t remote_runs() const { return remote_runs_; }
@@ -39,7 +41,8 @@ class SelfScheduledRun : ModuleRunContext {
   void home_modules();
   void run_phase(int p, int s, int ph);
   void spawn_phase(int p, int s, int ph);
-  void run_module(int m, int s, int ph, int q);
+  void run_chunks(int p, int s, int ph);
+  double run_module(int m, int s, int ph, int q);
   void close_step(int s);
   std::int64_t gather_runs(int s);
   void record_modules();
@@ -47,6 +50,7 @@ class SelfScheduledRun : ModuleRunContext {
 
   const InStepSchedule schedule_;
   const int chunk_;
+  std::unique_ptr<ChunkDispenser> chunks_;  // kChunked: the technique's hand-out
   ExecutionResult result_;
   std::vector<int> home_;                // the thread that placed each module's state
   std::vector<std::vector<int>> homed_;  // modules by home: what omp_tasks threads spawn
@@ -58,11 +62,15 @@ class SelfScheduledRun : ModuleRunContext {
   std::int64_t remote_runs_ = 0;
 };
 
-SelfScheduledRun::SelfScheduledRun(InStepSchedule schedule, int chunk, Workload& workload,
+SelfScheduledRun::SelfScheduledRun(const ScheduleChoice& schedule, Workload& workload,
                                    ModuleStore& store, const ExecutionPlan& plan, StepSink& sink)
     : ModuleRunContext(workload, store, plan, sink),
-      schedule_(schedule),
-      chunk_(chunk),
+      schedule_(schedule.kind),
+      chunk_(schedule.chunk),
+      chunks_(
+          schedule.kind == InStepSchedule::kChunked
+              ? std::make_unique<ChunkDispenser>(schedule.technique, schedule.params, plan.speed)
+              : nullptr),
       home_(M_, -1),
       homed_(P_),
       runs_(P_),
@@ -92,6 +100,7 @@ ExecutionResult SelfScheduledRun::run() {
         }
         if (!team_.serial_barrier([&] {
               if (last) close_step(s);
+              if (chunks_) chunks_->start(M_);  // the next phase's loop
             }))
           return;
       }
@@ -125,6 +134,7 @@ void SelfScheduledRun::place(int p) {
 void SelfScheduledRun::home_modules() {
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   for (int m = 0; m < M_; ++m) homed_[home_[m]].push_back(m);
+  if (chunks_) chunks_->start(M_);
   clear();
 }
 
@@ -136,7 +146,10 @@ void SelfScheduledRun::run_phase(int p, int s, int ph) {
   StretchClock& clock = runs_[p].phase_clocks[ph];
   clock.start();
   // The loop's chunk hand-out is work too.
-  scheduled_loop(schedule_, chunk_, M_, [&](int m) { run_module(m, s, ph, p); });
+  if (chunks_)
+    run_chunks(p, s, ph);
+  else
+    scheduled_loop(schedule_, chunk_, M_, [&](int m) { run_module(m, s, ph, p); });
   me.phase[ph].busy = me.phase[ph].finish = clock.stop();
   me.end = std::max(me.end, wall_now());
 }
@@ -167,16 +180,36 @@ void SelfScheduledRun::spawn_phase(int p, int s, int ph) {
   me.end = std::max(me.end, wall_now());
 }
 
-// Phase ph of step s of module m on thread q; never throws (OpenMP constructs must not be left
-// by an exception).
-void SelfScheduledRun::run_module(int m, int s, int ph, int q) {
+// Thread p takes chunks as the technique sizes them until none is left, and reports each one's
+// times (its modules' and its own from asking to finishing, the hand-out's wait included).
+void SelfScheduledRun::run_chunks(int p, int s, int ph) {
+  for (;;) {
+    const double asked = wall_now();
+    const Chunk c = chunks_->take(p);
+    if (c.count == 0) return;
+    ChunkTiming timing{c.count, 0, 0, 0};
+    for (int m = c.first; m < c.first + c.count; ++m) {
+      const double wall = run_module(m, s, ph, p);
+      timing.seconds += wall;
+      timing.square_seconds += wall * wall;
+    }
+    timing.elapsed = wall_now() - asked;
+    chunks_->finished(p, timing);
+  }
+}
+
+// Phase ph of step s of module m on thread q, its wall seconds; never throws (OpenMP constructs
+// must not be left by an exception).
+double SelfScheduledRun::run_module(int m, int s, int ph, int q) {
+  double wall = 0;
   team_.guard([&] {
     ProcessorTimes& t = recorder_.processor(q);
-    const double wall = run_emulated(emulation_, q, t.load,
-                                     [&] { workload_.run_module(m, s, ph, store_.state(m)); });
+    wall = run_emulated(emulation_, q, t.load,
+                        [&] { workload_.run_module(m, s, ph, store_.state(m)); });
     runs_[q].runs.push_back({m, ph, wall});
     t.busy_wall += wall;
   });
+  return wall;
 }
 
 // After the barrier of step s's last phase, on one thread: the workload's end of step, then the
@@ -244,16 +277,19 @@ void SelfScheduledRun::clear() {
 
 }  // namespace
 
-SelfScheduledExecutor::SelfScheduledExecutor(InStepSchedule schedule, int chunk)
-    : schedule_(schedule), chunk_(chunk) {
-  if (schedule == InStepSchedule::kAssigned)
+SelfScheduledExecutor::SelfScheduledExecutor(ScheduleChoice schedule)
+    : schedule_(std::move(schedule)) {
+  if (schedule_.kind == InStepSchedule::kAssigned)
     throw std::invalid_argument("self-scheduled executor: no schedule given");
-  if (chunk < 1) throw std::invalid_argument("self-scheduled executor: chunk must be >= 1");
+  if (schedule_.chunk < 1)
+    throw std::invalid_argument("self-scheduled executor: chunk must be >= 1");
 }
 
 std::string SelfScheduledExecutor::name() const {
   for (const ScheduleInfo& info : schedule_registry())
-    if (info.kind == schedule_) return info.name;
+    if (info.kind == schedule_.kind &&
+        (info.kind != InStepSchedule::kChunked || info.technique == schedule_.technique))
+      return info.name;
   return "self_scheduled";
 }
 
@@ -274,7 +310,7 @@ ExecutionResult SelfScheduledExecutor::run(Workload& workload, ModuleStore& stor
   if (plan.initial || plan.dynamic || !plan.later_phase_dynamic.empty())
     throw std::invalid_argument("self-scheduled executor: a schedule takes no balancer");
   remote_runs_ = 0;
-  SelfScheduledRun run(schedule_, chunk_, workload, store, plan, sink);
+  SelfScheduledRun run(schedule_, workload, store, plan, sink);
   ExecutionResult result = run.run();
   remote_runs_ = run.remote_runs();
   return result;

@@ -17,8 +17,11 @@ namespace lbb {
 
 class SelfScheduledExecutor final : public Executor {
  public:
-  // kOmpStatic, kOmpDynamic, kOmpGuided (chunk >= 1) or kOmpTasks.
-  SelfScheduledExecutor(InStepSchedule schedule, int chunk);
+  // kOmpStatic, kOmpDynamic, kOmpGuided (chunk >= 1), kOmpTasks, kOmpRuntime, or kChunked
+  // with its technique and parameters.
+  explicit SelfScheduledExecutor(ScheduleChoice schedule);
+  SelfScheduledExecutor(InStepSchedule schedule, int chunk)
+      : SelfScheduledExecutor(ScheduleChoice{schedule, chunk, LoopTechnique::kSS, Params{}}) {}
 
   // The plan takes no balancers. StepRecord::module_owner is the thread that ran the module in
   // that step (of a multi-phase step: in its first phase, as the bulk-synchronous executor
@@ -34,8 +37,7 @@ class SelfScheduledExecutor final : public Executor {
   std::int64_t remote_runs() const { return remote_runs_; }
 
  private:
-  InStepSchedule schedule_;
-  int chunk_;
+  ScheduleChoice schedule_;
   std::int64_t remote_runs_ = 0;
 };
 

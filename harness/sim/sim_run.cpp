@@ -10,6 +10,7 @@
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
 #include "harness/clock.h"
+#include "harness/exec/conservation.h"
 #include "harness/platform_emulation.h"
 
 namespace lbb {
@@ -167,10 +168,12 @@ void SimRun::run_phase(int s) {
                            " costs for " + std::to_string(M_) + " modules");
   nominal_ = nominal;
   std::fill(stretch_.begin(), stretch_.end(), 1.0);
-  if (in_step_)
+  if (in_step_) {
     run_groups(s);
-  else
+    check_lists(lists_, owner_);  // the synchronisations rebuilt them
+  } else {
     run_bulk();
+  }
   if (ph_ == 0) step_owner_ = owner_;
   for (int m = 0; m < M_; ++m) {
     const int p = owner_[m];
@@ -380,8 +383,7 @@ void SimRun::decide(int s) {
   for (int p = 0; p < P_; ++p) recorder_.processor(p).phase[ph_].end_balance = seconds;
   charges_.decision += seconds * P_;
   if (!d.act) return;
-  if (auto err = assignment_error(d.owner, M_, P_))
-    throw std::logic_error("balancer returned an invalid assignment: " + *err);
+  check_assignment(d.owner, M_, P_);
   owner_ = std::move(d.owner);
   lists_ = modules_by_processor(owner_, P_);
 }

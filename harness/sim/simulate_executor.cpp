@@ -6,6 +6,7 @@
 #include "harness/exec/async_executor.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
+#include "harness/sim/sim_schedule_run.h"
 #include "harness/sim/tree_execution.h"
 
 namespace lbb {
@@ -42,6 +43,8 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
 ExecutionResult SimulateExecutor::run(Workload& workload, ModuleStore&, const ExecutionPlan& plan,
                                       StepSink& sink) {
   const std::shared_ptr<CostStream> costs = stream_for(workload, plan);
+  if (schedule_.kind != InStepSchedule::kAssigned)
+    return run_sim_schedule(workload, plan, sink, settings_, *costs, schedule_);
   if (!settings_.asynchronous) return SimRun(workload, plan, sink, settings_, *costs).run();
   SimAsyncOutcome out = run_sim_async(workload, plan, sink, settings_, *costs);
   async_ = out.figures;
@@ -79,6 +82,16 @@ SimSettings simulation_settings(const RunSpec& spec) {
 
 std::string simulation_problem(const RunSpec& spec) {
   const SimSettings settings = simulation_settings(spec);
+  if (!spec.balancer.schedule_name.empty()) {
+    const ScheduleInfo* schedule = find_schedule(spec.balancer.schedule_name);
+    if (schedule && schedule->kind != InStepSchedule::kChunked)
+      return "the simulator models the loop self-scheduling techniques (ss, gss, fac2, ...), not "
+             "the OpenMP runtime's schedule " +
+             schedule->name;
+    if (settings.asynchronous || settings.contention > 0)
+      return "a simulated loop schedule runs bulk-synchronous steps without contention "
+             "(execution.sim_async and sim_contention are for balancers)";
+  }
   if (settings.asynchronous && settings.contention > 0) return kAsyncContentionProblem;
   return "";
 }
@@ -90,9 +103,13 @@ ExecutorInfo simulate_executor_info() {
       "costs for P virtual processors, charged as a real machine would (execution.sim_*)",
       WorkShape::kModules,
       true,
-      false,
+      true,
       [modules = module_execution([](const RunSpec& spec) {
-         return std::make_unique<SimulateExecutor>(simulation_settings(spec));
+         if (std::string why = simulation_problem(spec); !why.empty())
+           throw std::invalid_argument(why);
+         return std::make_unique<SimulateExecutor>(
+             simulation_settings(spec), nullptr,
+             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
        })](const RunSpec& spec, const WorkloadInfo& workload) {
         // Hwang & Hong's random trees are balanced generation by generation, not as modules.
         return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);

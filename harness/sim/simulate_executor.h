@@ -21,6 +21,7 @@
 #include "harness/exec/async_records.h"
 #include "harness/exec/executor.h"
 #include "harness/exec/executor_registry.h"
+#include "harness/schedule.h"
 #include "harness/sim/cost_stream.h"
 #include "harness/sim/sim_settings.h"
 
@@ -32,8 +33,11 @@ std::vector<StepMetric> simulate_metrics();
 class SimulateExecutor final : public Executor {
  public:
   // costs: null takes them from a SyntheticCosts workload, or from settings.replay_archive.
-  explicit SimulateExecutor(SimSettings settings, std::shared_ptr<CostStream> costs = nullptr)
-      : settings_(std::move(settings)), costs_(std::move(costs)) {}
+  // schedule: a loop self-scheduling technique (harness/sim/sim_schedule_run.h) in place of
+  // the plan's balancers; kAssigned: the balancers.
+  explicit SimulateExecutor(SimSettings settings, std::shared_ptr<CostStream> costs = nullptr,
+                            ScheduleChoice schedule = {})
+      : settings_(std::move(settings)), costs_(std::move(costs)), schedule_(std::move(schedule)) {}
   ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                       StepSink& sink) override;
   std::string name() const override { return "simulate"; }
@@ -45,6 +49,7 @@ class SimulateExecutor final : public Executor {
   std::shared_ptr<CostStream> stream_for(Workload& workload, const ExecutionPlan& plan);
   SimSettings settings_;
   std::shared_ptr<CostStream> costs_;
+  ScheduleChoice schedule_;
   AsyncFigures async_;  // of the last asynchronous run
 };
 

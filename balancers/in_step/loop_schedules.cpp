@@ -1,0 +1,236 @@
+#include "balancers/in_step/loop_schedules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace lbb {
+
+std::span<const LoopTechniqueInfo> loop_technique_registry() {
+  using T = LoopTechnique;
+  const std::string adaptive =
+      "fac2's batches weighted by each processor's measured rate (later chunks weigh more), ";
+  static const std::vector<LoopTechniqueInfo> all = {
+      {"ss", T::kSS, "self-scheduling: an idle thread takes the next module (Tang & Yew 1986)", {}},
+      {"fsc",
+       T::kFSC,
+       "fixed-size chunking: chunks of (sqrt(2) N h / (sigma P sqrt(ln P)))^(2/3) modules "
+       "(Kruskal & Weiss 1985)",
+       {real_param("overhead", 1e-6, "h, seconds of scheduling overhead per chunk", 0, 1e3),
+        real_param("sigma", 1e-5, "standard deviation of a module's time, seconds", 1e-12, 1e3)}},
+      {"gss",
+       T::kGSS,
+       "guided self-scheduling: an idle thread takes ceil(R / P) of the R remaining modules "
+       "(Polychronopoulos & Kuck 1987)",
+       {int_param("min_chunk", 1, "smallest chunk, modules", 1, 1 << 24)}},
+      {"tss",
+       T::kTSS,
+       "trapezoid self-scheduling: chunks decrease linearly from first to last (Tzen & Ni 1993)",
+       {int_param("first", 0, "first chunk, modules; 0: ceil(N / 2P)", 0, 1 << 24),
+        int_param("last", 1, "last chunk, modules", 1, 1 << 24)}},
+      {"fac",
+       T::kFAC,
+       "factoring: batches of P equal chunks, each batch sized from the remaining modules and "
+       "their coefficient of variation (Flynn Hummel, Schonberg & Flynn 1992)",
+       {real_param("cv", 1.0, "coefficient of variation of module times, sigma / mu", 0, 1e3)}},
+      {"fac2",
+       T::kFAC2,
+       "factoring's practical form: batches of P chunks of ceil(R / 2P), each batch half the "
+       "remaining modules (Flynn Hummel, Schonberg & Flynn 1992)",
+       {}},
+      {"wf",
+       T::kWF,
+       "weighted factoring: fac2's batches, each processor's chunk weighted by its relative speed "
+       "(Flynn Hummel, Schmidt, Uma & Wein 1996)",
+       {}},
+      {"awf_b", T::kAWFB, adaptive + "adapted each batch (Carino & Banicescu 2008)", {}},
+      {"awf_c", T::kAWFC, adaptive + "adapted each chunk (Carino & Banicescu 2008)", {}},
+      {"awf_d",
+       T::kAWFD,
+       adaptive + "adapted each batch, times with scheduling overhead (Carino & Banicescu 2008)",
+       {}},
+      {"awf_e",
+       T::kAWFE,
+       adaptive + "adapted each chunk, times with scheduling overhead (Carino & Banicescu 2008)",
+       {}},
+      {"af",
+       T::kAF,
+       "adaptive factoring: each processor's chunk from every processor's measured mean and "
+       "variance of module times (Banicescu & Liu 2000)",
+       {int_param("probe", 2,
+                  "modules a processor measures (in chunks of this size) before "
+                  "its chunks follow the formula",
+                  1, 1 << 24)}},
+  };
+  return all;
+}
+
+int fsc_chunk(int n, int p, double overhead, double sigma) {
+  const int most = (n + p - 1) / p;
+  if (p < 2) return std::max(1, n);
+  const double k =
+      std::pow(std::sqrt(2.0) * n * overhead / (sigma * p * std::sqrt(std::log(p))), 2.0 / 3.0);
+  return static_cast<int>(std::clamp(std::ceil(k), 1.0, std::max(1.0, static_cast<double>(most))));
+}
+
+int gss_chunk(int remaining, int p, int min_chunk) {
+  return std::min(remaining, std::max(min_chunk, (remaining + p - 1) / p));
+}
+
+int tss_chunk(int n, int p, int first, int last, int i) {
+  const int f = first > 0 ? first : std::max(1, (n + 2 * p - 1) / (2 * p));
+  const int l = std::min(last, f);
+  const int chunks = std::max(1, static_cast<int>(std::ceil(2.0 * n / (f + l))));
+  const int decrement = chunks > 1 ? (f - l) / (chunks - 1) : 0;
+  return std::max(l, f - i * decrement);
+}
+
+double factoring_ratio(int remaining, int p, double cv, bool first_batch) {
+  const double b = p * cv / (2.0 * std::sqrt(std::max(1, remaining)));
+  return first_batch ? 1.0 + b * b + b * std::sqrt(b * b + 2.0)
+                     : 2.0 + b * b + b * std::sqrt(b * b + 4.0);
+}
+
+int factoring_chunk(int remaining, int p, double ratio) {
+  return std::max(1, static_cast<int>(std::ceil(remaining / (ratio * p))));
+}
+
+int af_chunk(int remaining, double mu_i, double d, double t) {
+  const double r = remaining;
+  d = std::max(0.0, d);  // sums kept as chunks end may leave a zero variance a rounding below 0
+  const double k = std::ceil((d + 2.0 * t * r - std::sqrt(d * d + 4.0 * d * t * r)) / (2.0 * mu_i));
+  return k >= 1 ? static_cast<int>(std::min(k, r)) : 1;
+}
+
+double awf_weight(double pi_i, double pi_sum, double inverse_sum, int known, int P) {
+  const double mean = known > 0 ? pi_sum / known : 1.0;
+  const double pi = pi_i > 0 ? pi_i : mean;
+  return P / pi / (inverse_sum + (P - known) / mean);
+}
+
+ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
+                                 std::span<const double> speed)
+    : technique_(technique),
+      P_(static_cast<int>(speed.size())),
+      weight_(speed.size(), 1.0),
+      awf_seconds_(speed.size()),
+      awf_iterations_(speed.size()),
+      chunks_(speed.size()),
+      pi_(speed.size()),
+      iterations_(speed.size()),
+      sum_(speed.size()),
+      sum_sq_(speed.size()),
+      mu_(speed.size()),
+      var_(speed.size()) {
+  if (P_ < 1) throw std::invalid_argument("loop schedule: no processors");
+  if (params.has("overhead")) overhead_ = params.real("overhead");
+  if (params.has("sigma")) sigma_ = params.real("sigma");
+  if (params.has("min_chunk")) min_chunk_ = static_cast<int>(params.integer("min_chunk"));
+  if (params.has("first")) first_ = static_cast<int>(params.integer("first"));
+  if (params.has("last")) last_ = static_cast<int>(params.integer("last"));
+  if (params.has("cv")) cv_ = params.real("cv");
+  if (params.has("probe")) probe_ = static_cast<int>(params.integer("probe"));
+  if (technique == LoopTechnique::kWF) {
+    const double total = std::accumulate(speed.begin(), speed.end(), 0.0);
+    for (int i = 0; i < P_; ++i) weight_[i] = P_ * speed[i] / total;
+  }
+}
+
+void ChunkCalculator::start(int iterations) {
+  n_ = remaining_ = iterations;
+  taken_ = batch_left_ = batches_ = 0;
+}
+
+int ChunkCalculator::next(int worker) {
+  if (remaining_ <= 0) return 0;
+  const double want = size_for(worker);  // a weighted chunk may pass the int range
+  const int size = !(want >= 1) ? 1 : want >= remaining_ ? remaining_ : static_cast<int>(want);
+  remaining_ -= size;
+  ++taken_;
+  return size;
+}
+
+// A new batch starts when P chunks of the last one were handed out: its chunk from the
+// iterations remaining then (Flynn Hummel, Schonberg & Flynn 1992).
+int ChunkCalculator::batch_chunk() {
+  if (batch_left_ == 0) {
+    if (technique_ == LoopTechnique::kAWFB || technique_ == LoopTechnique::kAWFD)
+      for (int i = 0; i < P_; ++i) weight_[i] = awf_weight_of(i);
+    const double ratio = technique_ == LoopTechnique::kFAC
+                             ? factoring_ratio(remaining_, P_, cv_, batches_ == 0)
+                             : 2.0;
+    batch_size_ = factoring_chunk(remaining_, P_, ratio);
+    batch_left_ = P_;
+    ++batches_;
+  }
+  --batch_left_;
+  return batch_size_;
+}
+
+double ChunkCalculator::size_for(int worker) {
+  switch (technique_) {
+    case LoopTechnique::kSS:
+      return 1;
+    case LoopTechnique::kFSC:
+      return fsc_chunk(n_, P_, overhead_, sigma_);
+    case LoopTechnique::kGSS:
+      return gss_chunk(remaining_, P_, min_chunk_);
+    case LoopTechnique::kTSS:
+      return tss_chunk(n_, P_, first_, last_, taken_);
+    case LoopTechnique::kAF:
+      return af_size(worker);
+    default:
+      break;
+  }
+  const int k = batch_chunk();
+  if (technique_ == LoopTechnique::kFAC || technique_ == LoopTechnique::kFAC2) return k;
+  const bool each_chunk = technique_ == LoopTechnique::kAWFC || technique_ == LoopTechnique::kAWFE;
+  return std::ceil((each_chunk ? awf_weight_of(worker) : weight_[worker]) * k);
+}
+
+double ChunkCalculator::awf_weight_of(int worker) const {
+  return awf_weight(pi_[worker], pi_sum_, pi_inverse_sum_, pi_known_, P_);
+}
+
+// Banicescu & Liu 2000; a processor that has not measured `probe` modules yet takes `probe`, and
+// one with no measurement counts at the measured processors' mean and variance.
+int ChunkCalculator::af_size(int worker) const {
+  if (iterations_[worker] < probe_ || mu_known_ == 0) return probe_;
+  const double mean_mu = mu_sum_ / mu_known_, mean_var = var_sum_ / mu_known_;
+  const int unmeasured = P_ - mu_known_;
+  const double d = d_sum_ + unmeasured * mean_var / mean_mu;
+  const double e = e_sum_ + unmeasured / mean_mu;
+  if (!(e > 0)) return probe_;
+  return af_chunk(remaining_, mu_[worker] > 0 ? mu_[worker] : mean_mu, d, 1.0 / e);
+}
+
+void ChunkCalculator::finished(int worker, const ChunkTiming& timing) {
+  const bool overhead = technique_ == LoopTechnique::kAWFD || technique_ == LoopTechnique::kAWFE;
+  measure_awf(worker, overhead ? timing.elapsed : timing.seconds, timing.iterations);
+  measure_af(worker, timing);
+}
+
+// The worker's chunk j weighs j in its pi; its old pi leaves the sums, its new one enters them.
+void ChunkCalculator::measure_awf(int worker, double seconds, int iterations) {
+  double& pi = pi_[worker];
+  if (pi > 0) pi_sum_ -= pi, pi_inverse_sum_ -= 1 / pi, --pi_known_;
+  const double j = ++chunks_[worker];
+  awf_seconds_[worker] += j * seconds;
+  awf_iterations_[worker] += j * iterations;
+  pi = awf_iterations_[worker] > 0 ? awf_seconds_[worker] / awf_iterations_[worker] : 0;
+  if (pi > 0) pi_sum_ += pi, pi_inverse_sum_ += 1 / pi, ++pi_known_;
+}
+
+void ChunkCalculator::measure_af(int worker, const ChunkTiming& timing) {
+  double &mu = mu_[worker], &var = var_[worker];
+  if (mu > 0) mu_sum_ -= mu, var_sum_ -= var, d_sum_ -= var / mu, e_sum_ -= 1 / mu, --mu_known_;
+  const double n = iterations_[worker] += timing.iterations;
+  sum_[worker] += timing.seconds;
+  sum_sq_[worker] += timing.square_seconds;
+  mu = n > 0 ? sum_[worker] / n : 0;
+  var = n > 0 ? std::max(0.0, sum_sq_[worker] / n - mu * mu) : 0;
+  if (mu > 0) mu_sum_ += mu, var_sum_ += var, d_sum_ += var / mu, e_sum_ += 1 / mu, ++mu_known_;
+}
+
+}  // namespace lbb

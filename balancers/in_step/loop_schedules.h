@@ -1,0 +1,111 @@
+#pragma once
+// Dynamic loop self-scheduling (DLS): idle processors take the next chunk of a loop's remaining
+// iterations, and each technique says how large that chunk is. One ChunkCalculator per
+// technique serves the self-scheduled executor and the simulator alike; it knows iterations,
+// processors, its parameters and, for the adaptive techniques, the chunks' measured times.
+// Not thread-safe: the caller hands out chunks under its own lock.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/params.h"
+
+namespace lbb {
+
+enum class LoopTechnique {
+  kSS,    // Tang & Yew 1986's self-scheduling: one iteration at a time
+  kFSC,   // Kruskal & Weiss 1985: fixed-size chunks from overhead and variance
+  kGSS,   // Polychronopoulos & Kuck 1987: guided, ceil(R / P)
+  kTSS,   // Tzen & Ni 1993: trapezoid, linearly decreasing
+  kFAC,   // Flynn Hummel, Schonberg & Flynn 1992: factoring, batches from mean and variance
+  kFAC2,  // Flynn Hummel, Schonberg & Flynn 1992: factoring's practical form, halving batches
+  kWF,    // Flynn Hummel, Schmidt, Uma & Wein 1996: FAC2 batches weighted by processor speed
+  kAWFB,  // Carino & Banicescu 2008: weights adapted each batch, from chunk compute times
+  kAWFC,  // Carino & Banicescu 2008: weights adapted each chunk, from chunk compute times
+  kAWFD,  // Carino & Banicescu 2008: as B, times including the scheduling overhead
+  kAWFE,  // Carino & Banicescu 2008: as C, times including the scheduling overhead
+  kAF,    // Banicescu & Liu 2000: adaptive factoring, chunks from measured mean and variance
+};
+
+struct LoopTechniqueInfo {
+  std::string name;  // the config's schedule name
+  LoopTechnique technique;
+  std::string summary;  // one line, with its paper
+  std::vector<ParamSpec> params;
+};
+
+// Every technique, in the order `lbbench list` shows them (after the OpenMP schedules).
+std::span<const LoopTechniqueInfo> loop_technique_registry();
+
+// The measured times of one chunk, reported when it is done.
+struct ChunkTiming {
+  int iterations = 0;
+  double seconds = 0;         // running its iterations
+  double square_seconds = 0;  // sum over its iterations of the squared seconds
+  double elapsed = 0;         // from asking for it to finishing it: seconds + scheduling overhead
+};
+
+// The chunk formulas, pure functions of what they name. R: remaining iterations, P: processors.
+// Kruskal & Weiss 1985: (sqrt(2) N h / (sigma P sqrt(ln P)))^(2/3), within [1, ceil(N / P)].
+int fsc_chunk(int n, int p, double overhead, double sigma);
+// Polychronopoulos & Kuck 1987: ceil(R / P), at least min_chunk.
+int gss_chunk(int remaining, int p, int min_chunk);
+// Tzen & Ni 1993: chunk i of a trapezoid from `first` down to `last` over N iterations
+// (first 0: ceil(N / 2P)): first - i floor((first - last) / (C - 1)), C = ceil(2N / (first +
+// last)), never below last.
+int tss_chunk(int n, int p, int first, int last, int i);
+// Flynn Hummel, Schonberg & Flynn 1992: the batch factor x_j from b_j = P cv / (2 sqrt(R_j)):
+// x_0 = 1 + b^2 + b sqrt(b^2 + 2), x_j = 2 + b^2 + b sqrt(b^2 + 4) after the first batch.
+double factoring_ratio(int remaining, int p, double cv, bool first_batch);
+// The batch's chunk, ceil(R_j / (x_j P)).
+int factoring_chunk(int remaining, int p, double ratio);
+// Banicescu & Liu 2000: processor i's chunk (D + 2TR - sqrt(D^2 + 4DTR)) / (2 mu_i), where
+// D = sum_j sigma_j^2 / mu_j and T = 1 / sum_j (1 / mu_j).
+int af_chunk(int remaining, double mu_i, double d, double t);
+// Carino & Banicescu 2008: processor i's weight w_i = P (1 / pi_i) / sum_k (1 / pi_k), where
+// pi_i = sum_j j t_ij / sum_j j n_ij over its chunks j, from pi_i and the sums of pi and 1 / pi
+// over the `known` processors measured so far; a processor not measured yet (pi 0) counts at
+// their mean pi (every weight 1 when none is).
+double awf_weight(double pi_i, double pi_sum, double inverse_sum, int known, int P);
+
+class ChunkCalculator {
+ public:
+  // params: resolved against the technique's specs; speed: the processors' relative speeds
+  // (weighted factoring's weights).
+  ChunkCalculator(LoopTechnique technique, const Params& params, std::span<const double> speed);
+
+  void start(int iterations);  // a new loop; what the adaptive ones measured is kept
+  // The size of `worker`'s next chunk, taken from the remaining iterations; 0 when none is left.
+  int next(int worker);
+  void finished(int worker, const ChunkTiming& timing);  // a chunk of `worker`'s is done
+  int remaining() const { return remaining_; }
+
+ private:
+  double size_for(int worker);
+  int batch_chunk();
+  double awf_weight_of(int worker) const;
+  int af_size(int worker) const;
+  void measure_awf(int worker, double seconds, int iterations);
+  void measure_af(int worker, const ChunkTiming& timing);
+
+  const LoopTechnique technique_;
+  const int P_;
+  int min_chunk_ = 1, first_ = 0, last_ = 1, probe_ = 1;
+  double overhead_ = 0, sigma_ = 0, cv_ = 0;
+  int n_ = 0, remaining_ = 0, taken_ = 0;  // taken_: chunks handed out in this loop
+  int batch_left_ = 0, batch_size_ = 0, batches_ = 0;
+  std::vector<double> weight_;  // WF's; AWF-B's and AWF-D's as their batch began
+  // Measured over the run, per processor and summed over the processors measured, kept as each
+  // chunk ends so that a chunk costs the same whatever P. AWF: weighted sums, chunks, pi (0 until
+  // measured), and the sums of pi and 1 / pi.
+  std::vector<double> awf_seconds_, awf_iterations_, chunks_, pi_;
+  double pi_sum_ = 0, pi_inverse_sum_ = 0;
+  int pi_known_ = 0;
+  // AF: iteration moments, mean mu (0 until measured) and variance, and the sums of mu,
+  // variance, variance / mu and 1 / mu.
+  std::vector<double> iterations_, sum_, sum_sq_, mu_, var_;
+  double mu_sum_ = 0, var_sum_ = 0, d_sum_ = 0, e_sum_ = 0;
+  int mu_known_ = 0;
+};
+
+}  // namespace lbb
