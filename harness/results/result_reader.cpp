@@ -129,6 +129,7 @@ void ResultReader::add_part(const std::string& path) {
       continue;
     }
     run_index_[info.id] = runs_.size();
+    run_part_[info.id] = parts_.size();
     runs_.push_back(std::move(info));
   }
   parts_.push_back(part);
@@ -152,10 +153,11 @@ ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
 
 ColumnTable ResultReader::rows_of(const std::string& run, TableId id) const {
   if (!run_index_.count(run)) throw ResultError(path_ + ": no run " + run);
-  const std::string stem = run.substr(0, run.rfind('.') + 1);  // <invocation>.<writer>.
+  // Its writer's parts, named <invocation>.<writer>.<seq>.h5 as its id is <invocation>.<writer>.<n>
+  const std::string stem = run.substr(0, run.rfind('.') + 1);
   ColumnTable out;
   for (std::size_t k = 0; k < parts_.size(); ++k)
-    if ((file_name(parts_[k].path).starts_with(stem) || parts_.size() == 1) &&
+    if ((file_name(parts_[k].path).starts_with(stem) || run_part_.at(run) == k) &&
         !copies_.count({k, run}))
       append_rows_of(read_part_table(k, id), run, out);
   return out;

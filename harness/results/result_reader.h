@@ -50,6 +50,7 @@ class ResultReader {
   std::vector<Part> parts_;
   std::vector<RunInfo> runs_;
   std::map<std::string, std::size_t> run_index_;
+  std::map<std::string, std::size_t> run_part_;  // the part holding the run's runs row
   mutable std::vector<std::string> problems_;
   std::set<std::pair<std::size_t, std::string>> copies_;  // (part, run): a second copy, unread
   mutable std::map<std::pair<std::size_t, TableId>, ColumnTable> cache_;
