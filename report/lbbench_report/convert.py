@@ -4,6 +4,7 @@ ended (status partial) are left out, as a result set holds only ended runs. Tabl
 units and meanings come from `lbbench schema`, the table the C++ writer and reader use too.
 """
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -41,6 +42,7 @@ class Schema:
             raise RuntimeError(f"`{lbbench} schema` failed ({e})") from e
         raise RuntimeError(f"`{lbbench} schema` does not describe result sets of schema version 4")
 
+    @functools.cache
     def column(self, table, name):
         """The spec of column `name` (a family's when a member of one), or None."""
         family = None
@@ -264,8 +266,8 @@ def parse(argv):
     return p.parse_args(argv)
 
 
-def main(argv=None):
-    args = parse(sys.argv[1:] if argv is None else argv)
+def convert(args):
+    """Reads the archive and writes its part; the exit status."""
     try:
         schema = Schema(args.lbbench)
     except RuntimeError as e:
@@ -275,7 +277,7 @@ def main(argv=None):
         check_target(args.directory)
         try:
             tables, skipped = read_tables(args.archive, schema)
-        except (legacy.ArchiveError, ConvertError, OSError, KeyError) as e:
+        except (ValueError, TypeError, OSError, KeyError, IndexError, RuntimeError) as e:
             raise ConvertError(f"{args.archive}: {e}") from e
         os.makedirs(args.directory, exist_ok=True)
         target = write_part(args.directory, part_name(args.archive), tables)
@@ -291,6 +293,28 @@ def main(argv=None):
           f"{tables['modules'].rows()} module rows, {tables['invocations'].rows()} invocations"
           f"{f' ({left_out} runs not converted: they never ended)' if left_out else ''}")
     return 0
+
+
+def main(argv=None):
+    """Converts in a child process: HDF5 1.10 can crash on a damaged file (seen: a corrupt
+    attribute heap), and a crash must still end in one line and exit 2."""
+    args = parse(sys.argv[1:] if argv is None else argv)
+    sys.stdout.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = convert(args)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if not os.WIFSIGNALED(status):
+        return os.WEXITSTATUS(status)
+    temp = os.path.join(args.directory, f".{part_name(args.archive)}.{pid}.tmp")
+    if os.path.lexists(temp):
+        os.unlink(temp)
+    print(f"lbbench convert: {args.archive}: the HDF5 library crashed reading it (signal "
+          f"{os.WTERMSIG(status)}): a damaged file", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

@@ -1,12 +1,8 @@
-"""Reads an archive of lbbench before the result sets (one HDF5 file, schema version 2 or 3;
-docs/ARCHITECTURE.md at commit 7886be0, "Archive (contract)") for `lbbench convert`.
-
-Its runs are /runs/<run-id> groups (attributes, step datasets step/*, proc/*, metric/*,
-module/*) or, from version 3, rows of run tables /tables/<table-id> (harness/archive/
-run_tables.h at that commit: attributes in three compound datasets, step datasets
-concatenated). /invocations/<id> holds each invocation's provenance as attributes and its
-hwloc_topology as a scalar text dataset. Kept apart from the report's reader
-(archive_data.py), which moves to result sets: the old layout is read here alone.
+"""Reads an archive of the lbbench before result sets, for `lbbench convert` alone: one HDF5 file
+of schema version 2 or 3 (docs/ARCHITECTURE.md at commit 7886be0, "Archive (contract)"). Its
+runs are /runs/<run-id> groups or, from version 3, rows of run tables /tables/<table-id>
+(harness/archive/run_tables.h at that commit); /invocations/<id> holds provenance as
+attributes and a scalar text dataset hwloc_topology.
 """
 import os
 
@@ -24,16 +20,14 @@ class ArchiveError(ValueError):
     """Not an lbbench archive of version 2 or 3, or one this reader refuses to read."""
 
 
-def text(value):
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
 def _scalar(value, where):
     """An attribute as Python's str, int or float."""
     if np.shape(value) != ():
         raise ArchiveError(f"{where} is not a single value")
-    if isinstance(value, (bytes, str)):
-        return text(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, str):
+        return value
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, np.floating):
@@ -42,8 +36,7 @@ def _scalar(value, where):
 
 
 def _check_dataset(d):
-    """Refuses what lbbench never wrote and what would make a read run away; returns its
-    values."""
+    """Its count of values; refuses what lbbench never wrote and what would make a read run away."""
     if d.is_virtual or d.id.get_create_plist().get_external_count() > 0:
         raise ArchiveError(f"{d.name}: stored outside the file (external or virtual): refused")
     values = int(np.prod(d.shape, dtype=np.float64)) if d.shape is not None else 0
@@ -65,8 +58,7 @@ def check_objects(f):
         if isinstance(obj, h5py.Dataset):
             values += _check_dataset(obj)
             if values > MAX_TOTAL:
-                raise ArchiveError(f"more than {MAX_TOTAL} values: more than this converter "
-                                   "reads at once")
+                raise ArchiveError(f"more than {MAX_TOTAL} values: more than this reads at once")
             return None
         for member in obj if isinstance(obj, h5py.Group) else ():
             if not isinstance(obj.get(member, getlink=True), h5py.HardLink):
@@ -78,38 +70,53 @@ def check_objects(f):
 
 
 def _vector(holder, name, where, length=None, is_text=False):
-    """The one-dimensional dataset `name` of a run table, whole."""
+    """The one-dimensional dataset `name` of a run table, whole (`length` values when given)."""
     d = holder.get(name)
-    if not isinstance(d, h5py.Dataset) or d.ndim != 1:
-        raise ArchiveError(f"{where}/{name} is not a one-dimensional dataset")
-    if length is not None and d.shape[0] != length:
-        raise ArchiveError(f"{where}/{name} holds {d.shape[0]} values, the table {length} runs")
-    if is_text != (h5py.check_string_dtype(d.dtype) is not None):
-        raise ArchiveError(f"{where}/{name} is {'not ' if is_text else ''}text")
+    if not isinstance(d, h5py.Dataset) or d.ndim != 1 or d.shape[0] != (length or d.shape[0]) \
+            or is_text != (h5py.check_string_dtype(d.dtype) is not None):
+        raise ArchiveError(f"{where}/{name}: not {'text' if is_text else 'numbers'}, "
+                           f"{length or 'some'} values")
     return d.asstr(errors="replace")[()] if is_text else d[()]
 
 
-class _Table:
-    """One run table: its runs' ids, row ranges and attributes."""
+class _Steps:
+    """The step datasets (step/*, proc/*, metric/*, module/*) of a run group, or of a run table
+    (`rows`: its runs' rows together), each read whole once."""
+
+    def __init__(self, group, where, rows=None):
+        self.group, self.where, self.rows, self._columns = group, where, rows, {}
+        self.names = sorted(f"{kind}/{name}" for kind in STEP_GROUPS
+                            if isinstance(group.get(kind), h5py.Group) for name in group[kind])
+
+    def column(self, name):
+        if name not in self._columns:
+            d = self.group[name]
+            if not isinstance(d, h5py.Dataset) or d.ndim not in (1, 2) or \
+                    d.shape[0] != (self.rows if self.rows is not None else d.shape[0]):
+                raise ArchiveError(f"{self.where}/{name}: not a step dataset of {self.rows} rows")
+            self._columns[name] = d[()]
+        return self._columns[name]
+
+
+class _Table(_Steps):
+    """One run table: its runs' ids, row ranges and attributes, and its step datasets."""
 
     def __init__(self, group, where):
-        self.group, self.where = group, where
         self.ids = [str(i) for i in _vector(group, "run_id", where, is_text=True)]
         rows = _vector(group, "step_rows", where, len(self.ids))
         if rows.dtype.kind != "i" or np.any(rows < 0):
             raise ArchiveError(f"{where}/step_rows: a run's rows out of range")
         self.first = np.concatenate([[0], np.cumsum(rows, dtype=np.int64)]).tolist()
+        super().__init__(group, where, self.first[-1])
 
     def _compound(self, name, kinds):
         if name not in self.group:
             return {}
         d = self.group[name]
         if not isinstance(d, h5py.Dataset) or d.ndim != 1 or d.dtype.names is None or \
-                d.shape[0] != len(self.ids):
-            raise ArchiveError(f"{self.where}/{name} is not a compound dataset a run a record")
-        for member in d.dtype.names:
-            if d.dtype.fields[member][0].kind not in kinds:
-                raise ArchiveError(f"{self.where}/{name}: member {member} of a wrong type")
+                d.shape[0] != len(self.ids) or \
+                any(d.dtype.fields[m][0].kind not in kinds for m in d.dtype.names):
+            raise ArchiveError(f"{self.where}/{name}: not a record of numbers a run")
         values = d[()]
         return {member: values[member].tolist() for member in d.dtype.names}
 
@@ -119,8 +126,9 @@ class _Table:
         out = [{} for _ in self.ids]
         present = self._compound("attr_present", "i")
         for name, values in self._compound("attr_numbers", "if").items():
+            has = present.get(name, [1] * len(out))
             for r, value in enumerate(values):
-                if present.get(name, [1] * len(out))[r]:
+                if has[r]:
                     out[r][name] = value
         texts = self._compound("attr_texts", "i")
         distinct = _vector(self.group, "attr_text_values", self.where, is_text=True) \
@@ -133,34 +141,19 @@ class _Table:
                     out[r][name] = str(distinct[code])
         return out
 
-    def column(self, name):
-        d = self.group[name]
-        if not isinstance(d, h5py.Dataset) or d.ndim not in (1, 2) or d.shape[0] != self.first[-1]:
-            raise ArchiveError(f"{self.where}/{name}: {getattr(d, 'shape', None)} rows, its runs "
-                               f"{self.first[-1]}")
-        return d
-
 
 class StoredRun:
-    """A run, whichever layout holds it: id, attributes (str, int, float), step datasets."""
+    """A run, whichever layout holds it: id, attributes (str, int, float) and its rows of the
+    step datasets of `source`."""
 
-    def __init__(self, rid, attrs, holder, table=None, row=0):
-        self.id, self.attrs, self.holder, self._table, self.row = rid, attrs, holder, table, row
+    def __init__(self, rid, attrs, source, rows=slice(None)):
+        self.id, self.attrs, self.source, self.rows = rid, attrs, source, rows
 
-    def names(self):
-        """Its step datasets, "step/makespan", "proc/busy", ..., sorted."""
-        return sorted(f"{kind}/{name}" for kind in STEP_GROUPS
-                      if isinstance(self.holder.get(kind), h5py.Group)
-                      for name in self.holder[kind])
+    def names(self):  # "step/makespan", "proc/busy", ..., sorted
+        return self.source.names
 
     def series(self, name):
-        if self._table is None:
-            d = self.holder[name]
-            if not isinstance(d, h5py.Dataset) or d.ndim not in (1, 2):
-                raise ArchiveError(f"{self.holder.name}/{name} is not a step dataset")
-            return d[()]
-        t = self._table
-        return t.column(name)[t.first[self.row]:t.first[self.row + 1]]
+        return self.source.column(name)[self.rows]
 
 
 def _group_runs(runs, rid):
@@ -168,12 +161,12 @@ def _group_runs(runs, rid):
     if not isinstance(group, h5py.Group):
         raise ArchiveError(f"/runs/{rid} is not a group")
     attrs = {k: _scalar(v, f"/runs/{rid} attribute {k}") for k, v in group.attrs.items()}
-    return [StoredRun(rid, attrs, group)]
+    return [StoredRun(rid, attrs, _Steps(group, f"/runs/{rid}"))]
 
 
 def _table_runs(tables, tid):
     table = _Table(tables[tid], f"/tables/{tid}")
-    return [StoredRun(rid, attrs, table.group, table, r)
+    return [StoredRun(rid, attrs, table, slice(table.first[r], table.first[r + 1]))
             for r, (rid, attrs) in enumerate(zip(table.ids, table.attributes()))]
 
 
@@ -187,8 +180,8 @@ def open_archive(path):
         raise ArchiveError("not an HDF5 file, or damaged") from e
     try:
         version = f.attrs.get("schema_version")
-        if not isinstance(f.get("runs", getlink=True), h5py.HardLink) or version is None or \
-                np.shape(version) != ():
+        if not isinstance(f.get("runs", getlink=True), h5py.HardLink) or \
+                not isinstance(f["runs"], h5py.Group) or not isinstance(version, np.integer):
             raise ArchiveError("not an lbbench archive (no /runs group or no schema_version)")
         if int(version) not in VERSIONS:
             raise ArchiveError(f"schema version {version}: only archives of version 2 or 3 are "
