@@ -29,6 +29,7 @@ void add_merge_command(CLI::App& app);
 void add_expect_command(CLI::App& app);
 void add_recover_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_convert_command(CLI::App& app);  // runs report/convert.py
 
 // An archive's selected runs, for table and compare; exit 2 when it cannot be read.
 std::vector<ConfigResult> read_results(const std::string& path, const Selection& selection);
