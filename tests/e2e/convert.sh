@@ -21,6 +21,18 @@ for name in v3_smoke v3_trfd_modules v2_groups v3_mixed; do
 done
 grep -q "(1 partial runs not converted: they never ended)" "$tmp/out.txt"
 grep -q " 288 module rows" <("$lbbench" convert tests/data/v3_trfd_modules.h5 "$tmp/trfd")
+# Text beyond ASCII comes back whole through h5py's asstr().
+cp tests/data/v2_groups.h5 "$tmp/utf8.h5"
+$py - "$tmp/utf8.h5" <<'PY'
+import h5py, sys
+h5py.File(sys.argv[1], "r+")["runs/run-00001-block"].attrs["name"] = "Zaki–Li ß ∑"
+PY
+"$lbbench" convert "$tmp/utf8.h5" "$tmp/utf8" > /dev/null
+$py - "$tmp/utf8/utf8.converted.0000.h5" <<'PY'
+import h5py, sys
+names = sorted(h5py.File(sys.argv[1])["runs/name"].asstr()[:])
+assert names == ["Zaki–Li ß ∑", "smoke", "smoke"], names
+PY
 [ "$(ls -A "$tmp/set" | wc -l)" -eq 4 ]  # four parts, no temporary left behind
 
 # Refused, exit 2 with one line naming the input; the target directory gains nothing.
