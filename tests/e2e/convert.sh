@@ -21,13 +21,17 @@ for name in v3_smoke v3_trfd_modules v2_groups v3_mixed; do
 done
 grep -q "(1 partial runs not converted: they never ended)" "$tmp/out.txt"
 grep -q " 288 module rows" <("$lbbench" convert tests/data/v3_trfd_modules.h5 "$tmp/trfd")
-# Text beyond ASCII comes back whole through h5py's asstr().
+# Text beyond ASCII comes back whole through h5py's asstr(); an attribute without a column is
+# named and left out.
 cp tests/data/v2_groups.h5 "$tmp/utf8.h5"
 $py - "$tmp/utf8.h5" <<'PY'
 import h5py, sys
-h5py.File(sys.argv[1], "r+")["runs/run-00001-block"].attrs["name"] = "Zaki–Li ß ∑"
+run = h5py.File(sys.argv[1], "r+")["runs/run-00001-block"]
+run.attrs["name"] = "Zaki–Li ß ∑"
+run.attrs["retired"] = "a text attribute no schema-4 column takes"
 PY
-"$lbbench" convert "$tmp/utf8.h5" "$tmp/utf8" > /dev/null
+"$lbbench" convert "$tmp/utf8.h5" "$tmp/utf8" > /dev/null 2> "$tmp/err.txt"
+grep -q "note: runs: no column in schema version 4 for retired: left out" "$tmp/err.txt"
 $py - "$tmp/utf8/utf8.converted.0000.h5" <<'PY'
 import h5py, sys
 names = sorted(h5py.File(sys.argv[1])["runs/name"].asstr()[:])

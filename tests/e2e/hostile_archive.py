@@ -39,7 +39,7 @@ def damaged(path):  # one byte changed, found by changing bytes at random: HDF5 
 
 KINDS = {foreign: "not an lbbench archive", soft: "a soft or external link",
          external: "a soft or external link", storage: "stored outside the file",
-         huge: "not one lbbench writes", damaged: "a damaged file"}
+         huge: "not one lbbench writes", damaged: "damaged files"}
 with open(f"{out}/expected.txt", "w") as expected:
     for make, message in KINDS.items():
         path = f"{out}/{make.__name__}.h5"
