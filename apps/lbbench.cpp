@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   lbb::add_expect_command(app);
   lbb::add_export_command(app);
   lbb::add_simulate_command(app);
+  lbb::add_convert_command(app);
   lbb::add_report_command(app);
   try {
     app.parse(argc, argv);

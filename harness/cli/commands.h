@@ -28,6 +28,7 @@ void add_schema_command(CLI::App& app);
 void add_expect_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_convert_command(CLI::App& app);  // runs report/convert.py
 
 // A result set's selected runs, for table and compare; exit 2 when it cannot be read. Prints
 // what it read (runs, invocations, parts; parts left out and why) to stderr.
