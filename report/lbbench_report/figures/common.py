@@ -3,6 +3,8 @@ import re
 from dataclasses import dataclass
 
 import matplotlib
+import numpy as np
+import pandas as pd
 
 matplotlib.use("Agg")  # files only: no display on a build machine
 import matplotlib.pyplot as plt  # noqa: E402
@@ -12,8 +14,10 @@ FAMILY_COLOURS = {"static": "#1f77b4", "between-step dynamic": "#2ca02c",
                   "fastest-finish dynamic": "#d62728", "in-step schedule": "#9467bd"}
 MARK_BEST, MARK_TIE, MARK_UNRANKED, MARK_BASELINE = "*", "~", "-", "(baseline)"
 
+# A set's labels are text, never TeX: "$" in a name must not start mathtext (or fail to parse).
 plt.rcParams.update({"font.size": 10, "axes.titlesize": 11, "axes.grid": True,
-                     "grid.alpha": 0.3, "figure.constrained_layout.use": True})
+                     "grid.alpha": 0.3, "figure.constrained_layout.use": True,
+                     "text.parse_math": False})
 
 
 @dataclass
@@ -49,8 +53,29 @@ def group_title(workload, processors, sweep):
 
 
 def sweep_rest(sweep):
-    from ..archive_data import sweep_params
+    from ..strategies import sweep_params
     return sweep_params(sweep)
+
+
+def _numbers(values):
+    return pd.to_numeric(values, errors="coerce").to_numpy(float)
+
+
+def step_series(rs, run_ids, column):
+    """Each run's `column` of the steps table in step order, one array a run that has it."""
+    rows = rs.steps[rs.steps.run.isin(run_ids)]
+    if column not in rows:
+        return []
+    return [_numbers(g.sort_values("step")[column]) for _, g in rows.groupby("run")]
+
+
+def busy_matrix(rs, run_id):
+    """One run's busy CPU time [step, processor] (NaN where the set holds none)."""
+    rows = rs.procs[rs.procs.run == run_id]
+    if "busy" not in rows or rows.empty:
+        return np.full((0, 0), np.nan)
+    return rows.assign(busy=_numbers(rows.busy)).pivot(index="step", columns="proc",
+                                                       values="busy").to_numpy(float)
 
 
 def save(fig, out_dir, record):

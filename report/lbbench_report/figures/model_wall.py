@@ -1,5 +1,6 @@
 """Modelled makespan against measured wall time, every run, coloured by strategy family."""
 import numpy as np
+from matplotlib.ticker import LogFormatter
 
 from .common import FAMILY_COLOURS, Figure, plt, save
 
@@ -29,6 +30,9 @@ def model_wall_figure(runs, out_dir, key="model-vs-wall"):
             ax.set_ylim(lim)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):  # plain text: mathtext is off (figures/common.py)
+            axis.set_major_formatter(LogFormatter())
+            axis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
         ax.set_xlabel("modelled makespan (s)")
         ax.set_ylabel("wall time (s)")
         ax.set_title(w)

@@ -1,7 +1,7 @@
 """A heat map over every two-parameter sweep (workload or balancer parameters)."""
 import numpy as np
 
-from ..archive_data import label_params, sweep_params
+from ..strategies import label_params, sweep_params
 from .common import MARK_BEST, MARK_TIE, Figure, mark, plt, save
 
 
