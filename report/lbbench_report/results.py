@@ -1,7 +1,7 @@
-"""Reads a result set (schema v4, docs/ARCHITECTURE.md): a directory of write-once HDF5 parts,
-each holding five tables, a table a group of equal-length 1-D columns. read_set() returns the
-tables as pandas frames. A part is checked whole before any value is read: a part that is not
-such a file is left out with a line in `problems`, never a crash, a hang or a huge allocation."""
+"""Reads a result set (schema v4, docs/ARCHITECTURE.md) into pandas: a directory of write-once
+HDF5 parts, each holding five tables, a table a group of equal-length 1-D columns. A part is
+checked before its values are read; one that is not such a file is left out with a line in
+`problems`, never a crash, a hang or a huge allocation."""
 import os
 import stat
 from dataclasses import dataclass, field
@@ -56,48 +56,46 @@ def _attribute(f, name, kinds):
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
-def _columns(group, where, budget):
-    """The group's columns, each checked (a 1-D dataset of a layout type held in the file
-    itself) before the part's total size is compared with `budget`; then read."""
-    checked = []
-    for name in group:
-        d, what = group.get(name, getlink=True), f"{where}/{name}"
-        if not isinstance(d, h5py.HardLink) or not isinstance(group[name], h5py.Dataset):
-            raise PartError(f"{what} is not a dataset")
-        d = group[name]
+def _member(group, name, kind):
+    """group[name] when it is a hard link to a `kind` (a soft or external link reaches out)."""
+    if not isinstance(group.get(name, getlink=True), h5py.HardLink) or \
+            not isinstance(group[name], kind):
+        raise PartError(f"{group.name.rstrip('/')}/{name} is not a {kind.__name__.lower()}")
+    return group[name]
+
+
+def _table(group, keys, budget):
+    """The table `group` as a frame, keys first, once every column is checked (a 1-D dataset of
+    a layout type, stored in the file itself, as long as the others, within `budget` bytes)."""
+    where, columns = group.name, {name: _member(group, name, h5py.Dataset) for name in group}
+    for name, d in columns.items():
         if d.ndim != 1 or d.dtype.kind not in KINDS or d.is_virtual or \
                 d.id.get_create_plist().get_external_count():
-            raise PartError(f"{what} is {d.dtype} {d.shape}, not a column of the layout")
-        checked.append((name, d))
-    if len({d.shape[0] for _, d in checked}) > 1:
+            raise PartError(f"{where}/{name} is {d.dtype} {d.shape}, not a column of the layout")
+    if len({d.shape[0] for d in columns.values()}) > 1:
         raise PartError(f"{where}: columns of unequal lengths")
-    budget[0] -= sum(d.size * (d.dtype.itemsize + (TEXT_VALUE if d.dtype.kind == "S" else 0))
-                     for _, d in checked)
+    budget[0] -= sum(d.size * (d.dtype.itemsize + TEXT_VALUE * (d.dtype.kind == "S"))
+                     for d in columns.values())
     if budget[0] < 0:
         raise PartError(f"{where}: columns larger than the file could hold")
-    return checked
+    for key, allowed in keys.items():
+        if key not in columns or columns[key].dtype.kind not in allowed:
+            raise PartError(f"{where}/{key}: missing or of the wrong type")
+    order = list(keys) + [name for name in columns if name not in keys]
+    return pd.DataFrame({name: columns[name].asstr("utf-8", "replace")[:]
+                         if columns[name].dtype.kind == "S" else columns[name][:]
+                         for name in order})
 
 
 def read_part(path):
     """{table: DataFrame} of one part; raises PartError (or h5py's own) when it is not one."""
     with h5py.File(path, "r") as f:
-        if _attribute(f, "schema", "S") != SCHEMA or _attribute(f, "schema_version", "iu") \
-                != VERSION:
+        if _attribute(f, "schema", "S") != SCHEMA or \
+                _attribute(f, "schema_version", "iu") != VERSION:
             raise PartError(f"not an {SCHEMA} part of schema version {VERSION}")
         budget = [DEFLATE_RATIO * os.path.getsize(path) + (1 << 20)]
-        frames = {}
-        for table, keys in KEYS.items():
-            if not isinstance(f.get(table, getlink=True), h5py.HardLink) or \
-                    not isinstance(f[table], h5py.Group):
-                raise PartError(f"/{table} is not a group")
-            columns = _columns(f[table], f"/{table}", budget)
-            kinds = {name: d.dtype.kind for name, d in columns}
-            for key, allowed in keys.items():
-                if kinds.get(key, "-") not in allowed:
-                    raise PartError(f"/{table}/{key}: missing or of the wrong type")
-            frames[table] = pd.DataFrame({name: d.asstr("utf-8", "replace")[:]
-                                          if d.dtype.kind == "S" else d[:] for name, d in columns})
-        return frames
+        return {table: _table(_member(f, table, h5py.Group), keys, budget)
+                for table, keys in KEYS.items()}
 
 
 def _consistent(frames, kinds):
@@ -108,6 +106,22 @@ def _consistent(frames, kinds):
             if kinds.setdefault((table, name), kind) != kind:
                 return f"/{table}/{name} is {kind}, {kinds[(table, name)]} in earlier parts"
     return None
+
+
+def _combine(rs, read):
+    """The parts' tables as one frame each: a row held twice kept once (an invocation's row is
+    in each of its parts), rows of runs with no /runs row (killed, or running) left out."""
+    for table, keys in KEYS.items():
+        frame = pd.concat([r[table] for r in read], ignore_index=True)
+        unique = frame.drop_duplicates(list(keys))
+        if len(unique) < len(frame) and table != "invocations":
+            rs.problems.append(f"/{table}: {len(frame) - len(unique)} rows held twice: first kept")
+        rs.tables[table] = unique.reset_index(drop=True)
+    for table in ("steps", "procs", "modules"):
+        frame = rs.tables[table]
+        ended = frame.run.isin(rs.runs.run)
+        rs.unended = sorted(set(rs.unended) | set(frame.run[~ended]))
+        rs.tables[table] = frame[ended].reset_index(drop=True)
 
 
 def read_set(directory, parts=None):
@@ -131,17 +145,5 @@ def read_set(directory, parts=None):
     if not read:
         raise PartError(f"{directory}: no readable part of an {SCHEMA} set"
                         + (f" ({rs.problems[0]})" if rs.problems else " (no *.h5 file)"))
-    for table, keys in KEYS.items():
-        frame = pd.concat([r[table] for r in read], ignore_index=True)
-        unique = frame.drop_duplicates(list(keys)[:1] if table in ("runs", "invocations")
-                                       else list(keys))
-        if len(unique) < len(frame) and table != "invocations":  # every part names its invocation
-            rs.problems.append(f"/{table}: {len(frame) - len(unique)} rows held twice: first kept")
-        rs.tables[table] = unique.reset_index(drop=True)
-    ended = set(rs.runs.run)
-    for table in ("steps", "procs", "modules"):
-        frame = rs.tables[table]
-        keep = frame.run.isin(ended)
-        rs.unended = sorted(set(rs.unended) | set(frame.run[~keep]))
-        rs.tables[table] = frame[keep].reset_index(drop=True)
+    _combine(rs, read)
     return rs

@@ -16,7 +16,7 @@ STEPS, PROCS, MODULES = 4, 2, 4
 
 def write_text(group, name, values):
     """A fixed-length UTF-8 column, NULLPAD, as wide as its longest value (at least 1)."""
-    encoded = [str(v).encode() for v in values]
+    encoded = [v if isinstance(v, bytes) else str(v).encode() for v in values]
     width = max([1] + [len(v) for v in encoded])
     text = h5py.h5t.C_S1.copy()
     text.set_size(width)
