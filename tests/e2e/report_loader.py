@@ -51,7 +51,7 @@ CASES = {  # name -> (edit of the BAD part, words its problem line holds)
     "compound column": (lambda f: replace(
         f, "steps/wall", lambda g, n: g.create_dataset(
             n, data=np.zeros(16, dtype=[("a", "f8"), ("b", "i4")]))), "wall"),
-    "external storage": (lambda f: replace(f, "invocations/host", external), "host"),
+    "external storage": (lambda f: external(f["invocations"], "outside"), "outside"),
     "soft link": (lambda f: replace(
         f, "runs/name", lambda g, n: g.__setitem__(n, h5py.SoftLink("/runs/status"))), "name"),
     "2^40 values claimed": (lambda f: [replace(f, f"steps/{c}", lambda g, n: g.create_dataset(
