@@ -38,8 +38,8 @@ constexpr int kExitNoPython = 1;
 void add_report_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "write PNG figures and one self-contained HTML page of an archive (with a second "
-      "archive: their comparison too); `lbbench report --help` lists the options");
+      "write PNG figures and one self-contained HTML page of a result set (with a second "
+      "set: their comparison too); `lbbench report --help` lists the options");
   // Every argument, --help included, goes to the script, which parses them.
   cmd->prefix_command();
   cmd->set_help_flag();
