@@ -43,7 +43,7 @@ def pick_busy_maps(rows, runs, highlight):
 def measured(rows, key, missing):
     """The table's rows with a median to draw; the others are said to be missing."""
     medians = [r[f"{r.headline}_median"] for _, r in rows.iterrows()]
-    ok = [m == m and m is not None and m > 0 for m in medians]
+    ok = [m is not None and 0 < m < float("inf") for m in medians]  # NaN compares false
     for r in rows[[not x for x in ok]].itertuples():
         missing.append(f"{key[0]} P={int(key[1])} {key[2]} {r.label}: no verified repetition "
                        f"(table: verified {r.verified}); not drawn")

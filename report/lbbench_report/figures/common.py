@@ -78,7 +78,24 @@ def busy_matrix(rs, run_id):
                                                        values="busy").to_numpy(float)
 
 
+LONGEST_TEXT, LONGEST_TICK = 160, 80  # characters of a set's text a figure shows (the page
+# has it whole): a title or legend line, a tick label
+
+
+def shorter(text, longest=LONGEST_TEXT):
+    text = str(text)
+    return text if len(text) <= longest else text[:longest - 1] + "…"
+
+
+def tick_labels(labels):
+    """Tick labels from a set's text, each shorter() (a tick label is drawn from this list)."""
+    return [shorter(label, LONGEST_TICK) for label in labels]
+
+
 def save(fig, out_dir, record):
+    # A set's text is unbounded: a label of 100,000 characters overflows the rasteriser.
+    for text in fig.findobj(matplotlib.text.Text):
+        text.set_text(shorter(text.get_text()))
     record.path = f"{out_dir}/{record.key}.png"
     fig.savefig(record.path, dpi=DPI)
     plt.close(fig)
