@@ -3,7 +3,6 @@ HDF5 parts, each holding five tables, a table a group of equal-length 1-D column
 checked before its values are read; one that is not such a file is left out with a line in
 `problems`, never a crash, a hang or a huge allocation."""
 import os
-import stat
 from dataclasses import dataclass, field
 
 import h5py
@@ -47,21 +46,20 @@ def part_files(directory):
 
 def _attribute(f, name, kinds):
     """A root attribute as a Python value, read only once its type is one of `kinds`."""
-    if name not in f.attrs:
-        raise PartError(f"no root attribute {name}")
-    dtype, shape = f.attrs.get_id(name).dtype, f.attrs.get_id(name).shape
-    if dtype.kind not in kinds or shape not in ((), (1,)):
-        raise PartError(f"root attribute {name} is {dtype} {shape}")
-    value = f.attrs[name].reshape(-1)[0] if shape else f.attrs[name]
+    stored = f.attrs.get_id(name) if name in f.attrs else None
+    if stored is None or stored.dtype.kind not in kinds or stored.shape not in ((), (1,)):
+        raise PartError(f"root attribute {name}: missing, or not one value of the layout's type")
+    value = f.attrs[name].reshape(-1)[0] if stored.shape else f.attrs[name]
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
 def _member(group, name, kind):
     """group[name] when it is a hard link to a `kind` (a soft or external link reaches out)."""
-    if not isinstance(group.get(name, getlink=True), h5py.HardLink) or \
-            not isinstance(group[name], kind):
+    member = group.get(name, getlink=True)
+    member = group[name] if isinstance(member, h5py.HardLink) else member
+    if not isinstance(member, kind):
         raise PartError(f"{group.name.rstrip('/')}/{name} is not a {kind.__name__.lower()}")
-    return group[name]
+    return member
 
 
 def _table(group, keys, budget):
@@ -69,8 +67,9 @@ def _table(group, keys, budget):
     a layout type, stored in the file itself, as long as the others, within `budget` bytes)."""
     where, columns = group.name, {name: _member(group, name, h5py.Dataset) for name in group}
     for name, d in columns.items():
-        if d.ndim != 1 or d.dtype.kind not in KINDS or d.is_virtual or \
-                d.id.get_create_plist().get_external_count():
+        stored = d.id.get_create_plist()  # in this file: no external or virtual storage
+        if d.ndim != 1 or d.dtype.kind not in KINDS or stored.get_external_count() or \
+                stored.get_layout() == h5py.h5d.VIRTUAL:
             raise PartError(f"{where}/{name} is {d.dtype} {d.shape}, not a column of the layout")
     if len({d.shape[0] for d in columns.values()}) > 1:
         raise PartError(f"{where}: columns of unequal lengths")
@@ -99,29 +98,33 @@ def read_part(path):
 
 
 def _consistent(frames, kinds):
-    """Whether every column has the kind (text or number) the set's earlier parts gave it."""
-    for table, frame in frames.items():
-        for name, values in frame.items():
-            kind = "text" if values.dtype == object else "number"
-            if kinds.setdefault((table, name), kind) != kind:
-                return f"/{table}/{name} is {kind}, {kinds[(table, name)]} in earlier parts"
-    return None
+    """Refuses a part that types a column (text or number) otherwise than the parts before it."""
+    own = {(table, name): "text" if dtype == object else "number"
+           for table, frame in frames.items() for name, dtype in frame.dtypes.items()}
+    for (table, name), kind in own.items():
+        if kinds.get((table, name), kind) != kind:
+            raise PartError(f"/{table}/{name} is {kind}, {kinds[(table, name)]} in earlier parts")
+    kinds.update(own)
 
 
 def _combine(rs, read):
-    """The parts' tables as one frame each: a row held twice kept once (an invocation's row is
-    in each of its parts), rows of runs with no /runs row (killed, or running) left out."""
+    """The parts' tables as one frame each. An invocation's row is in each of its parts; a run
+    held twice (a part copied twice) is kept once, its rows too. Rows of runs with no /runs row
+    (killed, or still running) are left out."""
+    twice = 0
     for table, keys in KEYS.items():
         frame = pd.concat([r[table] for r in read], ignore_index=True)
-        unique = frame.drop_duplicates(list(keys))
-        if len(unique) < len(frame) and table != "invocations":
-            rs.problems.append(f"/{table}: {len(frame) - len(unique)} rows held twice: first kept")
-        rs.tables[table] = unique.reset_index(drop=True)
-    for table in ("steps", "procs", "modules"):
-        frame = rs.tables[table]
-        ended = frame.run.isin(rs.runs.run)
-        rs.unended = sorted(set(rs.unended) | set(frame.run[~ended]))
-        rs.tables[table] = frame[ended].reset_index(drop=True)
+        if table in ("runs", "invocations") or twice:
+            unique = frame.drop_duplicates(list(keys))
+            twice += (len(frame) - len(unique)) * (table == "runs")
+            frame = unique
+        if table not in ("runs", "invocations"):
+            ended = frame.run.isin(rs.runs.run)
+            rs.unended = sorted(set(rs.unended) | set(frame.run[~ended]))
+            frame = frame[ended]
+        rs.tables[table] = frame.reset_index(drop=True)
+    if twice:
+        rs.problems.append(f"/runs: {twice} runs held twice, each kept once with its rows")
 
 
 def read_set(directory, parts=None):
@@ -131,12 +134,10 @@ def read_set(directory, parts=None):
     for name in part_files(directory) if parts is None else parts:
         path = os.path.join(directory, name)
         try:
-            if not stat.S_ISREG(os.lstat(path).st_mode):
+            if os.path.islink(path) or not os.path.isfile(path):
                 raise PartError("not a regular file")
             frames = read_part(path)
-            conflict = _consistent(frames, kinds)
-            if conflict:
-                raise PartError(conflict)
+            _consistent(frames, kinds)
         except Exception as e:  # noqa: BLE001 - h5py raises many kinds on hostile bytes
             rs.problems.append(f"{name}: left out: {type(e).__name__}: {e}"[:400])
             continue

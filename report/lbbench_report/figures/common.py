@@ -74,6 +74,7 @@ def busy_matrix(rs, run_id):
     rows = rs.procs[rs.procs.run == run_id]
     if "busy" not in rows or rows.empty:
         return np.full((0, 0), np.nan)
+    rows = rows.drop_duplicates(["step", "proc"])  # a hostile part may repeat a row
     return rows.assign(busy=_numbers(rows.busy)).pivot(index="step", columns="proc",
                                                        values="busy").to_numpy(float)
 
