@@ -66,6 +66,9 @@ def _table(group, keys, budget):
     """The table `group` as a frame, keys first, once every column is checked (a 1-D dataset of
     a layout type, stored in the file itself, as long as the others, within `budget` bytes)."""
     where, columns = group.name, {name: _member(group, name, h5py.Dataset) for name in group}
+    if not columns:  # a table with no rows may be written with no columns
+        return pd.DataFrame({key: pd.Series(dtype=object if kinds == "S" else "int64")
+                             for key, kinds in keys.items()})
     for name, d in columns.items():
         stored = d.id.get_create_plist()  # in this file: no external or virtual storage
         if d.ndim != 1 or d.dtype.kind not in KINDS or stored.get_external_count() or \

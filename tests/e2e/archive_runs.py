@@ -1,75 +1,57 @@
 #!/usr/bin/python3
-"""The e2e tests' way into a result set's runs: the report's loader (read_set in
-report/lbbench_report/results.py), importable from tests/e2e/, and a command line for the shell
-tests:
+"""The e2e tests' way into an archive's runs: the report's reader (iter_runs in
+report/lbbench_report/archive_data.py), which reads both layouts (/runs/<run-id> groups and run
+tables), importable from tests/e2e/, and a command line for the shell tests:
 
-  archive_runs.py ids SET                  the run ids, one a line, sorted
-  archive_runs.py attr SET RUN NAME        the run's /runs column NAME (exit 1 when it has none)
-  archive_runs.py holding SET TABLE/COLUMN how many runs hold a value of the column, e.g.
-                                           steps/metric_utilization or modules/owner
-  archive_runs.py dump SET [RUN...]        the runs whole (every /runs column; each of their
-                                           steps, procs and modules rows' count and digest), to
-                                           compare two versions of a set
+  archive_runs.py ids ARCHIVE              the run ids, one a line, in the reader's order
+  archive_runs.py attr ARCHIVE RUN NAME    the run's attribute NAME (exit 1 when it lacks it)
+  archive_runs.py holding ARCHIVE DATASET  how many runs hold the step dataset DATASET
+  archive_runs.py dump ARCHIVE [RUN...]    the runs whole (every attribute, every step dataset's
+                                           type, shape and bytes), to compare two versions
 """
 import hashlib
 import os
 import sys
 
+import h5py
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "report"))
-from lbbench_report.results import PartError, read_set  # noqa: E402
+from lbbench_report.archive_data import ArchiveError, iter_runs  # noqa: E402
 
-__all__ = ["PartError", "read_set", "held", "runs_by_id"]  # what the other tests import
-
-
-def held(column):
-    """Which values of a column a run holds: not the layout's fill for an absent value ("" for
-    text, NaN for reals, -1 for integers)."""
-    if column.dtype == object:
-        return column != ""
-    if column.dtype.kind in "iu":
-        return column != -1
-    return column.notna()
+__all__ = ["ArchiveError", "iter_runs", "runs_by_id"]  # what the other tests import from here
 
 
-def runs_by_id(rs):
-    """The set's /runs rows by run id, each a dict of its columns (absent values left out)."""
-    has = {k: held(rs.runs[k]).to_numpy() for k in rs.runs}
-    return {row["run"]: {k: v for k, v in row.items() if has[k][i]}
-            for i, row in enumerate(rs.runs.to_dict("records"))}
+def runs_by_id(f):
+    """The open archive's runs by id (StoredRun, valid while `f` is open)."""
+    return {run.id: run for run in iter_runs(f)}
 
 
-def dump(rs, rid):
-    lines = [f"== {rid}"]
-    row = rs.runs[rs.runs.run == rid].iloc[0]
-    lines += [f"{k}: {rs.runs[k].dtype} {v!r}" for k, v in sorted(row.items())]
-    for table in ("steps", "procs", "modules"):
-        rows = rs.tables[table][rs.tables[table].run == rid]
-        rows = rows.sort_values([c for c in ("step", "proc", "phase", "module") if c in rows])
-        text = rows[sorted(rows.columns)].to_csv(index=False, float_format="%.17g")
-        lines.append(f"{table}: {len(rows)} rows {hashlib.sha256(text.encode()).hexdigest()}")
+def dump(run):
+    lines = [f"== {run.id}"]
+    lines += [f"{k}: {type(v).__name__} {v!r}" for k, v in sorted(run.attrs.items())]
+    for name in run.names():
+        data = run.series(name)
+        digest = hashlib.sha256(data.tobytes()).hexdigest()
+        lines.append(f"{name}: {data.dtype} {data.shape} {digest}")
     return "\n".join(lines)
 
 
 def main(command, path, *args):
-    rs = read_set(path)
-    for problem in rs.problems:
-        print(f"archive_runs: {path}: {problem}", file=sys.stderr)
-    runs = runs_by_id(rs)
-    if command == "ids":
-        print("\n".join(sorted(runs)))
-    elif command == "attr":
-        rid, name = args
-        if name not in runs.get(rid, {}):
-            sys.exit(f"archive_runs: {rid} has no {name}")
-        print(runs[rid][name])
-    elif command == "holding":
-        table, column = args[0].split("/", 1)
-        rows = rs.tables[table]
-        print(rows.run[held(rows[column])].nunique() if column in rows else 0)
-    elif command == "dump":
-        print("\n".join(dump(rs, rid) for rid in (args or sorted(runs))))
-    else:
-        sys.exit(f"archive_runs: unknown command '{command}'")
+    with h5py.File(path, "r") as f:
+        runs = runs_by_id(f)
+        if command == "ids":
+            print("\n".join(runs))
+        elif command == "attr":
+            rid, name = args
+            if name not in runs[rid].attrs:
+                sys.exit(f"archive_runs: {rid} has no attribute {name}")
+            print(runs[rid].attrs[name])
+        elif command == "holding":
+            print(sum(args[0] in run.names() for run in runs.values()))
+        elif command == "dump":
+            print("\n".join(dump(runs[rid]) for rid in (args or runs)))
+        else:
+            sys.exit(f"archive_runs: unknown command '{command}'")
 
 
 if __name__ == "__main__":

@@ -26,8 +26,8 @@ runs() { /usr/bin/python3 tests/e2e/archive_runs.py "$1" "$tmp/a.h5" "${@:2}"; }
 [ "$(runs attr run-00000-optimal_chain-executor=async executor)" = async ]
 [ "$(runs attr run-00004-optimal_chain-executor=async_modelled executor)" = async_modelled ]
 h5dump -H "$tmp/a.h5" > /dev/null  # plain HDF5
-[ "$(runs holding steps/metric_utilization)" -eq 8 ]
-[ "$(runs holding steps/metric_modules_moved)" -eq 8 ]
+[ "$(runs holding metric/utilization)" -eq 8 ]
+[ "$(runs holding metric/modules_moved)" -eq 8 ]
 # Asynchronous runs cannot be replayed: counted on one line per reason, and refused (exit 2).
 code=0
 "$lbbench" simulate --replay "$tmp/a.h5" > "$tmp/replay.txt" 2> "$tmp/err.txt" || code=$?

@@ -17,12 +17,15 @@ TOTALS = ["makespan_total", "wall_total", "ideal_total", "efficiency", "imbalanc
 ERROR = "injected by degrade_set.py"
 
 
-def rewrite(runs, name, values):
-    """Replaces the column `name` of the /runs group by `values`, its unit and meaning kept."""
-    kept = dict(runs[name].attrs)
-    text = runs[name].dtype.kind == "S"
-    del runs[name]
-    d = write_text(runs, name, values) if text else runs.create_dataset(name, data=values)
+def rewrite(table, name, values):
+    """Writes `values` as the column `name` of the group `table`, in place of the column of that
+    name (its unit and meaning kept) or as a new one (a writer may leave out a column no run of
+    a part has)."""
+    kept = dict(table[name].attrs) if name in table else {"unit": "", "meaning": name}
+    if name in table:
+        del table[name]
+    text = np.asarray(values).dtype.kind in "OUS"
+    d = write_text(table, name, values) if text else table.create_dataset(name, data=values)
     d.attrs.update(kept)
 
 
@@ -37,9 +40,10 @@ def fail(runs, rows):
     changes = {"status": "failed", "error": ERROR, "verified": 0}
     changes.update({name: absent(runs[name]) for name in TOTALS if name in runs})
     for name, value in changes.items():
-        if name in columns:
-            columns[name][rows] = value
-            rewrite(runs, name, columns[name])
+        if name not in columns:  # "error", where no run of the part failed
+            columns[name] = np.full(len(rows), "", dtype=object)
+        columns[name][rows] = value
+        rewrite(runs, name, columns[name])
 
 
 def drop(runs, rows):

@@ -27,8 +27,8 @@ runs() { /usr/bin/python3 tests/e2e/archive_runs.py "$1" "$tmp/s.h5" "${@:2}"; }
 [ "$(runs attr run-00004-omp_tasks executor)" = omp_tasks ]
 [ "$(runs attr run-00004-omp_tasks schedule)" = omp_tasks ]
 h5dump -H "$tmp/s.h5" > /dev/null  # plain HDF5
-[ "$(runs holding steps/metric_remote_runs)" -eq 4 ]
-[ "$(runs holding modules/owner)" -eq 5 ]
+[ "$(runs holding metric/remote_runs)" -eq 4 ]
+[ "$(runs holding module/owner)" -eq 5 ]
 sed -i 's/chunk: 2/chunk: 0/' "$tmp/s.yaml"
 code=0
 "$lbbench" run "$tmp/s.yaml" -o "$tmp/bad.h5" > /dev/null 2> "$tmp/err.txt" || code=$?

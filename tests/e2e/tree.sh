@@ -23,7 +23,7 @@ rows=$(grep -c '^tree_search .* yes  nodes=3987  depth=5  leaves=3232  levels=6 
 [ "$rows" -eq 12 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
 h5dump -H "$tmp/tree.h5" > /dev/null  # plain HDF5
 runs() { /usr/bin/python3 tests/e2e/archive_runs.py "$1" "$tmp/tree.h5" "${@:2}"; }
-[ "$(runs holding steps/metric_t_model)" -eq 12 ]
+[ "$(runs holding metric/t_model)" -eq 12 ]
 [ "$(runs attr run-00001-tree_mesh-processors=2 leaves)" = 3232.0 ]
 [ "$(runs attr run-00001-tree_mesh-processors=2 executor)" = level ]
 sed -i 's/t: 1, a: 3/t: 0, q: 0.5, m: 2, a: 3/' "$tmp/tree.yaml"
