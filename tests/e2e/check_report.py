@@ -7,7 +7,8 @@ import os
 import re
 import sys
 
-from archive_runs import read_set
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "report"))
+from lbbench_report.results import read_set  # noqa: E402 (the report's own loader)
 
 
 def fail(msg):

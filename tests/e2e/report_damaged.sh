@@ -6,8 +6,9 @@ set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/one" > /dev/null  # smoke: 1 repetition
-mapfile -t ids < <(/usr/bin/python3 tests/e2e/archive_runs.py ids "$tmp/one")
-first=${ids[0]}  # the run degrade_set.py damages
+first=$(/usr/bin/python3 -c 'import sys; sys.path.insert(0, "report")
+from lbbench_report.results import read_set
+print(min(read_set(sys.argv[1]).runs.run))' "$tmp/one")  # the run degrade_set.py damages
 for how in failed killed allfail; do
   cp -r "$tmp/one" "$tmp/$how"
   /usr/bin/python3 tests/e2e/degrade_set.py "$tmp/$how" "$how"
