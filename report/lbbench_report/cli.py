@@ -29,7 +29,7 @@ def parse(argv):
         "Write PNG figures and one self-contained HTML page (figures embedded) of a result set; "
         "with a second set, add the comparison of the two (as lbbench compare)."))
     p.add_argument("sets", nargs="+", metavar="SET",
-                   help="result set directory (one or two), e.g. results/default")
+                   help="result set (one or two): a directory, e.g. results/default, or one part")
     p.add_argument("--out", help="folder to write into (default: SET_report beside SET)")
     p.add_argument("--invocation", metavar="ID|latest",
                    help="only the runs of this invocation (latest: the last one); default: all")
@@ -71,7 +71,10 @@ def stats(call, *command):
 
 
 def load_set(path, args, parts=None):
-    """The set's runs (selected) and tables; refuses a set with no readable part."""
+    """The set's runs (selected) and tables; refuses a set with no readable part. A file is
+    read as a set of that one part, as lbbench table reads it."""
+    if os.path.isfile(path):
+        path, parts = os.path.dirname(path) or ".", [os.path.basename(path)]
     try:
         rs = read_set(path, parts)
         rs.tables["runs"] = selected(report_runs(rs), args)
@@ -95,15 +98,15 @@ def comparison(args, out):
 
 
 def default_out(path):
-    path = os.path.normpath(path)
+    path = os.path.normpath(path.removesuffix(".h5") if os.path.isfile(path) else path)
     return (os.path.abspath(path) if os.path.basename(path) in ("", ".", "..") else path) \
         + "_report"
 
 
 def report(args):
     for path in args.sets:
-        if not os.path.isdir(path):
-            raise Refused(f"{path}: not a result set (a directory of *.h5 parts)")
+        if not os.path.isdir(path) and not os.path.isfile(path):
+            raise Refused(f"{path}: not a result set (a directory of *.h5 parts, or one part)")
     table, parts = stats(table_stats.table_rows, args.lbbench, args.sets[0], filter_args(args))
     rs = load_set(args.sets[0], args, parts)
     if len(args.sets) == 2:

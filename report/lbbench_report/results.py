@@ -74,12 +74,11 @@ def _table(group, keys, budget):
         if d.ndim != 1 or d.dtype.kind not in KINDS or stored.get_external_count() or \
                 stored.get_layout() == h5py.h5d.VIRTUAL:
             raise PartError(f"{where}/{name} is {d.dtype} {d.shape}, not a column of the layout")
-    if len({d.shape[0] for d in columns.values()}) > 1:
-        raise PartError(f"{where}: columns of unequal lengths")
     budget[0] -= sum(d.size * (d.dtype.itemsize + TEXT_VALUE * (d.dtype.kind == "S"))
                      for d in columns.values())
-    if budget[0] < 0:
-        raise PartError(f"{where}: columns larger than the file could hold")
+    if len({d.shape[0] for d in columns.values()}) > 1 or budget[0] < 0:
+        raise PartError(f"{where}: columns " + ("larger than the file could hold"
+                                                if budget[0] < 0 else "of unequal lengths"))
     for key, allowed in keys.items():
         if key not in columns or columns[key].dtype.kind not in allowed:
             raise PartError(f"{where}/{key}: missing or of the wrong type")
@@ -111,9 +110,8 @@ def _consistent(frames, kinds):
 
 
 def _combine(rs, read):
-    """The parts' tables as one frame each. An invocation's row is in each of its parts; a run
-    held twice (a part copied twice) is kept once, its rows too. Rows of runs with no /runs row
-    (killed, or still running) are left out."""
+    """The parts' tables as one frame each: an invocation's row (in each of its parts) and a run
+    held twice (a part copied twice) kept once; rows of runs with no /runs row left out."""
     twice = 0
     for table, keys in KEYS.items():
         frame = pd.concat([r[table] for r in read], ignore_index=True)

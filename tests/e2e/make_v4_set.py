@@ -53,17 +53,17 @@ def runs_tables(ids, invocation, seed):
     procs = [(r, s, p) for r, s in steps for p in range(PROCS)]
     modules = [(r, s, m) for r, s in steps for m in range(MODULES)]
     makespan = rng.uniform(1.0, 2.0, len(steps))
-    runs = {"run": ids, "name": ["synthetic"] * len(ids), "workload": ["block_substitution"] * len(ids),
-            "balancer": labels, "static": labels, "dynamic": [""] * len(ids),
-            "schedule": [""] * len(ids), "sweep": [""] * len(ids), "status": ["complete"] * len(ids),
-            "verified": np.ones(len(ids), np.int64), "processors": np.full(len(ids), PROCS),
-            "steps": np.full(len(ids), STEPS), "repetition": np.arange(len(ids)) // 3,
-            "invocation": [invocation] * len(ids), "topology": ["chain"] * len(ids),
-            "started": ["2026-11-28T09:00:00Z"] * len(ids), "finished": ["2026-11-28T09:00:01Z"] * len(ids),
-            "makespan_total": makespan.reshape(len(ids), STEPS).sum(1),
-            "wall_total": makespan.reshape(len(ids), STEPS).sum(1) * 1.1,
-            "load_start": np.full(len(ids), 0.5), "available_processors": np.full(len(ids), 2),
-            "oversubscribed": np.zeros(len(ids), np.int64), "openblas": [""] * len(ids)}
+    n = len(ids)
+    text = {"name": "synthetic", "workload": "block_substitution", "dynamic": "", "schedule": "",
+            "sweep": "", "status": "complete", "invocation": invocation, "topology": "chain",
+            "started": "2026-11-28T09:00:00Z", "finished": "2026-11-28T09:00:01Z", "openblas": ""}
+    runs = {"run": ids, "balancer": labels, "static": labels,
+            **{k: [v] * n for k, v in text.items()}, "verified": np.ones(n, np.int64), "processors": np.full(n, PROCS),
+            "steps": np.full(n, STEPS), "repetition": np.arange(n) // 3,
+            "makespan_total": makespan.reshape(n, STEPS).sum(1),
+            "wall_total": makespan.reshape(n, STEPS).sum(1) * 1.1,
+            "load_start": np.full(n, 0.5), "available_processors": np.full(n, 2),
+            "oversubscribed": np.zeros(n, np.int64)}
     return {"runs": runs,
             "steps": {"run": [r for r, _ in steps], "step": [s for _, s in steps],
                       "makespan": makespan, "wall": makespan * 1.1, "ideal": makespan * 0.8,

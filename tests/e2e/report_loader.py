@@ -43,7 +43,8 @@ CASES = {  # name -> (edit of the BAD part, words its problem line holds)
         f, "runs/status", lambda g, n: g.create_dataset(n, data=["complete"] * 3,
                                                         dtype=h5py.string_dtype())), "status"),
     "unequal columns": (lambda f: replace(
-        f, "steps/makespan", lambda g, n: g.create_dataset(n, data=np.ones(5))), "unequal"),
+        f, "steps/makespan", lambda g, n: g.create_dataset(n, data=np.ones(5))),
+        "of unequal lengths"),
     "table not a group": (lambda f: replace(
         f, "procs", lambda g, n: g.create_dataset(n, data=[1])), "/procs"),
     "two-dimensional column": (lambda f: replace(
@@ -56,7 +57,7 @@ CASES = {  # name -> (edit of the BAD part, words its problem line holds)
         f, "runs/name", lambda g, n: g.__setitem__(n, h5py.SoftLink("/runs/status"))), "name"),
     "2^40 values claimed": (lambda f: [replace(f, f"steps/{c}", lambda g, n: g.create_dataset(
         n, shape=(1 << 40,), dtype="f8", chunks=(1 << 20,))) for c in list(f["steps"])],
-        "larger"),
+        "larger than the file could hold"),
     "key of the wrong type": (lambda f: replace(
         f, "runs/run", lambda g, n: g.create_dataset(n, data=np.arange(3))), "/runs/run"),
     "text where the other part has numbers": (lambda f: replace(
