@@ -2,7 +2,8 @@
 # lbbench report: the smoke set's report has every figure its workload calls for, each embedded
 # in index.html, and its header counts the runs and invocations read; a sweep over P and two
 # balancer parameters adds the scaling and the parameter heat map; --invocation narrows a set of
-# two invocations to one; bad input exits 2 and writes nothing.
+# two invocations to one; bad input, and a selection lbbench table refuses, exit 2 and write
+# nothing.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -49,4 +50,10 @@ for bad in "$tmp/bad" "$tmp/empty" "$tmp/bad/part.h5" "$tmp/missing"; do
   [ "$rc" -eq 2 ] && grep -qF "$bad" "$tmp/err.txt" && [ ! -e "$tmp/bad_page" ] ||
     { echo "report $bad: exit $rc"; cat "$tmp/err.txt"; exit 1; }
 done
+# What lbbench table refuses, the report refuses with the table's message: no page.
+rc=0
+"$lbbench" report "$tmp/smoke" --invocation no-such-invocation --out "$tmp/none" \
+  2> "$tmp/err.txt" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "^lbbench report: table: " "$tmp/err.txt" && [ ! -e "$tmp/none" ] ||
+  { echo "report --invocation no-such-invocation: exit $rc"; cat "$tmp/err.txt"; exit 1; }
 echo "report: OK"
