@@ -13,7 +13,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "report"))
 from lbbench_report.results import PartError, read_set  # noqa: E402
-from lbbench_report.strategies import label_params, report_runs, sweep_params  # noqa: E402
+from lbbench_report.strategies import label_params, sweep_params  # noqa: E402
 from make_v4_set import main as make_set, write_text  # noqa: E402
 
 GOOD, BAD = "20261128T090000Z-aa-0000.h5", "20261128T100000Z-bb-0000.h5"
