@@ -3,7 +3,6 @@
 import argparse
 import json
 import os
-import re
 import sys
 
 from . import notes, table_stats
@@ -43,17 +42,16 @@ def parse(argv):
     return args
 
 
-def selected(runs, args):
-    """The runs lbbench table reads with the same options: one invocation, --only, --exclude."""
+def selected(runs, args, table=None):
+    """The runs lbbench table read with the same options: one invocation; with --only or
+    --exclude, those of the configurations the table kept (its regex engine, not a second one)."""
     if args.invocation:
         wanted = runs.invocation.max() if args.invocation == "latest" else args.invocation
         runs = runs[runs.invocation == wanted]
-    keep = runs.label.notna()
-    for regex, want in [(args.only, True), (args.exclude, False)]:
-        if regex:
-            hit = runs.label.str.contains(regex) | runs.workload.str.contains(regex)
-            keep &= hit if want else ~hit
-    return runs[keep]
+    if table is not None and (args.only or args.exclude):
+        kept = set(zip(table.workload, table.label))
+        runs = runs[[pair in kept for pair in zip(runs.workload, runs.label)]]
+    return runs
 
 
 def filter_args(args):
@@ -70,15 +68,15 @@ def stats(call, *command):
         raise Refused(str(e), e.code) from e
 
 
-def load_set(path, args, parts=None):
+def load_set(path, args, parts=None, table=None):
     """The set's runs (selected) and tables; refuses a set with no readable part. A file is
     read as a set of that one part, as lbbench table reads it."""
     if os.path.isfile(path):
         path, parts = os.path.dirname(path) or ".", [os.path.basename(path)]
     try:
         rs = read_set(path, parts)
-        rs.tables["runs"] = selected(report_runs(rs), args)
-    except (PartError, OSError, re.error) as e:
+        rs.tables["runs"] = selected(report_runs(rs), args, table)
+    except (PartError, OSError) as e:
         raise Refused(str(e)) from e
     return rs
 
@@ -108,7 +106,7 @@ def report(args):
         if not os.path.isdir(path) and not os.path.isfile(path):
             raise Refused(f"{path}: not a result set (a directory of *.h5 parts, or one part)")
     table, parts = stats(table_stats.table_rows, args.lbbench, args.sets[0], filter_args(args))
-    rs = load_set(args.sets[0], args, parts)
+    rs = load_set(args.sets[0], args, parts, table)
     if len(args.sets) == 2:
         load_set(args.sets[1], args)  # refuses B before anything is written
     out = args.out or default_out(args.sets[0])
