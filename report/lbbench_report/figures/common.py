@@ -61,9 +61,20 @@ def _numbers(values):
     return pd.to_numeric(values, errors="coerce").to_numpy(float)
 
 
+def rows_of(rs, table, run_ids):
+    """The rows of these runs in a table of the set, through an index by run built once (a
+    figure asks for a few runs of a set that may hold 100,000)."""
+    indexed = rs.__dict__.setdefault("by_run", {})
+    if table not in indexed:
+        frame = rs.tables[table]
+        indexed[table] = frame.set_axis(frame.run.to_numpy()).sort_index()
+    frame = indexed[table]
+    return frame.loc[[r for r in dict.fromkeys(run_ids) if r in frame.index]]
+
+
 def step_series(rs, run_ids, column):
     """Each run's `column` of the steps table in step order, one array a run that has it."""
-    rows = rs.steps[rs.steps.run.isin(run_ids)]
+    rows = rows_of(rs, "steps", run_ids)
     if column not in rows:
         return []
     return [_numbers(g.sort_values("step")[column]) for _, g in rows.groupby("run")]
@@ -71,7 +82,7 @@ def step_series(rs, run_ids, column):
 
 def busy_matrix(rs, run_id):
     """One run's busy CPU time [step, processor] (NaN where the set holds none)."""
-    rows = rs.procs[rs.procs.run == run_id]
+    rows = rows_of(rs, "procs", [run_id])
     if "busy" not in rows or rows.empty:
         return np.full((0, 0), np.nan)
     rows = rows.drop_duplicates(["step", "proc"])  # a hostile part may repeat a row
