@@ -2,7 +2,10 @@
 HDF5 parts, each holding five tables, a table a group of equal-length 1-D columns. A part is
 checked before its values are read; one that is not such a file is left out with a line in
 `problems`, never a crash, a hang or a huge allocation."""
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 import h5py
@@ -99,6 +102,36 @@ def read_part(path):
                 for table, keys in KEYS.items()}
 
 
+def _why(error):
+    return (str(error) if isinstance(error, PartError) else f"{type(error).__name__}: {error}")[:400]
+
+
+def _quiet():
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # glibc's words as HDF5 dies: we say it
+
+
+class _Reader:
+    """read_part in a child process: HDF5 1.10.8 itself dies (SIGSEGV, abort) on some corrupt
+    group metadata (one flipped bit in a part is enough), and must take only that part with it.
+    One child reads part after part; one that died is replaced."""
+
+    def __init__(self):
+        self.child = None
+
+    def read(self, path):
+        if self.child is None:
+            self.child = ProcessPoolExecutor(1, multiprocessing.get_context("fork"), _quiet)
+        try:
+            return self.child.submit(read_part, path).result()
+        except BrokenProcessPool:
+            self.child = None
+            raise PartError("the HDF5 library died reading it") from None
+
+    def close(self):
+        if self.child is not None:
+            self.child.shutdown()
+
+
 def _consistent(frames, kinds):
     """Refuses a part that types a column (text or number) otherwise than the parts before it."""
     own = {(table, name): "text" if dtype == object else "number"
@@ -131,19 +164,20 @@ def _combine(rs, read):
 def read_set(directory, parts=None):
     """Every table of the set `directory`: its parts, or only `parts` (names or paths, e.g. the
     parts `lbbench table` accepted). Raises PartError when no part can be read."""
-    rs, read, kinds = ResultSet(directory), [], {}
+    rs, read, kinds, reader = ResultSet(directory), [], {}, _Reader()
     for name in part_files(directory) if parts is None else parts:
         path = os.path.join(directory, name)
         try:
             if os.path.islink(path) or not os.path.isfile(path):
                 raise PartError("not a regular file")
-            frames = read_part(path)
+            frames = reader.read(path)
             _consistent(frames, kinds)
         except Exception as e:  # noqa: BLE001 - h5py raises many kinds on hostile bytes
-            rs.problems.append(f"{name}: left out: {type(e).__name__}: {e}"[:400])
+            rs.problems.append(f"{name}: left out: {_why(e)}")
             continue
         rs.parts.append(os.path.basename(name))
         read.append(frames)
+    reader.close()
     if not read:
         raise PartError(f"{directory}: no readable part of an {SCHEMA} set"
                         + (f" ({rs.problems[0]})" if rs.problems else " (no *.h5 file)"))

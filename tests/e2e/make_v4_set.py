@@ -14,32 +14,39 @@ import numpy as np
 STEPS, PROCS, MODULES = 4, 2, 4
 
 
+def column(group, name, n, dtype, data=None):
+    """A 1-D column as lbbench's writer stores one: a single chunk, deflated, checksummed (an
+    empty one has no chunk)."""
+    if n == 0:
+        return group.create_dataset(name, (0,), dtype)
+    return group.create_dataset(name, (n,), dtype, data=data, chunks=(n,), compression="gzip",
+                                compression_opts=3, fletcher32=True)
+
+
 def write_text(group, name, values):
     """A fixed-length UTF-8 column, NULLPAD, as wide as its longest value (at least 1)."""
     encoded = [v if isinstance(v, bytes) else str(v).encode() for v in values]
     width = max([1] + [len(v) for v in encoded])
-    text = h5py.h5t.C_S1.copy()
-    text.set_size(width)
-    text.set_cset(h5py.h5t.CSET_UTF8)
-    text.set_strpad(h5py.h5t.STR_NULLPAD)
-    space = h5py.h5s.create_simple((len(encoded),))
-    column = h5py.h5d.create(group.id, name.encode(), text, space)
-    column.write(h5py.h5s.ALL, h5py.h5s.ALL, np.array(encoded, dtype=f"S{width}"), mtype=text)
-    return group[name]
+    d = column(group, name, len(encoded), h5py.string_dtype("utf-8", width))
+    if encoded:  # written as bytes: h5py converts no ASCII array to UTF-8 text itself
+        d.id.write(h5py.h5s.ALL, h5py.h5s.ALL, np.array(encoded, dtype=f"S{width}"),
+                   mtype=d.id.get_type())
+    return d
 
 
 def write_table(group, columns):
     group.attrs["meaning"] = np.bytes_("synthetic")
     for name, values in columns.items():
-        if np.asarray(values).dtype.kind == "U":
+        values = np.asarray(values)
+        if values.dtype.kind == "U":
             d = write_text(group, name, values)
         else:
-            d = group.create_dataset(name, data=np.asarray(values))
+            d = column(group, name, len(values), values.dtype, values)
         d.attrs["unit"], d.attrs["meaning"] = np.bytes_(""), np.bytes_("synthetic")
 
 
 def write_part(path, tables):
-    with h5py.File(path, "w") as f:
+    with h5py.File(path, "w", libver="latest") as f:
         f.attrs["schema"] = np.bytes_("lbbench-results")
         f.attrs["schema_version"] = np.int64(4)
         for name, columns in tables.items():
