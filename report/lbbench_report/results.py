@@ -119,8 +119,11 @@ class _Reader:
         self.child = None
 
     def read(self, path):
-        if self.child is None:
-            self.child = ProcessPoolExecutor(1, multiprocessing.get_context("fork"), _quiet)
+        try:
+            self.child = self.child or ProcessPoolExecutor(1, multiprocessing.get_context("fork"),
+                                                           _quiet)
+        except OSError:  # no semaphores here (no /dev/shm): read in this process
+            return read_part(path)
         try:
             return self.child.submit(read_part, path).result()
         except BrokenProcessPool:
