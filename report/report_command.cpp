@@ -9,8 +9,8 @@ namespace lbb {
 void add_report_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "write PNG figures and one self-contained HTML page of an archive (with a second "
-      "archive: their comparison too); `lbbench report --help` lists the options");
+      "write PNG figures and one self-contained HTML page of a result set (with a second "
+      "set: their comparison too); `lbbench report --help` lists the options");
   // Every argument, --help included, goes to the script, which parses them; it asks this same
   // executable for `table --format json`, so the report's statistics are the table's.
   cmd->prefix_command();

@@ -1,9 +1,10 @@
-"""lbbench report: figures and one HTML page of an lbbench archive.
+"""lbbench report: figures and one HTML page of an lbbench result set.
 
 cli.py          arguments, the run of one report
 table_stats.py  the statistics: `lbbench table/compare --format json`, never recomputed here
-archive_data.py runs and their per-step series, read with h5py (iter_runs: both layouts)
-build.py        which figures an archive calls for
+results.py      the loader: a result set's tables as pandas frames, read with h5py
+strategies.py   a run's strategy label and family, its parameters, the columns the report reads
+build.py        which figures a set calls for
 figures/        one file per kind of figure, each with its caption
 notes.py        warnings, what is missing, provenance
 page.py         the self-contained HTML page

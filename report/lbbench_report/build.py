@@ -1,4 +1,4 @@
-"""Which figures an archive calls for, and what is missing from it (said, never a crash)."""
+"""Which figures a result set calls for, and what is missing from it (said, never a crash)."""
 from .figures.busy_map import busy_map_figure
 from .figures.common import slug
 from .figures.headline import headline_figure
@@ -6,10 +6,15 @@ from .figures.model_wall import model_wall_figure
 from .figures.scaling import scaling_figure
 from .figures.steps import steps_figure
 from .figures.sweep_map import two_parameter_sweeps, sweep_map_figure
-from .archive_data import sweep_params
 from .notes import load_context
+from .strategies import sweep_params
 
 GROUP = ["workload", "processors", "sweep"]
+
+
+def complete(runs):
+    """Runs that finished and verified: the only ones a figure of results shows."""
+    return runs[(runs.status == "complete") & (runs.verified == 1)]
 
 
 def group_runs(complete, key, labels):
@@ -38,28 +43,28 @@ def pick_busy_maps(rows, runs, highlight):
 def measured(rows, key, missing):
     """The table's rows with a median to draw; the others are said to be missing."""
     medians = [r[f"{r.headline}_median"] for _, r in rows.iterrows()]
-    ok = [m == m and m is not None and m > 0 for m in medians]
+    ok = [m is not None and 0 < m < float("inf") for m in medians]  # NaN compares false
     for r in rows[[not x for x in ok]].itertuples():
         missing.append(f"{key[0]} P={int(key[1])} {key[2]} {r.label}: no verified repetition "
                        f"(table: verified {r.verified}); not drawn")
     return rows[ok]
 
 
-def group_figures(archive, rows, key, out_dir, highlight, missing):
-    families = dict(zip(archive.runs.label, archive.runs.family))
+def group_figures(rs, rows, key, out_dir, highlight, missing):
+    families = dict(zip(rs.runs.label, rs.runs.family))
     name = slug(*key[:2], *[f"{k}={v}" for k, v in sweep_params(key[2]).items()])
     rows = measured(rows, key, missing)
     if rows.empty:
         return []
     figures = [headline_figure(rows, families, out_dir, f"headline-{name}")]
-    runs = group_runs(archive.complete(), key, list(rows.label))
+    runs = group_runs(complete(rs.runs), key, list(rows.label))
     if not runs:
         missing.append(f"{key[0]} P={int(key[1])} {key[2]}: no complete, verified run to plot")
         return figures
     ids = {lab: list(r.run) for lab, r in runs.items()}
-    figures.append(steps_figure(archive, ids, key, out_dir, f"steps-{name}"))
+    figures.append(steps_figure(rs, ids, key, out_dir, f"steps-{name}"))
     picks = pick_busy_maps(rows, runs, highlight)
-    figures.append(busy_map_figure(archive, picks, key, rows.headline.iloc[0], out_dir,
+    figures.append(busy_map_figure(rs, picks, key, rows.headline.iloc[0], out_dir,
                                    f"busy-{name}"))
     return figures
 
@@ -94,20 +99,21 @@ def with_context(figures, runs):
     return figures
 
 
-def build_figures(archive, table, out_dir, highlight=None):
-    """Every figure the archive calls for, and the list of what could not be shown."""
+def build_figures(rs, table, out_dir, highlight=None):
+    """Every figure the set calls for, and the list of what could not be shown."""
     figures, missing = [], []
-    if table.empty or archive.complete().empty:
-        missing.append("No complete, verified run in the archive (or the selection): "
+    done = complete(rs.runs)
+    if table.empty or done.empty:
+        missing.append("No complete, verified run in the set (or the selection): "
                        "no figure of results can be drawn.")
-    complete = archive.complete()
     for key, rows in table.groupby(GROUP, sort=False):
-        runs = complete[(complete.workload == key[0]) & (complete.processors == key[1])
-                        & (complete.sweep == key[2])]
-        figures += with_context(group_figures(archive, rows, key, out_dir, highlight, missing), runs)
-    for w, runs in complete.groupby("workload", sort=False):
-        figures += with_context(scaling_figures(table[table.workload == w], out_dir, missing), runs)
+        runs = done[(done.workload == key[0]) & (done.processors == key[1])
+                    & (done.sweep == key[2])]
+        figures += with_context(group_figures(rs, rows, key, out_dir, highlight, missing), runs)
+    for w, runs in done.groupby("workload", sort=False):
+        figures += with_context(scaling_figures(table[table.workload == w], out_dir, missing),
+                                runs)
         figures += with_context(sweep_figures(table[table.workload == w], out_dir), runs)
-    if not complete.empty:
-        figures += with_context([model_wall_figure(complete, out_dir)], complete)
+    if not done.empty:
+        figures += with_context([model_wall_figure(done, out_dir)], done)
     return figures, missing

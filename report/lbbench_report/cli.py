@@ -1,108 +1,128 @@
-"""lbbench report ARCHIVE [B.h5] [--out DIR] [--only REGEX] [--exclude REGEX] [--highlight LABEL]"""
+"""lbbench report SET [B] [--out DIR] [--invocation ID|latest] [--only REGEX] [--exclude REGEX]
+[--highlight LABEL]"""
 import argparse
 import json
 import os
-import re
 import sys
 
 from . import notes, table_stats
-from .archive_data import NotAnArchive, read_archive
 from .build import build_figures
 from .figures.compare import compare_figure
 from .page import write_page
+from .results import PartError, read_set
+from .strategies import report_runs
 
 EXIT_BAD_INPUT = 2
 
 
+class Refused(Exception):
+    """Input the report will not draw: the message says why; nothing is written."""
+
+    def __init__(self, message, code=EXIT_BAD_INPUT):
+        super().__init__(message)
+        self.code = code
+
+
 def parse(argv):
     p = argparse.ArgumentParser(prog="lbbench report", description=(
-        "Write PNG figures and one self-contained HTML page (figures embedded) of an archive; "
-        "with a second archive, add the comparison of the two (as lbbench compare)."))
-    p.add_argument("archives", nargs="+", metavar="ARCHIVE", help="HDF5 archive (one or two)")
-    p.add_argument("--out", help="folder to write into (default: ARCHIVE without .h5 + _report)")
+        "Write PNG figures and one self-contained HTML page (figures embedded) of a result set; "
+        "with a second set, add the comparison of the two (as lbbench compare)."))
+    p.add_argument("sets", nargs="+", metavar="SET",
+                   help="result set (one or two): a directory, e.g. results/default, or one part")
+    p.add_argument("--out", help="folder to write into (default: SET_report beside SET)")
+    p.add_argument("--invocation", metavar="ID|latest",
+                   help="only the runs of this invocation (latest: the last one); default: all")
     p.add_argument("--only", help="regex: keep balancer labels / workload kinds it matches")
     p.add_argument("--exclude", help="regex: drop balancer labels / workload kinds it matches")
-    p.add_argument("--all", action="store_true",
-                   help="every invocation in the archive (else its latest, as lbbench table)")
     p.add_argument("--highlight", help="strategy label for the third busy-time heat map")
     p.add_argument("--lbbench", default=os.environ.get("LBBENCH", "lbbench"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    if len(args.archives) > 2:
-        p.error("at most two archives (the second is compared with the first)")
+    if len(args.sets) > 2:
+        p.error("at most two result sets (the second is compared with the first)")
     return args
 
 
-def latest_invocation(runs):
-    """The runs of the archive's latest `lbbench run` (invocation ids sort by start time)."""
-    stamped = runs.invocation.fillna("")
-    if not (stamped != "").any():
-        return runs
-    return runs[stamped == stamped.max()]
-
-
-def selected(runs, only, exclude):
-    keep = runs.label.notna()
-    for regex, want in [(only, True), (exclude, False)]:
-        if regex:
-            hit = runs.label.str.contains(regex) | runs.workload.str.contains(regex)
-            keep &= hit if want else ~hit
-    return runs[keep]
+def selected(runs, args, table=None):
+    """The runs lbbench table read with the same options: one invocation; with --only or
+    --exclude, those of the configurations the table kept (its regex engine, not a second one)."""
+    if args.invocation:
+        wanted = runs.invocation.max() if args.invocation == "latest" else args.invocation
+        runs = runs[runs.invocation == wanted]
+    if table is not None and (args.only or args.exclude):
+        kept = set(zip(table.workload, table.label))
+        runs = runs[[pair in kept for pair in zip(runs.workload, runs.label)]]
+    return runs
 
 
 def filter_args(args):
     """The selection, passed on to lbbench table / compare so that they select the same runs."""
-    return [x for opt in ["only", "exclude"] if getattr(args, opt)
-            for x in (f"--{opt}", getattr(args, opt))] + (["--all"] if args.all else [])
+    return [x for opt in ["invocation", "only", "exclude"] if getattr(args, opt)
+            for x in (f"--{opt}", getattr(args, opt))]
 
 
-def load_table(args, archive):
+def stats(call, *command):
+    """lbbench table / compare's answer; its refusal is the report's (same message, same exit)."""
     try:
-        return table_stats.table_rows(args.lbbench, archive.path, filter_args(args))
+        return call(*command)
     except table_stats.StatsUnavailable as e:
-        # e.g. every run failed: the page still lists what is missing, with no statistics.
-        print(f"report: no statistics: {e}", file=sys.stderr)
-        return table_stats.normalise([])
+        raise Refused(str(e), e.code) from e
 
 
-def load_archive(path, args):
-    archive = read_archive(path)
-    runs = archive.runs if args.all else latest_invocation(archive.runs)
-    archive.runs = selected(runs, args.only, args.exclude)
-    return archive
-
-
-def comparison(args, archive, out):
-    """The comparison figure of two archives and the configurations found in only one."""
-    load_archive(args.archives[1], args)  # refuses B before lbbench compare runs
+def load_set(path, args, parts=None, table=None):
+    """The set's runs (selected) and tables; refuses a set with no readable part. A file is
+    read as a set of that one part, as lbbench table reads it."""
+    if os.path.isfile(path):
+        path, parts = os.path.dirname(path) or ".", [os.path.basename(path)]
     try:
-        rows = table_stats.compare_rows(args.lbbench, *args.archives, filter_args(args))
-    except table_stats.StatsUnavailable as e:
-        return [], [f"No comparison: {e}"]
-    names = [os.path.basename(a) for a in args.archives]
+        rs = read_set(path, parts)
+        rs.tables["runs"] = selected(report_runs(rs), args, table)
+    except (PartError, OSError) as e:
+        raise Refused(str(e)) from e
+    return rs
+
+
+def comparison(args, out):
+    """The comparison figure of two sets and the configurations found in only one."""
+    rows = stats(table_stats.compare_rows, args.lbbench, *args.sets, filter_args(args))
+    names = [os.path.basename(os.path.normpath(s)) for s in args.sets]
     missing = [f"{r.workload} P={int(r.processors)} {r.label} {r.sweep}: only in "
                f"{names[0] if r.status == 'only_a' else names[1]}, not compared"
                for r in rows[rows.status != "matched"].itertuples()]
     rows.to_json(os.path.join(out, "compare.json"), orient="records", indent=1)
     matched = rows[rows.status == "matched"]
     if matched.empty:
-        return [], missing + ["No configuration is in both archives: no comparison figure."]
+        return [], missing + ["No configuration is in both sets: no comparison figure."]
     return [compare_figure(matched, *names, out)], missing
 
 
+def default_out(path):
+    path = os.path.normpath(path.removesuffix(".h5") if os.path.isfile(path) else path)
+    return (os.path.abspath(path) if os.path.basename(path) in ("", ".", "..") else path) \
+        + "_report"
+
+
 def report(args):
-    archive = load_archive(args.archives[0], args)
-    out = args.out or re.sub(r"\.h5$", "", args.archives[0]) + "_report"
+    for path in args.sets:
+        if not os.path.isdir(path) and not os.path.isfile(path):
+            raise Refused(f"{path}: not a result set (a directory of *.h5 parts, or one part)")
+    table, parts = stats(table_stats.table_rows, args.lbbench, args.sets[0], filter_args(args))
+    rs = load_set(args.sets[0], args, parts, table)
+    if len(args.sets) == 2:
+        load_set(args.sets[1], args)  # refuses B before anything is written
+    out = args.out or default_out(args.sets[0])
     os.makedirs(out, exist_ok=True)
-    table = load_table(args, archive)
-    figures, missing = build_figures(archive, table, out, args.highlight)
-    missing = notes.missing_runs(archive) + missing
-    if len(args.archives) == 2:
-        more, unmatched = comparison(args, archive, out)
+    figures, missing = build_figures(rs, table, out, args.highlight)
+    missing = notes.missing_runs(rs) + missing
+    if len(args.sets) == 2:
+        more, unmatched = comparison(args, out)
         figures, missing = more + figures, missing + unmatched
     page = os.path.join(out, "index.html")
-    write_page(page, f"lbbench report: {os.path.basename(args.archives[0])}", figures,
-               notes.warnings(archive, table), missing, notes.provenance(archive),
-               intro=f"Archive {args.archives[0]}: {len(archive.runs)} runs. ")
+    invocations = rs.runs.invocation.nunique()
+    write_page(page, f"lbbench report: {os.path.basename(os.path.normpath(args.sets[0]))}",
+               figures, notes.warnings(rs, table), missing, notes.provenance(rs),
+               intro=f"Result set {args.sets[0]}: {len(rs.runs)} runs of {invocations} "
+                     f"invocation{'s' * (invocations != 1)}, read from {len(rs.parts)} "
+                     f"part{'s' * (len(rs.parts) != 1)}. ")
     # The numbers behind the figures, as the table gave them.
     table.to_json(os.path.join(out, "table.json"), orient="records", indent=1)
     with open(os.path.join(out, "figures.json"), "w") as manifest:
@@ -113,14 +133,10 @@ def report(args):
 
 def main(argv=None):
     args = parse(sys.argv[1:] if argv is None else argv)
-    for a in args.archives:
-        if not os.path.isfile(a):
-            print(f"lbbench report: {a}: no such file", file=sys.stderr)
-            return EXIT_BAD_INPUT
     try:
         page = report(args)
-    except NotAnArchive as e:
+    except Refused as e:
         print(f"lbbench report: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return e.code
     print(f"report: {page}")
     return 0

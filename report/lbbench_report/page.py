@@ -73,7 +73,7 @@ def write_page(path, title, figures, warnings, missing, provenance, intro=""):
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     page = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{_e(title)}</title><style>{STYLE}</style><script>{CHECK_SCRIPT}</script>"
-            f"</head><body><h1>{_e(title)}</h1><p>{intro}Written {made} by lbbench report."
+            f"</head><body><h1>{_e(title)}</h1><p>{_e(intro)}Written {made} by lbbench report."
             f'</p><p id="image-check"></p>'
             + _list("warn", "Warnings", warnings) + _list("missing", "What is missing", missing)
             + f"<ul>{toc}<li><a href=\"#provenance\">Provenance</a></li></ul>"

@@ -1,4 +1,4 @@
-"""The one source of the report's statistics: `lbbench table ARCHIVE --format json`.
+"""The one source of the report's statistics: `lbbench table SET --format json`.
 
 Medians, 95 % intervals, the baseline ratio, stars and ties are the table's, never recomputed
 here. table_rows() returns them as a DataFrame with the columns below, whatever the JSON's
@@ -20,26 +20,46 @@ CLOCKS = {"modelled": "makespan", "wall": "wall"}  # ranked_by values -> column 
 
 
 class StatsUnavailable(RuntimeError):
-    """lbbench could not produce the table (its message says why)."""
+    """lbbench refused or failed to produce the table: its message, and its exit status."""
+
+    def __init__(self, message, code=1):
+        super().__init__(message)
+        self.code = code
 
 
 def _run_json(command):
-    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except OSError as e:
+        raise StatsUnavailable(f"cannot run {command[0]}: {e}") from e
     if done.returncode != 0:
-        raise StatsUnavailable(f"{' '.join(command)}: exit {done.returncode}: "
-                               f"{done.stderr.strip()[-400:]}")
-    return json.loads(done.stdout)
+        raise StatsUnavailable(f"{command[1]}: {done.stderr.strip()[-400:] or 'no message'}",
+                               done.returncode if done.returncode > 0 else 1)
+    try:
+        return json.loads(done.stdout)
+    except ValueError as e:
+        raise StatsUnavailable(f"{command[1]}: its JSON does not parse ({e})") from e
 
 
-def table_rows(lbbench, archive, extra_args=()):
-    """The table of one archive, one row per configuration (workload, label, P, sweep)."""
-    rows = _run_json([lbbench, "table", archive, "--format", "json", *extra_args])
-    return normalise(rows)
+def _rows_and_parts(answer):
+    """The rows, and the parts read where the answer names them ({"rows": .., "parts": ..})."""
+    if isinstance(answer, dict):
+        return answer.get("rows", []), answer.get("parts")
+    return answer, None
 
 
-def compare_rows(lbbench, archive_a, archive_b, extra_args=()):
+def table_rows(lbbench, result_set, extra_args=()):
+    """The table of one set, one row per configuration (workload, label, P, sweep), and the
+    parts it read (None when the table does not name them: then every part is read)."""
+    rows, parts = _rows_and_parts(_run_json([lbbench, "table", result_set, "--format", "json",
+                                             *extra_args]))
+    return normalise(rows), parts
+
+
+def compare_rows(lbbench, set_a, set_b, extra_args=()):
     """`lbbench compare A B`: one row per configuration, status matched, only_a or only_b."""
-    rows = _run_json([lbbench, "compare", archive_a, archive_b, "--format", "json", *extra_args])
+    rows, _ = _rows_and_parts(_run_json([lbbench, "compare", set_a, set_b, "--format", "json",
+                                         *extra_args]))
     return pd.DataFrame([_flatten(r) for r in rows])
 
 

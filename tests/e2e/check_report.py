@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Checks an lbbench report against its archive: every figure the archive's workloads call for is
+"""Checks an lbbench report against its result set: every figure the set's workloads call for is
 there, is a PNG, has a caption of one or two sentences, and is embedded in index.html."""
 import base64
 import json
@@ -7,9 +7,8 @@ import os
 import re
 import sys
 
-import h5py
-
-from archive_runs import iter_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "report"))
+from lbbench_report.results import read_set  # noqa: E402 (the report's own loader)
 
 
 def fail(msg):
@@ -21,12 +20,11 @@ def sweep_point(sweep):
     return [kv for kv in sweep.split() if not kv.startswith("processors=")]
 
 
-def expected(archive):
-    """(section, words every such title holds) for each figure the archive calls for."""
+def expected(result_set):
+    """(section, words every such title holds) for each figure the set calls for."""
     want, procs = [], {}
-    with h5py.File(archive, "r") as f:
-        runs = [run.attrs for run in iter_runs(f)
-                if run.attrs["status"] == "complete" and run.attrs["verified"] == 1]
+    runs = read_set(result_set).runs
+    runs = runs[(runs.status == "complete") & (runs.verified == 1)].to_dict("records")
     groups = {(a["workload"], a["processors"], a["sweep"]) for a in runs}
     for w, p, s in groups:
         words = [f"{w}, P={p}"] + sweep_point(s)
@@ -53,16 +51,16 @@ def check_figure(out_dir, page, fig):
         fail(f"{fig['key']}: caption of {len(sentences)} sentences: {fig['caption']!r}")
 
 
-def main(archive, out_dir, extra_sections):
+def main(result_set, out_dir, extra_sections):
     figures = json.load(open(os.path.join(out_dir, "figures.json")))
     page = open(os.path.join(out_dir, "index.html"), encoding="utf-8").read()
     for fig in figures:
         check_figure(out_dir, page, fig)
-    want = expected(archive) + [(sec, []) for sec in extra_sections]
+    want = expected(result_set) + [(sec, []) for sec in extra_sections]
     for section, words in want:
         if not any(f["section"] == section and all(w in f["title"] for w in words)
                    for f in figures):
-            fail(f"no '{section}' figure for {' '.join(words) or 'the archive'}; have "
+            fail(f"no '{section}' figure for {' '.join(words) or 'the set'}; have "
                  f"{[f['title'] for f in figures]}")
     print(f"check_report: {out_dir}: {len(figures)} figures, all embedded, {len(want)} expected found")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The report page in a real browser: headless Chromium (Debian's chromium, installed here when
-# missing) loads the smoke archive's report offline; every figure must load, the page must log
+# missing) loads the smoke set's report offline; every figure must load, the page must log
 # nothing to the console (no error, no uncaught exception), and a screenshot is kept in the build
 # folder ($LBB_BUILD_DIR/report_screenshot.png) for a person to look at.
 set -euo pipefail
@@ -17,8 +17,8 @@ if ! command -v chromium > /dev/null; then
   fi
 fi
 . "$(dirname "$0")/lib/scratch.sh"
-"$lbbench" run configs/smoke.yaml -o "$tmp/smoke.h5" > /dev/null
-"$lbbench" report "$tmp/smoke.h5" --out "$tmp/report" > /dev/null
+"$lbbench" run configs/smoke.yaml -o "$tmp/smoke" > /dev/null
+"$lbbench" report "$tmp/smoke" --out "$tmp/report" > /dev/null
 page="file://$tmp/report/index.html"
 browser=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run
          --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 --virtual-time-budget=10000)

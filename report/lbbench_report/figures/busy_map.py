@@ -1,7 +1,7 @@
 """Per group: busy time per step and processor for the best, the baseline and one more strategy."""
 import numpy as np
 
-from .common import Figure, group_title, plt, save, seconds_unit
+from .common import Figure, busy_matrix, group_title, plt, save, seconds_unit
 
 
 def median_run(runs, clock):
@@ -10,11 +10,10 @@ def median_run(runs, clock):
     return ordered.run.iloc[(len(ordered) - 1) // 2]
 
 
-def busy_map_figure(archive, picks, group, clock, out_dir, key):
+def busy_map_figure(rs, picks, group, clock, out_dir, key):
     """picks: [(role, label, runs DataFrame)], e.g. ("best", "lpt", ...)."""
-    maps = [(role, label, archive.series[median_run(runs, clock)]["proc/busy"])
-            for role, label, runs in picks]
-    top = max(float(m.max()) for _, _, m in maps)
+    maps = [(role, label, busy_matrix(rs, median_run(runs, clock))) for role, label, runs in picks]
+    top = max([float(np.nanmax(m)) for _, _, m in maps if np.isfinite(m).any()], default=1.0)
     scale, unit = seconds_unit([top])
     fig, axes = plt.subplots(len(maps), 1, figsize=(10, 1.4 + 1.7 * len(maps)), sharex=True,
                              squeeze=False)

@@ -3,6 +3,8 @@ import re
 from dataclasses import dataclass
 
 import matplotlib
+import numpy as np
+import pandas as pd
 
 matplotlib.use("Agg")  # files only: no display on a build machine
 import matplotlib.pyplot as plt  # noqa: E402
@@ -12,8 +14,10 @@ FAMILY_COLOURS = {"static": "#1f77b4", "between-step dynamic": "#2ca02c",
                   "fastest-finish dynamic": "#d62728", "in-step schedule": "#9467bd"}
 MARK_BEST, MARK_TIE, MARK_UNRANKED, MARK_BASELINE = "*", "~", "-", "(baseline)"
 
+# A set's labels are text, never TeX: "$" in a name must not start mathtext (or fail to parse).
 plt.rcParams.update({"font.size": 10, "axes.titlesize": 11, "axes.grid": True,
-                     "grid.alpha": 0.3, "figure.constrained_layout.use": True})
+                     "grid.alpha": 0.3, "figure.constrained_layout.use": True,
+                     "text.parse_math": False})
 
 
 @dataclass
@@ -49,11 +53,61 @@ def group_title(workload, processors, sweep):
 
 
 def sweep_rest(sweep):
-    from ..archive_data import sweep_params
+    from ..strategies import sweep_params
     return sweep_params(sweep)
 
 
+def _numbers(values):
+    return pd.to_numeric(values, errors="coerce").to_numpy(float)
+
+
+def rows_of(rs, table, run_ids):
+    """The rows of these runs in a table of the set, through an index by run built once (a
+    figure asks for a few runs of a set that may hold 100,000)."""
+    indexed = rs.__dict__.setdefault("by_run", {})
+    if table not in indexed:
+        frame = rs.tables[table]
+        indexed[table] = frame.set_axis(frame.run.to_numpy()).sort_index()
+    frame = indexed[table]
+    return frame.loc[[r for r in dict.fromkeys(run_ids) if r in frame.index]]
+
+
+def step_series(rs, run_ids, column):
+    """Each run's `column` of the steps table in step order, one array a run that has it."""
+    rows = rows_of(rs, "steps", run_ids)
+    if column not in rows:
+        return []
+    return [_numbers(g.sort_values("step")[column]) for _, g in rows.groupby("run")]
+
+
+def busy_matrix(rs, run_id):
+    """One run's busy CPU time [step, processor] (NaN where the set holds none)."""
+    rows = rows_of(rs, "procs", [run_id])
+    if "busy" not in rows or rows.empty:
+        return np.full((0, 0), np.nan)
+    rows = rows.drop_duplicates(["step", "proc"])  # a hostile part may repeat a row
+    return rows.assign(busy=_numbers(rows.busy)).pivot(index="step", columns="proc",
+                                                       values="busy").to_numpy(float)
+
+
+LONGEST_TEXT, LONGEST_TICK = 160, 80  # characters of a set's text a figure shows (the page
+# has it whole): a title or legend line, a tick label
+
+
+def shorter(text, longest=LONGEST_TEXT):
+    text = str(text)
+    return text if len(text) <= longest else text[:longest - 1] + "…"
+
+
+def tick_labels(labels):
+    """Tick labels from a set's text, each shorter() (a tick label is drawn from this list)."""
+    return [shorter(label, LONGEST_TICK) for label in labels]
+
+
 def save(fig, out_dir, record):
+    # A set's text is unbounded: a label of 100,000 characters overflows the rasteriser.
+    for text in fig.findobj(matplotlib.text.Text):
+        text.set_text(shorter(text.get_text()))
     record.path = f"{out_dir}/{record.key}.png"
     fig.savefig(record.path, dpi=DPI)
     plt.close(fig)

@@ -1,8 +1,8 @@
-"""Two archives: per matched configuration, B's median over A's with its interval (lbbench compare)."""
+"""Two result sets: per matched configuration, B's median over A's with its interval (compare)."""
 import numpy as np
 from matplotlib.ticker import FuncFormatter, NullLocator
 
-from .common import Figure, plt, save
+from .common import Figure, plt, save, tick_labels
 
 CLOCKS = [("makespan", "modelled makespan"), ("wall", "wall time")]
 
@@ -52,11 +52,11 @@ def compare_figure(matched, name_a, name_b, out_dir, key="compare"):
         ax.set_xlabel(f"{title}: B / A (log scale; below 1: B faster)")
     axes[1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     axes[0].set_ylim(-0.6, len(matched) - 0.4)
-    axes[0].set_yticks(y, [config_name(r) for r in matched.itertuples()], fontsize=8)
+    axes[0].set_yticks(y, tick_labels(config_name(r) for r in matched.itertuples()), fontsize=8)
     fig.suptitle(f"A = {name_a}, B = {name_b}: matched configurations")
-    caption = ("For every configuration found in both archives, the ratio of B's median to A's "
+    caption = ("For every configuration found in both sets, the ratio of B's median to A's "
                "with its 95 % interval, for each clock, as `lbbench compare` prints it; red, "
                "filled points differ significantly (U test, adjusted for the number of "
                "comparisons), grey hollow ones are within noise.")
-    return save(fig, out_dir, Figure(key, "Comparison of two archives",
+    return save(fig, out_dir, Figure(key, "Comparison of two sets",
                                      f"{name_b} against {name_a}", caption))

@@ -2,7 +2,7 @@
 import numpy as np
 
 from .common import (FAMILY_COLOURS, MARK_BASELINE, MARK_BEST, MARK_TIE, MARK_UNRANKED, Figure,
-                     group_title, mark, plt, save, seconds_unit)
+                     group_title, mark, plt, save, seconds_unit, tick_labels)
 
 
 def row_label(r):
@@ -57,8 +57,9 @@ def headline_figure(rows, families, out_dir, key):
     ax.annotate("vs baseline [95 %], gap to ideal", (1.0, 1.0), xycoords="axes fraction",
                 xytext=(6, 2), textcoords="offset points", va="bottom", fontsize=8,
                 style="italic")
-    ax.set_yticks(y, [row_label(r) for r in rows.itertuples()], fontfamily="monospace")
-    ax.set_xlim(0, 1.06 * np.nanmax(np.concatenate([med, hi])) * scale)
+    ax.set_yticks(y, tick_labels(row_label(r) for r in rows.itertuples()), fontfamily="monospace")
+    ends = np.concatenate([med, hi])
+    ax.set_xlim(0, 1.06 * np.max(ends[np.isfinite(ends)]) * scale)  # medians: finite (build.py)
     ax.set_ylim(-0.6, len(rows) - 0.4)
     name = "modelled makespan" if clock == "makespan" else "wall time"
     ax.set_xlabel(f"{name} ({unit}), median and 95 % interval; {_repetitions(rows)}")

@@ -1,17 +1,22 @@
 """Modelled makespan against measured wall time, every run, coloured by strategy family."""
 import numpy as np
+from matplotlib.ticker import LogFormatter
 
 from .common import FAMILY_COLOURS, Figure, plt, save
 
 
 def model_wall_figure(runs, out_dir, key="model-vs-wall"):
-    """runs: the complete runs (one row each, archive attributes)."""
+    """runs: the complete runs (one row each, the set's /runs columns)."""
     workloads = list(dict.fromkeys(runs.workload))
     cols = min(len(workloads), 2)
     rows_n = -(-len(workloads) // cols)
     fig, axes = plt.subplots(rows_n, cols, figsize=(max(7.0, 5.6 * cols), 4.8 * rows_n), squeeze=False)
     for ax, w in zip(axes.flat, workloads):
-        g = runs[runs.workload == w]
+        g = runs[(runs.workload == w) & (runs.makespan_total > 0) & (runs.wall_total > 0)]
+        ax.set_title(w)
+        if g.empty:  # a log scale needs a positive time (NaN compares false)
+            ax.text(0.5, 0.5, "no run with positive times", ha="center", transform=ax.transAxes)
+            continue
         for fam, colour in FAMILY_COLOURS.items():
             for over, marker in [(0, "o"), (1, "^")]:
                 s = g[(g.family == fam) & (g.oversubscribed.fillna(0) == over)]
@@ -21,17 +26,17 @@ def model_wall_figure(runs, out_dir, key="model-vs-wall"):
                            color=colour if not over else "none", edgecolors=colour,
                            label=f"{fam}" + (" (oversubscribed)" if over else ""))
         both = np.concatenate([g.makespan_total.values, g.wall_total.values])
-        both = both[both > 0]
-        if both.size:
-            lim = [both.min() / 1.5, both.max() * 1.5]
-            ax.plot(lim, lim, "k--", lw=1, label="wall = makespan")
-            ax.set_xlim(lim)
-            ax.set_ylim(lim)
+        lim = [both.min() / 1.5, both.max() * 1.5]
+        ax.plot(lim, lim, "k--", lw=1, label="wall = makespan")
+        ax.set_xlim(lim)
+        ax.set_ylim(lim)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):  # plain text: mathtext is off (figures/common.py)
+            axis.set_major_formatter(LogFormatter())
+            axis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
         ax.set_xlabel("modelled makespan (s)")
         ax.set_ylabel("wall time (s)")
-        ax.set_title(w)
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(workloads):]:
         ax.set_visible(False)

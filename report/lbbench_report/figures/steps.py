@@ -1,28 +1,29 @@
 """Per group: what happens step by step, so a reader sees whether a dynamic balancer pays."""
 import numpy as np
 
-from .common import Figure, group_title, label_colours, plt, save, seconds_unit
+from .common import (Figure, busy_matrix, group_title, label_colours, plt, save, seconds_unit,
+                     step_series)
 
 
-def median_series(archive, run_ids, name):
-    """The step-wise median over repetitions (runs cut to the shortest one)."""
-    arrays = [archive.series[r][name] for r in run_ids if name in archive.series[r]]
-    if not arrays:
-        return None
-    steps = min(len(a) for a in arrays)
-    return np.median(np.stack([np.asarray(a[:steps], dtype=float) for a in arrays]), axis=0)
+def median_of(arrays):
+    """The step-wise median over repetitions (runs cut to the shortest one); empty for none."""
+    steps = min((len(a) for a in arrays), default=0)
+    if steps == 0:
+        return np.zeros(0)
+    return np.nanmedian(np.stack([a[:steps] for a in arrays]), axis=0)
 
 
-def step_panels(archive, run_ids):
-    makespan = median_series(archive, run_ids, "step/makespan")
-    ideal = median_series(archive, run_ids, "step/ideal")
-    busy = [archive.series[r]["proc/busy"] for r in run_ids if "proc/busy" in archive.series[r]]
-    steps = min(len(b) for b in busy)
-    imbalance = np.median(np.stack([b[:steps].max(1) / b[:steps].mean(1) - 1 for b in busy]), 0)
-    return {"efficiency": ideal / makespan, "imbalance": imbalance, "makespan": makespan,
-            "migrations": median_series(archive, run_ids, "step/migrations"),
-            "bytes_moved": median_series(archive, run_ids, "step/bytes_moved"),
-            "balance": median_series(archive, run_ids, "step/balance")}
+def step_panels(rs, run_ids):
+    makespan = median_of(step_series(rs, run_ids, "makespan"))
+    ideal = median_of(step_series(rs, run_ids, "ideal"))
+    steps = min(len(makespan), len(ideal))
+    busy = [b for b in (busy_matrix(rs, r) for r in run_ids) if b.size]
+    imbalance = median_of([np.nanmax(b, 1) / np.nanmean(b, 1) - 1 for b in busy])
+    return {"efficiency": ideal[:steps] / makespan[:steps], "imbalance": imbalance,
+            "makespan": makespan,
+            "migrations": median_of(step_series(rs, run_ids, "migrations")),
+            "bytes_moved": median_of(step_series(rs, run_ids, "bytes_moved")),
+            "balance": median_of(step_series(rs, run_ids, "balance"))}
 
 
 PANELS = [("efficiency", "efficiency (ideal / makespan)", 1),
@@ -33,9 +34,9 @@ PANELS = [("efficiency", "efficiency (ideal / makespan)", 1),
           ("bytes_moved", "kB moved per step", 1e-3)]
 
 
-def steps_figure(archive, runs_by_label, group, out_dir, key):
+def steps_figure(rs, runs_by_label, group, out_dir, key):
     """runs_by_label: strategy label -> run ids of this group (complete runs only)."""
-    panels = {lab: step_panels(archive, ids) for lab, ids in runs_by_label.items()}
+    panels = {lab: step_panels(rs, ids) for lab, ids in runs_by_label.items()}
     colours = label_colours(list(panels))
     fig, axes = plt.subplots(3, 2, figsize=(11, 8), sharex=True)
     for ax, (name, title, scale) in zip(axes.flat, PANELS):

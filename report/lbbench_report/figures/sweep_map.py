@@ -1,8 +1,8 @@
 """A heat map over every two-parameter sweep (workload or balancer parameters)."""
 import numpy as np
 
-from ..archive_data import label_params, sweep_params
-from .common import MARK_BEST, MARK_TIE, Figure, mark, plt, save
+from ..strategies import label_params, sweep_params
+from .common import MARK_BEST, MARK_TIE, Figure, mark, plt, save, tick_labels
 
 
 def _value(text):
@@ -63,8 +63,8 @@ def sweep_map_figure(workload, processors, x, y, by_base, out_dir, key):
                 dark = abs(np.log(ratio[i, j])) > 0.6 * spread if np.isfinite(ratio[i, j]) else False
                 ax.text(j, i, text[i][j], ha="center", va="center", fontsize=8,
                         color="white" if dark else "black")
-        ax.set_xticks(range(len(xs)), xs)
-        ax.set_yticks(range(len(ys)), ys)
+        ax.set_xticks(range(len(xs)), tick_labels(xs))
+        ax.set_yticks(range(len(ys)), tick_labels(ys))
         ax.set_xlabel(x)
         ax.set_ylabel(y)
         ax.set_title(b)
