@@ -161,7 +161,8 @@ void read_fields(const YAML::Node& n, Expectation& e, Problems& problems) {
     if (!e.cause.empty() &&
         std::none_of(std::begin(kCauseKinds), std::end(kCauseKinds),
                      [&](const char* k) { return e.cause.rfind(std::string(k) + ": ", 0) == 0; }))
-      problems.at(n["cause"], "cause must start with setting: , paper: or implementation: ");
+      problems.at(n["cause"],
+                  "cause must start with \"setting: \", \"paper: \" or \"implementation: \"");
   }
 }
 
