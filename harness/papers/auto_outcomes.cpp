@@ -81,7 +81,8 @@ AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>&
     }
   }
   c.candidates = static_cast<int>(names.size());
-  const stats::GroupVerdict v = stats::judge_group(samples, std::vector<bool>(names.size(), true));
+  const stats::GroupVerdict v =
+      stats::judge_group(samples, std::vector<bool>(names.size(), true), alpha);
   const auto chosen = std::find(names.begin(), names.end(), c.chosen) - names.begin();
   if (v.best < 0 || chosen == static_cast<std::ptrdiff_t>(names.size())) return c;
   c.best = names[v.best];
