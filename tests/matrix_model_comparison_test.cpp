@@ -51,8 +51,9 @@ TEST(MatrixModelComparison, ErrorIsRelativeToTheMeasuredSpeedup) {
   e.metric = "matrix_model_error";
   e.paper = 0.2;
   e.bound = "upper";
+  const std::vector<Expectation> expected = {e};
   const std::vector<ExpectationResult> judged =
-      judge_expectations({e}, {run("", 1, 1.5, 1.0), run("", 4, 1.0, 0.25)});
+      judge_expectations(expected, {run("", 1, 1.5, 1.0), run("", 4, 1.0, 0.25)});
   ASSERT_TRUE(judged[0].measured);
   EXPECT_NEAR(*judged[0].measured, 2.0 / 1.5 - 1, 1e-9);
   EXPECT_EQ(judged[0].kind, VerdictKind::kDiffers);

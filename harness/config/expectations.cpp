@@ -1,6 +1,9 @@
 #include "harness/config/expectations.h"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
 
 namespace lbb {
 
@@ -13,7 +16,8 @@ std::span<const ExpectationKey> expectation_keys() {
        "matched are pooled (trials, repetitions)"},
       {"metric",
        "a numeric run attribute (efficiency, utilization, makespan_total, ... see "
-       "`lbbench schema`), auto_hit_rate / auto_max_regret (`auto` runs), or "
+       "`lbbench schema`), auto_hit_rate (hits of the cases a U test decides: ties left out) / "
+       "auto_max_regret (per case, `auto` runs), or "
        "matrix_model_error (the largest |model - measured| / measured speedup of Franklin & "
        "Govindan 1995's matrix iterative model; `runs` counts the comparisons)"},
       {"relative_to",
@@ -24,19 +28,68 @@ std::span<const ExpectationKey> expectation_keys() {
        "instead of paper, where the paper states only an order (its figures' values are "
        "not in the text): rows of a trend group ranked 1, 2, ... from the smallest; "
        "judged on the order alone"},
-      {"tolerance", "relative: |measured - paper| <= tolerance x |paper| is exact (default 0.1)"},
+      {"tolerance",
+       "the half-width, in the metric's units, within which the measured median equals the "
+       "paper's number; needs tolerance_source. Absent: half a unit of the paper's last "
+       "printed digit (paper: 3.07 -> 0.005), so type the number as the paper prints it"},
+      {"tolerance_source",
+       "where a stated tolerance comes from (the paper's stated spread, a count's half unit)"},
       {"bound",
        "upper or lower: the paper's number is a bound (\"never over 10 %\"); a measured "
        "value on its side of it is exact"},
       {"trend",
-       "a group name: each row of the group holds its trend when every pair of the "
-       "group keeps the paper's order"},
+       "a group name: a row's order against each other row of the group holds when a "
+       "Mann-Whitney U test over their runs (Holm-adjusted, 5 %) finds the paper's order, is "
+       "tied when it finds no difference and differs when it finds the opposite"},
       {"not_built", "why the row cannot be measured here; printed as its verdict"},
+      {"context",
+       "why the row holds by construction (a lower bound, an ideal): shown beside the others, "
+       "never counted as a verdict nor compared in its trend group"},
+      {"open_choice",
+       "what the paper leaves open that this row's setting chose: judged and shown, not "
+       "counted as a reproduction nor compared against the group's other rows"},
+      {"cause",
+       "why the row differs, printed in the summary when it does: \"setting: ...\", "
+       "\"paper: ...\" (the paper contradicts itself) or \"implementation: ...\""},
   };
   return keys;
 }
 
+std::optional<double> printed_half_unit(const std::string& text) {
+  std::size_t i = text[0] == '-' || text[0] == '+' ? 1 : 0;
+  const std::size_t digits_start = i;
+  int decimals = 0;
+  bool point = false, digit = false;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.' && !point) {
+      point = true;
+    } else if (std::isdigit(static_cast<unsigned char>(text[i]))) {
+      digit = true;
+      decimals += point;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!digit || i == digits_start) return std::nullopt;
+  int exponent = 0;
+  if (i < text.size()) {
+    const char* first = text.data() + i + 1;
+    if (*first == '+') ++first;
+    const char* last = text.data() + text.size();
+    const auto [end, ec] = std::from_chars(first, last, exponent);
+    if (ec != std::errc() || end != last || first == last) return std::nullopt;
+  }
+  return 0.5 * std::pow(10.0, exponent - decimals);
+}
+
+double value_tolerance(const Expectation& e) {
+  return e.tolerance ? *e.tolerance : printed_half_unit(e.paper_text).value_or(0);
+}
+
 namespace {
+
+// The causes a differing row may name: `cause: "setting: ..."`.
+constexpr const char* kCauseKinds[] = {"setting", "paper", "implementation"};
 
 bool known(const std::string& key) {
   const auto keys = expectation_keys();
@@ -82,13 +135,18 @@ void read_fields(const YAML::Node& n, Expectation& e, Problems& problems) {
   if (n["where"]) e.where = read_selector(n["where"], "where", problems);
   if (n["metric"]) e.metric = read_text(n["metric"], "metric", problems);
   if (n["relative_to"]) e.relative_to = read_selector(n["relative_to"], "relative_to", problems);
-  if (n["paper"]) e.paper = read_number(n["paper"], "paper", problems);
+  if (n["paper"]) {
+    e.paper = read_number(n["paper"], "paper", problems);
+    if (e.paper) e.paper_text = n["paper"].Scalar();
+  }
   if (n["rank"]) e.rank = read_number(n["rank"], "rank", problems);
   if (n["tolerance"]) {
-    const auto t = read_number(n["tolerance"], "tolerance", problems);
-    if (t && (*t < 0 || *t > 10)) problems.at(n["tolerance"], "tolerance must lie in [0, 10]");
-    if (t) e.tolerance = *t;
+    e.tolerance = read_number(n["tolerance"], "tolerance", problems);
+    if (e.tolerance && !(*e.tolerance >= 0 && std::isfinite(*e.tolerance)))
+      problems.at(n["tolerance"], "tolerance must be a finite number >= 0");
   }
+  if (n["tolerance_source"])
+    e.tolerance_source = read_text(n["tolerance_source"], "tolerance_source", problems);
   if (n["trend"]) e.trend = read_text(n["trend"], "trend", problems);
   if (n["bound"]) {
     e.bound = read_text(n["bound"], "bound", problems);
@@ -96,6 +154,34 @@ void read_fields(const YAML::Node& n, Expectation& e, Problems& problems) {
       problems.at(n["bound"], "bound must be upper or lower");
   }
   if (n["not_built"]) e.not_built = read_text(n["not_built"], "not_built", problems);
+  if (n["context"]) e.context = read_text(n["context"], "context", problems);
+  if (n["open_choice"]) e.open_choice = read_text(n["open_choice"], "open_choice", problems);
+  if (n["cause"]) {
+    e.cause = read_text(n["cause"], "cause", problems);
+    if (!e.cause.empty() &&
+        std::none_of(std::begin(kCauseKinds), std::end(kCauseKinds),
+                     [&](const char* k) { return e.cause.rfind(std::string(k) + ": ", 0) == 0; }))
+      problems.at(n["cause"],
+                  "cause must start with \"setting: \", \"paper: \" or \"implementation: \"");
+  }
+}
+
+// A row's keys that only make sense together.
+void check_row(const YAML::Node& n, const Expectation& e, Problems& problems) {
+  if (e.row.empty()) problems.at(n, "an expectation row needs 'row'");
+  if (e.not_built.empty() && (e.metric.empty() || (!e.paper && !e.rank)))
+    problems.at(n, "an expectation row needs 'metric' and 'paper' or 'rank' (or 'not_built')");
+  if (e.rank && e.trend.empty()) problems.at(n, "a row with 'rank' needs a 'trend' group");
+  if (e.tolerance.has_value() != !e.tolerance_source.empty())
+    problems.at(n,
+                "'tolerance' and 'tolerance_source' go together: a stated tolerance says "
+                "where it comes from");
+  if (e.paper && !e.tolerance && e.bound.empty() && !printed_half_unit(e.paper_text))
+    problems.at(n["paper"], "paper '" + e.paper_text +
+                                "' has no printed precision: type it as the paper prints it "
+                                "or state 'tolerance' with its 'tolerance_source'");
+  if (!e.context.empty() && !e.open_choice.empty())
+    problems.at(n, "a row is either context (true by construction) or an open choice, not both");
 }
 
 }  // namespace
@@ -120,10 +206,7 @@ std::vector<Expectation> read_expectations(const YAML::Node& root, Problems& pro
     Expectation e;
     e.where_in_config = problems.where(n);
     read_fields(n, e, problems);
-    if (e.row.empty()) problems.at(n, "an expectation row needs 'row'");
-    if (e.not_built.empty() && (e.metric.empty() || (!e.paper && !e.rank)))
-      problems.at(n, "an expectation row needs 'metric' and 'paper' or 'rank' (or 'not_built')");
-    if (e.rank && e.trend.empty()) problems.at(n, "a row with 'rank' needs a 'trend' group");
+    check_row(n, e, problems);
     out.push_back(std::move(e));
   }
   return out;

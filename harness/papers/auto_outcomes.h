@@ -1,7 +1,9 @@
 #pragma once
 // How often `dynamic: auto` picked the candidate that measured best, and its regret when it did
-// not (Zaki, Li & Parthasarathy 1997: 16 of 20, never over 10 %). Each auto run is compared with
-// the runs of its candidates at the same workload, sweep point and processor count.
+// not (Zaki, Li & Parthasarathy 1997: 16 of 20, never over 10 %). A case is one workload, sweep
+// point and processor count: its auto runs (one a repetition) against its candidates' own runs.
+// The best candidate is the one of smallest median modelled makespan; a Mann-Whitney U test over
+// the repetitions says whether it is distinguishable, so a case is a hit, a tie or a miss.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -10,25 +12,36 @@
 
 namespace lbb {
 
+enum class AutoOutcome {
+  kHit,   // auto chose the best, and the best beats every other candidate significantly
+  kTie,   // the measurement cannot tell auto's choice from the best
+  kMiss,  // auto's choice is significantly slower than the best
+};
+
 struct AutoCase {
   std::string where;          // workload, sweep point, processors
-  std::string chosen;         // what auto ran
+  std::string chosen;         // what auto ran most often over the case's repetitions
+  int repetitions = 0;        // auto runs in the case
+  int chosen_times = 0;       // of which chose `chosen`
   std::string best;           // the candidate with the smallest median modelled makespan
   double chosen_seconds = 0;  // median makespan_total of the chosen candidate's own runs
   double best_seconds = 0;
-  double predicted = 0;  // auto's prediction for what it chose
+  double predicted = 0;  // auto's prediction for what it chose (its first run that chose it)
   double regret = 0;     // chosen / best - 1
+  double p_vs_best = 1;  // Holm-adjusted U test p of the chosen against the best (1: the best)
   int candidates = 0;    // candidates measured
-  bool hit() const { return chosen == best; }
+  AutoOutcome outcome = AutoOutcome::kTie;
 };
 
-// Complete runs only; an auto run whose chosen candidate was not measured is left out.
-std::vector<AutoCase> auto_cases(const std::vector<RunInfo>& runs);
+// Complete runs only; a case whose chosen candidate was not measured is left out.
+std::vector<AutoCase> auto_cases(const std::vector<RunInfo>& runs, double alpha = 0.05);
 
 struct AutoFigures {
-  int cases = 0, hits = 0;
+  int cases = 0, hits = 0, ties = 0, misses = 0;
   double max_regret = 0;
-  double hit_rate() const { return cases ? static_cast<double>(hits) / cases : 0; }
+  int decided() const { return hits + misses; }
+  // Of the cases the measurement decides (ties left out); 0 when none is.
+  double hit_rate() const { return decided() ? static_cast<double>(hits) / decided() : 0; }
 };
 AutoFigures auto_figures(const std::vector<AutoCase>& cases);
 

@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <iomanip>
-#include <map>
-#include <ostream>
 #include <sstream>
 
 #include "core/text.h"
 #include "harness/papers/auto_outcomes.h"
 #include "harness/papers/matrix_model_comparison.h"
+#include "harness/stats/rank_tests.h"
 #include "harness/stats/sample_summary.h"
+#include "harness/stats/verdict.h"
 
 namespace lbb {
 namespace {
@@ -72,10 +71,12 @@ void measure(const Expectation& e, const std::vector<RunInfo>& runs, Expectation
     std::vector<RunInfo> chosen;
     for (const RunInfo* x : here) chosen.push_back(*x);
     const AutoFigures f = auto_figures(auto_cases(chosen));
-    r.runs = f.cases;
-    if (f.cases == 0) return;
-    if (e.metric == "auto_hit_rate") r.measured = f.hit_rate();
-    if (e.metric == "auto_max_regret") r.measured = f.max_regret;
+    const bool rate = e.metric == "auto_hit_rate";
+    r.runs = rate ? f.decided() : f.cases;  // a tie is neither a hit nor a miss
+    if (rate && f.cases > 0 && f.decided() == 0)
+      r.unmeasured = "no case decided: in each the U test cannot tell auto's choice from the best";
+    if (r.runs == 0) return;
+    r.measured = rate ? f.hit_rate() : f.max_regret;
     r.low = r.high = r.measured.value_or(0);
     return;
   }
@@ -96,16 +97,19 @@ void measure(const Expectation& e, const std::vector<RunInfo>& runs, Expectation
   r.low = *std::min_element(v.begin(), v.end());
   r.high = *std::max_element(v.begin(), v.end());
   r.measured = m;
+  r.samples = v;
   if (e.relative_to.empty()) return;
   const std::vector<double> ref = values(select(runs, e.relative_to), e.metric);
   if (ref.empty()) {
     r.measured.reset();
+    r.samples.clear();
     return;
   }
   const double base = stats::median(ref);
   r.measured = base / m;
   r.low = base / r.high;
   r.high = base / *std::min_element(v.begin(), v.end());
+  for (double& x : r.samples) x = base / x;  // monotone: the U test's order is unchanged
 }
 
 }  // namespace
@@ -139,46 +143,84 @@ std::optional<double> order_key(const Expectation& e) {
   return e.rank ? e.rank : e.paper;
 }
 
-// A row holds its group's trend when every other measured row of the group whose paper value
-// differs from its own lies on the same side as in the paper; nullopt: nothing to compare.
-std::optional<bool> trend_holds(const ExpectationResult& r,
-                                const std::vector<ExpectationResult>& all) {
-  const Expectation& e = *r.expectation;
-  if (e.trend.empty() || !r.measured) return std::nullopt;
-  int compared = 0;
-  for (const ExpectationResult& o : all) {
-    if (&o == &r || o.expectation->trend != e.trend || !o.measured || !order_key(*o.expectation))
-      continue;
-    const int paper = sign(*order_key(e) - *order_key(*o.expectation));
-    if (paper == 0) continue;
-    ++compared;
-    if (sign(*r.measured - *o.measured) != paper) return false;
-  }
-  if (compared == 0) return std::nullopt;
-  return true;
+bool counted(const Expectation& e) {
+  return e.context.empty() && e.open_choice.empty();
 }
 
-void give_verdict(ExpectationResult& r, const std::vector<ExpectationResult>& all) {
+// The rows `r` is ordered against: its trend group's measured rows of another paper order,
+// leaving out context rows (true by construction) and open choices (unless `r` is one).
+bool comparable(const ExpectationResult& r, const ExpectationResult& o) {
+  const Expectation &e = *r.expectation, &f = *o.expectation;
+  if (&o == &r || f.trend != e.trend || o.samples.empty() || !f.context.empty()) return false;
+  if (!f.open_choice.empty() && e.open_choice.empty()) return false;
+  return order_key(f) && sign(*order_key(e) - *order_key(f)) != 0;
+}
+
+// "'a' (p 0.4)" for one or two rows, else "3 rows (p 0.2-1)".
+std::string rows_text(const std::vector<std::pair<std::string, double>>& rows) {
+  if (rows.size() > 2) {
+    double lo = 1, hi = 0;
+    for (const auto& [name, p] : rows) lo = std::min(lo, p), hi = std::max(hi, p);
+    return std::to_string(rows.size()) + " rows (p " + format_number(lo, 2) + "-" +
+           format_number(hi, 2) + ")";
+  }
+  std::string out;
+  for (const auto& [name, p] : rows)
+    out += (out.empty() ? "'" : ", '") + name + "' (p " + format_number(p, 2) + ")";
+  return out;
+}
+
+// Each comparison a two-sided U test, Holm-adjusted over the row's comparisons: holds when
+// every one finds the paper's order, differs when any finds the opposite, else tied.
+std::string judge_order(ExpectationResult& r, const std::vector<ExpectationResult>& all,
+                        double alpha) {
   const Expectation& e = *r.expectation;
-  if (!e.not_built.empty()) {
-    r.kind = VerdictKind::kNotBuilt;
-    r.verdict = "not built: " + e.not_built;
-    return;
+  if (e.trend.empty() || r.samples.empty() || !order_key(e)) return "";
+  std::vector<const ExpectationResult*> others;
+  std::vector<double> p;
+  for (const ExpectationResult& o : all)
+    if (comparable(r, o)) {
+      others.push_back(&o);
+      p.push_back(stats::mann_whitney_p(r.samples, o.samples));
+    }
+  if (others.empty()) return "";
+  const std::vector<double> adjusted = stats::holm_adjust(p);
+  std::vector<std::pair<std::string, double>> held, tied, reversed;
+  for (std::size_t k = 0; k < others.size(); ++k) {
+    const Expectation& f = *others[k]->expectation;
+    const bool paper_order = sign(stats::median(r.samples) - stats::median(others[k]->samples)) ==
+                             sign(*order_key(e) - *order_key(f));
+    auto& to = adjusted[k] > alpha ? tied : paper_order ? held : reversed;
+    to.emplace_back(f.row, adjusted[k]);
   }
-  if (!r.measured) {
-    r.kind = VerdictKind::kNoRuns;
-    r.verdict = "no runs";
-    return;
+  r.order = !reversed.empty() ? OrderKind::kDiffers
+            : !tied.empty()   ? OrderKind::kTied
+                              : OrderKind::kHolds;
+  if (!reversed.empty()) return "order reversed against " + rows_text(reversed);
+  if (!tied.empty()) return "order tied with " + rows_text(tied);
+  return "order holds against " + rows_text(held);
+}
+
+VerdictKind order_verdict(OrderKind k) {
+  switch (k) {
+    case OrderKind::kHolds:
+      return VerdictKind::kHolds;
+    case OrderKind::kTied:
+      return VerdictKind::kTied;
+    case OrderKind::kDiffers:
+      return VerdictKind::kDiffers;
+    case OrderKind::kNone:
+      break;
   }
-  if (!e.paper) {  // a rank: the order is all the paper gives
-    const std::optional<bool> holds = trend_holds(r, all);
-    r.kind = holds.value_or(false) ? VerdictKind::kTrendHolds : VerdictKind::kDiffers;
-    r.verdict = !holds   ? "differs: nothing measured to order it against"
-                : *holds ? "trend holds (the paper's order)"
-                         : "differs: breaks the paper's order";
-    return;
-  }
+  return VerdictKind::kNoRuns;
+}
+
+// A number of the paper: within its tolerance or not; its order shown beside and deciding only
+// when the value is within (a reversed order then differs).
+void judge_value(ExpectationResult& r, const std::string& order) {
+  const Expectation& e = *r.expectation;
   const double m = *r.measured, p = *e.paper;
+  const std::string beside = order.empty() ? "" : "; " + order;
   if (!e.bound.empty()) {
     const bool inside = e.bound == "upper" ? m <= p : m >= p;
     r.kind = inside ? VerdictKind::kExact : VerdictKind::kDiffers;
@@ -186,63 +228,57 @@ void give_verdict(ExpectationResult& r, const std::vector<ExpectationResult>& al
                        : "differs: beyond the paper's " + e.bound + " bound by " + difference(m, p);
     return;
   }
-  if (std::abs(m - p) <= e.tolerance * std::abs(p)) {
-    r.kind = VerdictKind::kExact;
-    r.verdict = "exact (within " + format_number(100 * e.tolerance, 3) + " %)";
-  } else if (trend_holds(r, all).value_or(false)) {
-    r.kind = VerdictKind::kTrendHolds;
-    r.verdict = "trend holds; value differs by " + difference(m, p);
-  } else {
+  r.tolerance = value_tolerance(e);
+  const bool within = std::abs(m - p) <= r.tolerance + 1e-12 * std::max(1.0, std::abs(p));
+  if (!within) {
     r.kind = VerdictKind::kDiffers;
-    r.verdict = "differs by " + difference(m, p) +
-                (trend_holds(r, all).has_value() ? " and breaks the trend" : "");
+    r.verdict = "differs by " + difference(m, p) + beside;
+  } else {
+    r.kind = r.order == OrderKind::kDiffers ? VerdictKind::kDiffers : VerdictKind::kExact;
+    r.verdict = "exact" + beside;
   }
 }
 
-std::string paper_cell(const Expectation& e) {
-  if (e.paper) return format_number(*e.paper, 4);
-  if (e.rank) return "rank " + format_number(*e.rank, 3);
-  return "-";
+void give_verdict(ExpectationResult& r, const std::vector<ExpectationResult>& all, double alpha) {
+  const Expectation& e = *r.expectation;
+  r.counted = counted(e);
+  if (!e.not_built.empty()) {
+    r.kind = VerdictKind::kNotBuilt;
+    r.verdict = "not built: " + e.not_built;
+    return;
+  }
+  if (!r.measured) {
+    r.kind = VerdictKind::kNoRuns;
+    r.verdict = r.unmeasured.empty() ? "no runs" : r.unmeasured;
+    return;
+  }
+  if (!e.context.empty()) {
+    r.kind = VerdictKind::kContext;
+    r.verdict = "context: " + e.context;
+    if (e.paper) r.verdict += "; " + difference(*r.measured, *e.paper);
+    return;
+  }
+  const std::string order = judge_order(r, all, alpha);
+  if (e.paper) {
+    judge_value(r, order);
+  } else {
+    r.kind = order_verdict(r.order);
+    r.verdict = order.empty() ? "nothing measured to order it against" : order;
+  }
+  if (!e.open_choice.empty()) r.verdict = "open choice, not counted: " + r.verdict;
 }
 
 }  // namespace
 
 std::vector<ExpectationResult> judge_expectations(const std::vector<Expectation>& rows,
-                                                  const std::vector<RunInfo>& runs) {
+                                                  const std::vector<RunInfo>& runs, double alpha) {
   std::vector<ExpectationResult> out(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     out[i].expectation = &rows[i];
     if (rows[i].not_built.empty()) measure(rows[i], runs, out[i]);
   }
-  for (ExpectationResult& r : out) give_verdict(r, out);
+  for (ExpectationResult& r : out) give_verdict(r, out, alpha);
   return out;
-}
-
-void print_expectations(std::ostream& out, const std::vector<ExpectationResult>& results) {
-  std::size_t wr = 3, wm = 6;
-  for (const auto& r : results) {
-    wr = std::max(wr, printable(r.expectation->row).size());
-    wm = std::max(wm, r.expectation->metric.size());
-  }
-  out << std::left << std::setw(static_cast<int>(wr)) << "row"
-      << "  " << std::setw(static_cast<int>(wm)) << "metric" << std::right << std::setw(10)
-      << "measured" << std::setw(20) << "min-max (runs)" << std::setw(10) << "paper"
-      << "  verdict\n";
-  std::map<VerdictKind, int> count;
-  for (const auto& r : results) {
-    ++count[r.kind];
-    std::ostringstream range;
-    if (r.measured) range << format_number(r.low, 3) << "-" << format_number(r.high, 3);
-    range << " (" << r.runs << ")";
-    out << std::left << std::setw(static_cast<int>(wr)) << printable(r.expectation->row) << "  "
-        << std::setw(static_cast<int>(wm)) << r.expectation->metric << std::right << std::setw(10)
-        << (r.measured ? format_number(*r.measured, 4) : "-") << std::setw(20) << range.str()
-        << std::setw(10) << paper_cell(*r.expectation) << "  " << r.verdict << "\n";
-  }
-  out << "verdicts: " << count[VerdictKind::kExact] << " exact, " << count[VerdictKind::kTrendHolds]
-      << " trend holds, " << count[VerdictKind::kDiffers] << " differ, "
-      << count[VerdictKind::kNoRuns] << " without runs, " << count[VerdictKind::kNotBuilt]
-      << " not built\n";
 }
 
 }  // namespace lbb

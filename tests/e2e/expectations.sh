@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end: a small config with `expectations:` (the paper-config machinery). `lbbench run`
-# prints each row beside its measured value; a row the runs must contradict (efficiency 5, above
-# the bound of 1) differs, one inside a wide tolerance is exact, a not-built row says so, and a
+# prints each row beside its measured value and its tolerance; a row the runs must contradict
+# (efficiency 5, above the bound of 1) differs and the summary names its cause, one inside a wide
+# stated tolerance is exact, a not-built row says so, a context row is not counted, and a
 # speedup relative to another entry is a ratio of medians. `lbbench expect` prints the same from
 # the archive; a `dynamic: auto` entry runs a scheme it chose and records its predictions; a
 # malformed row is refused with file:line:col, exit 2.
@@ -20,8 +21,9 @@ balancers:
   - { dynamic: gcdlb }
   - { dynamic: lcdlb, group_size: 2 }
 expectations:
-  - { row: impossible, where: { balancer: none }, metric: efficiency, paper: 5.0 }
-  - { row: wide, where: { balancer: optimal_chain }, metric: efficiency, paper: 0.5, tolerance: 1.0 }
+  - { row: impossible, where: { balancer: none }, metric: efficiency, paper: 5.0, cause: "setting: efficiency is at most 1" }
+  - { row: wide, where: { balancer: optimal_chain }, metric: efficiency, paper: 0.5, tolerance: 1.0, tolerance_source: "wide on purpose" }
+  - { row: bound, where: { balancer: none }, metric: efficiency, paper: 1.0, context: "efficiency is at most 1" }
   - { row: L4, not_built: "no code of Kopidakis et al. 1997" }
   - row: ratio
     where: { balancer: none }
@@ -29,22 +31,26 @@ expectations:
     metric: makespan_total
     paper: 1.0
     tolerance: 0.000001
+    tolerance_source: "a run's median over itself is 1"
   - { row: never, where: { balancer: none }, metric: efficiency, paper: 1.5, bound: lower }
 YAML
 "$lbbench" run "$tmp/e.yaml" -o "$tmp/e" > "$tmp/run.txt" 2> "$tmp/err.txt" ||
   { cat "$tmp/run.txt" "$tmp/err.txt"; exit 1; }
 "$lbbench" expect "$tmp/e.yaml" "$tmp/e" > "$tmp/expect.txt"
 for out in "$tmp/run.txt" "$tmp/expect.txt"; do
-  grep -qE '^impossible +efficiency .* 5  differs by -' "$out" || { cat "$out"; exit 1; }
-  grep -qE '^wide +efficiency .* 0\.5  exact' "$out" || { cat "$out"; exit 1; }
+  grep -qE '^impossible +efficiency .* 5 +\+-0\.05  differs by -' "$out" || { cat "$out"; exit 1; }
+  grep -qE '^wide +efficiency .* 0\.5 +\+-1\*  exact' "$out" || { cat "$out"; exit 1; }
+  grep -qE '^bound +efficiency .*  context: efficiency is at most 1' "$out" || { cat "$out"; exit 1; }
   grep -qE '^L4 .* not built: no code of Kopidakis' "$out" || { cat "$out"; exit 1; }
   grep -qE '^ratio +makespan_total +1 .* exact' "$out" || { cat "$out"; exit 1; }
   grep -qE '^never +efficiency .* differs: beyond the paper.s lower bound' "$out" ||
     { cat "$out"; exit 1; }
-  grep -q 'verdicts: 2 exact, 0 trend holds, 2 differ, 0 without runs, 1 not built' "$out" ||
+  grep -q 'verdicts: 2 exact, 0 holds, 0 tied, 2 differ, 0 without runs, 1 not built; not counted: 1 context, 0 open choices' "$out" ||
     { cat "$out"; exit 1; }
-  # auto ran one of its candidates, twice (two repetitions), each compared with its candidates
-  grep -qE 'auto picked the measured best in [0-2] of 2 cases' "$out" || { cat "$out"; exit 1; }
+  grep -q '^  differs, setting: efficiency is at most 1: impossible$' "$out" || { cat "$out"; exit 1; }
+  grep -q '^  differs, no cause stated: never$' "$out" || { cat "$out"; exit 1; }
+  # auto ran one of its candidates, twice (two repetitions): one case, compared with its candidates
+  grep -qE 'auto per case: [01] hits, [01] ties, [01] misses of 1 ' "$out" || { cat "$out"; exit 1; }
 done
 grep -q 'auto_predicted_gcdlb=' "$tmp/run.txt"
 grep -q 'auto_predicted_none=' "$tmp/run.txt"

@@ -27,7 +27,7 @@ for out in "$tmp/run.txt" "$tmp/expect.txt"; do
     grep -qE "^$row" "$out" || { echo "no row $row"; cat "$out"; exit 1; }
   done
   grep -qE '^6 of 6 within ' "$out" || { cat "$out"; exit 1; }
-  grep -qE '^model +matrix_model_error .*\(6\) +100  exact \(within the paper.s upper bound\)' "$out" ||
+  grep -qE '^model +matrix_model_error .*\(6\) +100 +bound  exact \(within the paper.s upper bound\)' "$out" ||
     { cat "$out"; exit 1; }
 done
 # Only the 2-processor runs: no calibration, so the row has no runs.

@@ -1,0 +1,69 @@
+// auto's outcomes per case (Zaki, Li & Parthasarathy 1997's 16 of 20): repetitions of one case
+// count once, a best the U test cannot tell from auto's choice is a tie, a significantly slower
+// choice a miss with its regret.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "harness/papers/auto_outcomes.h"
+
+namespace lbb {
+namespace {
+
+RunInfo run(int processors, const std::string& dynamic, double makespan) {
+  RunInfo r;
+  r.text = {{"status", "complete"}, {"name", "z"}, {"workload", "matmul"}, {"dynamic", dynamic}};
+  r.number = {{"processors", processors}, {"makespan_total", makespan}};
+  return r;
+}
+
+RunInfo auto_run(int processors, const std::string& chose) {
+  RunInfo r = run(processors, chose, 0);
+  r.number["auto_predicted_gcdlb"] = 1.0;
+  r.number["auto_predicted_lddlb"] = 2.0;
+  return r;
+}
+
+// Case P=p: `n` runs each of gcdlb near 1 s and lddlb near 2 s, and three auto runs.
+void add_case(std::vector<RunInfo>& runs, int p, int n, const std::string& chose) {
+  for (int i = 0; i < n; ++i) {
+    runs.push_back(run(p, "gcdlb", 1.0 + 0.01 * i));
+    runs.push_back(run(p, "lddlb", 2.0 + 0.01 * i));
+  }
+  for (int i = 0; i < 3; ++i) runs.push_back(auto_run(p, chose));
+}
+
+TEST(AutoOutcomes, CountsCasesNotRepetitionsAndTiesAsTies) {
+  std::vector<RunInfo> runs;
+  add_case(runs, 4, 8, "gcdlb");   // hit: the best, significantly
+  add_case(runs, 8, 3, "gcdlb");   // tie: three runs against three decide nothing
+  add_case(runs, 16, 8, "lddlb");  // miss: twice as slow
+  const std::vector<AutoCase> cases = auto_cases(runs);
+  ASSERT_EQ(cases.size(), 3u);
+  const auto at = [&](const std::string& p) {
+    for (const AutoCase& c : cases)
+      if (c.where.size() >= p.size() &&
+          c.where.compare(c.where.size() - p.size(), p.size(), p) == 0)
+        return c;
+    ADD_FAILURE() << "no case " << p;
+    return AutoCase{};
+  };
+  for (const AutoCase& c : cases) EXPECT_EQ(c.repetitions, 3) << c.where;
+  EXPECT_EQ(at("P=4").outcome, AutoOutcome::kHit);
+  EXPECT_EQ(at("P=8").outcome, AutoOutcome::kTie);
+  EXPECT_EQ(at("P=16").outcome, AutoOutcome::kMiss);
+  EXPECT_NEAR(at("P=16").regret, 2.035 / 1.035 - 1, 1e-9);  // the medians of 8 runs each
+  const AutoFigures f = auto_figures(cases);
+  EXPECT_EQ(f.cases, 3);
+  EXPECT_EQ(f.hits, 1);
+  EXPECT_EQ(f.ties, 1);
+  EXPECT_EQ(f.misses, 1);
+  EXPECT_DOUBLE_EQ(f.hit_rate(), 0.5);  // of the two cases decided
+  std::ostringstream out;
+  print_auto_cases(out, cases);
+  EXPECT_NE(out.str().find("1 hits, 1 ties, 1 misses of 3"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("16 of 20"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lbb
