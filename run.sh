@@ -57,7 +57,7 @@ sanitize_test() {
   for target in config archive journal; do
     mkdir -p "$fuzz/corpus/$target" "$fuzz/findings"
     local seeds=() dict=()
-    [ "$target" = config ] && seeds=(configs) && dict=(-dict=fuzz/config.dict)
+    [ "$target" = config ] && seeds=(configs fuzz/seeds/config) && dict=(-dict=fuzz/config.dict)
     echo "fuzzing the $target reader for ${seconds} s"
     local log="$fuzz/findings/$target.log"
     if ! "$fuzz/fuzz/lbb_fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 \

@@ -145,6 +145,88 @@ balancers: [ { static: block } ]
   EXPECT_NE(order.find("more than 2^31 - 1 unknowns"), std::string::npos) << order;
 }
 
+TEST(ConfigInput, LeadingZeroNumbersAreRefused) {
+  // steps: 010 ran 8 steps (YAML 1.1 octal) while 0o14 was refused; 0x10 ran 16.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: 010 }\n"),
+            "FILE:4:21: steps must be an integer, not 010: a leading zero is octal in YAML 1.1 "
+            "and decimal in YAML 1.2; write the number without it");
+  const char* kOwnPlatform = R"(workload: { kind: block_substitution, blocks: 16 }
+balancers: [ { static: block } ]
+platform: { processors: 2, load_persist_s: 00 }
+)";
+  EXPECT_NE(
+      config_error_of(kOwnPlatform).find("FILE:3:44: load_persist_s must be a number, not 00"),
+      std::string::npos)
+      << config_error_of(kOwnPlatform);
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: 0x10 }\n"),
+            "FILE:4:21: steps must be an integer");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: 0o14 }\n"),
+            "FILE:4:21: steps must be an integer");
+  // Plain decimals, with a sign, and zero itself stay numbers.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: +10, warmup: 0 }\n"), "");
+}
+
+TEST(ConfigInput, NulAndInvalidUtf8AreRefusedWhereTheyStand) {
+  // "a\0b" was archived as "a"; bytes that are not UTF-8 were archived and broke readers.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: \"a\\0b\"\n"),
+            "FILE:4:7: 'a\\x00b' holds a NUL character");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: a\xff"
+                                                 "b\n"),
+            "FILE:4:7: a text that is not valid UTF-8 (configs are UTF-8)");
+  // An output with a NUL passed validate and failed run with a cut message.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "output: \"r/a\\0.h5\"\n"),
+            "FILE:4:9: 'r/a\\x00.h5' holds a NUL character");
+  EXPECT_EQ(config_error_of(kHead, {"output=\"a\\0b\""}),
+            "--set output=\"a\\0b\": 'a\\x00b' holds a NUL character");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: caf\xc3\xa9\n"), "");  // UTF-8 is fine
+}
+
+TEST(ConfigInput, NameIsOnePlainFileName) {
+  // name: ../../escape with no output: wrote results/../../escape.h5.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: ../../escape\n"),
+            "FILE:4:7: name '../../escape' is not a plain file name (no '/', not '.' or '..'): "
+            "the archive is results/<name>.h5 unless output: says otherwise");
+  EXPECT_NE(config_error_of(std::string(kHead) + "name: ..\n").find("not a plain file name"),
+            std::string::npos);
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: \"a\\eb\"\n"),
+            "FILE:4:7: name 'a\\x1Bb' holds a control character (shown as \\xNN)");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: " + std::string(201, 'n') + "\n"),
+            "FILE:4:7: name is 201 bytes long; at most 200");
+  testing::TempDir dir;
+  EXPECT_EQ(load_config(dir.write("c.yaml", std::string(kHead) + "name: a.b-c_d\n"), {}).output,
+            "results/a.b-c_d.h5");
+}
+
+TEST(ConfigInput, BalancerLabelsAreDistinct) {
+  // Two entries of one label printed two rows no reader could tell apart.
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers:
+  - { static: block, label: mine }
+  - { static: cyclic, label: mine }
+)"),
+            "FILE:5:30: a second balancers entry labelled 'mine' (the first is at FILE:4:5): give "
+            "each entry its own label:");
+  // Unlabelled entries are labelled by their balancers' names.
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { static: block }, { static: block } ]
+)"),
+            "FILE:3:33: a second balancers entry labelled 'block' (the first is at FILE:3:14): "
+            "give each entry its own label:");
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { static: block }, { static: block, label: again } ]
+)"),
+            "");
+  EXPECT_NE(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { static: block, label: "\e[2J" } ]
+)")
+                .find("FILE:3:38: label '\\x1B[2J' holds a control character"),
+            std::string::npos);
+}
+
 TEST(ConfigInput, ConfigFileSizeIsBounded) {
   // `lbbench validate /dev/zero` read without end and aborted with std::bad_alloc.
   try {
