@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "core/text.h"
 #include "harness/archive/archive.h"
 #include "harness/cli/commands.h"
 #include "harness/config/run_spec.h"
@@ -25,15 +26,15 @@ void add_validate_command(CLI::App& app) {
       try {
         check_output_archive(c.output);
       } catch (const ArchiveError& e) {
-        std::cerr << "lbbench: output archive " << e.what() << "\n";
+        std::cerr << "lbbench: output archive " << printable(e.what()) << "\n";
         throw CLI::RuntimeError(kExitBadInput);
       }
-      std::cout << *config << ": OK, " << c.runs.size() << " configurations, " << total
-                << " runs, archive " << c.output << "\n";
+      std::cout << printable(*config) << ": OK, " << c.runs.size() << " configurations, " << total
+                << " runs, archive " << printable(c.output) << "\n";
       for (const auto& r : c.runs)
         std::cout << "  " << r.workload << " P=" << r.processors << " " << topology_name(r.topology)
-                  << " " << r.balancer.label
-                  << (r.sweep_label.empty() ? "" : " [" + r.sweep_label + "]") << " x"
+                  << " " << printable(r.balancer.label)
+                  << (r.sweep_label.empty() ? "" : " [" + printable(r.sweep_label) + "]") << " x"
                   << r.repetitions << "\n";
     } catch (const ConfigError& e) {
       std::cerr << e.what() << "\n";
