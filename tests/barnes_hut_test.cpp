@@ -304,7 +304,7 @@ TEST(BarnesHutWorkload, StateEstimateCoversMeasuredPeaksAndRefusesTwoToTheTwenty
   auto estimate = [&](std::initializer_list<std::string_view> settings) {
     Params given;
     for (auto kv : settings) set_param_from_text(info.params, kv, given);
-    return info.state_estimate(resolve_params(info.params, given));
+    return info.state_estimate(resolve_params(info.params, given), 2);
   };
   const double one_a_module = estimate(
       {"particles=200000", "dimensions=3", "decomposition=particles", "bodies_per_module=1"});

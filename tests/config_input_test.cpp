@@ -6,6 +6,7 @@
 #include "harness/config/run_spec.h"
 #include "harness/config/yaml_reader.h"
 #include "test_support.h"
+#include "workloads/workload.h"
 
 namespace lbb {
 namespace {
@@ -225,6 +226,20 @@ balancers: [ { static: block, label: "\e[2J" } ]
 )")
                 .find("FILE:3:38: label '\\x1B[2J' holds a control character"),
             std::string::npos);
+}
+
+TEST(ConfigInput, TaskTreeCountsItsTasksOverEveryProcessor) {
+  // 4096 processors of 2^20 tasks: 2^32 tasks (about 400 GB) passed validate.
+  EXPECT_EQ(config_error_of(R"(workload: { kind: task_tree, tasks_per_processor: 1048576 }
+platform: { processors: 4096 }
+balancers: [ { dynamic: none } ]
+)"),
+            "FILE:1:11: task_tree: processors x tasks_per_processor = 4.295e+09 tasks; at most "
+            "2^31 - 1");
+  const WorkloadInfo& info = *find_workload("task_tree");
+  Params given;
+  set_param_from_text(info.params, "tasks_per_processor=1000", given);
+  EXPECT_EQ(info.state_estimate(resolve_params(info.params, given), 8), 96 * 8000.0);
 }
 
 TEST(ConfigInput, ConfigFileSizeIsBounded) {

@@ -107,7 +107,7 @@ WorkloadInfo BarnesHut::info() {
       [](const Params& p) { return std::make_unique<BarnesHut>(p); },
       modules_of_params,
       nullptr,
-      [](const Params& p) {
+      [](const Params& p, int) {
         // Fourteen records a body (its state and reference copy, the initial cells, the trees'
         // columns and cells, gathers, forces) and 512 bytes a module: one-step runs peaked at
         // 760 B a body in 3-D (grid, 200,000 bodies), 658 in 2-D (grid, 400,000) and 1,257 in

@@ -45,11 +45,12 @@ double machine_memory_bytes() {
   return have;
 }
 
-std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params) {
+std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params,
+                                          int processors) {
   if (!info.state_estimate) return std::nullopt;
   double need = 0;
   try {
-    need = info.state_estimate(params);
+    need = info.state_estimate(params, processors);
   } catch (const std::invalid_argument& e) {
     return std::string(e.what());
   }

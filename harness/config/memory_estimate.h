@@ -12,8 +12,10 @@ namespace lbb {
 // address-space or data limit (ulimit -v, -d).
 double machine_memory_bytes();
 
-// Why a run of `info` with `params` cannot run here, or empty. From the workload's declared
-// state estimate; also the estimate's own refusals (sizes the kernels cannot index).
-std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params);
+// Why a run of `info` with `params` on `processors` cannot run here, or empty. From the
+// workload's declared state estimate; also the estimate's own refusals (sizes the kernels
+// cannot index).
+std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params,
+                                          int processors);
 
 }  // namespace lbb

@@ -141,7 +141,7 @@ bool Expansion::check_run(const WorkloadEntry& we, const TaggedAxes& global,
     problems.at(we.node, e.what());
     return false;
   }
-  if (auto err = memory_problem(*we.info, base.workload_params)) {
+  if (auto err = memory_problem(*we.info, base.workload_params, base.processors)) {
     problems.at(we.node, *err);
     return false;
   }
