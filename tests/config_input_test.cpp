@@ -18,6 +18,14 @@ balancers: [ { static: block } ]
 
 using testing::config_error_of;
 
+double state_estimate(const char* workload, std::initializer_list<const char*> settings,
+                      int processors) {
+  const WorkloadInfo& info = *find_workload(workload);
+  Params given;
+  for (const char* kv : settings) set_param_from_text(info.params, kv, given);
+  return info.state_estimate(resolve_params(info.params, given), processors);
+}
+
 TEST(ConfigInput, DuplicatedKeyIsRefusedWhereItRepeats) {
   // steps: 12 then steps: 1000000 ran a million steps.
   EXPECT_EQ(config_error_of(std::string(kHead) + "execution:\n  steps: 12\n  steps: 1000000\n"),
@@ -236,10 +244,20 @@ balancers: [ { dynamic: none } ]
 )"),
             "FILE:1:11: task_tree: processors x tasks_per_processor = 4.295e+09 tasks; at most "
             "2^31 - 1");
-  const WorkloadInfo& info = *find_workload("task_tree");
-  Params given;
-  set_param_from_text(info.params, "tasks_per_processor=1000", given);
-  EXPECT_EQ(info.state_estimate(resolve_params(info.params, given), 8), 96 * 8000.0);
+  // 2^21 tasks peaked at 120 MB (P = 2, one step), 2^22 at 321 MB (P = 4, five steps).
+  EXPECT_GE(state_estimate("task_tree", {"tasks_per_processor=1048576"}, 2), 120e6);
+  EXPECT_GE(state_estimate("task_tree", {"tasks_per_processor=1048576"}, 4), 321e6);
+}
+
+TEST(ConfigInput, SyntheticCostsEstimateCoversMeasuredPeaks) {
+  // Simulated runs of 2^20 modules peaked at 102, 182 and 478 MB with 1, 4 and 16 phases.
+  const std::pair<const char*, double> peaks[] = {
+      {"phases=1", 102e6}, {"phases=4", 182e6}, {"phases=16", 478e6}};
+  for (const auto& [phases, peak] : peaks) {
+    const double estimate = state_estimate("synthetic", {"modules=1048576", phases}, 2);
+    EXPECT_GE(estimate, peak) << phases;
+    EXPECT_LE(estimate, 1.5 * peak) << phases;
+  }
 }
 
 TEST(ConfigInput, ConfigFileSizeIsBounded) {
