@@ -53,11 +53,12 @@ sanitize_test() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"
   build "$fuzz" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_FUZZ=ON \
-    -DLBB_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_results
-  for target in config results; do
+    -DLBB_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_results lbb_fuzz_options
+  for target in config results options; do
     mkdir -p "$fuzz/corpus/$target" "$fuzz/findings"
     local seeds=() dict=()
-    [ "$target" = config ] && seeds=(configs) && dict=(-dict=fuzz/config.dict)
+    [ "$target" = config ] && seeds=(configs fuzz/seeds/config) && dict=(-dict=fuzz/config.dict)
+    [ "$target" = options ] && seeds=(fuzz/seeds/options) && dict=(-dict=fuzz/options.dict)
     echo "fuzzing the $target reader for ${seconds} s"
     local log="$fuzz/findings/$target.log"
     if ! "$fuzz/fuzz/lbb_fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 \

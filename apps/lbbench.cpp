@@ -4,6 +4,7 @@
 #include <iostream>
 #include <new>
 
+#include "core/text.h"
 #include "harness/cli/commands.h"
 #include "lbb/build_info.h"
 #include "report/report_command.h"
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::RuntimeError& e) {
     return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
-    std::cerr << "lbbench: " << e.what() << " (see lbbench --help)\n";
+    std::cerr << "lbbench: " << lbb::printable(e.what()) << " (see lbbench --help)\n";
     return lbb::kExitBadInput;
   } catch (const std::bad_alloc&) {
     // Without this, an allocation the input asked for aborts the process (exit 134).
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
                  "gives (reduce its sizes)\n";
     return lbb::kExitFailure;
   } catch (const std::exception& e) {
-    std::cerr << "lbbench: " << e.what() << "\n";
+    std::cerr << "lbbench: " << lbb::printable(e.what()) << "\n";
     return lbb::kExitFailure;
   }
   return 0;

@@ -32,4 +32,30 @@ inline std::string printable(const std::string& s) {
   return out;
 }
 
+// Whether `s` is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, at most
+// U+10FFFF).
+inline bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int more = -1;  // continuation bytes after c
+    if (c < 0x80) more = 0;
+    if (c >= 0xC2 && c <= 0xDF) more = 1;
+    if (c >= 0xE0 && c <= 0xEF) more = 2;
+    if (c >= 0xF0 && c <= 0xF4) more = 3;
+    if (more < 0 || i + more >= s.size()) return false;
+    // The second byte's range, narrowed where the first byte allows overlong or too-large forms.
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+    for (int k = 1; k <= more; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return false;
+    }
+    i += 1 + more;
+  }
+  return true;
+}
+
 }  // namespace lbb

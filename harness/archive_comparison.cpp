@@ -98,7 +98,7 @@ std::string cell(const ClockChange& c) {
 
 void print_text(std::ostream& out, const std::vector<ConfigChange>& changes,
                 const std::string& name_a, const std::string& name_b) {
-  out << "A = " << name_a << "\nB = " << name_b << "\n";
+  out << "A = " << printable(name_a) << "\nB = " << printable(name_b) << "\n";
   out << std::left << std::setw(20) << "workload" << std::right << std::setw(4) << "P"
       << "  " << std::left << std::setw(24) << "balancer" << std::setw(18) << "sweep" << std::right
       << std::setw(6) << "n_A" << std::setw(5) << "n_B"
@@ -110,19 +110,20 @@ void print_text(std::ostream& out, const std::vector<ConfigChange>& changes,
       unmatched.push_back(&c);
       continue;
     }
-    out << std::left << std::setw(20) << c.a->workload << std::right << std::setw(4)
-        << c.a->processors << "  " << std::left << std::setw(24) << c.a->label << std::setw(18)
-        << c.a->sweep << std::right << std::setw(6) << verified(*c.a, false).size() << std::setw(5)
-        << verified(*c.b, false).size() << "  " << std::left << std::setw(46) << cell(c.makespan)
-        << cell(c.wall) << "\n";
+    out << std::left << std::setw(20) << printable(c.a->workload) << std::right << std::setw(4)
+        << c.a->processors << "  " << std::left << std::setw(24) << printable(c.a->label)
+        << std::setw(18) << printable(c.a->sweep) << std::right << std::setw(6)
+        << verified(*c.a, false).size() << std::setw(5) << verified(*c.b, false).size() << "  "
+        << std::left << std::setw(46) << cell(c.makespan) << cell(c.wall) << "\n";
   }
   out << "B/A = ratio of medians with the 95 % Moses interval of B's scale against A's; p = "
          "two-sided Mann-Whitney U, Holm-adjusted over the matches of each clock; * = "
          "significant at 95 %\n";
   for (const ConfigChange* c : unmatched) {
     const ConfigResult& k = c->a ? *c->a : *c->b;
-    out << "only in " << (c->a ? "A" : "B") << ": " << k.workload << " P=" << k.processors << " "
-        << k.label << (k.sweep.empty() ? "" : " " + k.sweep) << " (" << k.reps.size() << " runs)\n";
+    out << "only in " << (c->a ? "A" : "B") << ": " << printable(k.workload)
+        << " P=" << k.processors << " " << printable(k.label) << (k.sweep.empty() ? "" : " ")
+        << printable(k.sweep) << " (" << k.reps.size() << " runs)\n";
   }
 }
 

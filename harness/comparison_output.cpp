@@ -54,10 +54,10 @@ void print_table(std::ostream& out, const Comparison& c) {
   std::size_t wb = 10, ws = 5, wr = 8;
   std::string baseline;
   for (const auto& r : c.rows) {
-    wb = std::max(wb, r.config->label.size() + 3);
-    ws = std::max(ws, r.config->sweep.size());
+    wb = std::max(wb, printable(r.config->label).size() + 3);
+    ws = std::max(ws, printable(r.config->sweep).size());
     wr = std::max(wr, ratio_text(r).size() + 2);
-    if (!r.baseline.empty()) baseline = r.baseline;
+    if (!r.baseline.empty()) baseline = printable(r.baseline);
   }
   const bool any_sweep =
       std::any_of(c.rows.begin(), c.rows.end(), [](auto& r) { return !r.config->sweep.empty(); });
@@ -73,9 +73,11 @@ void print_table(std::ostream& out, const Comparison& c) {
       << "  verified\n";
   for (const auto& r : c.rows) {
     const ConfigResult& k = *r.config;
-    out << std::left << std::setw(20) << k.workload << std::right << std::setw(4) << k.processors
-        << "  " << std::left << std::setw(static_cast<int>(wb)) << (mark(r) + k.label);
-    if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << k.sweep;
+    // Names come from the config or an archive from elsewhere: escaped for the terminal.
+    out << std::left << std::setw(20) << printable(k.workload) << std::right << std::setw(4)
+        << k.processors << "  " << std::left << std::setw(static_cast<int>(wb))
+        << (mark(r) + printable(k.label));
+    if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << printable(k.sweep);
     out << std::right << std::setw(3) << r.makespan.n;
     clock_cells(out, r.makespan);
     clock_cells(out, r.wall);
@@ -83,12 +85,13 @@ void print_table(std::ostream& out, const Comparison& c) {
         << format_number(r.efficiency, 3) << std::setw(8) << format_number(r.imbalance, 3)
         << std::setw(9) << format_number(r.migrations, 6) << std::setw(10)
         << format_number(r.megabytes, 4) << std::setw(11) << format_number(r.balance, 3) << "  "
-        << r.verified;
+        << printable(r.verified);
     // A few attributes (tree counts) stay on the row; long lists go on an indented line.
-    if (r.attributes.size() <= 120)
-      out << r.attributes << "\n";
+    const std::string attributes = printable(r.attributes);
+    if (attributes.size() <= 120)
+      out << attributes << "\n";
     else
-      out << "\n" << std::string(24, ' ') << "^" << r.attributes << "\n";
+      out << "\n" << std::string(24, ' ') << "^" << attributes << "\n";
   }
   if (c.rows.empty()) return;
   const auto simulated = [](const ComparisonRow& r) { return r.config->simulated; };
@@ -103,7 +106,7 @@ void print_table(std::ostream& out, const Comparison& c) {
     out << "simulated rows: makespan = wall = the simulator's modelled time of each step (its "
            "processors' work and charges; docs/ARCHITECTURE.md, \"Simulation\"), summed over "
            "steps; no thread ran\n";
-  for (const auto& n : c.notes) out << n << "\n";
+  for (const auto& n : c.notes) out << printable(n) << "\n";
 }
 
 // Every CSV/JSON field of a row, in order.

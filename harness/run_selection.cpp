@@ -29,7 +29,7 @@ Slice parse_slice(const std::string& text) {
   };
   if (slash == std::string::npos || !number(0, slash, s.index) ||
       !number(slash + 1, text.size(), s.count) || s.count < 1 || s.index < 0 || s.index >= s.count)
-    throw std::invalid_argument("--slice " + text + ": expected i/n with 0 <= i < n");
+    throw std::invalid_argument("'" + text + "' is not i/n with 0 <= i < n");
   return s;
 }
 

@@ -22,7 +22,7 @@ struct Slice {
   int index = 0;  // 0 <= index < count
   int count = 1;
 };
-// "i/n" with 0 <= i < n; throws std::invalid_argument otherwise.
+// "i/n" with 0 <= i < n; throws std::invalid_argument otherwise (the empty text too).
 Slice parse_slice(const std::string& text);
 // Runs k of the plan with k % count == index: deterministic, and the slices of one plan are
 // disjoint and together the whole plan.

@@ -88,7 +88,14 @@ TEST(BalanceCommand, BadInputGetsAClearMessage) {
   expect_error({"multilevel", "chain", "1,,2", "", {}, 0, ""}, "'' is not a non-negative");
   expect_error({"multilevel", "chain", "", "", {}, 0, ""}, "--loads: empty list");
   expect_error({"multilevel", "chain", "1,2", "1", {}, 0, ""}, "1 speeds for 2 processors");
-  expect_error({"multilevel", "chain", "1,2", "1,0", {}, 0, ""}, "'0' is not a positive number");
+  expect_error({"multilevel", "chain", "1,2", "1,0", {}, 0, ""}, "'0' must be >= 1e-06, got 0");
+  // 1e-308 beside 1e308 moved -2^63 units a phase for 100,000 phases (imbalance null).
+  expect_error({"diffusion_horton", "chain", "5,1,7", "1e-308,1e308,1", {}, 0, ""},
+               "--speeds: '1e-308' must be >= 1e-06, got 1e-308");
+  expect_error({"diffusion_horton", "chain", "5,1,7", "1,1e308,1", {}, 0, ""},
+               "--speeds: '1e308' must be <= 1e+06, got 1e+308");
+  expect_error({"multilevel", "chain", "1,2", "1,nan", {}, 0, ""}, "'nan' must be a finite number");
+  expect_error({"multilevel", "chain", "1,2", "1,x", {}, 0, ""}, "--speeds: 'x' is not a number");
   expect_error({"multilevel", "hypercube", "1,2,3", "", {}, 0, ""}, "power-of-two");
   expect_error({"multilevel", "chain", "1,2", "", {"alpha=1"}, 0, ""}, "unknown parameter 'alpha'");
   expect_error({"random", "chain", "1,2", "", {"alpha=2"}, 0, ""}, "alpha must be <= 1");

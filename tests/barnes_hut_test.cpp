@@ -297,6 +297,31 @@ TEST(BarnesHutWorkload, SerialRunVerifiesAndBodiesCrossCells) {
   }
 }
 
+// The state estimate against one-step runs' peak memory (less the process's 22 MB): 251 MB at
+// 200,000 bodies in 3-D one a module, 152 MB in 3-D on the grid, 263 MB at 400,000 in 2-D.
+TEST(BarnesHutWorkload, StateEstimateCoversMeasuredPeaksAndRefusesTwoToTheTwentySix) {
+  const WorkloadInfo& info = *find_workload("barnes_hut");
+  auto estimate = [&](std::initializer_list<std::string_view> settings) {
+    Params given;
+    for (auto kv : settings) set_param_from_text(info.params, kv, given);
+    return info.state_estimate(resolve_params(info.params, given), 2);
+  };
+  const double one_a_module = estimate(
+      {"particles=200000", "dimensions=3", "decomposition=particles", "bodies_per_module=1"});
+  EXPECT_GE(one_a_module, 251e6);
+  EXPECT_LE(one_a_module, 1.3 * 251e6);
+  const double grid_3d = estimate({"particles=200000", "dimensions=3"});
+  EXPECT_GE(grid_3d, 152e6);
+  EXPECT_LE(grid_3d, 1.3 * 152e6);
+  const double grid_2d = estimate({"particles=400000", "dimensions=2"});
+  EXPECT_GE(grid_2d, 263e6);
+  EXPECT_LE(grid_2d, 1.3 * 263e6);
+  // Issue 39's audit: 2^26 bodies, one a module, passed validate as 17 GB and needed about 86.
+  EXPECT_GT(estimate({"particles=67108864", "dimensions=3", "decomposition=particles",
+                      "bodies_per_module=1"}),
+            86e9);
+}
+
 TEST(BarnesHutWorkload, PredictedWeightsFollowTheCellPopulation) {
   auto w = small_cluster(2);
   const auto weights = w->predicted_weights();

@@ -122,5 +122,24 @@ TEST(ComparisonTable, FewRepetitionsWarn) {
   EXPECT_FALSE(c.rows[0].starred || c.rows[1].starred);
 }
 
+TEST(ComparisonTable, NamesFromAnArchiveAreEscapedOnTheTerminal) {
+  // An archive from elsewhere named its runs with escape sequences, which `table` printed raw.
+  auto configs = group(16, 0.2);
+  configs[0].workload = "tree\x1b]0;owned\x07";
+  configs[1].label = "\x1b[2Jblock";
+  configs[1].baseline = true;
+  configs[2].sweep =
+      "n=\xc2\x9b"
+      "1";  // U+009B, the one-character CSI
+  std::ostringstream text;
+  print_comparison(text, compare_configs(configs), OutputFormat::kTable);
+  const std::string out = text.str();
+  for (const char control : {'\x1b', '\x07'}) EXPECT_EQ(out.find(control), std::string::npos);
+  EXPECT_NE(out.find("tree\\x1B]0;owned\\x07"), std::string::npos) << out;
+  EXPECT_NE(out.find("\\x1B[2Jblock"), std::string::npos) << out;
+  EXPECT_NE(out.find("vs \\x1B[2Jblock"), std::string::npos) << out;  // the baseline's column
+  EXPECT_NE(out.find("n=\\x9B1"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace lbb

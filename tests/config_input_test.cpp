@@ -6,6 +6,7 @@
 #include "harness/config/run_spec.h"
 #include "harness/config/yaml_reader.h"
 #include "test_support.h"
+#include "workloads/workload.h"
 
 namespace lbb {
 namespace {
@@ -16,6 +17,14 @@ balancers: [ { static: block } ]
 )";
 
 using testing::config_error_of;
+
+double state_estimate(const char* workload, std::initializer_list<const char*> settings,
+                      int processors) {
+  const WorkloadInfo& info = *find_workload(workload);
+  Params given;
+  for (const char* kv : settings) set_param_from_text(info.params, kv, given);
+  return info.state_estimate(resolve_params(info.params, given), processors);
+}
 
 TEST(ConfigInput, DuplicatedKeyIsRefusedWhereItRepeats) {
   // steps: 12 then steps: 1000000 ran a million steps.
@@ -143,6 +152,112 @@ platform: { processors: 2 }
 balancers: [ { static: block } ]
 )");
   EXPECT_NE(order.find("more than 2^31 - 1 unknowns"), std::string::npos) << order;
+}
+
+TEST(ConfigInput, LeadingZeroNumbersAreRefused) {
+  // steps: 010 ran 8 steps (YAML 1.1 octal) while 0o14 was refused; 0x10 ran 16.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: 010 }\n"),
+            "FILE:4:21: steps must be an integer, not 010: a leading zero is octal in YAML 1.1 "
+            "and decimal in YAML 1.2; write the number without it");
+  const char* kOwnPlatform = R"(workload: { kind: block_substitution, blocks: 16 }
+balancers: [ { static: block } ]
+platform: { processors: 2, load_persist_s: 00 }
+)";
+  EXPECT_NE(
+      config_error_of(kOwnPlatform).find("FILE:3:44: load_persist_s must be a number, not 00"),
+      std::string::npos)
+      << config_error_of(kOwnPlatform);
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: 0x10 }\n"),
+            "FILE:4:21: steps must be an integer");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: 0o14 }\n"),
+            "FILE:4:21: steps must be an integer");
+  // Plain decimals, with a sign, and zero itself stay numbers.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "execution: { steps: +10, warmup: 0 }\n"), "");
+}
+
+TEST(ConfigInput, NulAndInvalidUtf8AreRefusedWhereTheyStand) {
+  // "a\0b" was archived as "a"; bytes that are not UTF-8 were archived and broke readers.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: \"a\\0b\"\n"),
+            "FILE:4:7: 'a\\x00b' holds a NUL character");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: a\xff"
+                                                 "b\n"),
+            "FILE:4:7: a text that is not valid UTF-8 (configs are UTF-8)");
+  // An output with a NUL passed validate and failed run with a cut message.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "output: \"r/a\\0.h5\"\n"),
+            "FILE:4:9: 'r/a\\x00.h5' holds a NUL character");
+  EXPECT_EQ(config_error_of(kHead, {"output=\"a\\0b\""}),
+            "--set output=\"a\\0b\": 'a\\x00b' holds a NUL character");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: caf\xc3\xa9\n"), "");  // UTF-8 is fine
+}
+
+TEST(ConfigInput, NameIsOnePlainFileName) {
+  // name: ../../escape with no output: wrote results/../../escape.h5.
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: ../../escape\n"),
+            "FILE:4:7: name '../../escape' is not a plain file name (no '/', not '.' or '..'): "
+            "the archive is results/<name>.h5 unless output: says otherwise");
+  EXPECT_NE(config_error_of(std::string(kHead) + "name: ..\n").find("not a plain file name"),
+            std::string::npos);
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: \"a\\eb\"\n"),
+            "FILE:4:7: name 'a\\x1Bb' holds a control character (shown as \\xNN)");
+  EXPECT_EQ(config_error_of(std::string(kHead) + "name: " + std::string(201, 'n') + "\n"),
+            "FILE:4:7: name is 201 bytes long; at most 200");
+  testing::TempDir dir;
+  EXPECT_EQ(load_config(dir.write("c.yaml", std::string(kHead) + "name: a.b-c_d\n"), {}).output,
+            "results/a.b-c_d.h5");
+}
+
+TEST(ConfigInput, BalancerLabelsAreDistinct) {
+  // Two entries of one label printed two rows no reader could tell apart.
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers:
+  - { static: block, label: mine }
+  - { static: cyclic, label: mine }
+)"),
+            "FILE:5:30: a second balancers entry labelled 'mine' (the first is at FILE:4:5): give "
+            "each entry its own label:");
+  // Unlabelled entries are labelled by their balancers' names.
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { static: block }, { static: block } ]
+)"),
+            "FILE:3:33: a second balancers entry labelled 'block' (the first is at FILE:3:14): "
+            "give each entry its own label:");
+  EXPECT_EQ(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { static: block }, { static: block, label: again } ]
+)"),
+            "");
+  EXPECT_NE(config_error_of(R"(workload: { kind: block_substitution, blocks: 16 }
+platform: { processors: 2 }
+balancers: [ { static: block, label: "\e[2J" } ]
+)")
+                .find("FILE:3:38: label '\\x1B[2J' holds a control character"),
+            std::string::npos);
+}
+
+TEST(ConfigInput, TaskTreeCountsItsTasksOverEveryProcessor) {
+  // 4096 processors of 2^20 tasks: 2^32 tasks (about 400 GB) passed validate.
+  EXPECT_EQ(config_error_of(R"(workload: { kind: task_tree, tasks_per_processor: 1048576 }
+platform: { processors: 4096 }
+balancers: [ { dynamic: none } ]
+)"),
+            "FILE:1:11: task_tree: processors x tasks_per_processor = 4.295e+09 tasks; at most "
+            "2^31 - 1");
+  // 2^21 tasks peaked at 120 MB (P = 2, one step), 2^22 at 321 MB (P = 4, five steps).
+  EXPECT_GE(state_estimate("task_tree", {"tasks_per_processor=1048576"}, 2), 120e6);
+  EXPECT_GE(state_estimate("task_tree", {"tasks_per_processor=1048576"}, 4), 321e6);
+}
+
+TEST(ConfigInput, SyntheticCostsEstimateCoversMeasuredPeaks) {
+  // Simulated runs of 2^20 modules peaked at 102, 182 and 478 MB with 1, 4 and 16 phases.
+  const std::pair<const char*, double> peaks[] = {
+      {"phases=1", 102e6}, {"phases=4", 182e6}, {"phases=16", 478e6}};
+  for (const auto& [phases, peak] : peaks) {
+    const double estimate = state_estimate("synthetic", {"modules=1048576", phases}, 2);
+    EXPECT_GE(estimate, peak) << phases;
+    EXPECT_LE(estimate, 1.5 * peak) << phases;
+  }
 }
 
 TEST(ConfigInput, ConfigFileSizeIsBounded) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -84,7 +85,9 @@ TEST(PartitionCommand, RefusesBadRequests) {
   EXPECT_EQ(error({"nonesuch", 4, {}, {}}), "unknown method 'nonesuch' (see lbbench list)");
   EXPECT_EQ(error({"none", 4, {}, {}}), "'none' is not a static balancer");
   EXPECT_EQ(error({"optimal_chain", 4, {1, 2}, {}}), "--speeds gives 2 speeds for 4 processors");
-  EXPECT_EQ(error({"optimal_chain", 2, {1, 0}, {}}), "--speeds must all be positive");
+  EXPECT_EQ(error({"optimal_chain", 2, {1, 0}, {}}), "--speeds: 0 must be >= 1e-06, got 0");
+  EXPECT_EQ(error({"optimal_chain", 2, {1, std::nan("")}, {}}),
+            "--speeds: nan must be a finite number");
   EXPECT_NE(error({"greedy_probe", 4, {}, {"epsilon=-1"}}).find("--param epsilon"),
             std::string::npos);
   EXPECT_NE(error({"optimal_chain", 4, {}, {"foo=1"}}).find("unknown parameter"),

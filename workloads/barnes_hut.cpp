@@ -40,6 +40,16 @@ std::size_t bytes_for(std::size_t bodies, int record_doubles) {
 // tree.
 constexpr int kGroupSize = kernels::kTreeGroupSize;
 
+int modules_of_params(const Params& p) {
+  if (p.text("decomposition") == "curve") return static_cast<int>(p.integer("curve_modules"));
+  if (p.text("decomposition") == "particles")
+    return particle_modules(p.integer("particles"), p.integer("bodies_per_module"));
+  int modules = 1;
+  for (int d = 0; d < p.integer("dimensions"); ++d)
+    modules *= static_cast<int>(p.integer("cells_per_side"));
+  return modules;
+}
+
 }  // namespace
 
 double barnes_hut_force_error_bound(double theta, int dims) {
@@ -95,21 +105,19 @@ WorkloadInfo BarnesHut::info() {
           int_param("seed", 1, "seed of the Plummer model and of the sampled bodies", 0),
       },
       [](const Params& p) { return std::make_unique<BarnesHut>(p); },
-      [](const Params& p) {
-        if (p.text("decomposition") == "curve") return static_cast<int>(p.integer("curve_modules"));
-        if (p.text("decomposition") == "particles")
-          return particle_modules(p.integer("particles"), p.integer("bodies_per_module"));
-        int modules = 1;
-        for (int d = 0; d < p.integer("dimensions"); ++d)
-          modules *= static_cast<int>(p.integer("cells_per_side"));
-        return modules;
-      },
+      modules_of_params,
       nullptr,
-      [](const Params& p) {
-        // A record per body (position, velocity, mass) in the initial cells, the states, the
-        // reference run and the trees built over them: about four copies.
-        const double record = 2.0 * static_cast<double>(p.integer("dimensions")) + 2;
-        return sizeof(double) * 4 * record * static_cast<double>(p.integer("particles"));
+      [](const Params& p, int) {
+        // Fourteen records a body (its state and reference copy, the initial cells, the trees'
+        // columns and cells, gathers, forces) and 512 bytes a module: one-step runs peaked at
+        // 760 B a body in 3-D (grid, 200,000 bodies), 658 in 2-D (grid, 400,000) and 1,257 in
+        // 3-D at one body a module (200,000 bodies; 1,280 at 500,000 in issue 39's audit),
+        // less the process's own 22 MB. Four records, as estimated before, let 2^26 bodies at
+        // one a module (about 90 GB) pass as 17 GB.
+        const double record =
+            sizeof(double) * (2.0 * static_cast<double>(p.integer("dimensions")) + 2);
+        return 14 * record * static_cast<double>(p.integer("particles")) +
+               512.0 * modules_of_params(p);
       },
   };
   info.communicates = [](const Params&) { return true; };  // grid cells, or the curve's chain

@@ -80,7 +80,7 @@ WorkloadInfo BlockSubstitution::info() {
       [](const Params& p) { return std::make_unique<BlockSubstitution>(p); },
       [](const Params& p) { return static_cast<int>(p.integer("blocks")); },
       nullptr,
-      [](const Params& p) {
+      [](const Params& p, int) {
         // N unknowns: states and their reference copy (a band of width + 1 and 3 vectors per
         // unknown each), the whole grid's band at verification, ~4 vectors of N, and a factored
         // band per distinct block height (all of them, at worst).

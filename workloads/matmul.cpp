@@ -75,7 +75,7 @@ WorkloadInfo Matmul::info() {
                                 p.integer("block_rows"));
       },
       nullptr,
-      [](const Params& p) {
+      [](const Params& p, int) {
         // X and Y, the states (rows of X and Z: n (r + m)), Z gathered at verification.
         const double n = static_cast<double>(p.integer("n"));
         const double r = static_cast<double>(p.integer("r"));

@@ -147,7 +147,7 @@ WorkloadInfo TreeSearch::info() {
   info.make_levels = [](const Params& p) -> std::unique_ptr<LevelWorkload> {
     return std::make_unique<TreeSearch>(p);
   };
-  info.state_estimate = [](const Params& p) {
+  info.state_estimate = [](const Params& p, int) {
     const double batch = static_cast<double>(p.integer("batch"));
     return expected_widest_levels(uts_params_from(p)) *
            (kNodeCopies * kernels::kUtsDigestBytes + kTaskBytes / batch);

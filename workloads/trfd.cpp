@@ -67,7 +67,7 @@ WorkloadInfo Trfd::info() {
                                 p.integer("iterations_per_module"));
       },
       nullptr,
-      [](const Params& p) {
+      [](const Params& p, int) {
         // The pairs x pairs major array: in the states, the input and the serial reference.
         const double n = static_cast<double>(p.integer("n"));
         const double pairs = n * (n + 1) / 2;

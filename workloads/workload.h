@@ -157,11 +157,11 @@ struct WorkloadInfo {
   // Set instead of `make` for a workload whose modules are born level by level (tree search):
   // the runner hands it to the level executor.
   std::function<std::unique_ptr<LevelWorkload>(const Params&)> make_levels = nullptr;
-  // Bytes a run of these parameters holds (module states, the workload's own data, the
-  // verification's reference copies), estimated without building anything, so a config that
-  // cannot fit is refused before setup. May throw std::invalid_argument for sizes the kernels
-  // cannot index. Null: small at any parameters.
-  std::function<double(const Params&)> state_estimate = nullptr;
+  // Bytes a run of these parameters on `processors` holds (module states, the workload's own
+  // data, the verification's reference copies), estimated without building anything, so a
+  // config that cannot fit is refused before setup. May throw std::invalid_argument for sizes
+  // the kernels cannot index. Null: small at any parameters.
+  std::function<double(const Params&, int processors)> state_estimate = nullptr;
   // A cost source with no kernel (workloads/synthetic_costs.h): only the simulate executor
   // runs it.
   bool simulated_only = false;

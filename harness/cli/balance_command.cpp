@@ -14,7 +14,9 @@
 #include "balancers/balancer.h"
 #include "balancers/between_steps/unit_balance.h"
 #include "core/module_graph.h"
+#include "core/text.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/number_options.h"
 #include "harness/config/memory_estimate.h"
 
 namespace lbb {
@@ -62,9 +64,10 @@ std::vector<double> parse_speeds(std::string_view text, std::size_t processors) 
   for (auto item : split_list("--speeds", text)) {
     double value = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (ec != std::errc() || end != item.data() + item.size() || item.empty() ||
-        !std::isfinite(value) || value <= 0)
-      throw std::invalid_argument("--speeds: '" + std::string(item) + "' is not a positive number");
+    if (ec != std::errc() || end != item.data() + item.size() || item.empty())
+      throw std::invalid_argument("--speeds: '" + std::string(item) + "' is not a number");
+    if (auto why = check_value(relative_speed_spec(), value))
+      throw std::invalid_argument("--speeds: '" + std::string(item) + "' " + *why);
     speeds.push_back(value);
   }
   if (speeds.size() != processors)
@@ -117,9 +120,8 @@ void check_plan_memory(const std::string& method, const Params& resolved,
   throw std::invalid_argument(
       method + " may keep up to " + std::to_string(resolved.integer("max_phases")) +
       " transfer phases of " + std::to_string(topology.size()) + " loads, about " +
-      std::to_string(static_cast<long long>(phases * per_phase / (1 << 30))) +
-      " GiB with its report, more than this machine's " +
-      std::to_string(static_cast<long long>(have / (1 << 30))) +
+      format_number(phases * per_phase / (1 << 30), 3) +
+      " GiB with its report, more than this machine's " + format_number(have / (1 << 30), 3) +
       " GiB: pass --param max_phases=N with N at most " + std::to_string(fits));
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "core/text.h"
 #include "harness/cli/commands.h"
 #include "harness/config/expectations.h"
 #include "harness/config/run_spec.h"
@@ -40,9 +41,9 @@ bool expect_balance_experiment(const std::string& path) {
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
   } catch (const std::invalid_argument& e) {
-    std::cerr << "lbbench expect: " << path << ": " << e.what() << "\n";
+    std::cerr << "lbbench expect: " << printable(path) << ": " << printable(e.what()) << "\n";
   } catch (const ParamError& e) {
-    std::cerr << "lbbench expect: " << path << ": " << e.what() << "\n";
+    std::cerr << "lbbench expect: " << printable(path) << ": " << printable(e.what()) << "\n";
   }
   throw CLI::RuntimeError(kExitBadInput);
 }
@@ -70,12 +71,12 @@ void expect(const ExpectOptions& o) {
       if (auto it = r.text.find("invocation"); it != r.text.end()) latest = it->second;
     const std::vector<RunInfo> runs = runs_of(all, config.name, o.all ? "" : latest);
     if (runs.empty()) {
-      std::cerr << "lbbench: " << path << ": no runs of config " << config.name << "\n";
+      std::cerr << "lbbench: " << printable(path) << ": no runs of config " << config.name << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
     print_paper_comparison(std::cout, config, runs);
   } catch (const ResultError& e) {
-    std::cerr << "lbbench: " << e.what() << "\n";
+    std::cerr << "lbbench: " << printable(e.what()) << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
 }

@@ -14,8 +14,10 @@
 
 #include "balancers/balancer.h"
 #include "core/assignment.h"
+#include "core/text.h"
 #include "core/topology.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/number_options.h"
 #include "harness/cli/weight_parser.h"
 #include "harness/exec/load_view_builder.h"
 
@@ -41,7 +43,8 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
     throw PartitionInputError("--speeds gives " + std::to_string(speeds.size()) + " speeds for " +
                               std::to_string(request.processors) + " processors");
   for (double s : speeds)
-    if (!std::isfinite(s) || s <= 0) throw PartitionInputError("--speeds must all be positive");
+    if (auto why = check_value(relative_speed_spec(), s))
+      throw PartitionInputError("--speeds: " + format_number(s) + " " + *why);
   // Every load a partitioner forms is at most this; past a double's range it became inf (and
   // the bottleneck printed as null).
   const double most = std::accumulate(weights.begin(), weights.end(), 0.0) /

@@ -5,16 +5,26 @@
 #include <map>
 #include <regex>
 
+#include "core/text.h"
+
 namespace lbb {
 
 namespace {
 
+// std::regex compiles and matches by recursion, a stack frame or more per character: a pattern
+// of 80,000 characters overflowed the stack (SIGSEGV). The names it is matched against are short
+// (config names and labels, at most kMaxNameBytes), and so are the patterns that select them.
+constexpr std::size_t kMaxPatternBytes = 1000;
+
 std::string regex_problem(const std::string& pattern) {
+  if (pattern.size() > kMaxPatternBytes)
+    return "a regular expression of " + std::to_string(pattern.size()) + " characters; at most " +
+           std::to_string(kMaxPatternBytes);
   try {
     std::regex r(pattern, std::regex::ECMAScript);
     return "";
   } catch (const std::regex_error& e) {
-    return "not a regular expression: " + pattern + " (" + e.what() + ")";
+    return "not a regular expression: " + printable(pattern) + " (" + e.what() + ")";
   }
 }
 

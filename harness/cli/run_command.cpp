@@ -22,6 +22,7 @@
 #include "harness/clock.h"
 #include "harness/comparison_table.h"
 #include "harness/config/run_spec.h"
+#include "harness/exec/thread_probe.h"
 #include "harness/papers/paper_comparison.h"
 #include "harness/provenance.h"
 #include "harness/run_selection.h"
@@ -60,7 +61,8 @@ Config load_selected(const RunOptions& o) {
   std::erase_if(config.runs,
                 [&](const RunSpec& r) { return !sel.selects(r.workload, r.balancer.label); });
   if (config.runs.empty()) {
-    std::cerr << "lbbench: --only / --exclude left nothing of " << o.config << " to run\n";
+    std::cerr << "lbbench: --only / --exclude left nothing of " << printable(o.config)
+              << " to run\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
   return config;
@@ -76,7 +78,12 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
   try {
     if (o.resume && o.no_archive)
       throw std::invalid_argument("--resume needs a result set: it runs what the set lacks");
-    if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));
+    if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));  // checked at the option
+    int team = 1;  // the most threads a run of the plan starts (a simulated run starts none)
+    for (const auto& r : plan)
+      if (!runs_simulated(*r.spec)) team = std::max(team, r.spec->processors);
+    if (auto why = team_start_problem(team))
+      throw std::invalid_argument(*why + ": lower platform.processors or raise the limit");
     if (!o.no_archive) {
       const double open_start = process_cpu_now();
       archive =
@@ -184,21 +191,22 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
     const RunSpec& spec = *spec_ptr;
     ++n;
     const std::string what =
-        "[" + std::to_string(n) + "/" + std::to_string(total) + "] " + spec.workload +
-        " P=" + std::to_string(spec.processors) + " " + spec.balancer.label +
-        (spec.sweep_label.empty() ? "" : " " + spec.sweep_label) +
-        (spec.repetitions > 1
-             ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
-             : "");
+        printable("[" + std::to_string(n) + "/" + std::to_string(total) + "] " + spec.workload +
+                  " P=" + std::to_string(spec.processors) + " " + spec.balancer.label +
+                  (spec.sweep_label.empty() ? "" : " " + spec.sweep_label) +
+                  (spec.repetitions > 1
+                       ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
+                       : ""));
     if (tty) std::cerr << what << std::flush;  // the rest of the line when the run ends
     outcomes.push_back(execute_run(spec, rep, archive, prov, &references));
     const RunOutcome& r = outcomes.back();
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!r.error.empty())
-      std::cerr << (tty ? "" : what) << "  FAILED: " << r.error << "\n";
+      std::cerr << (tty ? "" : what) << "  FAILED: " << printable(r.error) << "\n";
     else if (!r.verification.passed)
-      std::cerr << (tty ? "" : what) << "  VERIFICATION FAILED: " << r.verification.detail << "\n";
+      std::cerr << (tty ? "" : what)
+                << "  VERIFICATION FAILED: " << printable(r.verification.detail) << "\n";
     else
       std::cerr << (tty ? "" : what) << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
                 << duration(elapsed / n * (total - n)) << "\n";
@@ -300,7 +308,17 @@ void add_run_command(CLI::App& app) {
                 "write");
   cmd->add_option("--slice", o->slice,
                   "run slice i/n of the runs (0 <= i < n; run k belongs to slice k mod n), "
-                  "one node of many, all writing the same result set");
+                  "one node of many, all writing the same result set")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            try {
+              parse_slice(text);  // here, so that `--slice ""` is refused, not read as no slice
+              return std::string();
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what());
+            }
+          },
+          "i/n"));
   add_result_options(*cmd, o->results);
   cmd->callback([o] {
     o->command = "lbbench run " + o->config + (o->output.empty() ? "" : " -o " + o->output);

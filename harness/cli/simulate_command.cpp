@@ -14,6 +14,8 @@
 
 #include "core/text.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/number_options.h"
+#include "harness/config/config_keys.h"
 #include "harness/sim/contention_fit.h"
 #include "harness/sim/replay.h"
 #include "harness/stats/sample_summary.h"
@@ -63,8 +65,8 @@ std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReade
   for (const ReplayedRun& r : runs) {
     if (!r.skipped.empty()) continue;
     std::cout << std::left << std::setw(static_cast<int>(wid)) << printable(r.run) << std::setw(20)
-              << r.workload << std::setw(18) << printable(r.label) << std::right << std::setw(5)
-              << r.processors;
+              << printable(r.workload) << std::setw(18) << printable(r.label) << std::right
+              << std::setw(5) << r.processors;
     std::cout << std::fixed << std::setprecision(4) << std::setw(13) << r.predicted << std::setw(11)
               << r.measured_wall << std::setprecision(1) << std::setw(8) << 100 * r.error() << "%"
               << std::setprecision(4) << std::setw(13) << r.measured_makespan
@@ -88,9 +90,9 @@ std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReade
     return s.str();
   };
   for (const RankAgreement& a : ranking_agreement(runs))
-    std::cout << "  " << std::left << std::setw(50) << a.group << std::right << std::setw(3)
-              << a.strategies << " strategies  tau(wall) = " << std::setw(6) << tau(a.tau)
-              << "  tau(makespan) = " << std::setw(6) << tau(a.tau_makespan) << "\n";
+    std::cout << "  " << std::left << std::setw(50) << printable(a.group) << std::right
+              << std::setw(3) << a.strategies << " strategies  tau(wall) = " << std::setw(6)
+              << tau(a.tau) << "  tau(makespan) = " << std::setw(6) << tau(a.tau_makespan) << "\n";
   if (errors.empty()) return replayed;
   std::cout << "median |error| of the " << errors.size()
             << " bulk-synchronous runs at P <= the host's available processors: "
@@ -124,10 +126,11 @@ void add_simulate_command(CLI::App& app) {
   auto* c = cmd->add_option("--calibrate", *calibrate,
                             "archive: fit execution.sim_contention from runs at several P");
   r->excludes(c);
+  // As their config keys: CLI::NonNegativeNumber let "nan" through (read as 0).
   cmd->add_option("--latency", settings->latency, "replay: s charged per migrated module")
-      ->check(CLI::NonNegativeNumber);
+      ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
   cmd->add_option("--bandwidth", settings->bandwidth, "replay: B/s for migrated bytes; 0: free")
-      ->check(CLI::NonNegativeNumber);
+      ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
   cmd->callback([replay, calibrate, settings] {
     if (replay->empty() && calibrate->empty()) {
       std::cerr << "lbbench simulate: give --replay ARCHIVE or --calibrate ARCHIVE\n";
@@ -142,7 +145,7 @@ void add_simulate_command(CLI::App& app) {
         print_calibration(fit_contention(ResultReader(*calibrate)));
       }
     } catch (const std::exception& e) {
-      std::cerr << "lbbench: " << e.what() << "\n";
+      std::cerr << "lbbench: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
   });

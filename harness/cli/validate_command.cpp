@@ -32,12 +32,12 @@ void add_validate_command(CLI::App& app) {
         std::cerr << "lbbench: output " << printable(e.what()) << "\n";
         throw CLI::RuntimeError(kExitBadInput);
       }
-      std::cout << *config << ": OK, " << c.runs.size() << " configurations, " << total
+      std::cout << printable(*config) << ": OK, " << c.runs.size() << " configurations, " << total
                 << " runs, results " << printable(c.output) << "\n";
       for (const auto& r : c.runs)
         std::cout << "  " << r.workload << " P=" << r.processors << " " << topology_name(r.topology)
-                  << " " << r.balancer.label
-                  << (r.sweep_label.empty() ? "" : " [" + r.sweep_label + "]") << " x"
+                  << " " << printable(r.balancer.label)
+                  << (r.sweep_label.empty() ? "" : " [" + printable(r.sweep_label) + "]") << " x"
                   << r.repetitions << "\n";
     } catch (const ConfigError& e) {
       std::cerr << e.what() << "\n";

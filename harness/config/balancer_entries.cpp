@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "balancers/balancer.h"
+#include "harness/config/names.h"
 #include "harness/schedule.h"
 
 namespace lbb {
@@ -126,12 +127,17 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
   }
   if (st) e.static_name = st->name;
   if (dy) e.dynamic_name = dy->name;
-  if (node["label"]) {
-    if (node["label"].IsScalar())
-      e.label = node["label"].Scalar();
+  if (const YAML::Node label = node["label"]) {
+    if (!label.IsScalar())
+      problems.at(label, "label must be a string");
+    else if (auto why = label_problem(label.Scalar()))
+      problems.at(label, "label " + *why);
     else
-      problems.at(node["label"], "label must be a string");
+      e.label = label.Scalar();
   }
+  if (e.label.empty())
+    e.label = e.static_name + (e.static_name.empty() || e.dynamic_name.empty() ? "" : "+") +
+              e.dynamic_name + e.schedule_name;
   if (const YAML::Node b = node["baseline"]) {
     bool ok = b.IsScalar();
     if (ok) ok = YAML::convert<bool>::decode(b, e.baseline);

@@ -11,7 +11,8 @@ namespace lbb {
 
 struct BalancerEntry {
   YAML::Node node;
-  std::string static_name, dynamic_name, schedule_name, label;
+  std::string static_name, dynamic_name, schedule_name;
+  std::string label;  // as given, else the balancers' names ("static+dynamic"); unique in a config
   std::vector<Axis> static_axes, dynamic_axes, schedule_axes;
   bool baseline = false;  // `baseline: true`: the entry the table's ratios divide by
 };

@@ -3,11 +3,13 @@
 // bound and expand the sweeps (sweep_expansion), each run carrying its resolved YAML.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "harness/config/config_keys.h"
 #include "harness/config/config_overrides.h"
 #include "harness/config/expectations.h"
+#include "harness/config/names.h"
 #include "harness/config/run_spec.h"
 #include "harness/config/sweep_expansion.h"
 #include "harness/config/yaml_reader.h"
@@ -23,11 +25,13 @@ void read_names(const YAML::Node& root, Config& config, Problems& problems) {
     if (std::find(top.begin(), top.end(), key) == top.end())
       problems.at(kv.first, "unknown key '" + key + "' (expected: " + known_keys({}, top) + ")");
   }
-  if (root["name"]) {
-    if (root["name"].IsScalar() && !root["name"].Scalar().empty())
-      config.name = root["name"].Scalar();
+  if (const YAML::Node name = root["name"]) {
+    if (!name.IsScalar() || name.Scalar().empty())
+      problems.at(name, "name must be a non-empty string");
+    else if (auto why = config_name_problem(name.Scalar()))
+      problems.at(name, "name " + *why);
     else
-      problems.at(root["name"], "name must be a non-empty string");
+      config.name = name.Scalar();
   }
   config.output = "results/" + config.name;
   if (root["output"]) {
@@ -96,6 +100,13 @@ void read_balancers(const YAML::Node& root, ConfigSections& sections, Problems& 
     for (const auto& e : list)
       if (auto entry = read_balancer(e, problems)) sections.balancers.push_back(std::move(*entry));
   }
+  // Two entries of one label were two rows of the table no reader could tell apart.
+  std::map<std::string, const BalancerEntry*> first;
+  for (const BalancerEntry& e : sections.balancers)
+    if (const auto [it, fresh] = first.emplace(e.label, &e); !fresh)
+      problems.at(e.node["label"] ? e.node["label"] : e.node,
+                  "a second balancers entry labelled '" + e.label + "' (the first is at " +
+                      problems.where(it->second->node) + "): give each entry its own label:");
 }
 
 }  // namespace

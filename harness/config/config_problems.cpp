@@ -1,5 +1,7 @@
 #include "harness/config/config_problems.h"
 
+#include "core/text.h"
+
 namespace lbb {
 
 std::string override_origin(const std::string& text) {
@@ -27,7 +29,8 @@ std::string Problems::where(const YAML::Node& node) const {
 }
 
 void Problems::at(const YAML::Node& node, const std::string& message) {
-  std::string line = where(node) + ": " + message;
+  // Messages quote the config's own text, which may hold terminal control characters.
+  std::string line = printable(where(node) + ": " + message);
   if (seen_.insert(line).second) lines_.push_back(std::move(line));
 }
 

@@ -1,6 +1,7 @@
 #include "harness/config/config_values.h"
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <set>
 
@@ -13,13 +14,34 @@ bool quoted(const YAML::Node& n) {
   return n.Tag() == "!";
 }
 
+// YAML 1.1 reads 010 as octal 8, YAML 1.2 as 10 (and 0o14 as 12, which yaml-cpp refuses): a
+// number with a leading zero means different things to different readers, so none is read.
+bool leading_zero(const std::string& text) {
+  const std::size_t first = text.starts_with('-') || text.starts_with('+') ? 1 : 0;
+  return text.size() > first + 1 && text[first] == '0' &&
+         std::all_of(text.begin() + first, text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Decimal digits with an optional sign: yaml-cpp also took 0x10 as 16 and 010 as 8.
+std::optional<std::int64_t> decimal_integer(const std::string& text) {
+  const char* first = text.data() + (text.starts_with('+') ? 1 : 0);
+  const char* last = text.data() + text.size();
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc() || end != last || first == last || *first == '+') return std::nullopt;
+  return value;
+}
+
 std::optional<ParamValue> scalar_value(const YAML::Node& n, ParamType type) {
   if (!n.IsScalar()) return std::nullopt;
   if (type != ParamType::kString && quoted(n)) return std::nullopt;
+  if ((type == ParamType::kInt || type == ParamType::kReal) && leading_zero(n.Scalar()))
+    return std::nullopt;
   try {
     switch (type) {
       case ParamType::kInt:
-        return ParamValue(n.as<std::int64_t>());
+        if (auto i = decimal_integer(n.Scalar())) return ParamValue(*i);
+        return std::nullopt;
       case ParamType::kReal:
         return ParamValue(n.as<double>());
       case ParamType::kBool:
@@ -51,6 +73,10 @@ std::string type_error(const ParamSpec& spec, const YAML::Node& n) {
   std::string message = spec.name + " must be " + (type[0] == 'i' ? "an " : "a ") + type;
   if (spec.type != ParamType::kString && n.IsScalar() && quoted(n))
     message += ", not the quoted string \"" + n.Scalar().substr(0, 40) + "\"";
+  else if (n.IsScalar() && leading_zero(n.Scalar()))
+    message += ", not " + n.Scalar().substr(0, 40) +
+               ": a leading zero is octal in YAML 1.1 and decimal in YAML 1.2; write the number "
+               "without it";
   return message;
 }
 

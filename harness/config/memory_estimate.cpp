@@ -1,5 +1,6 @@
 #include "harness/config/memory_estimate.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,17 +33,24 @@ std::string gib(double bytes) {
 }  // namespace
 
 double machine_memory_bytes() {
-  const double physical =
+  double have =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
-  const auto limit = cgroup_limit();
-  return limit ? std::min(physical, *limit) : physical;
+  if (const auto limit = cgroup_limit()) have = std::min(have, *limit);
+  // A process limit (ulimit -v, -d) ends the run in std::bad_alloc as surely as the machine.
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit limit{};
+    if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      have = std::min(have, static_cast<double>(limit.rlim_cur));
+  }
+  return have;
 }
 
-std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params) {
+std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params,
+                                          int processors) {
   if (!info.state_estimate) return std::nullopt;
   double need = 0;
   try {
-    need = info.state_estimate(params);
+    need = info.state_estimate(params, processors);
   } catch (const std::invalid_argument& e) {
     return std::string(e.what());
   }

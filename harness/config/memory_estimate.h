@@ -8,11 +8,14 @@
 
 namespace lbb {
 
-// Physical memory, or the cgroup's limit when lower (a batch job's allocation).
+// Physical memory, or when lower the cgroup's limit (a batch job's allocation) or the process's
+// address-space or data limit (ulimit -v, -d).
 double machine_memory_bytes();
 
-// Why a run of `info` with `params` cannot run here, or empty. From the workload's declared
-// state estimate; also the estimate's own refusals (sizes the kernels cannot index).
-std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params);
+// Why a run of `info` with `params` on `processors` cannot run here, or empty. From the
+// workload's declared state estimate; also the estimate's own refusals (sizes the kernels
+// cannot index).
+std::optional<std::string> memory_problem(const WorkloadInfo& info, const Params& params,
+                                          int processors);
 
 }  // namespace lbb

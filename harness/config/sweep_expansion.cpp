@@ -141,7 +141,7 @@ bool Expansion::check_run(const WorkloadEntry& we, const TaggedAxes& global,
     problems.at(we.node, e.what());
     return false;
   }
-  if (auto err = memory_problem(*we.info, base.workload_params)) {
+  if (auto err = memory_problem(*we.info, base.workload_params, base.processors)) {
     problems.at(we.node, *err);
     return false;
   }
@@ -217,9 +217,6 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
       }
     b.label = entry.label;
     b.baseline = entry.baseline;
-    if (b.label.empty())
-      b.label = b.static_name + (b.static_name.empty() || b.dynamic_name.empty() ? "" : "+") +
-                b.dynamic_name + b.schedule_name;
     if (const std::string sw = swept(local.axes, c); !sw.empty()) b.label += "(" + sw + ")";
     run.resolved_yaml = resolved_yaml(run, config.output);
     config.runs.push_back(std::move(run));

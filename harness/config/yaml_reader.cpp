@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/text.h"
 #include "harness/config/run_spec.h"
 
 namespace lbb {
@@ -30,6 +31,11 @@ class StrictChecker : public YAML::EventHandler {
   }
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                 const std::string& value) override {
+    // A NUL cut the text where C strings end (a name archived as its first part, a path
+    // opened as another); bytes that are not UTF-8 broke the readers of the archive.
+    if (value.find('\0') != std::string::npos)
+      fail(mark, "'" + printable(value.substr(0, 60)) + "' holds a NUL character");
+    if (!valid_utf8(value)) fail(mark, "a text that is not valid UTF-8 (configs are UTF-8)");
     node(mark, tag, value, false);
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
@@ -53,9 +59,9 @@ class StrictChecker : public YAML::EventHandler {
   };
 
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
-    if (!with_positions_ || mark.line < 0) throw ConfigError(origin_ + ": " + message);
-    throw ConfigError(origin_ + ":" + std::to_string(mark.line + 1) + ":" +
-                      std::to_string(mark.column + 1) + ": " + message);
+    if (!with_positions_ || mark.line < 0) throw ConfigError(printable(origin_ + ": " + message));
+    throw ConfigError(printable(origin_ + ":" + std::to_string(mark.line + 1) + ":" +
+                                std::to_string(mark.column + 1) + ": " + message));
   }
 
   // Every node: its tag, and when it is a map's key, that key's uniqueness.

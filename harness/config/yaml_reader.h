@@ -1,8 +1,9 @@
 #pragma once
 // Strict YAML reading for configs and --set values. YAML allows what a config must not mean:
 // a repeated key (the last one silently won), a second document, aliases (which can point into
-// themselves and recurse without end), tags that change a value's type, and nesting deep enough
-// to exhaust the stack. These are refused with file:line:col before any value is read.
+// themselves and recurse without end), tags that change a value's type, nesting deep enough
+// to exhaust the stack, and texts holding a NUL or bytes that are not UTF-8. These are refused
+// with file:line:col before any value is read.
 #include <yaml-cpp/yaml.h>
 
 #include <cstddef>
