@@ -203,7 +203,7 @@ TEST(ConfigInput, NameIsOnePlainFileName) {
             "FILE:4:7: name is 201 bytes long; at most 200");
   testing::TempDir dir;
   EXPECT_EQ(load_config(dir.write("c.yaml", std::string(kHead) + "name: a.b-c_d\n"), {}).output,
-            "results/a.b-c_d.h5");
+            "results/a.b-c_d");
 }
 
 TEST(ConfigInput, BalancerLabelsAreDistinct) {

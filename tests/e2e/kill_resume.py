@@ -14,7 +14,7 @@ from result_runs import runs_of
 
 PART_SECONDS = 0.5  # LBB_RESULTS_PART_SECONDS: a part at most this long after a run ends
 KILLS = 20
-RUNS = 3 * 500
+RUNS = 3 * 150
 
 
 def run(lbbench, cmd, kill_after=None):
@@ -43,38 +43,45 @@ def count(d):
     return Counter(zip(runs.config_yaml, runs.repetition))
 
 
-def main(lbbench, scratch):
-    d = f"{scratch}/set"
-    cmd = ["run", "configs/smoke.yaml", "--set", "execution.steps=300", "--repetitions", "500",
-           "-o", d, "--resume"]
-    random.seed(7)
-    kills = 0
-    while kills < KILLS:
-        before = sum(count(d).values())
-        ended, killed_at, rc = run(lbbench, cmd, random.uniform(1.5, 3.5))
-        if rc == 0:
-            sys.exit("kill_resume: the sweep finished before 20 kills; make it longer")
-        kills += 1
-        show = subprocess.run([lbbench, "show", d], capture_output=True, text=True)
-        if show.returncode != 0 or "left out" in show.stdout:
-            sys.exit(f"kill_resume: kill {kills}: the set is not readable whole:\n{show.stdout}")
-        runs = count(d)
-        if any(n > 1 for n in runs.values()):
-            sys.exit(f"kill_resume: kill {kills}: a run is in the set twice")
-        safe = sum(t < killed_at - PART_SECONDS - 1.0 for t in ended)
-        added = sum(runs.values()) - before
-        # a run can be written but killed before its progress line: one more than reported
-        if added < safe or added > len(ended) + 1:
-            sys.exit(f"kill_resume: kill {kills}: {added} runs added, {safe} ended safely "
-                     f"before the kill, {len(ended)} ended")
-        print(f"kill {kills}: {len(ended)} runs ended, {safe} more than "
-              f"{PART_SECONDS + 1} s before the kill, {added} in the set")
+def check_complete(lbbench, d, cmd):
     _, _, rc = run(lbbench, cmd)
     runs = count(d)
     if rc != 0 or len(runs) != RUNS or set(runs.values()) != {1}:
         sys.exit(f"kill_resume: after the last resume (exit {rc}): {sum(runs.values())} runs, "
                  f"{len(runs)} distinct, {RUNS} planned")
-    print(f"kill_resume: {KILLS} kills, then {RUNS} runs, each once")
+
+
+def main(lbbench, scratch):
+    random.seed(7)
+    kills, sets = 0, 0
+    while kills < KILLS:  # a set finished before the kills are done: check it, start another
+        sets += 1
+        d = f"{scratch}/set{sets}"
+        cmd = ["run", "configs/smoke.yaml", "--set", "execution.steps=300", "--repetitions",
+               "150", "-o", d, "--resume"]
+        while kills < KILLS:
+            before = sum(count(d).values())
+            ended, killed_at, rc = run(lbbench, cmd, random.uniform(1.5, 3.5))
+            if rc == 0:
+                break
+            kills += 1
+            show = subprocess.run([lbbench, "show", d], capture_output=True, text=True)
+            if show.returncode != 0 or "left out" in show.stdout:
+                sys.exit(f"kill_resume: kill {kills}: the set is not readable whole:\n{show.stdout}")
+            runs = count(d)
+            if any(n > 1 for n in runs.values()):
+                sys.exit(f"kill_resume: kill {kills}: a run is in the set twice")
+            safe = sum(t < killed_at - PART_SECONDS - 1.0 for t in ended)
+            added = sum(runs.values()) - before
+            # a run can be written but killed before its progress line: one more than reported
+            if added < safe or added > len(ended) + 1:
+                sys.exit(f"kill_resume: kill {kills}: {added} runs added, {safe} ended safely "
+                         f"before the kill, {len(ended)} ended")
+            print(f"kill {kills}: {len(ended)} runs ended, {safe} more than "
+                  f"{PART_SECONDS + 1} s before the kill, {added} in the set")
+        check_complete(lbbench, d, cmd)
+    print(f"kill_resume: {KILLS} kills over {sets} sets, each then complete with {RUNS} runs, "
+          f"each once")
 
 
 if __name__ == "__main__":
