@@ -1,11 +1,11 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <thread>
-#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -15,8 +15,6 @@
 #include <memory>
 
 #include "core/text.h"
-#include "harness/results/result_reader.h"
-#include "harness/results/result_writer.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
 #include "harness/clock.h"
@@ -25,6 +23,8 @@
 #include "harness/exec/thread_probe.h"
 #include "harness/papers/paper_comparison.h"
 #include "harness/provenance.h"
+#include "harness/results/result_reader.h"
+#include "harness/results/result_writer.h"
 #include "harness/run_selection.h"
 #include "harness/runner.h"
 
@@ -71,8 +71,7 @@ Config load_selected(const RunOptions& o) {
 // The runs this invocation executes (all, a slice, or what the result set lacks) and its writer.
 std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
                                       const Provenance& prov,
-                                      std::unique_ptr<ResultWriter>& archive,
-                                      double& archive_cpu) {
+                                      std::unique_ptr<ResultWriter>& archive, double& archive_cpu) {
   const std::string& output = o.output.empty() ? config.output : o.output;
   std::vector<PlannedRun> plan = plan_runs(config.runs);
   try {
@@ -86,8 +85,7 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
       throw std::invalid_argument(*why + ": lower platform.processors or raise the limit");
     if (!o.no_archive) {
       const double open_start = process_cpu_now();
-      archive =
-          std::make_unique<ResultWriter>(output, invocation_record(prov, o.command, o.slice));
+      archive = std::make_unique<ResultWriter>(output, invocation_record(prov, o.command, o.slice));
       if (o.resume) {
         const std::size_t before = plan.size();
         const ResultReader existing(output);
@@ -159,9 +157,8 @@ class InterruptGuard {
     } else {
       try {
         const std::size_t written = writer_->finish_before_exit();
-        note += "): " + std::to_string(written) + " runs written to " +
-                printable(writer_->path()) + ", the run in flight dropped; `" + resume_ +
-                "` runs the rest";
+        note += "): " + std::to_string(written) + " runs written to " + printable(writer_->path()) +
+                ", the run in flight dropped; `" + resume_ + "` runs the rest";
       } catch (const std::exception& e) {
         note += "): the runs that ended could not be written: " + printable(e.what());
       }
@@ -242,10 +239,9 @@ void run(const RunOptions& o) {
   print_comparison(std::cout, compare_configs(results_from_outcomes(outcomes, prov, load_at_start)),
                    o.results.format);
   if (archive && unwritten.empty())
-    (table ? std::cout : std::cerr) << "results: " << printable(archive->path()) << " ("
-                                    << outcomes.size() << " runs added in "
-                                    << archive->parts_written() << " parts, invocation "
-                                    << prov.invocation << ")\n";
+    (table ? std::cout : std::cerr)
+        << "results: " << printable(archive->path()) << " (" << outcomes.size() << " runs added in "
+        << archive->parts_written() << " parts, invocation " << prov.invocation << ")\n";
   if (archive && unwritten.empty() && table &&
       !config.expectations.empty())  // the paper's numbers beside ours
     print_paper_comparison(

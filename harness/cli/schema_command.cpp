@@ -2,16 +2,17 @@
 
 #include <iostream>
 
-#include "harness/results/result_schema.h"
 #include "harness/cli/commands.h"
+#include "harness/results/result_schema.h"
 
 namespace lbb {
 
 void add_schema_command(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("schema",
-                                     "print the result set's tables (runs, steps, procs, modules, "
-                                     "invocations): every column's type, unit and meaning, as JSON");
+  CLI::App* cmd =
+      app.add_subcommand("schema",
+                         "print the result set's tables (runs, steps, procs, modules, "
+                         "invocations): every column's type, unit and meaning, as JSON");
   cmd->add_flag("--markdown", *markdown, "print the tables of docs/ARCHITECTURE.md instead");
   cmd->callback([markdown] {
     if (*markdown)

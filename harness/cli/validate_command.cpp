@@ -4,10 +4,10 @@
 #include <iostream>
 
 #include "core/text.h"
-#include "harness/results/part_file.h"
-#include "harness/results/h5_table.h"
 #include "harness/cli/commands.h"
 #include "harness/config/run_spec.h"
+#include "harness/results/h5_table.h"
+#include "harness/results/part_file.h"
 
 namespace lbb {
 

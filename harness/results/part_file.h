@@ -26,7 +26,8 @@ void publish_part(const std::string& dir, const std::string& name,
 // The parts of a set, sorted by name: regular files named *.h5 not starting with '.'.
 std::vector<std::string> list_parts(const std::string& dir);
 
-// Opens a part read-only (a regular file, no file locking: parts never change). Throws.
+// Opens a part read-only once its seal (the CRC-32 of its bytes, in its HDF5 user block) holds:
+// a regular file, no file locking (parts never change). Throws ResultError.
 hid_t open_part(const std::string& path);
 
 }  // namespace lbb

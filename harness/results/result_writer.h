@@ -88,7 +88,7 @@ class ResultWriter {
  private:
   friend class RunWriter;
   void take(RunWriter& run, bool ended);  // its rows (and its row when ended) into the pending part
-  void write_part();  // with mutex_ held
+  void write_part();                      // with mutex_ held
   std::mutex mutex_;  // finish() may come from another thread (an interrupt, run_command.cpp)
   std::string path_, writer_;
   std::string stem_;  // <invocation>.<writer>: its run ids and part names start with it

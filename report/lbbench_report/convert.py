@@ -14,6 +14,7 @@ import h5py
 import numpy as np
 
 from . import legacy_archive as legacy
+from .results import SEAL_BYTES, seal
 
 EXIT_FAILURE, EXIT_BAD_INPUT = 1, 2
 ENDED = ("complete", "failed")
@@ -225,11 +226,12 @@ def write_part(directory, name, tables):
     target = os.path.join(directory, name)
     temp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
     try:
-        with h5py.File(temp, "w-", libver=("v110", "v110")) as f:
+        with h5py.File(temp, "w-", libver=("v110", "v110"), userblock_size=SEAL_BYTES) as f:
             _text_attribute(f, "schema", "lbbench-results")
             f.attrs.create("schema_version", np.int64(4), dtype=np.int64)
             for table in tables.values():
                 _write_table(f, table)
+        seal(temp)
         fd = os.open(temp, os.O_RDONLY)
         try:
             os.fsync(fd)

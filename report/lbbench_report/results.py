@@ -4,6 +4,7 @@ checked before its values are read; one that is not such a file is left out with
 `problems`, never a crash, a hang or a huge allocation."""
 import multiprocessing
 import os
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -186,3 +187,18 @@ def read_set(directory, parts=None):
                         + (f" ({rs.problems[0]})" if rs.problems else " (no *.h5 file)"))
     _combine(rs, read)
     return rs
+
+
+SEAL_BYTES = 512  # the HDF5 user block that holds a part's seal (harness/results/part_file.cpp)
+
+
+def seal(path):
+    """Writes a part's seal: the CRC-32 and size of its bytes after its 512-byte HDF5 user block
+    (create it with userblock_size=512), which lbbench checks before HDF5 reads the part. Call it
+    after every write of the part."""
+    with open(path, "r+b") as f:
+        f.seek(SEAL_BYTES)
+        crc = zlib.crc32(f.read())
+        size = f.tell()
+        f.seek(0)
+        f.write(f"lbbench-results part\ncrc32 {crc:08x} size {size}\n".encode().ljust(SEAL_BYTES, b"\0"))

@@ -10,7 +10,7 @@ import sys
 import h5py
 import numpy as np
 
-from make_v4_set import write_text
+from make_v4_set import seal, write_text
 
 TOTALS = ["makespan_total", "wall_total", "ideal_total", "efficiency", "imbalance",
           "balance_total", "migrations_total", "bytes_moved_total", "finished"]
@@ -65,6 +65,7 @@ def main(directory, how):
                 drop(f["runs"], rows)
             else:
                 sys.exit(f"degrade_set: unknown damage '{how}'")
+        seal(part)
 
 
 if __name__ == "__main__":

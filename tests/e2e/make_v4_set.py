@@ -11,6 +11,9 @@ import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "report"))
+from lbbench_report.results import SEAL_BYTES, seal  # noqa: E402
+
 STEPS, PROCS, MODULES = 4, 2, 4
 
 
@@ -46,11 +49,12 @@ def write_table(group, columns):
 
 
 def write_part(path, tables):
-    with h5py.File(path, "w", libver="latest") as f:
+    with h5py.File(path, "w", libver="latest", userblock_size=SEAL_BYTES) as f:
         f.attrs["schema"] = np.bytes_("lbbench-results")
         f.attrs["schema_version"] = np.int64(4)
         for name, columns in tables.items():
             write_table(f.create_group(name), columns)
+    seal(path)
 
 
 def runs_tables(ids, invocation, seed):
