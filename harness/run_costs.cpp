@@ -60,11 +60,11 @@ void print_costs(std::ostream& out, const RunCosts& c, double total, double load
   line("harness in the runs, waits incl.", c.harness());
   line("serial references", c.reference);
   line("verification against them", c.verify);
-  line("archive: step records", c.record);
-  line("archive: open, run headers, ends, close", c.archive);
+  line("results: step records", c.record);
+  line("results: run headers, ends, parts written", c.archive);
   line("setup (workloads, balancers)", c.setup);
   line("rest (config, table, report)", other);
-  line("verification + archive + harness", c.overhead());
+  line("verification + results + harness", c.overhead());
   // A stretch after short ones is timed by the wall clock where every thread has a core
   // (harness/clock.h): a loaded host's preemptions there count others' time as the kernels'.
   if (const double over = c.accounted() - c.run; over > 0.005)

@@ -43,7 +43,7 @@ taskset -c "$first_cpu" "$lbbench" run configs/smoke.yaml --no-archive --costs >
   2> "$tmp/costs.txt"
 grep -q "on 1 available cores: oversubscribed" "$tmp/costs.txt" || { cat "$tmp/costs.txt"; exit 1; }
 awk '/^CPU time of this invocation/ { total = $6 }
-     /^  / && !/verification \+ archive/ && !/note:/ { n = $(NF - 3); if (n < 0) bad = 1; sum += n }
+     /^  / && !/verification \+ results/ && !/note:/ { n = $(NF - 3); if (n < 0) bad = 1; sum += n }
      /kernels: modules/ { kernels = $(NF - 3) }
      END { if (bad || kernels <= 0 || sum < total - 0.01 || sum > total + 0.01) exit 1 }' \
   "$tmp/costs.txt" || { cat "$tmp/costs.txt"; exit 1; }
