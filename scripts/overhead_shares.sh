@@ -34,7 +34,7 @@ for c in "${configs[@]}"; do
   read -r overhead share < <(awk '/verification \+ results \+ harness/ {print $(NF-3), $(NF-1)}' \
     "$tmp/costs.txt")
   read -r results results_share < <(awk '/^  results: / {s += $(NF-3); p += $(NF-1)}
-    END {printf "%.3f %.1f", s, p}' "$tmp/costs.txt")
+    END {printf "%.3f %.1f\n", s, p}' "$tmp/costs.txt")
   printf '%-42s %8s %9s %10s %6s%% %9s %6s%%  %s-%s\n' "$c" "$wall" "$cpu" "$overhead" "$share" \
     "$results" "$results_share" "$before" "$(load)"
   rm -rf "$tmp/out"

@@ -12,8 +12,17 @@ namespace lbb {
 
 namespace {
 
+// std::regex recurses once per character it matches: a name from a set made elsewhere longer than
+// a config allows (200 bytes) is searched in its first kMaxSearched bytes only.
+constexpr std::size_t kMaxSearched = 1024;
+
 bool searches(const std::string& pattern, const std::string& text) {
-  return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
+  thread_local std::map<std::string, std::regex> compiled;  // once a pattern, not once a run
+  auto it = compiled.find(pattern);
+  if (it == compiled.end())
+    it = compiled.emplace(pattern, std::regex(pattern, std::regex::ECMAScript)).first;
+  const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(text.size(), kMaxSearched));
+  return std::regex_search(text.begin(), end, it->second);
 }
 
 // Appends the repetition to the configuration with its key, creating it in first-seen order.
