@@ -70,8 +70,11 @@ void seal(int fd, const std::string& what) {
     throw ResultError(what + ": " + errno_text());
 }
 
-// HDF5 writes the file `path`, after a user block for the seal.
-void write_hdf5(const std::string& path, const std::function<void(hid_t)>& fill) {
+// HDF5 writes the file `path` (open as `fd`), after a user block for the seal, into `reserve`
+// bytes allocated first: a disk too full for them is refused before HDF5 writes anything, since
+// HDF5 1.10.8 crashes at exit after a write that failed (a full disk).
+void write_hdf5(const std::string& path, int fd, std::uint64_t reserve,
+                const std::function<void(hid_t)>& fill) {
   H5Id fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "a file creation list");
   h5_check(H5Pset_userblock(fcpl.get(), kSealBytes), "a user block");
   H5Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "a file access list");
@@ -80,6 +83,9 @@ void write_hdf5(const std::string& path, const std::function<void(hid_t)>& fill)
   const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
   if (file < 0) throw ResultError(path + ": HDF5 cannot create it");
   try {
+    if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(reserve)) != 0 &&
+        errno != EOPNOTSUPP)  // a file system without it: HDF5 finds out itself
+      throw ResultError(path + ": " + std::to_string(reserve >> 10) + " KiB: " + errno_text());
     fill(file);
   } catch (...) {
     H5Fclose(file);
@@ -110,13 +116,13 @@ void require_set_directory(const std::string& path, bool create) {
   if (ec) throw ResultError(path + ": " + ec.message());
 }
 
-void publish_part(const std::string& dir, const std::string& name,
+void publish_part(const std::string& dir, const std::string& name, std::uint64_t reserve,
                   const std::function<void(hid_t)>& fill) {
   const std::string target = dir + "/" + name, temp = dir + "/." + name + ".tmp";
   Fd fd(open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (fd.get() < 0) throw ResultError(temp + ": " + errno_text());
   try {
-    write_hdf5(temp, fill);
+    write_hdf5(temp, fd.get(), reserve, fill);
     seal(fd.get(), temp);
     sync_fd(fd.get(), temp);
     if (link(temp.c_str(), target.c_str()) != 0) throw ResultError(target + ": " + errno_text());

@@ -4,6 +4,7 @@
 // and no writer ever replaces one (docs/ARCHITECTURE.md, "Results").
 #include <hdf5.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -20,7 +21,9 @@ void require_set_directory(const std::string& path, bool create);
 // (HDF5 cannot create a file through an unnamed file's /proc link). Never replaces an existing
 // file. A kill leaves at most that hidden temporary, which readers ignore. Throws ResultError (a
 // full disk, a read-only directory).
-void publish_part(const std::string& dir, const std::string& name,
+// `reserve`: an upper bound of the file's bytes, allocated before HDF5 writes (a full disk is
+// refused before, not during, HDF5's writes).
+void publish_part(const std::string& dir, const std::string& name, std::uint64_t reserve,
                   const std::function<void(hid_t)>& fill);
 
 // The parts of a set, sorted by name: regular files named *.h5 not starting with '.'.

@@ -201,6 +201,7 @@ ResultWriter::ResultWriter(std::string path, InvocationRecord invocation)
 }
 
 ResultWriter::~ResultWriter() {
+  if (finish_failed_) return;  // said already, by whoever called finish()
   try {
     finish();
   } catch (const std::exception& e) {
@@ -242,7 +243,14 @@ void ResultWriter::write_part() {
   if (runs_.rows() == 0 && steps_.rows() == 0) return;
   char seq[16];
   std::snprintf(seq, sizeof seq, "%04d", parts_);
-  publish_part(path_, stem_ + "." + seq + ".h5", [&](hid_t file) {
+  std::uint64_t reserve = std::uint64_t{64} << 10;  // the file's own metadata, and the seal
+  for (const ColumnTable* t : {&runs_, &steps_, &procs_, &modules_, &invocation_})
+    for (const Column& c : t->columns) {  // raw bytes: deflate never grows them by much
+      std::uint64_t width = 8;
+      for (const std::string& s : c.text) width = std::max<std::uint64_t>(width, s.size());
+      reserve += 1024 + c.rows() * width * 101 / 100;
+    }
+  publish_part(path_, stem_ + "." + seq + ".h5", reserve, [&](hid_t file) {
     write_text_attribute(file, "schema", kResultSchemaName);
     write_int_attribute(file, "schema_version", kResultSchemaVersion);
     const ColumnTable* tables[] = {&runs_, &steps_, &procs_, &modules_, &invocation_};
@@ -264,7 +272,9 @@ std::size_t ResultWriter::finish_before_exit() {
 
 void ResultWriter::finish() {
   const std::lock_guard lock(mutex_);
+  finish_failed_ = true;
   write_part();
+  finish_failed_ = false;
 }
 
 }  // namespace lbb

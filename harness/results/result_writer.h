@@ -96,6 +96,7 @@ class ResultWriter {
   std::atomic<std::size_t> pending_bytes_ = 0;
   std::size_t next_run_ = 0, budget_ = kBudgetBytes, runs_written_ = 0;
   int parts_ = 0;
+  bool finish_failed_ = false;
   double interval_ = kPartSeconds;
   std::chrono::steady_clock::time_point last_part_;
 };

@@ -45,5 +45,16 @@ echo "notes" > "$tmp/file"
 "$lbbench" run configs/smoke.yaml -o "" > /dev/null 2> "$tmp/err.txt"
 [ $? -eq 2 ] || fail '-o ""'
 [ -z "$(find "$tmp" -name '.*.tmp')" ] || fail "temporary files left"
+# A full disk (a 64 KiB tmpfs, where this process may mount one): exit 1 with one message, no
+# crash, nothing left in the set.
+if mkdir -p "$tmp/tiny" && mount -t tmpfs -o size=64k tmpfs "$tmp/tiny" 2> /dev/null; then
+  "$lbbench" run configs/smoke.yaml -o "$tmp/tiny/set" > /dev/null 2> "$tmp/full.txt"; rc=$?
+  [ "$rc" -eq 1 ] && [ "$(grep -c 'results not written.*No space left' "$tmp/full.txt")" -eq 1 ] ||
+    { fail "full disk: exit $rc"; cat "$tmp/full.txt"; }
+  [ -z "$(ls -A "$tmp/tiny/set")" ] || fail "full disk: files left"
+  umount "$tmp/tiny"
+else
+  echo "hostile_results: no tmpfs could be mounted here: the full-disk case not run"
+fi
 echo "hostile_results: ${#cases[@]} cases, $fails failures"
 [ "$fails" -eq 0 ]
