@@ -47,7 +47,7 @@ expect 2 "no_graph.yaml:8:5: matmul: multilevel with bisect: communication needs
   { echo "FAIL: the entry was refused for block_substitution too"; fails=$((fails + 1)); }
 echo "not an archive" > "$tmp/notes.h5"
 expect 2 "notes.h5: not a directory" -- "$lbbench" run configs/smoke.yaml -o "$tmp/notes.h5"
-expect 2 "not an HDF5 file" -- "$lbbench" show "$tmp/notes.h5"
+expect 2 "notes.h5: not a part lbbench wrote" -- "$lbbench" show "$tmp/notes.h5"
 expect 2 "no such result set" -- "$lbbench" show "$tmp/missing"
 expect 2 "" -- "$lbbench" run
 expect 2 "" -- "$lbbench" frobnicate
