@@ -8,6 +8,7 @@
 
 #include <strings.h>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -152,7 +153,15 @@ Provenance gather_provenance() {
   stamp.erase(
       std::remove_if(stamp.begin(), stamp.end(), [](char c) { return c == '-' || c == ':'; }),
       stamp.end());
-  p.invocation = stamp + "-" + random_hex(4);
+  // Microseconds after the seconds, so that ids sort by start even within one second (`table
+  // --invocation latest`): 20261128T103949Z-123456-9f3a1c2e.
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  char micro[16];
+  std::snprintf(micro, sizeof micro, "%06lld",
+                static_cast<long long>(
+                    std::chrono::duration_cast<std::chrono::microseconds>(since_epoch).count() %
+                    1000000));
+  p.invocation = stamp + "-" + micro + "-" + random_hex(4);
   return p;
 }
 

@@ -25,6 +25,10 @@ struct Column {
   std::vector<std::string> text;
   std::vector<std::int64_t> ints;  // kInt32 and kInt64
   std::vector<double> reals;
+  // Text as runs of one value (a run id over all of a run's steps, processors and modules), in
+  // place of `text` when not empty: one string for thousands of rows.
+  std::vector<std::pair<std::string, std::size_t>> repeated;
+  std::size_t repeated_rows = 0;
   std::size_t rows() const;
   void pad_to(std::size_t rows);  // with the type's fill: "", -1 or NaN
   double number(std::size_t row) const;

@@ -63,7 +63,7 @@ void append_rows_of(const ColumnTable& table, const std::string& run, ColumnTabl
   const Column* ids = table.find("run");
   if (!ids || ids->type != ColumnType::kText) return;
   ColumnTable rows;
-  for (const Column& c : table.columns) rows.columns.push_back({c.name, c.type, {}, {}, {}});
+  for (const Column& c : table.columns) rows.columns.push_back({c.name, c.type, {}, {}, {}, {}, 0});
   for (std::size_t r = 0; r < ids->text.size(); ++r) {
     if (ids->text[r] != run) continue;
     for (std::size_t k = 0; k < table.columns.size(); ++k) {
@@ -250,7 +250,7 @@ ColumnTable ResultReader::table(TableId id) const {
                     : run_index_.count(key->text[r]) > 0 && !copies_.count({k, key->text[r]});
     ColumnTable kept;
     for (const Column& c : part.columns) {
-      Column k2{c.name, c.type, {}, {}, {}};
+      Column k2{c.name, c.type, {}, {}, {}, {}, 0};
       for (std::size_t r = 0; r < keep.size(); ++r) {
         if (!keep[r]) continue;
         if (c.type == ColumnType::kText)

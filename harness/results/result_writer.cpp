@@ -51,7 +51,7 @@ ColumnTable one_row(const std::string& key, const std::string& id, TableId table
                     const std::map<std::string, ResultValue>& attributes) {
   ColumnTable row;
   const auto add = [&](std::string_view name, ColumnType type, const ResultValue& v) {
-    row.columns.push_back({std::string(name), type, {}, {}, {}});
+    row.columns.push_back({std::string(name), type, {}, {}, {}, {}, 0});
     push(row.columns.back(), v);
   };
   add(key, ColumnType::kText, id);
@@ -221,8 +221,8 @@ void ResultWriter::take(RunWriter& run, bool ended) {
   const auto move_rows = [&](ColumnTable& from, ColumnTable& into) {
     if (from.rows() == 0) return;
     ColumnTable rows;
-    rows.columns.push_back({"run", ColumnType::kText, {}, {}, {}});
-    rows.columns[0].text.assign(from.rows(), run.id_);
+    rows.columns.push_back(
+        {"run", ColumnType::kText, {}, {}, {}, {{run.id_, from.rows()}}, from.rows()});
     for (Column& c : from.columns) {
       rows.columns.push_back(std::move(c));
       c.text.clear(), c.reals.clear(), c.ints.clear();
