@@ -173,8 +173,8 @@ Column read_column(hid_t group, const std::string& name, const TableSpec& spec,
                       " bytes: more than the file can hold, or chunks larger than lbbench writes");
   budget -= n * per_row;
   if (n == 0) return c;
-  if (c.type == ColumnType::kText) {
-    const H5Id memory = text_type(bytes);
+  if (c.type == ColumnType::kText) {  // read as stored: ASCII (h5py's default) or UTF-8
+    const H5Id memory(H5Tcopy(type.get()), H5Tclose, where + ": its type");
     std::vector<char> buffer(n * bytes);
     h5_check(H5Dread(set.get(), memory.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
              where + ": unreadable");
@@ -331,7 +331,7 @@ std::string read_text_attribute(hid_t obj, const char* name, const std::string& 
   if (checked_type(type.get(), where + ": attribute " + name, bytes) != ColumnType::kText ||
       bytes > 4096)
     throw ResultError(where + ": attribute " + name + " is not a short text");
-  const H5Id memory = text_type(bytes);
+  const H5Id memory(H5Tcopy(type.get()), H5Tclose, where + ": its type");
   std::string value(bytes, '\0');
   h5_check(H5Aread(a.get(), memory.get(), value.data()), where + ": attribute " + name);
   value.resize(strnlen(value.data(), bytes));

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# A name with terminal control characters in a result set (a label edited with h5py, stored as
+# h5py stores text by default: fixed-length ASCII) is printed escaped by show, table and
+# simulate --replay, never raw.
+set -euo pipefail
+lbbench=$1
+. "$(dirname "$0")/lib/scratch.sh"
+"$lbbench" run configs/smoke.yaml -o "$tmp/set" > /dev/null 2>&1
+/usr/bin/python3 - "$tmp/set" <<'PY'
+import glob, sys, h5py, numpy as np
+sys.path.insert(0, "report")
+from lbbench_report.results import seal
+(part,) = glob.glob(sys.argv[1] + "/*.h5")
+with h5py.File(part, "r+") as f:
+    runs = f["runs"]
+    labels = [v.replace(b"cyclic", b"cy\x1b[31mclic") for v in runs["balancer"][:]]
+    attrs = dict(runs["balancer"].attrs)
+    del runs["balancer"]
+    d = runs.create_dataset("balancer", data=np.array(labels, dtype=f"S{max(map(len, labels))}"))
+    d.attrs.update(attrs)
+seal(part)
+PY
+for cmd in "show $tmp/set" "table $tmp/set" "simulate --replay $tmp/set"; do
+  $lbbench $cmd > "$tmp/out.txt" 2>&1 || { echo "escaped_names: $cmd failed"; cat "$tmp/out.txt"; exit 1; }
+  ! grep -q $'\x1b' "$tmp/out.txt" || { echo "escaped_names: $cmd printed a raw ESC"; exit 1; }
+  grep -qF 'cy\x1B[31mclic' "$tmp/out.txt" || { echo "escaped_names: $cmd lost the name"; cat "$tmp/out.txt"; exit 1; }
+done
+echo "escaped_names: OK"
