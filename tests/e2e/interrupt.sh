@@ -11,7 +11,10 @@ for sig in INT TERM; do
   LBB_RESULTS_PART_SECONDS=1000 "$lbbench" run configs/smoke.yaml --set execution.steps=300 \
     --repetitions 100 -o "$set_dir" > /dev/null 2> "$tmp/err-$sig.txt" &
   pid=$!
-  sleep 2
+  for _ in $(seq 600); do  # until a run has ended (a sanitizer build is slow), 60 s at most
+    grep -q ", verified, ETA" "$tmp/err-$sig.txt" 2> /dev/null && break
+    sleep 0.1
+  done
   kill -"$sig" "$pid"
   wait "$pid"; rc=$?
   want=$((128 + $(kill -l "$sig")))
