@@ -99,7 +99,8 @@ int factoring_chunk(int remaining, int p, double ratio) {
 int af_chunk(int remaining, double mu_i, double d, double t) {
   const double r = remaining;
   d = std::max(0.0, d);  // sums kept as chunks end may leave a zero variance a rounding below 0
-  const double k = std::ceil((d + 2.0 * t * r - std::sqrt(d * d + 4.0 * d * t * r)) / (2.0 * mu_i));
+  const double x = (d + 2.0 * t * r - std::sqrt(d * d + 4.0 * d * t * r)) / (2.0 * mu_i);
+  const double k = std::ceil(x * (1 - 1e-9));  // 250 + a rounding error (-O1 vs -O2) is 250
   return k >= 1 ? static_cast<int>(std::min(k, r)) : 1;
 }
 
