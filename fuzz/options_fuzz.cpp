@@ -28,9 +28,9 @@ CLI::App& app() {
     lbb::add_table_command(*a);
     lbb::add_compare_command(*a);
     lbb::add_schema_command(*a);
-    lbb::add_merge_command(*a);
+    lbb::add_export_command(*a);
     lbb::add_expect_command(*a);
-    lbb::add_recover_command(*a);
+    lbb::add_convert_command(*a);
     lbb::add_simulate_command(*a);
     // The app's own parse-complete callback runs before its commands' callbacks.
     a->parse_complete_callback([] { throw Parsed{}; });
