@@ -58,26 +58,31 @@ RunInfo run_info(const ColumnTable& runs, std::size_t row) {
   return info;
 }
 
-// Rows of `table` whose run is `run`, in order.
+// The rows of `table` that `keep` marks, in order.
+ColumnTable rows_where(const ColumnTable& table, const std::vector<bool>& keep) {
+  ColumnTable kept;
+  for (const Column& c : table.columns) {
+    Column& to = kept.columns.emplace_back(Column{c.name, c.type, {}, {}, {}, {}, 0});
+    for (std::size_t r = 0; r < keep.size(); ++r) {
+      if (!keep[r]) continue;
+      if (c.type == ColumnType::kText)
+        to.text.push_back(c.text[r]);
+      else if (c.type == ColumnType::kFloat64)
+        to.reals.push_back(c.reals[r]);
+      else
+        to.ints.push_back(c.ints[r]);
+    }
+  }
+  return kept;
+}
+
+// Appends the rows of `table` whose run is `run`, in order.
 void append_rows_of(const ColumnTable& table, const std::string& run, ColumnTable& out) {
   const Column* ids = table.find("run");
   if (!ids || ids->type != ColumnType::kText) return;
-  ColumnTable rows;
-  for (const Column& c : table.columns) rows.columns.push_back({c.name, c.type, {}, {}, {}, {}, 0});
-  for (std::size_t r = 0; r < ids->text.size(); ++r) {
-    if (ids->text[r] != run) continue;
-    for (std::size_t k = 0; k < table.columns.size(); ++k) {
-      const Column& from = table.columns[k];
-      Column& to = rows.columns[k];
-      if (from.type == ColumnType::kText)
-        to.text.push_back(from.text[r]);
-      else if (from.type == ColumnType::kFloat64)
-        to.reals.push_back(from.reals[r]);
-      else
-        to.ints.push_back(from.ints[r]);
-    }
-  }
-  out.append(std::move(rows));
+  std::vector<bool> keep(ids->text.size());
+  for (std::size_t r = 0; r < keep.size(); ++r) keep[r] = ids->text[r] == run;
+  out.append(rows_where(table, keep));
 }
 
 const Column& numeric(const ColumnTable& t, const std::string& name, const std::string& where) {
@@ -248,21 +253,7 @@ ColumnTable ResultReader::table(TableId id) const {
       keep[r] = id == TableId::kInvocations
                     ? invocations.insert(key->text[r]).second
                     : run_index_.count(key->text[r]) > 0 && !copies_.count({k, key->text[r]});
-    ColumnTable kept;
-    for (const Column& c : part.columns) {
-      Column k2{c.name, c.type, {}, {}, {}, {}, 0};
-      for (std::size_t r = 0; r < keep.size(); ++r) {
-        if (!keep[r]) continue;
-        if (c.type == ColumnType::kText)
-          k2.text.push_back(c.text[r]);
-        else if (c.type == ColumnType::kFloat64)
-          k2.reals.push_back(c.reals[r]);
-        else
-          k2.ints.push_back(c.ints[r]);
-      }
-      kept.columns.push_back(std::move(k2));
-    }
-    out.append(std::move(kept));
+    out.append(rows_where(part, keep));
   }
   return out;
 }
