@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# End to end: configs/papers/seed004.yaml (Horton 1993, Tables 2-5) as a user runs it. Every row
+# End to end: configs/papers/horton1993.yaml (Horton 1993, Tables 2-5) as a user runs it. Every row
 # holds but Table 2's T2 column, whose phases 3 and 4 swap amounts against the paper's own Table 4
 # (the summary gives that cause);
 # a Table 4 entry changed in a copy makes that row differ; bad cases are refused, exit 2.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
-config=configs/papers/seed004.yaml
+config=configs/papers/horton1993.yaml
 "$lbbench" expect "$config" > "$tmp/out.txt"
 check() { grep -qE "$1" "$2" || { echo "missing: $1"; cat "$2"; exit 1; }; }
 check '^Table 4 L per phase +load_phases_as_paper +4 .* exact' "$tmp/out.txt"
@@ -34,5 +34,5 @@ sed 's/method: diffusion_horton, topology: chain, processors: 8,/method: orb, to
 expect 2 "case 'T5 P=8 diffusion'" -- "$lbbench" expect "$tmp/method.yaml"
 sed 's/\[3, 5, 13\]/[3, 5]/' "$config" > "$tmp/transfer.yaml"
 expect 2 "transfer.yaml:[0-9]+:[0-9]+: a transfer is \[units, from, to\]" -- "$lbbench" expect "$tmp/transfer.yaml"
-echo "seed004: $fails failures"
+echo "horton1993: $fails failures"
 [ "$fails" -eq 0 ]

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# End to end: configs/papers/seed002.yaml (Hwang & Hong 2001, Tables 1 and 3) as a user runs
+# End to end: configs/papers/hwang2001.yaml (Hwang & Hong 2001, Tables 1 and 3) as a user runs
 # it, shortened to 20 generations: every run is archived with executor simulate, and `lbbench
 # expect` finds runs for every built row; a static partition or a kernel executor is refused,
 # exit 2.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
-config=configs/papers/seed002.yaml
+config=configs/papers/hwang2001.yaml
 "$lbbench" run "$config" --set execution.steps=20 -o "$tmp/s" > "$tmp/run.txt"
 "$lbbench" expect "$config" "$tmp/s" > "$tmp/out.txt"
 check() { grep -qE "$1" "$2" || { echo "missing: $1"; cat "$2"; exit 1; }; }
@@ -27,5 +27,5 @@ sed 's/executor: simulate/executor: bsp/' "$config" > "$tmp/bsp.yaml"
 expect 2 "bsp.yaml:[0-9]+:[0-9]+: executor bsp runs kernels" -- \
   "$lbbench" run "$tmp/bsp.yaml" -o "$tmp/no"
 [ ! -e "$tmp/no" ] || { echo "a refused run wrote an archive"; fails=$((fails + 1)); }
-echo "seed002: $fails failures"
+echo "hwang2001: $fails failures"
 [ "$fails" -eq 0 ]
