@@ -32,7 +32,7 @@ def warnings(rs, table):
     if serial:
         out.append("OpenBLAS fallback: the runs used an OpenBLAS that is not the OpenMP build "
                    f"({serial[0][:80]}); its LAPACK is not safe from several threads at once "
-                   "(docs/ARCHITECTURE.md), so dense results may be wrong or slowed.")
+                   "(docs/engine.md), so dense results may be wrong or slowed.")
     return out
 
 
