@@ -2,8 +2,9 @@
 # scripts/slurm/ submitted to a real Slurm: a one-host cluster (Debian's munge, slurmctld and
 # slurmd, installed with apt when missing, started here and stopped on exit) runs submit.sh's
 # array job; the one result set must then hold every run the config expands to, written by one
-# writer per task with no merge step, and each task's threads bound to the CPUs Slurm gave it
-# (slice.sbatch's comment). Not the MPI job of issue 38: lbbench has no MPI build yet.
+# writer per task with no merge step. Each task's threads are bound to the CPUs Slurm gave it
+# (slice.sbatch's comment): one CPU of a shared node, or a whole node (a second job, the default).
+# Not the MPI job of issue 38: lbbench has no MPI build yet.
 set -euo pipefail
 lbbench=$(realpath "$1")
 say() { echo "slurm_cluster: $*"; }
@@ -119,25 +120,37 @@ balancers:
   - { static: block }
   - { static: cyclic }
 YAML
-tasks=3
 export LBBENCH=$lbbench
 unset "${!OMP_@}" "${!GOMP_@}"  # slice.sbatch's own choices are what is checked
 started=$SECONDS
-scripts/slurm/submit.sh "$tmp/sweep.yaml" "$tasks" "$tmp/set" --cpus-per-task=1 --oversubscribe \
-  --time=5 --output="$tmp/task-%a.log" > "$tmp/submit.txt"
-job=$(sed -n 's/^slices: job \([0-9]*\) .*/\1/p' "$tmp/submit.txt")
-[ -n "$job" ] || fail "submit.sh: $(cat "$tmp/submit.txt")"
-say "submitted job $job: array 0-$((tasks - 1)) of scripts/slurm/slice.sbatch, --cpus-per-task=1"
-
+# submit SET TASKS [SBATCH_OPTION...]: submit.sh's array job of the sweep, its id in $job.
+submit() {
+  local set=$1 tasks=$2
+  shift 2
+  scripts/slurm/submit.sh "$tmp/sweep.yaml" "$tasks" "$tmp/$set" --time=5 \
+    --output="$tmp/task-$set-%a.log" "$@" > "$tmp/submit.txt"
+  job=$(sed -n 's/^slices: job \([0-9]*\) .*/\1/p' "$tmp/submit.txt")
+  [ -n "$job" ] || fail "submit.sh: $(cat "$tmp/submit.txt")"
+  say "submitted job $job: array 0-$((tasks - 1)) of scripts/slurm/slice.sbatch -> $set ${*:-(whole node)}"
+}
 # No accounting here (no sacct): a finished task stays in slurmctld's memory for MinJobAge (300 s).
-states() { scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]*' | cut -d= -f2 | sort | uniq -c; }
-until ! states | grep -qE 'PENDING|CONFIGURING|RUNNING|COMPLETING|REQUEUE|SUSPENDED'; do
-  [ $((SECONDS - started)) -lt 90 ] || fail "job $job unfinished after 90 s: $(states)"
-  sleep 1
-done
-done_tasks=$(states | awk '$2 == "COMPLETED" { print $1 }')
-[ "${done_tasks:-0}" -eq "$tasks" ] || fail "job $job: $(states | tr -s ' \n' ' ')"
-say "job $job: $tasks of $tasks tasks COMPLETED in $((SECONDS - started)) s"
+states() { scontrol -o show job "$1" | grep -o 'JobState=[A-Z_]*' | cut -d= -f2 | sort | uniq -c; }
+wait_job() {
+  until ! states "$1" | grep -qE 'PENDING|CONFIGURING|RUNNING|COMPLETING|REQUEUE|SUSPENDED'; do
+    [ $((SECONDS - started)) -lt 90 ] || fail "job $1 unfinished after 90 s: $(states "$1")"
+    sleep 1
+  done
+  [ "$(states "$1" | awk '$2 == "COMPLETED" { print $1 }')" = "$2" ] ||
+    fail "job $1: $(states "$1" | tr -s ' \n' ' ')"
+  say "job $1: $2 of $2 tasks COMPLETED, $((SECONDS - started)) s after submitting"
+}
+tasks=3
+submit set "$tasks" --cpus-per-task=1 --oversubscribe
+shared=$job
+submit node 1
+whole=$job
+wait_job "$shared" "$tasks"
+wait_job "$whole" 1
 
 # The set holds exactly the runs `validate` lists, each complete, from one invocation per task.
 "$lbbench" validate "$tmp/sweep.yaml" | awk 'NR > 1 { n = substr($NF, 2); for (i = 0; i < n; i++) print $1, $2, $4 }' |
@@ -151,19 +164,25 @@ runs=$(wc -l < "$tmp/expected.txt")
 grep -qE ": $runs runs of $tasks invocations read from [0-9]+ parts$" "$tmp/table.txt" ||
   fail "lbbench table: $(cat "$tmp/table.txt")"
 say "read $tmp/set with lbbench table: $(grep -oE "$runs runs .* parts$" "$tmp/table.txt"), = the $runs runs validate lists"
-/usr/bin/python3 - "$tmp/set" "$tasks" "$(hostname)" <<'PY'
+cores=1
+for kv in $node; do case $kv in Boards=* | SocketsPerBoard=* | CoresPerSocket=*) cores=$((cores * ${kv#*=})) ;; esac; done
+/usr/bin/python3 - "$tmp" "$tasks" "$(hostname)" "$cores" <<'PY'
 import sys
 sys.path.insert(0, "tests/e2e")
 from result_runs import table
-inv = table("invocations", sys.argv[1])
-tasks, host = int(sys.argv[2]), sys.argv[3]
+tmp, tasks, host, cores = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+inv = table("invocations", tmp + "/set")
 assert sorted(inv.slice) == [f"{i}/{tasks}" for i in range(tasks)], list(inv.slice)
 assert set(inv.host) == {host}, set(inv.host)
+bound = "OMP_PLACES=cores;OMP_PROC_BIND=close;proc_bind=close;places="
 # --cpus-per-task=1 under task/affinity: each task sees only its CPU, so slice.sbatch binds.
-for env in inv.omp_env:
-    assert env.split(";") == ["OMP_PLACES=cores", "OMP_PROC_BIND=close", "proc_bind=close", "places=1"], env
+assert set(inv.omp_env) == {bound + "1"}, set(inv.omp_env)
 print("slurm_cluster: one writer per slice", ", ".join(sorted(inv.slice)), "on", host,
       "each with", inv.omp_env[0])
+# The default, a whole node: bound to all its cores.
+node = table("invocations", tmp + "/node").omp_env
+assert list(node) == [bound + cores], list(node)
+print("slurm_cluster: the whole-node task ran with", node[0])
 PY
 say "MPI job: not run (lbbench has no MPI build yet, issue 38 items 1-6)"
 stop
