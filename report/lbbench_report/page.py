@@ -12,7 +12,7 @@ figcaption { font-size: 0.92em; color: #333; max-width: 62em; }
 .missing { background: #fdecec; border-left: 4px solid #c33; padding: 0.4em 1em; }
 table { border-collapse: collapse; font-size: 0.85em; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
-table.verdict td:nth-child(n+3):nth-child(-n+9) { text-align: right; }
+table.verdict td:nth-child(n+3):nth-child(-n+9) { text-align: right; white-space: nowrap; }
 tr.more td { border-top: none; color: #555; }
 .platform { font-size: 0.92em; }
 #image-check { color: #c33; font-weight: bold; }

@@ -6,7 +6,7 @@ from .figures.common import MARK_BEST, MARK_TIE, MARK_UNRANKED, group_title, mar
 from .notes import whole
 from .platform import describe
 
-VERDICT_COLUMNS = ["", "balancer", "n", "median", "95 % interval", "min-max", "cv",
+VERDICT_COLUMNS = ["", "balancer", "n", "median", "interval (its level)", "min-max", "cv",
                    "ratio to baseline [95 %]", "p vs best", "verdict"]
 
 
@@ -31,7 +31,9 @@ def _verdict_row(r, clock):
     ratio = "baseline" if r.baseline else _num(r.ratio, 3) + (
         f" [{_num(r.ratio_ci_low, 3)}, {_num(r.ratio_ci_high, 3)}]"
         if r.ratio_ci_low == r.ratio_ci_low else "")
+    level = r[f"{clock}_ci_level"]  # 95 % where n allows; order statistics cover less below
     interval = (f"{_num(r[f'{clock}_ci_low'])}-{_num(r[f'{clock}_ci_high'])}"
+                + (f" ({100 * level:.0f} %)" if level == level else "")
                 if r[f"{clock}_ci_low"] == r[f"{clock}_ci_low"] else "")
     cells = [mark(r), r.label, whole(float(r.n)), _num(r[f"{clock}_median"]), interval,
              f"{_num(r[f'{clock}_min'])}-{_num(r[f'{clock}_max'])}",
