@@ -75,15 +75,14 @@ def provenance(rs):
     invocations = rs.invocations.drop_duplicates("invocation").set_index("invocation")
     records = []
     for invocation, g in rs.runs.groupby("invocation", sort=True):
+        cores = [_values(g[c]) for c in ["cores", "hardware_threads", "available_processors"]]
         row = {"invocation": invocation, "started": min(g.started), "host": _values(g.host),
-               "CPU": _values(g.cpu_model),
-               "cores / threads / free": " / ".join(_values(g[c]) for c in
-                                                    ["cores", "hardware_threads",
-                                                     "available_processors"]),
+               "CPU": _values(g.cpu_model), "cores / threads / free": " / ".join(cores),
                "P": ", ".join(whole(p) for p in sorted(set(g.processors.dropna()))),
                "commit": _values(g.git_sha), "load average (start)": _span(g.load_start),
                "load average (end)": _span(g.load_end), "runs": len(g),
-               "config": _values(g.name), "finished": max(g.finished)}
+               "config": _values(g.name), "finished": max(g.finished),
+               "topology": _values(g.topology)}
         if invocation in invocations.index:
             extra = invocations.loc[invocation]
             more = {k: _values(extra[[k]]) for k in INVOCATION_MORE if k in extra}

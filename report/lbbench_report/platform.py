@@ -5,12 +5,13 @@ import pandas as pd
 import yaml
 
 LONGEST = 400  # characters of a set's value shown (the config in the set has it whole)
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's where PyYAML has it
 
 
 def _setting(config_yaml):
     """(speeds, external load) of one resolved config, each as text ('' where unset)."""
     try:
-        platform = (yaml.safe_load(config_yaml) or {}).get("platform") or {}
+        platform = (yaml.load(config_yaml, Loader=LOADER) or {}).get("platform") or {}
     except (yaml.YAMLError, AttributeError, RecursionError):
         return "not readable", "not readable"
     if not isinstance(platform, dict):

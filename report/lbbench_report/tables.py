@@ -20,6 +20,8 @@ def _num(value, digits=4):
 
 def verdict(r):
     """The table's mark in words."""
+    if r.verified != "yes":
+        return f"verified: {r.verified}; not ranked"
     if r.best and not r.starred:
         return "lowest median, tied: no significant winner"
     return {MARK_BEST: "best: faster than every other (significant)",
@@ -44,6 +46,8 @@ def _verdict_row(r, clock):
 
 def verdict_tables(table, runs, procs):
     """One table per group (workload, P, sweep point), rows in the ranking clock's order."""
+    if table.empty:
+        return ""
     out = ['<h2 id="verdicts">Verdicts in numbers</h2><p>As <code>lbbench table</code> gives '
            "them: the median of each strategy's total over its repetitions, its spread, its "
            "ratio to the baseline (Hodges-Lehmann, with its interval) and the verdict. A "
