@@ -71,8 +71,8 @@ def group_figures(rs, rows, key, out_dir, highlight, missing):
     picks = pick_busy_maps(rows, runs, highlight)
     figures.append(busy_map_figure(rs, picks, key, rows.headline.iloc[0], out_dir,
                                    f"busy-{name}"))
-    maps = migration_maps(rs, ids, key[1])
-    if any(matrix.any() for _, matrix in maps.values()):
+    maps = migration_maps(rs, runs, key[1])
+    if any(m[1].any() for m in maps.values()):
         figures.append(migration_map_figure(maps, key, out_dir, f"migrations-{name}"))
     elif maps:
         missing.append(f"{group_title(*key)}: no strategy changed a module's owner between "

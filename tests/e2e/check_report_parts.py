@@ -169,6 +169,9 @@ def check_modules(out, runs, modules, timeline_run):
         want = owner_changes(modules[modules.run.isin(ids)])
         if entry["runs"] != len(ids) or not (np.array(entry["moves"]) == want).all():
             fail(f"{entry['label']}: moves {entry['moves']}, the set {want.tolist()}")
+        moved = runs[runs.run.isin(ids)].bytes_moved_total.mean()
+        if not np.isclose(entry["bytes_moved_mean"], moved):
+            fail(f"{entry['label']}: {entry['bytes_moved_mean']} bytes moved, the set {moved}")
     return len(maps)
 
 
