@@ -36,7 +36,7 @@ def _verdict_row(r, clock):
     level = r[f"{clock}_ci_level"]  # 95 % where n allows; order statistics cover less below
     interval = (f"{_num(r[f'{clock}_ci_low'])}-{_num(r[f'{clock}_ci_high'])}"
                 + (f" ({100 * level:.0f} %)" if level == level else "")
-                if r[f"{clock}_ci_low"] == r[f"{clock}_ci_low"] else "")
+                if r[f"{clock}_ci_low"] == r[f"{clock}_ci_low"] and level != 0 else "none")
     cells = [mark(r), r.label, whole(float(r.n)), _num(r[f"{clock}_median"]), interval,
              f"{_num(r[f'{clock}_min'])}-{_num(r[f'{clock}_max'])}",
              f"{100 * r[f'{clock}_cv']:.1f} %" if r[f"{clock}_cv"] == r[f"{clock}_cv"] else "",
