@@ -70,6 +70,11 @@ sanitize_test() {
     fi
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
   done
+  echo "fuzzing the report's reader (Python) for ${seconds} s"
+  rm -rf "$fuzz/report-seed"
+  "$asan/lbbench" run configs/smoke.yaml -o "$fuzz/report-seed" --set execution.module_detail=true \
+    >/dev/null 2>&1
+  /usr/bin/python3 fuzz/report_reader_fuzz.py "$fuzz/report-seed" "$seconds" "$fuzz/findings"
 }
 
 cmd=${1:-default}
