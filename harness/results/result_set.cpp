@@ -1,9 +1,12 @@
 #include "harness/results/result_set.h"
 
+#include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <stdexcept>
 #include <utility>
 
 #include "harness/exec/executor_registry.h"
@@ -12,17 +15,17 @@ namespace lbb {
 
 namespace {
 
-// std::regex recurses once per character it matches: a name from a set made elsewhere longer than
-// a config allows (200 bytes) is searched in its first kMaxSearched bytes only.
-constexpr std::size_t kMaxSearched = 1024;
-
+// RE2: linear in the text whatever the pattern (std::regex backtracked exponentially).
 bool searches(const std::string& pattern, const std::string& text) {
-  thread_local std::map<std::string, std::regex> compiled;  // once a pattern, not once a run
+  thread_local std::map<std::string, std::unique_ptr<RE2>> compiled;  // once a pattern
   auto it = compiled.find(pattern);
-  if (it == compiled.end())
-    it = compiled.emplace(pattern, std::regex(pattern, std::regex::ECMAScript)).first;
-  const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(text.size(), kMaxSearched));
-  return std::regex_search(text.begin(), end, it->second);
+  if (it == compiled.end()) {
+    RE2::Options options;
+    options.set_log_errors(false);
+    it = compiled.emplace(pattern, std::make_unique<RE2>(pattern, options)).first;
+    if (!it->second->ok()) throw std::invalid_argument("not a regular expression: " + pattern);
+  }
+  return RE2::PartialMatch(text, *it->second);
 }
 
 // Appends the repetition to the configuration with its key, creating it in first-seen order.
