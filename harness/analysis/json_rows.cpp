@@ -1,4 +1,4 @@
-#include "harness/json_rows.h"
+#include "harness/analysis/json_rows.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "harness/provenance.h"
+#include "harness/run/provenance.h"
 
 #include <cblas.h>
 #include <hdf5.h>
@@ -157,10 +157,10 @@ Provenance gather_provenance() {
   // --invocation latest`): 20261128T103949Z-123456-9f3a1c2e.
   const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
   char micro[16];
-  std::snprintf(micro, sizeof micro, "%06lld",
-                static_cast<long long>(
-                    std::chrono::duration_cast<std::chrono::microseconds>(since_epoch).count() %
-                    1000000));
+  std::snprintf(
+      micro, sizeof micro, "%06lld",
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::microseconds>(since_epoch).count() % 1000000));
   p.invocation = stamp + "-" + micro + "-" + random_hex(4);
   return p;
 }

@@ -1,4 +1,4 @@
-#include "harness/results/result_set.h"
+#include "harness/analysis/result_set.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -6,7 +6,7 @@
 #include <map>
 #include <utility>
 
-#include "harness/exec/executor_registry.h"
+#include "harness/run/executor_registry.h"
 
 namespace lbb {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The single table of executors (harness/exec/executor_registry.cpp). A config picks one with
+// The single table of executors (harness/run/executor_registry.cpp). A config picks one with
 // `execution.executor: NAME`; "auto", the default, takes the first in the table that runs the
 // config's workload with what its balancers entry gives (balancers, or an in-step schedule).
 #include <span>

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 
 namespace lbb {
 

@@ -1,11 +1,11 @@
-#include "harness/archive_comparison.h"
+#include "harness/analysis/archive_comparison.h"
 
 #include <cmath>
 #include <iomanip>
 #include <map>
 
 #include "core/text.h"
-#include "harness/json_rows.h"
+#include "harness/analysis/json_rows.h"
 #include "harness/stats/rank_tests.h"
 #include "harness/stats/sample_summary.h"
 #include "harness/stats/verdict.h"

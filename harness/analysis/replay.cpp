@@ -1,4 +1,4 @@
-#include "harness/sim/replay.h"
+#include "harness/analysis/replay.h"
 
 #include <algorithm>
 #include <array>

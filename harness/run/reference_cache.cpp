@@ -1,4 +1,4 @@
-#include "harness/reference_cache.h"
+#include "harness/run/reference_cache.h"
 
 #include <tuple>
 

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "core/text.h"
-#include "harness/comparison_table.h"
-#include "harness/json_rows.h"
+#include "harness/analysis/comparison_table.h"
+#include "harness/analysis/json_rows.h"
 
 namespace lbb {
 

@@ -1,4 +1,4 @@
-#include "harness/run_selection.h"
+#include "harness/run/run_selection.h"
 
 #include <algorithm>
 #include <charconv>

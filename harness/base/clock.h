@@ -24,7 +24,7 @@ inline double thread_cpu_now() {
   return seconds_of(ts);
 }
 
-// Every thread of the process: what an invocation's parts cost (harness/run_costs.h).
+// Every thread of the process: what an invocation's parts cost (harness/run/run_costs.h).
 inline double process_cpu_now() {
   timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);

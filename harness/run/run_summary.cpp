@@ -1,4 +1,4 @@
-#include "harness/run_summary.h"
+#include "harness/run/run_summary.h"
 
 #include <algorithm>
 

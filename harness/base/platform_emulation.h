@@ -8,7 +8,14 @@
 #include <span>
 #include <vector>
 
+#include "core/params.h"
+
 namespace lbb {
+
+// A processor's relative speed in `partition` and `balance`: 10^-6 to 10^6, so a load over a
+// speed and a load times a speed stay far inside a double (loads are at most 2^53 units). Speeds
+// 1e-308 and 1e308 side by side made diffusion_horton move -2^63 units a phase.
+const ParamSpec& relative_speed_spec();
 
 struct ExternalLoad {
   double max = 0;          // m: the largest load level; 0: no external load

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/params.h"
-#include "harness/config/run_spec.h"
+#include "harness/base/run_spec.h"
 #include "workloads/workload.h"
 
 namespace lbb {

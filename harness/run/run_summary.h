@@ -2,7 +2,7 @@
 // Whole-run figures from the step records (definitions in docs/ARCHITECTURE.md, "Metrics").
 #include <cstdint>
 
-#include "harness/step_record.h"
+#include "harness/base/step_record.h"
 
 namespace lbb {
 

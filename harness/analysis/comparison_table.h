@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/result_set.h"
+#include "harness/analysis/result_set.h"
 #include "harness/stats/rank_tests.h"
 #include "harness/stats/sample_summary.h"
 

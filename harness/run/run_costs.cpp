@@ -1,10 +1,10 @@
-#include "harness/run_costs.h"
+#include "harness/run/run_costs.h"
 
 #include <algorithm>
 #include <iomanip>
 #include <ostream>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 
 namespace lbb {
 
@@ -66,7 +66,7 @@ void print_costs(std::ostream& out, const RunCosts& c, double total, double load
   line("rest (config, table, report)", other);
   line("verification + results + harness", c.overhead());
   // A stretch after short ones is timed by the wall clock where every thread has a core
-  // (harness/clock.h): a loaded host's preemptions there count others' time as the kernels'.
+  // (harness/base/clock.h): a loaded host's preemptions there count others' time as the kernels'.
   if (const double over = c.accounted() - c.run; over > 0.005)
     out << std::setprecision(3) << "  note: the kernels' clocks exceed the runs' CPU by " << over
         << " s (stretches timed by the wall clock while other load preempted them): the kernel "

@@ -1,9 +1,9 @@
-#include "harness/platform_emulation.h"
+#include "harness/base/platform_emulation.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 
 namespace lbb {
 
@@ -88,6 +88,12 @@ void busy_work(double seconds) {
     now = then;
   }
   sink = x;
+}
+
+const ParamSpec& relative_speed_spec() {
+  static const ParamSpec spec =
+      real_param("speed", 1.0, "relative speed of a processor", 1e-6, 1e6);
+  return spec;
 }
 
 }  // namespace lbb

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/base/sim_settings.h"
+#include "harness/base/step_record.h"
 #include "harness/results/result_reader.h"
-#include "harness/sim/sim_settings.h"
-#include "harness/step_record.h"
 
 namespace lbb {
 

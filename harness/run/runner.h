@@ -1,15 +1,16 @@
 #pragma once
 // Runs one RunSpec end to end: workload -> static balancer -> steps on threads (with the dynamic
 // balancer between them) -> verification -> archive.
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "harness/base/run_spec.h"
 #include "harness/results/result_writer.h"
-#include "harness/config/run_spec.h"
-#include "harness/provenance.h"
-#include "harness/reference_cache.h"
-#include "harness/run_costs.h"
-#include "harness/run_summary.h"
+#include "harness/run/provenance.h"
+#include "harness/run/reference_cache.h"
+#include "harness/run/run_costs.h"
+#include "harness/run/run_summary.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -33,8 +34,23 @@ bool runs_simulated(const RunSpec& spec);
 // True when the run's P threads outnumber the host's available cores (never a simulated run's).
 bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance);
 
-// Announces to `references` the serial references the run will take: its problem's, and for a
-// `dynamic: auto` entry its profile's (harness/papers/auto_choice.h).
+// A way to run an entry other than through its executor alone, registered from above (the
+// runner knows no paper): `dynamic: auto` profiles first, then runs its choice
+// (harness/papers/auto_choice.h).
+struct EntryRunner {
+  std::function<bool(const RunSpec&)> claims;
+  // The serial references it takes besides the spec's own.
+  std::function<std::vector<RunSpec>(const RunSpec&)> extra_references;
+  // Never throws, like execute_run.
+  std::function<RunOutcome(const RunSpec&, int repetition, ResultWriter*, const Provenance&,
+                           ReferenceCache*)>
+      run;
+};
+// Adds `runner`; one whose claims a spec has run it. Call before the first run.
+void register_entry_runner(EntryRunner runner);
+
+// Announces to `references` the serial references the run will take: its problem's, and any its
+// entry runner takes (a `dynamic: auto` entry's profile).
 void expect_references(ReferenceCache& references, const RunSpec& spec);
 
 // Never throws for a failure of the run itself: the outcome says what happened, and an

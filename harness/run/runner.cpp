@@ -1,12 +1,11 @@
-#include "harness/runner.h"
+#include "harness/run/runner.h"
 
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
 
-#include "harness/clock.h"
-#include "harness/exec/executor_registry.h"
-#include "harness/papers/auto_choice.h"
+#include "harness/base/clock.h"
+#include "harness/run/executor_registry.h"
 
 namespace lbb {
 
@@ -106,7 +105,22 @@ void add_step_work(RunCosts& costs, const ExecutionResult& x, const RunOutcome& 
   costs.placement = x.placement;
 }
 
+std::vector<EntryRunner>& entry_runners() {
+  static std::vector<EntryRunner> runners;
+  return runners;
+}
+
+const EntryRunner* entry_runner(const RunSpec& spec) {
+  for (const EntryRunner& r : entry_runners())
+    if (r.claims(spec)) return &r;
+  return nullptr;
+}
+
 }  // namespace
+
+void register_entry_runner(EntryRunner runner) {
+  entry_runners().push_back(std::move(runner));
+}
 
 bool runs_simulated(const RunSpec& spec) {
   const WorkloadInfo* info = find_workload(spec.workload);
@@ -123,14 +137,15 @@ bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance) {
 
 void expect_references(ReferenceCache& references, const RunSpec& spec) {
   references.expect(spec);
-  if (is_auto_choice(spec)) references.expect(auto_profile_spec(spec));
+  if (const EntryRunner* r = entry_runner(spec))
+    for (const RunSpec& extra : r->extra_references(spec)) references.expect(extra);
 }
 
 RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archive,
                        const Provenance& provenance, ReferenceCache* references,
                        const std::vector<WorkloadAttribute>& figures) {
-  if (is_auto_choice(spec))
-    return execute_auto_run(spec, repetition, archive, provenance, references);
+  if (const EntryRunner* r = entry_runner(spec))
+    return r->run(spec, repetition, archive, provenance, references);
   RunOutcome out;
   out.spec = &spec;
   out.repetition = repetition;

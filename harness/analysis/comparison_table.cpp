@@ -1,4 +1,4 @@
-#include "harness/comparison_table.h"
+#include "harness/analysis/comparison_table.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/comparison_table.h"
-#include "harness/results/result_set.h"
+#include "harness/analysis/comparison_table.h"
+#include "harness/analysis/result_set.h"
 
 namespace lbb {
 

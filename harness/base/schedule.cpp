@@ -1,5 +1,5 @@
 // The single table of in-step schedules.
-#include "harness/schedule.h"
+#include "harness/base/schedule.h"
 
 #include <stdexcept>
 

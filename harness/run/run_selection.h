@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/base/run_spec.h"
 #include "harness/results/result_reader.h"
-#include "harness/config/run_spec.h"
 
 namespace lbb {
 

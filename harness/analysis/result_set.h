@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/results/result_reader.h"
-#include "harness/runner.h"
+#include "harness/run/runner.h"
 
 namespace lbb {
 

@@ -1,4 +1,4 @@
-#include "harness/module_store.h"
+#include "harness/base/module_store.h"
 
 #include <algorithm>
 #include <cstdlib>

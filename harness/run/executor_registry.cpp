@@ -1,16 +1,44 @@
 // The single table of executors. Adding one: its class (an Executor for module workloads) and
 // one line here.
-#include "harness/exec/executor_registry.h"
+#include "harness/run/executor_registry.h"
 
 #include <stdexcept>
 
+#include "harness/base/schedule.h"
 #include "harness/exec/async_executor.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/self_scheduled_executor.h"
-#include "harness/schedule.h"
 #include "harness/sim/simulate_executor.h"
+#include "harness/sim/tree_execution.h"
 
 namespace lbb {
+
+namespace {
+
+// The simulator's line: it sits above the engine (harness/sim/), so the table does too.
+ExecutorInfo simulate_executor_info() {
+  ExecutorInfo info{
+      "simulate",
+      "no kernel: the balancers decide on recorded (execution.replay_archive) or synthetic module "
+      "costs for P virtual processors, charged as a real machine would (execution.sim_*)",
+      WorkShape::kModules,
+      true,
+      true,
+      [modules = module_execution([](const RunSpec& spec) {
+         if (std::string why = simulation_problem(spec); !why.empty())
+           throw std::invalid_argument(why);
+         return std::make_unique<SimulateExecutor>(
+             simulation_settings(spec), nullptr,
+             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
+       })](const RunSpec& spec, const WorkloadInfo& workload) {
+        // Hwang & Hong's random trees are balanced generation by generation, not as modules.
+        return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);
+      }};
+  info.simulates = true;
+  return info;
+}
+
+}  // namespace
 
 std::span<const ExecutorInfo> executor_registry() {
   static const std::vector<ExecutorInfo> all = {
