@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 
 #include "harness/run/executor_registry.h"
 #include "harness/run/reference_cache.h"
