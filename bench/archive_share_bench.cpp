@@ -13,12 +13,12 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/results/result_reader.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/config/run_spec.h"
-#include "harness/provenance.h"
-#include "harness/reference_cache.h"
-#include "harness/runner.h"
+#include "harness/results/result_reader.h"
+#include "harness/run/provenance.h"
+#include "harness/run/reference_cache.h"
+#include "harness/run/runner.h"
 
 namespace lbb {
 namespace {

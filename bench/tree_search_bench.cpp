@@ -10,7 +10,7 @@
 #include <random>
 
 #include "balancers/balancer.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/level_executor.h"
 #include "harness/sim/tree_simulation.h"
 #include "kernels/uts_tree.h"

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "balancers/balancer.h"
+#include "harness/base/schedule.h"
 #include "harness/config/names.h"
-#include "harness/schedule.h"
 
 namespace lbb {
 

@@ -3,17 +3,25 @@
 #include <map>
 
 #include "balancers/balancer.h"
+#include "balancers/choice/auto.h"
+#include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/memory_estimate.h"
 #include "harness/config/resolved_yaml.h"
-#include "harness/exec/executor_registry.h"
-#include "harness/papers/auto_choice.h"
-#include "harness/schedule.h"
+#include "harness/run/executor_registry.h"
 #include "harness/sim/simulate_executor.h"
 
 namespace lbb {
 
 namespace {
+
+// What make_balancer checks, for `auto` too (it has no balancer object of its own).
+void check_entry_balancer(std::string_view name, const Params& given) {
+  if (name == kAutoChoice)
+    check_auto_params(given);
+  else
+    make_balancer(name, given);
+}
 
 // Calls f(choice) for every combination of axis values; choice[i] indexes axes[i]->values.
 template <typename F>

@@ -14,9 +14,9 @@
 
 #include "balancers/async/predictive.h"
 #include "core/module_graph.h"
+#include "harness/base/module_store.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/sleep_word.h"
-#include "harness/module_store.h"
 #include "workloads/workload.h"
 
 namespace lbb {

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "harness/results/result_reader.h"
 #include "harness/exec/async_executor.h"
+#include "harness/results/result_reader.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
 #include "harness/sim/sim_schedule_run.h"
@@ -94,28 +94,6 @@ std::string simulation_problem(const RunSpec& spec) {
   }
   if (settings.asynchronous && settings.contention > 0) return kAsyncContentionProblem;
   return "";
-}
-
-ExecutorInfo simulate_executor_info() {
-  ExecutorInfo info{
-      "simulate",
-      "no kernel: the balancers decide on recorded (execution.replay_archive) or synthetic module "
-      "costs for P virtual processors, charged as a real machine would (execution.sim_*)",
-      WorkShape::kModules,
-      true,
-      true,
-      [modules = module_execution([](const RunSpec& spec) {
-         if (std::string why = simulation_problem(spec); !why.empty())
-           throw std::invalid_argument(why);
-         return std::make_unique<SimulateExecutor>(
-             simulation_settings(spec), nullptr,
-             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
-       })](const RunSpec& spec, const WorkloadInfo& workload) {
-        // Hwang & Hong's random trees are balanced generation by generation, not as modules.
-        return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);
-      }};
-  info.simulates = true;
-  return info;
 }
 
 }  // namespace lbb
