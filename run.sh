@@ -64,10 +64,13 @@ sanitize_test() {
   local asan=${LBB_ASAN_DIR:-build-asan} fuzz=${LBB_FUZZ_DIR:-build-fuzz}
   local seconds=${LBB_FUZZ_SECONDS:-25}
   ensure_packages "${FUZZ_PACKAGES[@]}"
-  build "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_SANITIZE=ON -DLBB_BENCH=OFF
+  # LBB_UNITY=OFF (both builds): every file compiled alone, as the release build's batches never
+  # show whether a file compiles without its batch-mates.
+  build "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_SANITIZE=ON -DLBB_BENCH=OFF \
+    -DLBB_UNITY=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"
-  build "$fuzz" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_FUZZ=ON \
+  build "$fuzz" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_FUZZ=ON -DLBB_UNITY=OFF \
     -DLBB_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_results lbb_fuzz_options
   for target in config results options; do
     mkdir -p "$fuzz/corpus/$target" "$fuzz/findings"
