@@ -17,7 +17,7 @@ namespace lbb {
 
 namespace {
 
-double number(const RunInfo& r, const std::string& key) {
+double number_or_nan(const RunInfo& r, const std::string& key) {
   auto it = r.number.find(key);
   return it == r.number.end() ? NAN : it->second;
 }
@@ -53,7 +53,7 @@ struct Group {
   double median(const std::string& key) const {
     std::vector<double> v;
     for (const RunInfo* r : runs)
-      if (std::isfinite(number(*r, key))) v.push_back(number(*r, key));
+      if (std::isfinite(number_or_nan(*r, key))) v.push_back(number_or_nan(*r, key));
     return v.empty() ? NAN : stats::median(v);
   }
 };
@@ -96,7 +96,7 @@ std::vector<ModelSpeedup> compare_matrix_model(const std::vector<RunInfo>& runs)
   Group baseline;
   for (const RunInfo& r : runs) {
     if (text(r, "status") != "complete" || !algorithm_of(r)) continue;
-    const int p = static_cast<int>(number(r, "processors"));
+    const int p = static_cast<int>(number_or_nan(r, "processors"));
     groups[{text(r, "balancer"), p}].runs.push_back(&r);
     if (*algorithm_of(r) == MatrixModelAlgorithm::kNone && p == 1) baseline.runs.push_back(&r);
   }
