@@ -147,9 +147,9 @@ void print_verification(std::ostream& out, const Comparison& c) {
             (failed.empty() ? "" : "; ") + printable(r.config->label) + " " + printable(r.verified);
     }
     out << "verified: " << printable(w) << ": "
-        << (failed.empty()
-                ? "every repetition of its " + std::to_string(rows) + " rows matched its reference"
-                : "NOT every row: " + failed)
+        << (failed.empty() ? "every repetition of its " + std::to_string(rows) +
+                                 (rows == 1 ? " row" : " rows") + " matched its reference"
+                           : "NOT every row: " + failed)
         << "\n";
   }
 }
@@ -166,7 +166,7 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
     ww = std::max(ww, printable(r.config->workload).size() + 1);
     wi = std::max(wi, interval(ranking(r)).size() + 1);
     wb = std::max(wb, printable(r.config->label).size() + 2);
-    ws = std::max(ws, printable(r.config->sweep).size() + 2);
+    if (!r.config->sweep.empty()) ws = std::max(ws, printable(r.config->sweep).size() + 2);
     wr = std::max(wr, ratio_text(r).size() + 2);
     if (!r.baseline.empty()) baseline = printable(r.baseline);
   }

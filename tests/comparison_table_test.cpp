@@ -173,6 +173,7 @@ TEST(ComparisonTable, CompactRowsFitAndVerificationIsOneLineAWorkload) {
   ASSERT_EQ(rows.size(), 4u) << compact.str();
   ASSERT_EQ(matmul.size(), 4u) << compact.str();
   for (const auto& r : rows) EXPECT_LT(r.size(), 120u) << r;
+  EXPECT_EQ(compact.str().find("sweep"), std::string::npos) << compact.str();  // none swept
   EXPECT_NE(matmul[1].find("unverified"), std::string::npos) << matmul[1];
   const auto verified = lines_starting(compact.str(), "verified: ");
   ASSERT_EQ(verified.size(), 2u) << compact.str();
