@@ -4,6 +4,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/base/schedule.h"
+#include "harness/config/config_keys.h"
 #include "harness/config/names.h"
 
 namespace lbb {
@@ -145,9 +146,7 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
   }
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
-    if (key != "static" && key != "dynamic" && key != "schedule" && key != "label" &&
-        key != "baseline")
-      read_param(kv.first, kv.second, st, dy, sc, e, problems);
+    if (!is_balancer_entry_key(key)) read_param(kv.first, kv.second, st, dy, sc, e, problems);
   }
   check_required(st, e.static_axes, node, problems);
   check_required(dy, e.dynamic_axes, node, problems);
