@@ -24,8 +24,8 @@ namespace lbb {
 namespace {
 
 // Argument 0 of both benchmarks: gossip at its defaults (ceil(log2 P) rounds), multilevel, and
-// gossip with its rounds capped at 3, which bounds what each processor learns (at most 3^3 of
-// the underloaded processors) where ceil(log2 P) rounds tell every processor of all of them.
+// gossip with its rounds capped at 3, so that each processor learns of tens of underloaded
+// processors where ceil(log2 P) rounds tell every processor of all of them (P^2 in all).
 const char* const kBalancers[] = {"gossip", "multilevel", "gossip"};
 
 std::unique_ptr<Balancer> make(std::int64_t kind) {
