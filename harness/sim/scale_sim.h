@@ -3,10 +3,11 @@
 // modules whose costs stay fixed over the run (a synthetic draw, no redraw), under a between-step
 // balancer. It keeps only what such a run needs: each module's owner (int32) and cost (borrowed,
 // never copied), and each processor's load, updated as modules move rather than summed again.
-// A step's makespan is the largest load over speed (no external load, contention or charges);
-// the balancer sees the same LoadView the ordinary simulator (simulate_executor.h) gives it, so
-// it is the same balancer object making the same decisions, which tests/scale_sim_test.cpp
-// checks step by step against the ordinary simulator.
+// A step's makespan is the largest load over speed (no external load, contention or charges).
+// The balancer sees the LoadView the ordinary simulator (simulate_executor.h) gives it, less the
+// module sizes (empty: no balancer between steps reads them), so it is the same balancer object
+// making the same decisions, which tests/scale_sim_test.cpp checks step by step against the
+// ordinary simulator.
 #include <cstdint>
 #include <optional>
 #include <span>
