@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
