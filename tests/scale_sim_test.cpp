@@ -7,7 +7,6 @@
 #include <string>
 
 #include "executor_test_support.h"
-#include "harness/module_store.h"
 #include "harness/sim/scale_sim.h"
 #include "harness/sim/simulate_executor.h"
 #include "workloads/synthetic_costs.h"
