@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/config/run_spec.h"
-#include "harness/exec/executor_registry.h"
+#include "harness/run/executor_registry.h"
 #include "harness/sim/scale_sim.h"
 
 namespace lbb {

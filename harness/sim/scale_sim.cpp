@@ -5,7 +5,7 @@
 
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 
 namespace lbb {
 
