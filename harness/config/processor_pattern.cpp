@@ -42,7 +42,7 @@ Item parse_item(const std::string& item) {
 
 std::vector<Item> parse(std::string_view text) {
   static const std::regex syntax(kProcessorPatternRegex, std::regex::ECMAScript);
-  // std::regex recurses per character (result_options.cpp): a pattern is short.
+  // std::regex recurses once per character it matches: a pattern is at most 200 bytes.
   if (text.size() > 200 || !std::regex_match(text.begin(), text.end(), syntax))
     throw std::invalid_argument(
         "'" + std::string(text.substr(0, 60)) +
