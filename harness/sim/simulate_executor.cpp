@@ -2,8 +2,9 @@
 
 #include <stdexcept>
 
-#include "harness/results/result_reader.h"
+#include "harness/config/run_spec.h"
 #include "harness/exec/async_executor.h"
+#include "harness/results/result_reader.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
 #include "harness/sim/sim_schedule_run.h"
@@ -21,6 +22,25 @@ std::vector<StepMetric> simulate_metrics() {
   };
 }
 
+namespace {
+
+// The speeds the recorded run had (its costs over them are nominal), which a simulation of other
+// speeds replaying it does not share.
+std::vector<double> recorded_speeds(const ResultReader& archive, const std::string& run) {
+  for (const RunInfo& info : archive.runs()) {
+    if (info.id != run) continue;
+    const auto yaml = info.text.find("config_yaml");
+    if (yaml == info.text.end()) break;
+    const Config config = load_config_text(yaml->second, run);
+    if (config.runs.size() != 1) break;
+    const RunSpec& spec = config.runs.front();
+    return spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
+  }
+  throw std::invalid_argument("simulate: run " + run + " has no config of one run to replay");
+}
+
+}  // namespace
+
 std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
                                                          const ExecutionPlan& plan) {
   if (costs_) return costs_;
@@ -31,8 +51,11 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
         "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "
         "use workload kind synthetic");
   const ResultReader archive(settings_.replay_archive);
-  const std::string run = recorded_run_for(archive, settings_.replay_run, "", plan.processors);
-  auto stream = std::make_shared<RecordedStream>(archive, run, plan.speed, workload.phases());
+  const int recorded =
+      settings_.replay_processors > 0 ? settings_.replay_processors : plan.processors;
+  const std::string run = recorded_run_for(archive, settings_.replay_run, "", recorded);
+  auto stream = std::make_shared<RecordedStream>(archive, run, recorded_speeds(archive, run),
+                                                 workload.phases());
   if (stream->modules() != workload.module_count())
     throw std::invalid_argument("simulate: run " + run + " has " +
                                 std::to_string(stream->modules()) + " modules, the workload " +
