@@ -151,6 +151,22 @@ TEST(ExpectationVerdicts, ALowerBoundRowIsContextNotAVerdict) {
   EXPECT_EQ(s.exact + s.holds + s.tied + s.differs, 1);
 }
 
+// Hwang & Hong 2001's trees: with enough runs the paper's number is placed in their distribution.
+TEST(ExpectationVerdicts, ManyRunsPlaceThePaperInTheirDistribution) {
+  std::vector<RunInfo> runs;
+  add_runs(runs, "LB", 50, 0.50, 0.01);  // 0.50, 0.51, ..., 0.99
+  add_runs(runs, "L1", 19, 0.50, 0.01);
+  Expectation lb = row("LB", "LB", "0.6", "");
+  lb.context = "a lower bound";
+  const std::vector<Expectation> rows = {lb, row("L1", "L1", "0.6")};
+  const auto r = judge_expectations(rows, runs);
+  // 10 runs below 0.6, one equal: (10 + 0.5) / 50
+  EXPECT_NE(r[0].verdict.find("the paper's number at percentile 21 of its 50 runs"),
+            std::string::npos)
+      << r[0].verdict;
+  EXPECT_EQ(r[1].verdict.find("percentile"), std::string::npos) << r[1].verdict;  // 19 runs
+}
+
 TEST(ExpectationVerdicts, OpenChoicesAreJudgedButNotCounted) {
   std::vector<RunInfo> runs;
   add_runs(runs, "L1", 8, 0.50);

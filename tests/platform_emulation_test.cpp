@@ -217,5 +217,18 @@ TEST(PlatformConfig, SpeedsAndExternalLoadKeys) {
   EXPECT_EQ(plain.external_load.max, 0.0);
 }
 
+// Franklin & Govindan 1995 run p of their workstations, fastest first (eq. 17): a processor sweep
+// over one pool.
+TEST(PlatformConfig, SpeedPoolGivesARunItsFirstProcessors) {
+  RunSpec spec;
+  EXPECT_EQ(load("{ processors: 2, speed_pool: [1, 0.9, 0.5, 0.5] }", &spec), "");
+  EXPECT_EQ(spec.speeds, (std::vector<double>{1, 0.9}));
+  EXPECT_NE(load("{ processors: 4, speed_pool: [1, 0.5] }").find("speed_pool has 2 values for 4"),
+            std::string::npos);
+  EXPECT_NE(load("{ processors: 2, speeds: [1, 1], speed_pool: [1, 1] }")
+                .find("give speeds or speed_pool, not both"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace lbb

@@ -20,6 +20,7 @@ struct SimSettings {
   // Asynchronous steps (harness/sim/sim_async_run.h): sim_async, or a balancer of role async.
   bool asynchronous = false;
   std::string replay_archive, replay_run;
+  int replay_processors = 0;  // of the recorded run; 0: the simulation's
 
   // Latency per module plus bytes / bandwidth.
   double migration_seconds(std::int64_t modules, double bytes) const {

@@ -58,6 +58,11 @@ std::span<const ParamSpec> platform_specs() {
                   "1), first2:0.25, last50%:0.5, all:0.5,first:1 (later items override; K% rounds "
                   "up); empty: all 1. Emulated by busy work after each module",
                   1e-3, 1.0),
+      reals_param("speed_pool", {},
+                  "relative speeds of a pool of processors in (0, 1], fastest first; a run on P "
+                  "processors has the first P (Franklin & Govindan 1995, eq. 17), so a "
+                  "processor sweep keeps its machines; instead of speeds",
+                  1e-3, 1.0),
       real_param("external_load", 0.0,
                  "m: largest transient external load level; a processor under load L runs at "
                  "speed s / (1 + L) (Zaki, Li & Parthasarathy 1997); 0: none",
@@ -105,6 +110,10 @@ std::span<const ParamSpec> execution_specs() {
       string_param("replay_run", "",
                    "simulate: run id in replay_archive (empty: its first complete run of the "
                    "workload with module_detail)"),
+      int_param("replay_processors", 0,
+                "simulate: processors of the recorded run replayed (0: the simulation's own); "
+                "its costs are nominal per module, so a run of any P serves every P",
+                0, 4096),
   };
   return specs;
 }
@@ -114,6 +123,9 @@ void apply_platform(const Params& platform, RunSpec& run) {
   run.processors = static_cast<int>(platform.integer("processors"));
   run.topology = *parse_topology(platform.text("topology"));
   run.speeds = platform.reals("speeds");
+  if (const std::vector<double> pool = platform.reals("speed_pool");
+      run.speeds.empty() && pool.size() >= static_cast<std::size_t>(run.processors))
+    run.speeds.assign(pool.begin(), pool.begin() + run.processors);
   run.external_load.max = platform.real("external_load");
   run.external_load.persist_s = platform.real("load_persist_s");
   run.external_load.seed = static_cast<std::uint64_t>(platform.integer("load_seed"));
@@ -134,6 +146,7 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.sim.contention = execution.real("sim_contention");
   run.sim.replay_archive = execution.text("replay_archive");
   run.sim.replay_run = execution.text("replay_run");
+  run.sim.replay_processors = static_cast<int>(execution.integer("replay_processors"));
   run.sim.asynchronous = execution.boolean("sim_async");
 }
 

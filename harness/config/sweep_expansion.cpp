@@ -191,6 +191,14 @@ bool Expansion::check_run(const WorkloadEntry& we, const TaggedAxes& global,
     problems.at(node_of(platform, pg, "speeds", where_p),
                 "speeds has " + std::to_string(base.speeds.size()) + " values for " +
                     std::to_string(base.processors) + " processors");
+  const std::size_t pool = base.platform_params.reals("speed_pool").size();
+  if (pool > 0 && pool < static_cast<std::size_t>(base.processors))
+    problems.at(node_of(platform, pg, "speed_pool", where_p),
+                "speed_pool has " + std::to_string(pool) + " values for " +
+                    std::to_string(base.processors) + " processors");
+  if (pool > 0 && !base.platform_params.reals("speeds").empty())
+    problems.at(node_of(platform, pg, "speed_pool", where_p),
+                "give speeds or speed_pool, not both");
   if (auto err = topology_size_error(base.topology, base.processors))
     problems.at(node_of(platform, pg, "topology", where_p), *err);
   return true;

@@ -138,6 +138,19 @@ int sign(double x) {
   return (x > 0) - (x < 0);
 }
 
+// Rows of this many runs or more place the paper's number in their distribution: its percentile
+// (runs below it, ties counted half). Fewer runs (three trees, six repetitions) say little of it.
+constexpr std::size_t kPercentileRuns = 20;
+
+std::string paper_percentile(const std::vector<double>& samples, double paper) {
+  if (samples.size() < kPercentileRuns) return "";
+  double below = 0;
+  for (double x : samples) below += x < paper ? 1.0 : x == paper ? 0.5 : 0.0;
+  return "; the paper's number at percentile " +
+         format_number(100 * below / static_cast<double>(samples.size()), 3) + " of its " +
+         std::to_string(samples.size()) + " runs";
+}
+
 // What orders a row within its trend group: the paper's number, or its stated rank.
 std::optional<double> order_key(const Expectation& e) {
   return e.rank ? e.rank : e.paper;
@@ -256,6 +269,7 @@ void give_verdict(ExpectationResult& r, const std::vector<ExpectationResult>& al
     r.kind = VerdictKind::kContext;
     r.verdict = "context: " + e.context;
     if (e.paper) r.verdict += "; " + difference(*r.measured, *e.paper);
+    if (e.paper) r.verdict += paper_percentile(r.samples, *e.paper);
     return;
   }
   const std::string order = judge_order(r, all, alpha);
@@ -265,6 +279,7 @@ void give_verdict(ExpectationResult& r, const std::vector<ExpectationResult>& al
     r.kind = order_verdict(r.order);
     r.verdict = order.empty() ? "nothing measured to order it against" : order;
   }
+  if (e.paper) r.verdict += paper_percentile(r.samples, *e.paper);
   if (!e.open_choice.empty()) r.verdict = "open choice, not counted: " + r.verdict;
 }
 

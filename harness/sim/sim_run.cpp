@@ -365,7 +365,8 @@ void SimRun::decide(int s) {
   // A recorded run's own busy times when its owners are these (the replay of its own strategy).
   const std::span<const int> recorded = costs_.recorded_owner(s, ph_);
   const std::span<const double> busy = costs_.recorded_busy(s, ph_);
-  if (!busy.empty() && std::equal(recorded.begin(), recorded.end(), owner_.begin())) {
+  if (busy.size() == view_busy_.size() &&
+      std::equal(recorded.begin(), recorded.end(), owner_.begin(), owner_.end())) {
     std::copy(busy.begin(), busy.end(), view_busy_.begin());
   }
   const LoadView view =
