@@ -69,8 +69,8 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
   clock_header(out, "makespan_s");
   clock_header(out, "wall_s");
   out << std::setw(static_cast<int>(wr)) << ("vs " + (baseline.empty() ? "base" : baseline))
-      << std::setw(7) << "eff" << std::setw(8) << "imbal" << std::setw(9) << "migr" << std::setw(10)
-      << "MB_moved" << std::setw(11) << "balance_s"
+      << std::setw(7) << "eff" << std::setw(7) << "binds" << std::setw(8) << "imbal" << std::setw(9)
+      << "migr" << std::setw(10) << "MB_moved" << std::setw(11) << "balance_s"
       << "  verified\n";
   for (const auto& r : c.rows) {
     const ConfigResult& k = *r.config;
@@ -83,10 +83,10 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
     clock_cells(out, r.makespan);
     clock_cells(out, r.wall);
     out << std::setw(static_cast<int>(wr)) << ratio_text(r) << std::setw(7)
-        << format_number(r.efficiency, 3) << std::setw(8) << format_number(r.imbalance, 3)
-        << std::setw(9) << format_number(r.migrations, 6) << std::setw(10)
-        << format_number(r.megabytes, 4) << std::setw(11) << format_number(r.balance, 3) << "  "
-        << printable(r.verified);
+        << format_number(r.efficiency, 3) << std::setw(7) << r.binds() << std::setw(8)
+        << format_number(r.imbalance, 3) << std::setw(9) << format_number(r.migrations, 6)
+        << std::setw(10) << format_number(r.megabytes, 4) << std::setw(11)
+        << format_number(r.balance, 3) << "  " << printable(r.verified);
     // A few attributes (tree counts) stay on the row; long lists go on an indented line.
     const std::string attributes = printable(r.attributes);
     if (attributes.size() <= 120)
@@ -102,7 +102,9 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
   if (!std::all_of(c.rows.begin(), c.rows.end(), simulated))
     out << "makespan = modelled from thread CPU time (per phase, max over processors of busy + "
            "balance + migration; plus serial work), summed over steps; wall = measured; eff = "
-           "ideal / makespan; imbal = mean over steps of max/mean busy - 1\n";
+           "ideal / makespan; binds = the lower bound that binds: ideal (work spread by speed) "
+           "or module (the largest module over the fastest speed); imbal = mean over steps of "
+           "max/mean busy - 1\n";
   if (std::any_of(c.rows.begin(), c.rows.end(), simulated))
     out << "simulated rows: makespan = wall = the simulator's modelled time of each step (its "
            "processors' work and charges; docs/ARCHITECTURE.md, \"Simulation\"), summed over "
@@ -175,6 +177,7 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
       << "  " << std::left << cell(wb) << "balancer" << cell(ws) << (ws ? "sweep" : "")
       << std::right << std::setw(3) << "n" << std::setw(6) << "clock" << std::setw(10) << "median_s"
       << cell(wi) << "95% CI" << cell(wr) << ("vs " + (baseline.empty() ? "base" : baseline))
+      << std::setw(7) << "binds"
       << "  verdict\n";
   for (const auto& r : c.rows) {
     const ConfigResult& k = *r.config;
@@ -183,7 +186,7 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
         << k.processors << "  " << std::left << cell(wb) << (mark(r) + printable(k.label))
         << cell(ws) << printable(k.sweep) << std::right << std::setw(3) << s.n << std::setw(6)
         << short_clock(r) << std::setw(10) << seconds(s.median) << cell(wi) << interval(s)
-        << cell(wr) << ratio_text(r) << "  " << verdict(r) << "\n";
+        << cell(wr) << ratio_text(r) << std::setw(7) << r.binds() << "  " << verdict(r) << "\n";
   }
   if (c.rows.empty()) return;
   print_verification(out, c);
@@ -197,8 +200,10 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
   out << "n = verified repetitions; median and distribution-free 95 % interval of the ranking "
          "clock"
       << legend
-      << "; vs = Hodges-Lehmann ratio to the baseline's with its 95 % Moses interval; --wide "
-         "shows both clocks, efficiency, imbalance, migrations and the workload's counts\n";
+      << "; vs = Hodges-Lehmann ratio to the baseline's with its 95 % Moses interval; binds = "
+         "the lower bound no strategy beats: ideal (work spread by speed) or module (the "
+         "largest module over the fastest speed); --wide shows both clocks, efficiency, "
+         "imbalance, migrations and the workload's counts\n";
   for (const auto& n : c.notes) out << printable(n) << "\n";
 }
 
@@ -233,6 +238,8 @@ JsonRow row_json(const ComparisonRow& r) {
           {"ratio_ci_low", finite(r.vs_baseline.low)},
           {"ratio_ci_high", finite(r.vs_baseline.high)},
           {"ideal_s", r.ideal},
+          {"largest_module_s", r.largest_module},
+          {"bound_binds", r.binds()},
           {"efficiency", r.efficiency},
           {"imbalance", r.imbalance},
           {"migrations", r.migrations},

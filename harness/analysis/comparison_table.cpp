@@ -24,7 +24,7 @@ std::string group_key(const ConfigResult& c) {
 ComparisonRow summarize_config(const ConfigResult& c) {
   ComparisonRow row;
   row.config = &c;
-  std::vector<double> mk, wl, id, ef, im, mg, mb, bl;
+  std::vector<double> mk, wl, id, lm, ef, im, mg, mb, bl;
   std::vector<std::pair<std::string, std::vector<double>>> attrs;
   std::string error;
   int failed = 0;
@@ -37,6 +37,7 @@ ComparisonRow summarize_config(const ConfigResult& c) {
     mk.push_back(r.makespan);
     wl.push_back(r.wall);
     id.push_back(r.ideal);
+    lm.push_back(r.largest_module);
     ef.push_back(r.efficiency);
     im.push_back(r.imbalance);
     mg.push_back(r.migrations);
@@ -52,6 +53,7 @@ ComparisonRow summarize_config(const ConfigResult& c) {
   row.makespan = stats::summarize(mk);
   row.wall = stats::summarize(wl);
   row.ideal = stats::median(id);
+  row.largest_module = stats::median(lm);
   row.efficiency = stats::median(ef);
   row.imbalance = stats::median(im);
   row.migrations = stats::median(mg);

@@ -36,6 +36,10 @@ struct ComparisonRow {
   const ConfigResult* config = nullptr;
   stats::SampleSummary makespan, wall;  // over the verified repetitions
   double ideal = 0, efficiency = 0, imbalance = 0, migrations = 0, megabytes = 0, balance = 0;
+  double largest_module = 0;  // s: no strategy beats the largest module (0: costs not recorded)
+  // Which lower bound binds, the ideal (work spread by speed) or the largest module's: "ideal",
+  // "module".
+  const char* binds() const { return largest_module > ideal ? "module" : "ideal"; }
   std::string attributes;  // the workload's run attributes, "  name=value" (medians)
   std::string verified;    // yes, NO (k), FAILED: reason
   Clock headline = Clock::kModelled;

@@ -92,6 +92,7 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
     r.makespan = m.makespan;
     r.wall = m.wall;
     r.ideal = m.ideal;
+    r.largest_module = m.largest_module;
     r.efficiency = m.efficiency();
     r.imbalance = m.imbalance;
     r.migrations = static_cast<double>(m.migrations);
@@ -159,6 +160,7 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
     r.makespan = number(info, "makespan_total");
     r.wall = number(info, "wall_total");
     r.ideal = number(info, "ideal_total");
+    r.largest_module = std::max(0.0, number(info, "largest_module_total"));  // NaN: older sets
     r.efficiency = number(info, "efficiency");
     r.imbalance = number(info, "imbalance");
     r.migrations = number(info, "migrations_total");

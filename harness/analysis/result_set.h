@@ -13,8 +13,8 @@
 namespace lbb {
 
 struct Repetition {
-  double makespan = 0, wall = 0, ideal = 0, efficiency = 0, imbalance = 0, migrations = 0,
-         megabytes = 0, balance = 0;
+  double makespan = 0, wall = 0, ideal = 0, largest_module = 0, efficiency = 0, imbalance = 0,
+         migrations = 0, megabytes = 0, balance = 0;
   bool verified = false;
   std::string error;  // non-empty: the run failed before verification
   std::vector<std::pair<std::string, double>> attributes;  // the workload's (live runs only)

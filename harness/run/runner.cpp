@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "core/text.h"
 #include "harness/base/clock.h"
 #include "harness/run/executor_registry.h"
 
@@ -26,6 +27,12 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_text("executor", executor);
   w.set_text("topology", std::string(topology_name(spec.topology)));
   w.set_int("processors", spec.processors);
+  std::string speeds;
+  for (int p = 0; p < spec.processors; ++p) {
+    if (p > 0) speeds += ',';
+    speeds += format_number(p < static_cast<int>(spec.speeds.size()) ? spec.speeds[p] : 1.0, 17);
+  }
+  w.set_text("speeds", speeds);
   w.set_int("modules", modules);
   w.set_int("steps", spec.steps);
   w.set_int("warmup", spec.warmup);
@@ -54,6 +61,7 @@ void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult&
   w.set_real("makespan_total", s.makespan);
   w.set_real("wall_total", s.wall);
   w.set_real("ideal_total", s.ideal);
+  w.set_real("largest_module_total", s.largest_module);
   w.set_real("efficiency", s.efficiency());
   w.set_real("imbalance", s.imbalance);
   w.set_real("balance_total", s.balance);
@@ -170,7 +178,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
       execution->write_header(*writer);
       lap(costs.archive);
     }
-    SummarySink sink(writer.get());
+    SummarySink sink(writer.get(), spec.speeds);
     const ExecutionResult x = execution->run(sink);
     lap(costs.run);
     out.summary = sink.summary();

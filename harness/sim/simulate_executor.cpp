@@ -1,5 +1,6 @@
 #include "harness/sim/simulate_executor.h"
 
+#include <sstream>
 #include <stdexcept>
 
 #include "harness/exec/async_executor.h"
@@ -10,6 +11,25 @@
 #include "harness/sim/tree_execution.h"
 
 namespace lbb {
+
+namespace {
+
+// The speeds the recorded run had (its costs over them are nominal), which a simulation of other
+// speeds replaying it need not share; a set older than the `speeds` column: the simulation's.
+std::vector<double> recorded_speeds(const ResultReader& archive, const std::string& run,
+                                    std::vector<double> fallback) {
+  for (const RunInfo& info : archive.runs()) {
+    const auto text = info.text.find("speeds");
+    if (info.id != run || text == info.text.end() || text->second.empty()) continue;
+    std::vector<double> speeds;
+    std::istringstream in(text->second);
+    for (std::string s; std::getline(in, s, ',');) speeds.push_back(std::stod(s));
+    return speeds;
+  }
+  return fallback;
+}
+
+}  // namespace
 
 std::vector<StepMetric> simulate_metrics() {
   return {
@@ -31,8 +51,11 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
         "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "
         "use workload kind synthetic");
   const ResultReader archive(settings_.replay_archive);
-  const std::string run = recorded_run_for(archive, settings_.replay_run, "", plan.processors);
-  auto stream = std::make_shared<RecordedStream>(archive, run, plan.speed, workload.phases());
+  const int recorded =
+      settings_.replay_processors > 0 ? settings_.replay_processors : plan.processors;
+  const std::string run = recorded_run_for(archive, settings_.replay_run, "", recorded);
+  auto stream = std::make_shared<RecordedStream>(
+      archive, run, recorded_speeds(archive, run, plan.speed), workload.phases());
   if (stream->modules() != workload.module_count())
     throw std::invalid_argument("simulate: run " + run + " has " +
                                 std::to_string(stream->modules()) + " modules, the workload " +

@@ -31,7 +31,7 @@ grep -qx "verified: block_substitution: every repetition of its 3 rows matched i
 
 # --baseline names the row of the ratios; --only keeps the ratio to a baseline it leaves out.
 "$lbbench" table "$tmp/set" --baseline block --only cyclic > "$tmp/only.txt" 2> /dev/null
-grep -qE ' vs block +verdict$' "$tmp/only.txt" || fail "no ratio to block" "$tmp/only.txt"
+grep -qE ' vs block +binds +verdict$' "$tmp/only.txt" || fail "no ratio to block" "$tmp/only.txt"
 grep -qE '^block_substitution +4  .cyclic .* [0-9.]+ \[[0-9.]+,[0-9.]+\]  ' "$tmp/only.txt" ||
   fail "cyclic has no ratio" "$tmp/only.txt"
 [ "$(grep -c '^block_substitution ' "$tmp/only.txt")" -eq 1 ] || fail "--only" "$tmp/only.txt"
