@@ -11,7 +11,7 @@ PACKAGES=(
   libbenchmark-dev libgtest-dev googletest
   libopenblas-openmp-dev liblapack-dev liblapacke-dev
   libssl-dev libgsl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libmetis-dev
-  python3 python3-h5py python3-numpy python3-pandas python3-matplotlib
+  python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-jsonschema
   clang libclang-rt-14-dev libomp-dev  # ./run.sh test --sanitize: libFuzzer targets
 )
 

@@ -6,6 +6,7 @@
 
 #include "harness/clock.h"
 #include "harness/exec/executor_registry.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/papers/auto_choice.h"
 
 namespace lbb {
@@ -109,7 +110,7 @@ void add_step_work(RunCosts& costs, const ExecutionResult& x, const RunOutcome& 
 }  // namespace
 
 bool runs_simulated(const RunSpec& spec) {
-  const WorkloadInfo* info = find_workload(spec.workload);
+  const WorkloadInfo* info = find_workload_kind(spec.workload);
   try {
     return info && choose_executor(spec, *info).simulates;
   } catch (const std::invalid_argument&) {
@@ -138,7 +139,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
   RunCosts& costs = out.costs;
   CpuLap lap;  // what each part just done cost
   try {
-    const WorkloadInfo* info = find_workload(spec.workload);
+    const WorkloadInfo* info = find_workload_kind(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
     const std::unique_ptr<Execution> execution = choose_executor(spec, *info).make(spec, *info);
     out.oversubscribed = runs_oversubscribed(spec, provenance);

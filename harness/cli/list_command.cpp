@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "harness/cli/commands.h"
 #include "harness/exec/executor_registry.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/schedule.h"
 #include "workloads/workload.h"
 
@@ -36,9 +37,9 @@ void add_list_command(CLI::App& app) {
                                      "parameters and defaults");
   cmd->callback([] {
     std::cout << "workloads (config: workload: { kind: NAME, param: value })\n";
-    for (const auto& w : workload_registry()) {
-      std::cout << "  " << w.name << " - " << w.summary << "\n";
-      print_params(w.params);
+    for (const auto* w : workload_kinds()) {
+      std::cout << "  " << w->name << " - " << w->summary << "\n";
+      print_params(w->params);
     }
     for (auto kind : {BalancerKind::kStatic, BalancerKind::kDynamic}) {
       std::cout << (kind == BalancerKind::kStatic

@@ -2,8 +2,9 @@
 
 #include <stdexcept>
 
-#include "harness/results/result_reader.h"
 #include "harness/exec/async_executor.h"
+#include "harness/formats/trace_workload.h"
+#include "harness/results/result_reader.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
 #include "harness/sim/sim_schedule_run.h"
@@ -26,6 +27,8 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
   if (costs_) return costs_;
   if (auto* synthetic = dynamic_cast<SyntheticCosts*>(&workload))
     return std::make_shared<SyntheticStream>(*synthetic);
+  if (auto* trace = dynamic_cast<TraceWorkload*>(&workload))
+    return trace->stream(plan.processors, plan.initial != nullptr);
   if (settings_.replay_archive.empty())
     throw std::invalid_argument(
         "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "

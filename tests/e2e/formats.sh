@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The field's formats (harness/formats/): a run exported as vt LBDatafiles that validate against
+# vt's documented format, imported back as workload kind trace and replayed with the same
+# decisions; a hand-written vt set and a CSV trace that every applicable balancer runs on; a
+# Chrome timeline's structure; hostile traces refused with exit 2.
+set -uo pipefail
+lbbench=$1
+fails=0
+here=$(dirname "$0")
+. "$here/lib/scratch.sh"
+. "$here/lib/expect.sh"
+py=/usr/bin/python3  # Debian's, with python3-jsonschema (run.sh installs it)
+
+run() {  # run NAME CONFIG-BODY...: writes $tmp/NAME.yaml and runs it into $tmp/NAME
+  printf '%s\n' "name: $1" "${@:2}" >"$tmp/$1.yaml"
+  "$lbbench" run "$tmp/$1.yaml" -o "$tmp/$1" >"$tmp/$1.log" 2>&1 || {
+    echo "FAIL: run $1"; cat "$tmp/$1.log"; fails=$((fails + 1)); }
+}
+
+# Export -> import -> replay, on a drifting synthetic load that makes the balancers move.
+balancers=(greedy refine diffusion random redistribution multilevel)
+run a "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 5 }" \
+  "platform: { processors: 4, topology: chain }" \
+  "execution: { executor: simulate, steps: 8, repetitions: 1, module_detail: true }" \
+  "balancers: [$(printf '{ dynamic: %s }, ' "${balancers[@]}")]"
+"$lbbench" export "$tmp/a" --to "$tmp/vt" --format vt >/dev/null || fails=$((fails + 1))
+$py "$here/check_lbdatafile.py" "$tmp"/vt/*/data.*.json || fails=$((fails + 1))
+"$lbbench" export "$tmp/a" --to "$tmp/a_csv" >/dev/null || fails=$((fails + 1))
+for dir in "$tmp"/vt/*/; do
+  label=$($py -c "
+import csv, sys
+runs = {r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$tmp/a_csv/runs.csv'))}
+print(runs['$(basename "$dir")'])")
+  run "b_$label" "workload: { kind: trace, file: '$dir' }" \
+    "platform: { processors: 4, topology: chain }" \
+    "execution: { executor: simulate, steps: 8, repetitions: 1, module_detail: true }" \
+    "balancers: [{ dynamic: $label }]"
+done
+mkdir -p "$tmp/b" && mv "$tmp"/b_*/* "$tmp/b/"
+"$lbbench" export "$tmp/b" --to "$tmp/b_csv" >/dev/null || fails=$((fails + 1))
+$py "$here/check_roundtrip.py" "$tmp/a_csv" "$tmp/b_csv" || fails=$((fails + 1))
+
+# A timeline of one run.
+"$lbbench" export "$tmp/a" --to "$tmp/timeline" --format chrome >/dev/null || fails=$((fails + 1))
+for f in "$tmp"/timeline/*.trace.json; do $py "$here/check_timeline.py" "$f" 4 >/dev/null || {
+  echo "FAIL: timeline $f"; fails=$((fails + 1)); }; done
+
+# The hand-written vt set (3 ranks, 2 phases) and the CSV trace under every balancer that runs
+# between steps or in a step, on 2 to 5 processors; the table gives verdicts on them.
+mapfile -t every < <("$lbbench" list | $py "$here/balancer_names.py")
+[ "${#every[@]}" -ge 10 ] || { echo "FAIL: balancer list: ${every[*]}"; fails=$((fails + 1)); }
+entries=$(printf '%s, ' "${every[@]}")
+run vt "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/vt_trace' }" \
+  "platform: { processors: [2, 3, 5] }" \
+  "execution: { executor: simulate, steps: 2, repetitions: 3 }" "balancers: [${entries%, }]"
+run csv "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/trace.csv' }" \
+  "platform: { processors: 2 }" \
+  "execution: { executor: simulate, steps: 3, repetitions: 1 }" "balancers: [${entries%, }]"
+for set in vt csv; do
+  "$lbbench" table "$tmp/$set" >"$tmp/$set.table" 2>&1 || { echo "FAIL: table $set";
+    cat "$tmp/$set.table"; fails=$((fails + 1)); }
+done
+grep -q "trace" "$tmp/vt.table" || { echo "FAIL: vt table"; fails=$((fails + 1)); }
+
+# Hostile traces: a clear message and exit 2, never a crash or memory exhaustion.
+hostile() {  # hostile NAME PATTERN: $tmp/h/NAME holds the trace
+  printf '%s\n' "name: h" "workload: { kind: trace, file: '$tmp/h/$1' }" "platform: { processors: 2 }" \
+    "execution: { executor: simulate, steps: 1, repetitions: 1 }" "balancers: [{ dynamic: greedy }]" \
+    >"$tmp/h.yaml"
+  (ulimit -v 4000000; expect 2 "$2" -- "$lbbench" run "$tmp/h.yaml" -o "$tmp/h_out"; exit $fails)
+  fails=$?
+}
+mkdir -p "$tmp/h"
+good='{"entity": {"type": "object", "id": 1, "home": 0, "migratable": true}, "node": 0, "resource": "cpu", "time": 0.5}'
+echo "{\"phases\": [{\"id\": 0, \"tasks\": [${good/0.5/\"x\"}]}]}" >"$tmp/h/type.json"
+hostile type.json 'phases\[0\]\.tasks\[0\]\.time: expected a number'
+echo '{"type": "LBDatafile"}' >"$tmp/h/nophases.json"
+hostile nophases.json "missing 'phases'"
+echo "{\"phases\": [{\"id\": 0, \"tasks\": [${good/0.5/-1.0}]}]}" >"$tmp/h/negative.json"
+hostile negative.json "time must be a finite number >= 0"
+echo "{\"phases\": [{\"id\": 0, \"tasks\": [${good/\"node\": 0/\"node\": 99999999}]}]}" >"$tmp/h/rank.json"
+hostile rank.json "a rank .* must be in"
+$py -c "print('{\"phases\": ' + '[' * 200000 + ']' * 200000 + '}')" >"$tmp/h/deep.json"
+hostile deep.json "nested deeper than"
+truncate -s 300M "$tmp/h/huge.json"
+hostile huge.json "more than the .* a trace file may have"
+# A billion tasks claimed: step k holds task k (k < 5000), a 5000 x 5000 matrix, is refused.
+$py -c "
+print('step,task,cost')
+for k in range(5000): print(f'{k},{k * 200000},0.1')" >"$tmp/h/claim.csv"
+hostile claim.csv "phases x 5000 tasks is more than"
+printf 'step,task,cost\n0,1,abc\n' >"$tmp/h/bad.csv"
+hostile bad.csv "bad.csv:2: 'abc' is not a number"
+printf 'step,task\n0,1\n' >"$tmp/h/header.csv"
+hostile header.csv "the header lacks 'cost'"
+printf '\x1b\x2f\x00\x00' >"$tmp/h/brotli.json"
+hostile brotli.json "brotli"
+hostile missing.json "no trace files"
+
+echo "formats: $fails failures"
+[ "$fails" -eq 0 ]
