@@ -4,6 +4,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/config/names.h"
+#include "harness/formats/assignment_file.h"
 #include "harness/schedule.h"
 
 namespace lbb {
@@ -99,6 +100,16 @@ void read_param(const YAML::Node& key_node, const YAML::Node& value, const Balan
   }
 }
 
+// `assignment: FILE` of a prescribed entry: the owners the file gives (harness/formats/).
+void read_assignment_param(const YAML::Node& value, BalancerEntry& e, Problems& problems) {
+  if (!value.IsScalar()) return problems.at(value, "assignment must be a file path");
+  try {
+    e.static_axes.push_back({"owners", {read_assignment(value.Scalar())}, {value}});
+  } catch (const std::invalid_argument& x) {
+    problems.at(value, x.what());
+  }
+}
+
 void check_required(const BalancerInfo* info, const std::vector<Axis>& axes, const YAML::Node& node,
                     Problems& problems) {
   if (!info) return;
@@ -145,8 +156,10 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
   }
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
-    if (key != "static" && key != "dynamic" && key != "schedule" && key != "label" &&
-        key != "baseline")
+    if (key == "assignment" && st && st->name == "prescribed")
+      read_assignment_param(kv.second, e, problems);
+    else if (key != "static" && key != "dynamic" && key != "schedule" && key != "label" &&
+             key != "baseline")
       read_param(kv.first, kv.second, st, dy, sc, e, problems);
   }
   check_required(st, e.static_axes, node, problems);

@@ -62,6 +62,32 @@ for set in vt csv; do
 done
 grep -q "trace" "$tmp/vt.table" || { echo "FAIL: vt table"; fails=$((fails + 1)); }
 
+# A prescribed mapping (vt's OfflineLB idea) read by the harness: the vt set's first phase on the
+# simulator, and a text file on real kernels; a mapping that is not one is refused.
+owners_at_step0() {  # owners_at_step0 SET: module owners of the first step, in module order
+  "$lbbench" export "$1" --to "$1.csv" >/dev/null &&
+    $py -c "import csv; r = [x for x in csv.DictReader(open('$1.csv/modules.csv')) if x['step'] == '0']
+print(' '.join(x['owner'] for x in sorted(r, key=lambda x: int(x['module']))))"
+}
+run offline "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/vt_trace' }" \
+  "platform: { processors: 3 }" "execution: { executor: simulate, steps: 2, module_detail: true }" \
+  "balancers: [{ static: prescribed, assignment: '$LBB_SOURCE_DIR/tests/data/vt_trace' }]"
+[ "$(owners_at_step0 "$tmp/offline")" = "0 0 0 1 1 2 2" ] || {
+  echo "FAIL: prescribed from vt: $(owners_at_step0 "$tmp/offline")"; fails=$((fails + 1)); }
+printf '1, 0\n1 0\n' >"$tmp/map.txt"
+run kernels "workload: { kind: block_substitution, blocks: 4, width: 8, mean_lines: 2, seed: 1 }" \
+  "platform: { processors: 2 }" "execution: { steps: 2, module_detail: true }" \
+  "balancers: [{ static: prescribed, assignment: '$tmp/map.txt' }]"
+[ "$(owners_at_step0 "$tmp/kernels")" = "1 0 1 0" ] || {
+  echo "FAIL: prescribed from text: $(owners_at_step0 "$tmp/kernels")"; fails=$((fails + 1)); }
+printf '0 x\n' >"$tmp/bad_map.txt"
+sed "s|$tmp/map.txt|$tmp/bad_map.txt|" "$tmp/kernels.yaml" >"$tmp/bad_map.yaml"
+expect 2 "bad_map.txt: module 1's owner 'x' is not a processor" -- "$lbbench" validate "$tmp/bad_map.yaml"
+printf '0 1 0\n' >"$tmp/short_map.txt"
+sed "s|$tmp/map.txt|$tmp/short_map.txt|" "$tmp/kernels.yaml" >"$tmp/short_map.yaml"
+expect 1 "prescribed: the assignment has 3 owners for 4 modules" -- \
+  "$lbbench" run "$tmp/short_map.yaml" -o "$tmp/short_map"
+
 # Hostile traces: a clear message and exit 2, never a crash or memory exhaustion.
 hostile() {  # hostile NAME PATTERN: $tmp/h/NAME holds the trace
   printf '%s\n' "name: h" "workload: { kind: trace, file: '$tmp/h/$1' }" "platform: { processors: 2 }" \
