@@ -90,7 +90,7 @@ void read_csv_trace(const std::string& path, TraceBuilder& out) {
         throw TraceError(where + ": " + std::to_string(f.size()) + " fields, the header has more");
     auto field = [&](std::size_t k) { return trim(f[*at[k]]); };
     const std::int64_t task = integer(field(1), where);
-    const std::int64_t owner = at[3] ? integer(field(3), where) : -1;  // -1: not recorded
+    const std::int64_t owner = at[3] && !field(3).empty() ? integer(field(3), where) : -1;
     out.task(integer(field(0), where), task, real(field(2), where), owner, where);
     if (at[4] && !field(4).empty()) out.bytes(task, real(field(4), where), where);
     if (at[5] && !field(5).empty())

@@ -3,9 +3,10 @@
 // the columns, in any order:
 //   step,task,cost[,owner][,bytes][,neighbours]
 // step and task are integers >= 0 (ids, numbered densely in ascending order), cost the task's
-// seconds in that step, owner the processor it ran on (the starting assignment; absent: the
-// static partition), bytes what moving it copies, neighbours the ids of the tasks it exchanges
-// data with, separated by ';'. Blank lines and lines starting with '#' are skipped.
+// seconds in that step, owner the processor it ran on (the starting assignment; absent or empty
+// on every line: the static partition), bytes what moving it copies, neighbours the ids of the
+// tasks it exchanges data with, separated by ';'. Blank lines and lines starting with '#' are
+// skipped.
 #include <string>
 
 #include "harness/formats/trace.h"

@@ -96,7 +96,9 @@ std::string chrome_timeline(const ResultReader& set, const RunInfo& run) {
     if ((k + 1) % t.phases_per_step != 0) continue;
     const std::size_t s = static_cast<std::size_t>(k / t.phases_per_step);
     clock += at(serial, s);
-    json args = {{"step", s}, {"decision_seconds", at(balance, s)}, {"migrations", at(moved, s)}};
+    json args = {{"step", s},
+                 {"decision_seconds", at(balance, s)},
+                 {"migrations", static_cast<std::int64_t>(at(moved, s))}};
     if (s < before.size() && std::isfinite(before[s])) args["predicted_before"] = before[s];
     if (s < after.size() && std::isfinite(after[s])) args["predicted_after"] = after[s];
     events.push_back({{"ph", "i"},

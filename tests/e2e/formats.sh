@@ -17,6 +17,12 @@ run() {  # run NAME CONFIG-BODY...: writes $tmp/NAME.yaml and runs it into $tmp/
     echo "FAIL: run $1"; cat "$tmp/$1.log"; fails=$((fails + 1)); }
 }
 
+owners_at_step0() {  # owners_at_step0 SET: module owners of the first step, in module order
+  "$lbbench" export "$1" --to "$1.export" >/dev/null &&
+    $py -c "import csv; r = [x for x in csv.DictReader(open('$1.export/modules.csv')) if x['step'] == '0']
+print(' '.join(x['owner'] for x in sorted(r, key=lambda x: int(x['module']))))"
+}
+
 # Export -> import -> replay, on a drifting synthetic load that makes the balancers move.
 balancers=(greedy refine diffusion random redistribution multilevel)
 run a "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 5 }" \
@@ -56,6 +62,13 @@ run vt "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/vt_trace' }" 
 run csv "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/trace.csv' }" \
   "platform: { processors: 2 }" \
   "execution: { executor: simulate, steps: 3, repetitions: 1 }" "balancers: [${entries%, }]"
+# Without owners a CSV trace starts from the partition (block here, greedy's own start).
+printf 'step,task,cost\n0,0,0.3\n0,1,0.1\n0,2,0.1\n0,3,0.1\n1,0,0.3\n1,1,0.1\n1,2,0.1\n1,3,0.1\n' \
+  >"$tmp/no_owner.csv"
+run no_owner "workload: { kind: trace, file: '$tmp/no_owner.csv' }" "platform: { processors: 2 }" \
+  "execution: { executor: simulate, steps: 2, module_detail: true }" "balancers: [{ dynamic: greedy }]"
+[ "$(owners_at_step0 "$tmp/no_owner")" = "0 0 1 1" ] || {
+  echo "FAIL: CSV without owners: $(owners_at_step0 "$tmp/no_owner")"; fails=$((fails + 1)); }
 for set in vt csv; do
   "$lbbench" table "$tmp/$set" >"$tmp/$set.table" 2>&1 || { echo "FAIL: table $set";
     cat "$tmp/$set.table"; fails=$((fails + 1)); }
@@ -64,11 +77,6 @@ grep -q "trace" "$tmp/vt.table" || { echo "FAIL: vt table"; fails=$((fails + 1))
 
 # A prescribed mapping (vt's OfflineLB idea) read by the harness: the vt set's first phase on the
 # simulator, and a text file on real kernels; a mapping that is not one is refused.
-owners_at_step0() {  # owners_at_step0 SET: module owners of the first step, in module order
-  "$lbbench" export "$1" --to "$1.csv" >/dev/null &&
-    $py -c "import csv; r = [x for x in csv.DictReader(open('$1.csv/modules.csv')) if x['step'] == '0']
-print(' '.join(x['owner'] for x in sorted(r, key=lambda x: int(x['module']))))"
-}
 run offline "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/vt_trace' }" \
   "platform: { processors: 3 }" "execution: { executor: simulate, steps: 2, module_detail: true }" \
   "balancers: [{ static: prescribed, assignment: '$LBB_SOURCE_DIR/tests/data/vt_trace' }]"
@@ -122,6 +130,8 @@ hostile header.csv "the header lacks 'cost'"
 printf '\x1b\x2f\x00\x00' >"$tmp/h/brotli.json"
 hostile brotli.json "brotli"
 hostile missing.json "no trace files"
+printf 'step,task,cost,owner\n0,0,0.1,0\n0,1,0.1,\n' >"$tmp/h/some_owners.csv"
+hostile some_owners.csv "owners are given for some tasks only"
 
 echo "formats: $fails failures"
 [ "$fails" -eq 0 ]
