@@ -23,28 +23,35 @@ owners_at_step0() {  # owners_at_step0 SET: module owners of the first step, in 
 print(' '.join(x['owner'] for x in sorted(r, key=lambda x: int(x['module']))))"
 }
 
-# Export -> import -> replay, on a drifting synthetic load that makes the balancers move.
+round_trip() {  # round_trip SET P STEPS: each run of $tmp/SET replayed from its vt export
+  "$lbbench" export "$tmp/$1" --to "$tmp/$1_vt" --format vt >/dev/null || fails=$((fails + 1))
+  $py "$here/check_lbdatafile.py" "$tmp/$1"_vt/*/data.*.json || fails=$((fails + 1))
+  "$lbbench" export "$tmp/$1" --to "$tmp/$1_csv" >/dev/null || fails=$((fails + 1))
+  for dir in "$tmp/$1"_vt/*/; do
+    label=$($py -c "import csv
+print({r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$tmp/$1_csv/runs.csv'))}['$(basename "$dir")'])")
+    run "$1_b_$label" "workload: { kind: trace, file: '$dir' }" \
+      "platform: { processors: $2, topology: chain }" \
+      "execution: { executor: simulate, steps: $3, module_detail: true }" \
+      "balancers: [{ dynamic: $label }]"
+    mkdir -p "$tmp/$1_b" && mv "$tmp/$1_b_$label"/* "$tmp/$1_b/"
+  done
+  "$lbbench" export "$tmp/$1_b" --to "$tmp/$1_b_csv" >/dev/null || fails=$((fails + 1))
+  $py "$here/check_roundtrip.py" "$tmp/$1_csv" "$tmp/$1_b_csv" || fails=$((fails + 1))
+}
+
+# Export -> import -> replay, on a drifting synthetic load that makes the balancers move, and on
+# a real run of kernels (block substitution's uneven blocks), as `simulate --replay` replays it.
 balancers=(greedy refine diffusion random redistribution multilevel)
 run a "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 5 }" \
   "platform: { processors: 4, topology: chain }" \
   "execution: { executor: simulate, steps: 8, repetitions: 1, module_detail: true }" \
   "balancers: [$(printf '{ dynamic: %s }, ' "${balancers[@]}")]"
-"$lbbench" export "$tmp/a" --to "$tmp/vt" --format vt >/dev/null || fails=$((fails + 1))
-$py "$here/check_lbdatafile.py" "$tmp"/vt/*/data.*.json || fails=$((fails + 1))
-"$lbbench" export "$tmp/a" --to "$tmp/a_csv" >/dev/null || fails=$((fails + 1))
-for dir in "$tmp"/vt/*/; do
-  label=$($py -c "
-import csv, sys
-runs = {r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$tmp/a_csv/runs.csv'))}
-print(runs['$(basename "$dir")'])")
-  run "b_$label" "workload: { kind: trace, file: '$dir' }" \
-    "platform: { processors: 4, topology: chain }" \
-    "execution: { executor: simulate, steps: 8, repetitions: 1, module_detail: true }" \
-    "balancers: [{ dynamic: $label }]"
-done
-mkdir -p "$tmp/b" && mv "$tmp"/b_*/* "$tmp/b/"
-"$lbbench" export "$tmp/b" --to "$tmp/b_csv" >/dev/null || fails=$((fails + 1))
-$py "$here/check_roundtrip.py" "$tmp/a_csv" "$tmp/b_csv" || fails=$((fails + 1))
+round_trip a 4 8
+run real "workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }" \
+  "platform: { processors: 4, topology: chain }" "execution: { steps: 6, module_detail: true }" \
+  "balancers: [{ dynamic: greedy }, { dynamic: diffusion }]"
+round_trip real 4 6
 
 # A timeline of one run.
 "$lbbench" export "$tmp/a" --to "$tmp/timeline" --format chrome >/dev/null || fails=$((fails + 1))
