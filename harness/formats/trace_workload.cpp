@@ -126,6 +126,17 @@ void TraceWorkload::run_module(int, int, int, std::span<std::byte>) {
   throw std::logic_error("a trace has no kernel: it runs under execution.executor: simulate");
 }
 
+std::string trace_steps_problem(const Params& params, int steps) {
+  try {
+    const int recorded = load_trace(params.text("file"), params.text("format"))->steps;
+    if (recorded >= steps) return "";
+    return "the trace has " + std::to_string(recorded) + " steps; the run needs " +
+           std::to_string(steps) + " (execution.warmup + steps)";
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+}
+
 const WorkloadInfo* find_workload_kind(std::string_view name) {
   static const WorkloadInfo trace = TraceWorkload::info();
   if (const WorkloadInfo* info = find_workload(name)) return info;

@@ -52,6 +52,10 @@ class TraceWorkload final : public Workload {
   ModuleStructure structure_;
 };
 
+// Why a run of `steps` steps (warm-up included) cannot run on the trace its parameters name; ""
+// when it can.
+std::string trace_steps_problem(const Params& params, int steps);
+
 // The workload registry's kinds plus `trace`: what configs, `list` and the runner look up.
 const WorkloadInfo* find_workload_kind(std::string_view name);
 std::vector<const WorkloadInfo*> workload_kinds();

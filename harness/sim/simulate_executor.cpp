@@ -84,6 +84,10 @@ SimSettings simulation_settings(const RunSpec& spec) {
 }
 
 std::string simulation_problem(const RunSpec& spec) {
+  if (spec.workload == "trace")
+    if (std::string why = trace_steps_problem(spec.workload_params, spec.warmup + spec.steps);
+        !why.empty())
+      return why;
   const SimSettings settings = simulation_settings(spec);
   if (!spec.balancer.schedule_name.empty()) {
     const ScheduleInfo* schedule = find_schedule(spec.balancer.schedule_name);

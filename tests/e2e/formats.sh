@@ -103,6 +103,10 @@ sed "s|$tmp/map.txt|$tmp/short_map.txt|" "$tmp/kernels.yaml" >"$tmp/short_map.ya
 expect 1 "prescribed: the assignment has 3 owners for 4 modules" -- \
   "$lbbench" run "$tmp/short_map.yaml" -o "$tmp/short_map"
 
+# A run longer than its trace is refused before it starts.
+sed 's/steps: 2, /steps: 3, /' "$tmp/offline.yaml" >"$tmp/long.yaml"
+expect 2 "the trace has 2 steps; the run needs 3" -- "$lbbench" validate "$tmp/long.yaml"
+
 # Hostile traces: a clear message and exit 2, never a crash or memory exhaustion.
 hostile() {  # hostile NAME PATTERN: $tmp/h/NAME holds the trace
   printf '%s\n' "name: h" "workload: { kind: trace, file: '$tmp/h/$1' }" "platform: { processors: 2 }" \
