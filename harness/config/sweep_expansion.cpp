@@ -7,6 +7,7 @@
 #include "harness/config/memory_estimate.h"
 #include "harness/config/resolved_yaml.h"
 #include "harness/exec/executor_registry.h"
+#include "harness/formats/assignment_file.h"
 #include "harness/papers/auto_choice.h"
 #include "harness/schedule.h"
 #include "harness/sim/simulate_executor.h"
@@ -210,6 +211,14 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
       problems.at(entry.node, we.info->name + ": " + why);
       return;
     }
+    if (b.static_name == "prescribed")  // an assignment read from a file, checked before any run
+      if (const std::string why =
+              assignment_problem(b.static_params.reals("owners"),
+                                 we.info->module_count(run.workload_params), run.processors);
+          !why.empty()) {
+        problems.at(entry.node, why);
+        return;
+      }
     if (runs_simulated(run, *we.info))
       if (const std::string why = simulation_problem(run); !why.empty()) {
         problems.at(entry.node, why);

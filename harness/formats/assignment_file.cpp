@@ -60,4 +60,16 @@ std::vector<double> read_assignment(const std::string& path) {
   return {trace.owner.begin(), trace.owner.begin() + trace.modules};
 }
 
+std::string assignment_problem(const std::vector<double>& owners, int modules, int processors) {
+  if (static_cast<int>(owners.size()) != modules)
+    return "prescribed: the assignment has " + std::to_string(owners.size()) + " owners for " +
+           std::to_string(modules) + " modules";
+  for (std::size_t m = 0; m < owners.size(); ++m)
+    if (owners[m] >= processors)
+      return "prescribed: module " + std::to_string(m) + " on processor " +
+             std::to_string(static_cast<long long>(owners[m])) + " of " +
+             std::to_string(processors);
+  return "";
+}
+
 }  // namespace lbb

@@ -12,4 +12,7 @@ namespace lbb {
 // Throws TraceError (std::invalid_argument) naming the file and what is wrong.
 std::vector<double> read_assignment(const std::string& path);
 
+// Why `owners` is no assignment of `modules` modules to `processors` processors; "" when it is.
+std::string assignment_problem(const std::vector<double>& owners, int modules, int processors);
+
 }  // namespace lbb

@@ -100,8 +100,11 @@ sed "s|$tmp/map.txt|$tmp/bad_map.txt|" "$tmp/kernels.yaml" >"$tmp/bad_map.yaml"
 expect 2 "bad_map.txt: module 1's owner 'x' is not a processor" -- "$lbbench" validate "$tmp/bad_map.yaml"
 printf '0 1 0\n' >"$tmp/short_map.txt"
 sed "s|$tmp/map.txt|$tmp/short_map.txt|" "$tmp/kernels.yaml" >"$tmp/short_map.yaml"
-expect 1 "prescribed: the assignment has 3 owners for 4 modules" -- \
+expect 2 "prescribed: the assignment has 3 owners for 4 modules" -- \
   "$lbbench" run "$tmp/short_map.yaml" -o "$tmp/short_map"
+printf '0 1 0 2\n' >"$tmp/far_map.txt"
+sed "s|$tmp/map.txt|$tmp/far_map.txt|" "$tmp/kernels.yaml" >"$tmp/far_map.yaml"
+expect 2 "prescribed: module 3 on processor 2 of 2" -- "$lbbench" validate "$tmp/far_map.yaml"
 
 # A run longer than its trace is refused before it starts.
 sed 's/steps: 2, /steps: 3, /' "$tmp/offline.yaml" >"$tmp/long.yaml"
