@@ -1,10 +1,12 @@
 #include "harness/formats/vt_datafile.h"
 
+#include <brotli/decode.h>
 #include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <sstream>
 
 namespace lbb {
@@ -27,14 +29,42 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+// vt's default: the JSON brotli-compressed. Inflated with the output capped, so that a small
+// file inflating past the cap (a compression bomb) is refused.
+std::string inflate_brotli(const std::string& in, const std::string& path) {
+  const std::unique_ptr<BrotliDecoderState, decltype(&BrotliDecoderDestroyInstance)> state(
+      BrotliDecoderCreateInstance(nullptr, nullptr, nullptr), &BrotliDecoderDestroyInstance);
+  if (!state) throw TraceError(path + ": no memory to inflate it");
+  std::string out;
+  const auto* next_in = reinterpret_cast<const std::uint8_t*>(in.data());
+  std::size_t avail_in = in.size();
+  BrotliDecoderResult result = BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT;
+  std::uint8_t buffer[1 << 16];
+  while (result == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+    std::uint8_t* next_out = buffer;
+    std::size_t avail_out = sizeof buffer;
+    result = BrotliDecoderDecompressStream(state.get(), &avail_in, &next_in, &avail_out, &next_out,
+                                           nullptr);
+    out.append(reinterpret_cast<const char*>(buffer), sizeof buffer - avail_out);
+    if (out.size() > kTraceMaxFileBytes)
+      throw TraceError(path + ": inflates to more than the " + std::to_string(kTraceMaxFileBytes) +
+                       " bytes a trace file may have");
+  }
+  if (result != BROTLI_DECODER_RESULT_SUCCESS)
+    throw TraceError(path + ": neither JSON nor brotli-compressed JSON");
+  return out;
+}
+
+bool starts_an_object(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '{';
+}
+
 // Parsed with the nesting capped while parsing, so a file of a million '[' is refused early.
 json parse_json(const std::string& path) {
-  const std::string text = read_text(path);
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || text[first] != '{')
-    throw TraceError(path +
-                     ": not a JSON object (vt compresses its files with brotli unless run "
-                     "with --vt_lb_data_compress=false)");
+  std::string text = read_text(path);
+  if (!starts_an_object(text)) text = inflate_brotli(text, path);
+  if (!starts_an_object(text)) throw TraceError(path + ": not a JSON object");
   auto capped = [&](int depth, json::parse_event_t, json&) {
     if (depth > kTraceMaxDepth)
       throw TraceError(path + ": JSON nested deeper than " + std::to_string(kTraceMaxDepth) +

@@ -12,8 +12,8 @@
 
 namespace lbb {
 
-// One rank's file into `out`; a TraceError names the file and the JSON path of what is wrong.
-// Brotli-compressed files (vt's default) are refused with how to get plain ones.
+// One rank's file into `out`, plain or brotli-compressed (vt's default); a TraceError names the
+// file and the JSON path of what is wrong.
 void read_vt_file(const std::string& path, TraceBuilder& out);
 
 // One LBDatafile per rank of the trace, named data.<rank>.json, as (name, text) pairs. A

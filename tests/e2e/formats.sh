@@ -82,6 +82,24 @@ for set in vt csv; do
 done
 grep -q "trace" "$tmp/vt.table" || { echo "FAIL: vt table"; fails=$((fails + 1)); }
 
+# vt's default, brotli-compressed files, read as the plain ones are.
+mkdir -p "$tmp/vt_br"
+$py -c "import brotli, glob, os
+for f in glob.glob('$LBB_SOURCE_DIR/tests/data/vt_trace/*.json'):
+    open('$tmp/vt_br/' + os.path.basename(f), 'wb').write(brotli.compress(open(f, 'rb').read()))"
+for kind in vt_trace vt_br; do
+  dir=$LBB_SOURCE_DIR/tests/data/vt_trace
+  [ "$kind" = vt_br ] && dir=$tmp/vt_br
+  run "$kind" "workload: { kind: trace, file: '$dir' }" "platform: { processors: 3 }" \
+    "execution: { executor: simulate, steps: 2, module_detail: true }" "balancers: [{ dynamic: greedy }]"
+  "$lbbench" export "$tmp/$kind" --to "$tmp/$kind.export" >/dev/null
+  $py -c "import csv
+print(sorted(sorted((k, v) for k, v in r.items() if k != 'run')
+             for r in csv.DictReader(open('$tmp/$kind.export/modules.csv'))))" >"$tmp/$kind.modules"
+done
+[ -s "$tmp/vt_br.modules" ] && cmp -s "$tmp/vt_trace.modules" "$tmp/vt_br.modules" || {
+  echo "FAIL: compressed vt files"; fails=$((fails + 1)); }
+
 # A prescribed mapping (vt's OfflineLB idea) read by the harness: the vt set's first phase on the
 # simulator, and a text file on real kernels; a mapping that is not one is refused.
 run offline "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/vt_trace' }" \
@@ -141,8 +159,11 @@ printf 'step,task,cost\n0,1,abc\n' >"$tmp/h/bad.csv"
 hostile bad.csv "bad.csv:2: 'abc' is not a number"
 printf 'step,task\n0,1\n' >"$tmp/h/header.csv"
 hostile header.csv "the header lacks 'cost'"
-printf '\x1b\x2f\x00\x00' >"$tmp/h/brotli.json"
-hostile brotli.json "brotli"
+printf '\x1b\x2f\x00\x00' >"$tmp/h/garbage.json"
+hostile garbage.json "neither JSON nor brotli-compressed JSON"
+$py -c "import brotli, sys; sys.stdout.buffer.write(brotli.compress(b' ' * (300 << 20), quality=1))" \
+  >"$tmp/h/bomb.json"
+hostile bomb.json "inflates to more than the .* bytes a trace file may have"
 hostile missing.json "no trace files"
 printf 'step,task,cost,owner\n0,0,0.1,0\n0,1,0.1,\n' >"$tmp/h/some_owners.csv"
 hostile some_owners.csv "owners are given for some tasks only"
