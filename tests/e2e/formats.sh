@@ -80,7 +80,10 @@ for set in vt csv; do
   "$lbbench" table "$tmp/$set" >"$tmp/$set.table" 2>&1 || { echo "FAIL: table $set";
     cat "$tmp/$set.table"; fails=$((fails + 1)); }
 done
-grep -q "trace" "$tmp/vt.table" || { echo "FAIL: vt table"; fails=$((fails + 1)); }
+# One verified row per balancer and P (3 repetitions each) in the vt set's table.
+rows=$(grep -cE '^trace +[235] .* 3 .* yes' "$tmp/vt.table")
+[ "$rows" -eq $((3 * ${#every[@]})) ] || {
+  echo "FAIL: vt table: $rows verified rows of $((3 * ${#every[@]}))"; fails=$((fails + 1)); }
 
 # vt's default, brotli-compressed files, read as the plain ones are.
 mkdir -p "$tmp/vt_br"
