@@ -10,7 +10,7 @@ PACKAGES=(
   libyaml-cpp-dev libhdf5-dev hdf5-tools
   libbenchmark-dev libgtest-dev googletest
   libopenblas-openmp-dev liblapack-dev liblapacke-dev
-  libssl-dev libgsl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libmetis-dev libbrotli-dev
+  libssl-dev libgsl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libmetis-dev libre2-dev libbrotli-dev
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-jsonschema python3-brotli
   clang libclang-rt-14-dev libomp-dev  # ./run.sh test --sanitize: libFuzzer targets
 )
@@ -70,6 +70,11 @@ sanitize_test() {
     fi
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
   done
+  echo "fuzzing the report's reader (Python) for ${seconds} s"
+  rm -rf "$fuzz/report-seed"
+  "$asan/lbbench" run configs/smoke.yaml -o "$fuzz/report-seed" --set execution.module_detail=true \
+    >/dev/null 2>&1
+  /usr/bin/python3 fuzz/report_reader_fuzz.py "$fuzz/report-seed" "$seconds" "$fuzz/findings"
 }
 
 cmd=${1:-default}

@@ -1,5 +1,5 @@
 // Issue 16 goal 1 where it is missed: what the harness adds to a simulated run shaped like
-// configs/papers/seed000.yaml's (64 and 96 modules of truncated-normal weights on a chain of 16
+// configs/papers/iqbal1986.yaml's (64 and 96 modules of truncated-normal weights on a chain of 16
 // modelled processors, 200 asynchronous steps; a static partition or the paper's predictive
 // balancer), each run handed to execute_run with one archive, as `lbbench run` does. CPU seconds
 // from the runs' own RunCosts, summed over a repetition's iterations (so the batched commits,
@@ -13,19 +13,19 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/results/result_reader.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/config/run_spec.h"
-#include "harness/provenance.h"
-#include "harness/reference_cache.h"
-#include "harness/runner.h"
+#include "harness/results/result_reader.h"
+#include "harness/run/provenance.h"
+#include "harness/run/reference_cache.h"
+#include "harness/run/runner.h"
 
 namespace lbb {
 namespace {
 
-std::string seed000_like(bool predictive) {
+std::string iqbal1986_like(bool predictive) {
   return std::string(
-             "name: seed000_like\n"
+             "name: iqbal1986_like\n"
              "workload: { kind: synthetic, model: truncated_normal, mean: 1, modules: [64, 96],\n"
              "  sd: [0.5, 1.0, 2.0], dependencies: chain, seed: [1, 2, 3, 4, 5] }\n"
              "platform: { processors: 16, topology: chain }\n"
@@ -38,7 +38,8 @@ std::string seed000_like(bool predictive) {
 }
 
 void BM_SimulatedRunArchiveShare(benchmark::State& state) {
-  const Config config = load_config_text(seed000_like(state.range(0) != 0), "seed000_like.yaml");
+  const Config config =
+      load_config_text(iqbal1986_like(state.range(0) != 0), "iqbal1986_like.yaml");
   const Provenance provenance = gather_provenance();
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("lbbench_archive_share_" + std::to_string(::getpid()));

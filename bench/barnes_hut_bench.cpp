@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "kernels/barnes_hut.h"
 #include "kernels/plummer.h"
 

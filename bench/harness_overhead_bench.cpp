@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/bsp_executor.h"
-#include "harness/provenance.h"
+#include "harness/run/provenance.h"
 #include "harness/stats/sample_summary.h"
 
 namespace lbb {

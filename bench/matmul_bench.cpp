@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/bsp_executor.h"
 #include "kernels/blas_threads.h"
 #include "workloads/matmul.h"

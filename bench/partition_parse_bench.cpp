@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/base/clock.h"
 #include "harness/cli/partition_command.h"
-#include "harness/clock.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "harness/config/run_spec.h"
-#include "harness/exec/executor_registry.h"
+#include "harness/run/executor_registry.h"
 
 namespace lbb {
 namespace {

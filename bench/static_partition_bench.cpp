@@ -15,7 +15,7 @@
 #include "balancers/partition/optimal_chain_bokhari.h"
 #include "balancers/partition/orb.h"
 #include "core/weight_distribution.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 
 namespace lbb {
 namespace {

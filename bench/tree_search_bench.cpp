@@ -10,7 +10,7 @@
 #include <random>
 
 #include "balancers/balancer.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/level_executor.h"
 #include "harness/sim/tree_simulation.h"
 #include "kernels/uts_tree.h"
@@ -170,7 +170,7 @@ BENCHMARK_CAPTURE(BM_TreeLevelDecision, decreasing_fit, "decreasing_fit")
 // Hwang & Hong 2001, Table 1 (128 processors on a mesh, 5 tasks each to start, E_a in [4, 16],
 // 1000 generations): the mean T_i of L1, L2 (both rules) and L3 on the paper's random trees
 // (workloads/task_tree.h, harness/sim/tree_simulation.h) at C-COST = range(0) / 100; counters,
-// not times. configs/papers/seed002.yaml runs the same through lbbench run.
+// not times. configs/papers/hwang2001.yaml runs the same through lbbench run.
 void BM_HwangHongTable1(benchmark::State& state) {
   lbb::TreeParams tree;
   tree.processors = 128;

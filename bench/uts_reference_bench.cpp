@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "kernels/uts_tree.h"
 
 extern char** environ;

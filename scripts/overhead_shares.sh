@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Each shipped config run once with `--costs` into a fresh result set in a temporary folder, one
 # after another, printing its wall and process CPU time, the overhead line (verification +
-# results + harness, docs/ARCHITECTURE.md "What --costs counts") and its share, the result
+# results + harness, docs/engine.md "What --costs counts") and its share, the result
 # writer's own CPU (its two "results:" lines) and share, and the 1-minute load average before and
 # after. Takes about 10 minutes on 2 cores.
 #   scripts/overhead_shares.sh [LBBENCH] [CONFIG...]

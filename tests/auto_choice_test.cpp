@@ -7,12 +7,15 @@
 
 #include <numeric>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/config/run_spec.h"
-#include "harness/reference_cache.h"
+#include "harness/run/reference_cache.h"
 
 namespace lbb {
 namespace {
+
+// `dynamic: auto` runs through the runner's registry, as under `lbbench run`.
+[[maybe_unused]] const bool kAutoRegistered = (register_auto_choice(), true);
 
 RunSpec spec_of(const std::string& workload, Params given) {
   RunSpec spec;

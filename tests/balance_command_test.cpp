@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/params.h"
-#include "harness/cli/balance_command.h"
+#include "harness/analysis/balance_report.h"
 
 namespace lbb {
 namespace {

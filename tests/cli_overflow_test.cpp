@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "harness/cli/balance_command.h"
+#include "harness/analysis/balance_report.h"
 #include "harness/cli/partition_command.h"
 #include "kernels/block_substitution.h"
 

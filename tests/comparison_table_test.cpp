@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "harness/comparison_table.h"
+#include "harness/analysis/comparison_table.h"
 
 namespace lbb {
 namespace {

@@ -91,7 +91,7 @@ TEST(BspExecutor, ModulesAreConservedAndBytesCountedUnderRandomReassignment) {
 }
 
 // A run long enough to converge to rounding still verifies: the A-norm check stops at the
-// rounding floor (800-step seed000 runs failed it with an exact result).
+// rounding floor (800-step iqbal1986 runs failed it with an exact result).
 TEST(BspExecutor, ConvergedRunStillVerifies) {
   BlockSubstitution w(small_problem());
   ModuleStore store(w);

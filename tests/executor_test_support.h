@@ -2,8 +2,8 @@
 // Fixtures the executor tests share: a sink that keeps every step record, and a plain plan.
 #include <vector>
 
+#include "harness/base/step_record.h"
 #include "harness/exec/executor.h"
-#include "harness/step_record.h"
 
 namespace lbb::testing {
 

@@ -12,10 +12,10 @@
 #include "balancers/balancer.h"
 #include "balancers/partition/block.h"
 #include "executor_test_support.h"
-#include "harness/results/result_reader.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/group_barrier.h"
-#include "harness/runner.h"
+#include "harness/results/result_reader.h"
+#include "harness/run/runner.h"
 #include "tests/test_support.h"
 #include "workloads/block_substitution.h"
 

@@ -8,9 +8,9 @@
 #include "balancers/in_step/loop_schedules.h"
 #include "config_test_support.h"
 #include "executor_test_support.h"
+#include "harness/base/schedule.h"
 #include "harness/config/run_spec.h"
-#include "harness/exec/executor_registry.h"
-#include "harness/schedule.h"
+#include "harness/run/executor_registry.h"
 
 namespace lbb {
 namespace {

@@ -10,7 +10,7 @@
 #include "core/assignment.h"
 #include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"
-#include "harness/runner.h"
+#include "harness/run/runner.h"
 #include "tests/serial_driver.h"
 
 namespace lbb {

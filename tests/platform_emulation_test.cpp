@@ -6,10 +6,10 @@
 #include <set>
 
 #include "executor_test_support.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
+#include "harness/base/platform_emulation.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/bsp_executor.h"
-#include "harness/platform_emulation.h"
 #include "harness/stats/sample_summary.h"
 #include "test_support.h"
 #include "workloads/block_substitution.h"

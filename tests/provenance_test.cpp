@@ -3,7 +3,7 @@
 #include <cstdlib>
 
 #include "harness/results/result_writer.h"
-#include "harness/provenance.h"
+#include "harness/run/provenance.h"
 
 namespace lbb {
 namespace {

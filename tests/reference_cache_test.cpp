@@ -2,8 +2,8 @@
 // every run is still verified against it: a corrupted run fails against a cached reference.
 #include <gtest/gtest.h>
 
-#include "harness/reference_cache.h"
-#include "harness/runner.h"
+#include "harness/run/reference_cache.h"
+#include "harness/run/runner.h"
 #include "serial_driver.h"
 
 namespace lbb {

@@ -1,6 +1,6 @@
-// `run --costs` (harness/run_costs.h): the printed split, and its note where the kernels' clocks
-// account for more than the runs' CPU.
-#include "harness/run_costs.h"
+// `run --costs` (harness/run/run_costs.h): the printed split, and its note where the kernels'
+// clocks account for more than the runs' CPU.
+#include "harness/run/run_costs.h"
 
 #include <gtest/gtest.h>
 

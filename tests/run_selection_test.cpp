@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "harness/run_selection.h"
+#include "harness/run/run_selection.h"
 
 namespace lbb {
 namespace {

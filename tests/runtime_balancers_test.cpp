@@ -11,7 +11,7 @@
 #include "core/module_graph.h"
 #include "executor_test_support.h"
 #include "harness/config/run_spec.h"
-#include "harness/exec/executor_registry.h"
+#include "harness/run/executor_registry.h"
 
 namespace lbb {
 namespace {

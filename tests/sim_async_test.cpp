@@ -12,11 +12,12 @@
 
 #include "balancers/async/predictive.h"
 #include "executor_test_support.h"
-#include "harness/results/result_reader.h"
+#include "harness/config/run_spec.h"
 #include "harness/exec/async_run.h"
-#include "harness/exec/executor_registry.h"
-#include "harness/provenance.h"
-#include "harness/runner.h"
+#include "harness/results/result_reader.h"
+#include "harness/run/executor_registry.h"
+#include "harness/run/provenance.h"
+#include "harness/run/runner.h"
 #include "test_support.h"
 
 namespace lbb {

@@ -8,11 +8,11 @@
 #include <stdexcept>
 #include <thread>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/config/run_spec.h"
-#include "harness/exec/executor_registry.h"
 #include "harness/exec/level_executor.h"
 #include "harness/exec/step_recorder.h"
+#include "harness/run/executor_registry.h"
 #include "kernels/uts_tree.h"
 #include "test_support.h"
 #include "workloads/tree_search.h"

@@ -7,9 +7,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "harness/exec/executor_registry.h"
-#include "harness/provenance.h"
-#include "harness/runner.h"
+#include "harness/config/run_spec.h"
+#include "harness/run/executor_registry.h"
+#include "harness/run/provenance.h"
+#include "harness/run/runner.h"
 #include "harness/sim/tree_simulation.h"
 #include "test_support.h"
 #include "workloads/task_tree.h"

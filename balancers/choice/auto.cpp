@@ -1,5 +1,8 @@
 #include "balancers/choice/auto.h"
 
+#include <sstream>
+#include <stdexcept>
+
 namespace lbb {
 
 BalancerInfo customized_choice_info() {
@@ -19,6 +22,32 @@ BalancerInfo customized_choice_info() {
        real_param("latency", 1e-6, "L: seconds per message in the cost model", 0.0),
        real_param("bandwidth", 1e10, "B: bytes per second in the cost model", 1.0)},
       nullptr};
+}
+
+std::vector<std::string> auto_candidates(const Params& resolved) {
+  std::vector<std::string> out;
+  std::istringstream in(resolved.text("candidates"));
+  for (std::string name; std::getline(in, name, ',');)
+    if (!name.empty()) out.push_back(name);
+  return out;
+}
+
+std::optional<ProfiledScheme> profiled_scheme(std::string_view name) {
+  if (name == "gcdlb") return ProfiledScheme::kGCDLB;
+  if (name == "gddlb") return ProfiledScheme::kGDDLB;
+  if (name == "lcdlb") return ProfiledScheme::kLCDLB;
+  if (name == "lddlb") return ProfiledScheme::kLDDLB;
+  return std::nullopt;
+}
+
+void check_auto_params(const Params& given) {
+  const std::vector<std::string> names =
+      auto_candidates(resolve_params(customized_choice_info().params, given));
+  if (names.empty()) throw std::invalid_argument("candidates: name at least one scheme");
+  for (const auto& n : names)
+    if (n != "none" && !profiled_scheme(n))
+      throw std::invalid_argument("candidates: unknown scheme '" + n +
+                                  "' (known: gcdlb, gddlb, lcdlb, lddlb, none)");
 }
 
 }  // namespace lbb

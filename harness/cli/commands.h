@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/result_set.h"
+#include "harness/analysis/result_set.h"
 
 namespace CLI {
 class App;

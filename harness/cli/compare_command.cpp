@@ -4,7 +4,7 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/archive_comparison.h"
+#include "harness/analysis/archive_comparison.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
 

@@ -16,9 +16,9 @@
 #include <string>
 
 #include "core/text.h"
+#include "harness/analysis/run_trace.h"
+#include "harness/analysis/timeline.h"
 #include "harness/cli/commands.h"
-#include "harness/formats/run_trace.h"
-#include "harness/formats/timeline.h"
 #include "harness/formats/vt_datafile.h"
 #include "harness/results/result_reader.h"
 

@@ -4,10 +4,10 @@
 
 #include "balancers/balancer.h"
 #include "core/text.h"
+#include "harness/base/schedule.h"
 #include "harness/cli/commands.h"
-#include "harness/exec/executor_registry.h"
 #include "harness/formats/trace_workload.h"
-#include "harness/schedule.h"
+#include "harness/run/executor_registry.h"
 #include "workloads/workload.h"
 
 namespace lbb {

@@ -15,10 +15,4 @@ CLI::Validator checked_as(const ParamSpec& spec) {
       std::string(type_name(spec.type)));
 }
 
-const ParamSpec& relative_speed_spec() {
-  static const ParamSpec spec =
-      real_param("speed", 1.0, "relative speed of a processor", 1e-6, 1e6);
-  return spec;
-}
-
 }  // namespace lbb

@@ -2,8 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <re2/re2.h>
+
 #include <map>
-#include <regex>
 
 #include "core/text.h"
 
@@ -11,21 +12,14 @@ namespace lbb {
 
 namespace {
 
-// std::regex compiles and matches by recursion, a stack frame or more per character: a pattern
-// of 80,000 characters overflowed the stack (SIGSEGV). The names it is matched against are short
-// (config names and labels, at most kMaxNameBytes), and so are the patterns that select them.
-constexpr std::size_t kMaxPatternBytes = 1000;
-
+// RE2 matches in time linear in the text and refuses a pattern whose program outgrows its memory
+// bound, where std::regex backtracked exponentially or overflowed the stack on long patterns.
 std::string regex_problem(const std::string& pattern) {
-  if (pattern.size() > kMaxPatternBytes)
-    return "a regular expression of " + std::to_string(pattern.size()) + " characters; at most " +
-           std::to_string(kMaxPatternBytes);
-  try {
-    std::regex r(pattern, std::regex::ECMAScript);
-    return "";
-  } catch (const std::regex_error& e) {
-    return "not a regular expression: " + printable(pattern) + " (" + e.what() + ")";
-  }
+  RE2::Options options;
+  options.set_log_errors(false);
+  const RE2 re(pattern, options);
+  if (re.ok()) return "";
+  return "not a regular expression: " + printable(pattern.substr(0, 200)) + " (" + re.error() + ")";
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 // --exclude, --invocation.
 #include <string>
 
-#include "harness/comparison_table.h"
-#include "harness/results/result_set.h"
+#include "harness/analysis/comparison_table.h"
+#include "harness/analysis/result_set.h"
 
 namespace CLI {
 class App;

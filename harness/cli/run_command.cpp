@@ -15,18 +15,19 @@
 #include <memory>
 
 #include "core/text.h"
+#include "harness/analysis/comparison_table.h"
+#include "harness/base/clock.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
-#include "harness/clock.h"
-#include "harness/comparison_table.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/thread_probe.h"
+#include "harness/papers/auto_choice.h"
 #include "harness/papers/paper_comparison.h"
-#include "harness/provenance.h"
 #include "harness/results/result_reader.h"
 #include "harness/results/result_writer.h"
-#include "harness/run_selection.h"
-#include "harness/runner.h"
+#include "harness/run/provenance.h"
+#include "harness/run/run_selection.h"
+#include "harness/run/runner.h"
 
 namespace lbb {
 
@@ -212,6 +213,7 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
 }
 
 void run(const RunOptions& o) {
+  register_auto_choice();  // `dynamic: auto` entries (Zaki, Li & Parthasarathy 1997)
   const Config config = load_selected(o);
   const Provenance prov = gather_provenance();
   // Before any run: later readings include this invocation's own threads.

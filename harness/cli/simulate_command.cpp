@@ -1,5 +1,5 @@
 // `lbbench simulate --replay ARCHIVE`: each real run replayed on its recorded costs under its own
-// strategy (harness/sim/replay.h), predicted vs measured makespan and the strategies' ranking
+// strategy (harness/analysis/replay.h), predicted vs measured makespan and the strategies' ranking
 // agreement; `lbbench simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
 // at several P (harness/sim/contention_fit.h).
 #include <CLI/CLI.hpp>
@@ -13,11 +13,11 @@
 #include <sstream>
 
 #include "core/text.h"
+#include "harness/analysis/replay.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
 #include "harness/config/config_keys.h"
 #include "harness/sim/contention_fit.h"
-#include "harness/sim/replay.h"
 #include "harness/stats/sample_summary.h"
 
 namespace lbb {

@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "core/text.h"
+#include "harness/analysis/comparison_table.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
-#include "harness/comparison_table.h"
 #include "harness/results/result_reader.h"
 
 namespace lbb {

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "balancers/balancer.h"
+#include "harness/base/schedule.h"
 #include "harness/config/names.h"
 #include "harness/formats/assignment_file.h"
-#include "harness/schedule.h"
 
 namespace lbb {
 

@@ -1,6 +1,6 @@
 #include "harness/config/config_keys.h"
 
-#include "harness/exec/executor_registry.h"
+#include "harness/run/executor_registry.h"
 
 namespace lbb {
 
@@ -38,7 +38,7 @@ std::span<const ParamSpec> execution_specs() {
       bool_param("module_detail", false, "archive module/cost and module/owner per step"),
       string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
                    executor_choices()),
-      // The simulator's (harness/sim/sim_settings.h): what a real machine would charge.
+      // The simulator's (harness/base/sim_settings.h): what a real machine would charge.
       real_param(
           "sim_latency", 0.0,
           "simulate: s charged per message: a migrated module, a loop schedule's chunk request",

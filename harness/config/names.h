@@ -7,8 +7,7 @@
 
 namespace lbb {
 
-// Longer than any name a person types; short enough for a file name (NAME_MAX is 255) and for
-// std::regex, which recurses once per character it matches (100,000 overflowed the stack).
+// Longer than any name a person types; short enough for a file name (NAME_MAX is 255).
 inline constexpr std::size_t kMaxNameBytes = 200;
 
 // Why `label` cannot label a balancer entry: longer than kMaxNameBytes, or holding a control

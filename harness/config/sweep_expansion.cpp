@@ -3,18 +3,27 @@
 #include <map>
 
 #include "balancers/balancer.h"
+#include "balancers/choice/auto.h"
+#include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/memory_estimate.h"
 #include "harness/config/resolved_yaml.h"
-#include "harness/exec/executor_registry.h"
 #include "harness/formats/assignment_file.h"
-#include "harness/papers/auto_choice.h"
-#include "harness/schedule.h"
+#include "harness/formats/trace_workload.h"
+#include "harness/run/executor_registry.h"
 #include "harness/sim/simulate_executor.h"
 
 namespace lbb {
 
 namespace {
+
+// What make_balancer checks, for `auto` too (it has no balancer object of its own).
+void check_entry_balancer(std::string_view name, const Params& given) {
+  if (name == kAutoChoice)
+    check_auto_params(given);
+  else
+    make_balancer(name, given);
+}
 
 // Calls f(choice) for every combination of axis values; choice[i] indexes axes[i]->values.
 template <typename F>
@@ -215,6 +224,12 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
       if (const std::string why =
               assignment_problem(b.static_params.reals("owners"),
                                  we.info->module_count(run.workload_params), run.processors);
+          !why.empty()) {
+        problems.at(entry.node, why);
+        return;
+      }
+    if (run.workload == "trace")  // a run longer than its trace, refused before any run
+      if (const std::string why = trace_steps_problem(run.workload_params, run.warmup + run.steps);
           !why.empty()) {
         problems.at(entry.node, why);
         return;

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/async_records.h"
 #include "harness/exec/async_run.h"
 #include "harness/exec/run_context.h"

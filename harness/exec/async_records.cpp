@@ -7,7 +7,7 @@
 #include "balancers/between_steps/none.h"
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/load_view_builder.h"
 
 namespace lbb {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 
 namespace lbb {
 
@@ -94,7 +94,7 @@ void AsyncRun::arrival_loop(int p) {
 // One thread runs the whole modelled order: one action at a time, whichever processor's it is
 // (a hand-over to the owner's thread costs a context switch per module, and on a host with
 // fewer free cores than processors, where this order is for, the wait for that thread's turn
-// dominated the run: 4 to 60 s a run of seed000 at load 16-33). The others end at once.
+// dominated the run: 4 to 60 s a run of iqbal1986 at load 16-33). The others end at once.
 void AsyncRun::modelled_loop(int p) {
   if (p != 0) return;
   Lock lock(mutex_);

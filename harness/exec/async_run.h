@@ -14,9 +14,9 @@
 
 #include "balancers/async/predictive.h"
 #include "core/module_graph.h"
+#include "harness/base/module_store.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/sleep_word.h"
-#include "harness/module_store.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -67,7 +67,7 @@ class AsyncWork {
   // What a decision that took `cpu` seconds of the balancer's CPU time costs.
   virtual double decision_seconds(double cpu) const { return cpu; }
   // Whether decision_seconds reads its argument: a modelled charge needs no clock read, and
-  // the simulator makes one decision an action (14 M in seed000).
+  // the simulator makes one decision an action (14 M in iqbal1986).
   virtual bool times_decisions() const { return true; }
   // Every module has finished step s (the latest at modelled time `end`): the workload's end of
   // step into c (serial, wall, metrics; c.owner is set).

@@ -12,7 +12,7 @@
 
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/conservation.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/group_sync.h"

@@ -1,10 +1,10 @@
 #pragma once
-// One module (or task) run on an emulated processor (harness/platform_emulation.h): the work,
+// One module (or task) run on an emulated processor (harness/base/platform_emulation.h): the work,
 // then the calibrated busy work that stretches it to x (1 + L) / s, timed on the wall clock.
 #include <utility>
 
-#include "harness/clock.h"
-#include "harness/platform_emulation.h"
+#include "harness/base/clock.h"
+#include "harness/base/platform_emulation.h"
 
 namespace lbb {
 

@@ -1,15 +1,15 @@
 #pragma once
-// One configured run of an executor on its workload, as the runner drives it (harness/runner.cpp):
-// the two shapes of workload (modules that persist across steps, tasks born level by level)
-// behind one interface, so that one runner serves every executor.
+// One configured run of an executor on its workload, as the runner drives it
+// (harness/run/runner.cpp): the two shapes of workload (modules that persist across steps, tasks
+// born level by level) behind one interface, so that one runner serves every executor.
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "harness/results/result_writer.h"
-#include "harness/config/run_spec.h"
+#include "harness/base/run_spec.h"
 #include "harness/exec/executor.h"
+#include "harness/results/result_writer.h"
 
 namespace lbb {
 

@@ -2,16 +2,16 @@
 // An executor runs a workload's modules on P processors (OpenMP threads) for a number of steps,
 // applying balancer decisions (or an in-step schedule) and reporting one StepRecord per measured
 // step. The executors of module workloads implement Executor; the runner picks one by
-// `execution.executor` from harness/exec/executor_registry.cpp.
+// `execution.executor` from harness/run/executor_registry.cpp.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "harness/base/module_store.h"
+#include "harness/base/platform_emulation.h"
+#include "harness/base/step_record.h"
 #include "harness/exec/step_recorder.h"
-#include "harness/module_store.h"
-#include "harness/platform_emulation.h"
-#include "harness/step_record.h"
 #include "workloads/workload.h"
 
 namespace lbb {

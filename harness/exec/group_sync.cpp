@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 
 namespace lbb {
 

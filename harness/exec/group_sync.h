@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "harness/base/module_store.h"
 #include "harness/exec/group_barrier.h"
 #include "harness/exec/load_view_builder.h"
-#include "harness/module_store.h"
 
 namespace lbb {
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "core/level_cost.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/conservation.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/load_view_builder.h"

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "harness/base/platform_emulation.h"
+#include "harness/base/schedule.h"
+#include "harness/base/step_record.h"
 #include "harness/exec/step_recorder.h"
-#include "harness/platform_emulation.h"
-#include "harness/schedule.h"
-#include "harness/step_record.h"
 #include "workloads/level_workload.h"
 
 namespace lbb {
@@ -21,7 +21,7 @@ namespace lbb {
 struct LevelPlan {
   int processors = 1;
   const Topology* topology = nullptr;
-  std::vector<double> speed;     // per processor, emulated (harness/platform_emulation.h)
+  std::vector<double> speed;     // per processor, emulated (harness/base/platform_emulation.h)
   ExternalLoad external_load;    // emulated transient load
   Balancer* balancer = nullptr;  // kAssigned: decides every level; null: tasks stay put
   InStepSchedule schedule = InStepSchedule::kAssigned;

@@ -6,7 +6,7 @@
 // under the same names in every executor.
 #include <span>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/executor.h"
 #include "harness/exec/step_recorder.h"
 #include "harness/exec/team.h"

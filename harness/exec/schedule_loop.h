@@ -1,7 +1,7 @@
 #pragma once
 // The one switch from an in-step schedule to an OpenMP worksharing loop, for every executor that
 // self-schedules (module steps and tree levels alike).
-#include "harness/schedule.h"
+#include "harness/base/schedule.h"
 
 namespace lbb {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/chunk_dispenser.h"
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/run_context.h"

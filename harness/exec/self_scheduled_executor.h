@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/base/schedule.h"
 #include "harness/exec/executor.h"
-#include "harness/schedule.h"
 
 namespace lbb {
 

@@ -14,8 +14,8 @@
 #include <span>
 #include <vector>
 
+#include "harness/base/step_record.h"
 #include "harness/exec/emulated_run.h"
-#include "harness/step_record.h"
 
 namespace lbb {
 
@@ -48,7 +48,7 @@ struct alignas(64) ProcessorTimes {
 };
 
 // CPU seconds of the work every step did, warm-up steps included, for `lbbench run --costs`
-// (harness/run_costs.h): what the run's process CPU time holds besides the harness.
+// (harness/run/run_costs.h): what the run's process CPU time holds besides the harness.
 struct StepWork {
   double modules = 0;    // sum over steps and processors of busy: the kernels' modules
   double serial = 0;     // the workload's serial end of step (a kernel's serial part)

@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/base/platform_emulation.h"
 #include "harness/exec/group_barrier.h"
-#include "harness/platform_emulation.h"
 #include "kernels/blas_threads.h"
 
 namespace lbb {

@@ -16,7 +16,7 @@
 
 namespace lbb {
 
-class TraceWorkload final : public Workload {
+class TraceWorkload final : public Workload, public CostSource {
  public:
   // structure: as the trace records it (lbbench's export), unless `structure` overrides it.
   TraceWorkload(std::shared_ptr<const Trace> trace, double default_bytes,
@@ -25,7 +25,7 @@ class TraceWorkload final : public Workload {
 
   // Costs, owners and busy times for P processors; `partitioned`: a static partitioner places
   // the modules (else the trace's ranks do).
-  std::shared_ptr<CostStream> stream(int processors, bool partitioned) const;
+  std::shared_ptr<CostStream> stream(int processors, bool partitioned) const override;
 
   int module_count() const override { return trace_->modules; }
   ModuleStructure structure() const override { return structure_; }

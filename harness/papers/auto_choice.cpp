@@ -2,31 +2,14 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 
-#include "harness/exec/executor_registry.h"
 #include "harness/formats/trace_workload.h"
-#include "harness/reference_cache.h"
-#include "harness/run_costs.h"
+#include "harness/run/executor_registry.h"
+#include "harness/run/reference_cache.h"
+#include "harness/run/run_costs.h"
 
 namespace lbb {
 namespace {
-
-std::vector<std::string> candidate_names(const Params& p) {
-  std::vector<std::string> out;
-  std::istringstream in(p.text("candidates"));
-  for (std::string name; std::getline(in, name, ',');)
-    if (!name.empty()) out.push_back(name);
-  return out;
-}
-
-std::optional<ProfiledScheme> scheme_of(const std::string& name) {
-  if (name == "gcdlb") return ProfiledScheme::kGCDLB;
-  if (name == "gddlb") return ProfiledScheme::kGDDLB;
-  if (name == "lcdlb") return ProfiledScheme::kLCDLB;
-  if (name == "lddlb") return ProfiledScheme::kLDDLB;
-  return std::nullopt;
-}
 
 // The chosen candidate's own parameters, from the ones `auto` shares with it.
 Params candidate_params(const std::string& name, const Params& auto_params) {
@@ -45,20 +28,6 @@ class RecordingSink final : public StepSink {
 };
 
 }  // namespace
-
-void check_entry_balancer(std::string_view name, const Params& given) {
-  if (name != kAutoChoice) {
-    make_balancer(name, given);
-    return;
-  }
-  const Params p = resolve_params(find_balancer(kAutoChoice)->params, given);
-  const std::vector<std::string> names = candidate_names(p);
-  if (names.empty()) throw std::invalid_argument("candidates: name at least one scheme");
-  for (const auto& n : names)
-    if (n != "none" && !scheme_of(n))
-      throw std::invalid_argument("candidates: unknown scheme '" + n +
-                                  "' (known: gcdlb, gddlb, lcdlb, lddlb, none)");
-}
 
 bool is_auto_choice(const RunSpec& spec) {
   return spec.balancer.dynamic_name == kAutoChoice;
@@ -138,8 +107,8 @@ std::vector<AutoPrediction> predict_candidates(const Params& p,
   s.move_threshold = p.real("move_threshold");
   s.network = {p.real("latency"), p.real("bandwidth")};
   std::vector<AutoPrediction> out;
-  for (const std::string& name : candidate_names(p)) {
-    const auto scheme = scheme_of(name);
+  for (const std::string& name : auto_candidates(p)) {
+    const auto scheme = profiled_scheme(name);
     double total = 0;
     for (const SchemeProfile& profile : phases)
       total += scheme ? predict_scheme_total(*scheme, profile, steps, s)
@@ -230,6 +199,16 @@ RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ResultWriter* a
   out.spec = &spec;
   out.costs += profile_costs;
   return out;
+}
+
+void register_auto_choice() {
+  static const bool registered = [] {
+    register_entry_runner({is_auto_choice,
+                           [](const RunSpec& spec) { return std::vector{auto_profile_spec(spec)}; },
+                           execute_auto_run});
+    return true;
+  }();
+  (void)registered;
 }
 
 }  // namespace lbb

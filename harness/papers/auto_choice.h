@@ -9,14 +9,10 @@
 #include "balancers/balancer.h"
 #include "balancers/choice/auto.h"
 #include "balancers/in_step/zaki_scheme_prediction.h"
-#include "harness/runner.h"
-#include "harness/step_record.h"
+#include "harness/base/step_record.h"
+#include "harness/run/runner.h"
 
 namespace lbb {
-
-// What make_balancer checks, for `auto` too (its candidates must be known schemes or none).
-// Throws ParamError or std::invalid_argument.
-void check_entry_balancer(std::string_view name, const Params& given);
 
 bool is_auto_choice(const RunSpec& spec);
 
@@ -53,5 +49,9 @@ RunSpec auto_profile_spec(const RunSpec& spec);
 // config; `dynamic` is the scheme chosen). Never throws, like execute_run.
 RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ResultWriter* archive,
                             const Provenance& provenance, ReferenceCache* references);
+
+// Registers execute_auto_run with the runner (harness/run/runner.h) for `dynamic: auto` entries;
+// once, however often called. `lbbench run` calls it; so must a test that runs such an entry.
+void register_auto_choice();
 
 }  // namespace lbb

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/result_reader.h"
-#include "harness/cli/balance_command.h"
+#include "harness/analysis/balance_report.h"
 #include "harness/config/expectations.h"
+#include "harness/results/result_reader.h"
 
 namespace lbb {
 

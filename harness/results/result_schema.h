@@ -10,7 +10,7 @@
 #include <string_view>
 #include <variant>
 
-#include "harness/step_record.h"
+#include "harness/base/step_record.h"
 
 namespace lbb {
 

@@ -15,8 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "harness/base/step_record.h"
 #include "harness/results/h5_table.h"
-#include "harness/step_record.h"
 
 namespace lbb {
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/clock.h"
-#include "harness/platform_emulation.h"
+#include "harness/base/clock.h"
+#include "harness/base/platform_emulation.h"
 
 namespace lbb {
 

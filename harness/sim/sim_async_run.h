@@ -9,9 +9,9 @@
 // at its modelled start; a take is charged the decision (measured or modelled) and the copy
 // (latency + bytes / bandwidth) on the taker's clock. Deterministic for a seed when decisions
 // are modelled. No contention model and no in-step synchronisation here.
+#include "harness/base/sim_settings.h"
 #include "harness/exec/async_records.h"
 #include "harness/sim/cost_stream.h"
-#include "harness/sim/sim_settings.h"
 
 namespace lbb {
 

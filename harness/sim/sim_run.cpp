@@ -9,9 +9,9 @@
 #include "balancers/in_step/zaki_cost_model.h"
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
+#include "harness/base/platform_emulation.h"
 #include "harness/exec/conservation.h"
-#include "harness/platform_emulation.h"
 
 namespace lbb {
 
@@ -147,7 +147,7 @@ ExecutionResult SimRun::run() {
 }
 
 void SimRun::start_step(int) {
-  // External load as real runs draw it (harness/platform_emulation.h), at the modelled time.
+  // External load as real runs draw it (harness/base/platform_emulation.h), at the modelled time.
   const PlatformEmulation emulation(plan_.speed, plan_.external_load, 0.0);
   for (int p = 0; p < P_; ++p) {
     level_[p] = plan_.external_load.max > 0 ? emulation.load_at(p, clock_) : 0.0;

@@ -8,12 +8,12 @@
 #include <memory>
 #include <vector>
 
+#include "harness/base/sim_settings.h"
 #include "harness/exec/executor.h"
 #include "harness/exec/group_sync.h"
 #include "harness/exec/load_view_builder.h"
 #include "harness/exec/step_recorder.h"
 #include "harness/sim/cost_stream.h"
-#include "harness/sim/sim_settings.h"
 
 namespace lbb {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/step_recorder.h"
 
 namespace lbb {
@@ -57,7 +57,7 @@ class SimScheduleRun {
   }
 
  private:
-  // External load as real runs draw it (harness/platform_emulation.h), at the modelled time.
+  // External load as real runs draw it (harness/base/platform_emulation.h), at the modelled time.
   void start_step() {
     for (int p = 0; p < P_; ++p) {
       level_[p] = plan_.external_load.max > 0 ? emulation_.load_at(p, clock_) : 0.0;

@@ -8,10 +8,10 @@
 // knows only what a real run would know by then. Nothing migrates: module states are not modelled.
 #include <vector>
 
+#include "harness/base/schedule.h"
+#include "harness/base/sim_settings.h"
 #include "harness/exec/executor.h"
-#include "harness/schedule.h"
 #include "harness/sim/cost_stream.h"
-#include "harness/sim/sim_settings.h"
 
 namespace lbb {
 

@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "harness/exec/async_executor.h"
-#include "harness/formats/trace_workload.h"
 #include "harness/results/result_reader.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
@@ -27,8 +26,8 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
   if (costs_) return costs_;
   if (auto* synthetic = dynamic_cast<SyntheticCosts*>(&workload))
     return std::make_shared<SyntheticStream>(*synthetic);
-  if (auto* trace = dynamic_cast<TraceWorkload*>(&workload))
-    return trace->stream(plan.processors, plan.initial != nullptr);
+  if (auto* source = dynamic_cast<const CostSource*>(&workload))
+    return source->stream(plan.processors, plan.initial != nullptr);
   if (settings_.replay_archive.empty())
     throw std::invalid_argument(
         "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "
@@ -84,10 +83,6 @@ SimSettings simulation_settings(const RunSpec& spec) {
 }
 
 std::string simulation_problem(const RunSpec& spec) {
-  if (spec.workload == "trace")
-    if (std::string why = trace_steps_problem(spec.workload_params, spec.warmup + spec.steps);
-        !why.empty())
-      return why;
   const SimSettings settings = simulation_settings(spec);
   if (!spec.balancer.schedule_name.empty()) {
     const ScheduleInfo* schedule = find_schedule(spec.balancer.schedule_name);
@@ -101,28 +96,6 @@ std::string simulation_problem(const RunSpec& spec) {
   }
   if (settings.asynchronous && settings.contention > 0) return kAsyncContentionProblem;
   return "";
-}
-
-ExecutorInfo simulate_executor_info() {
-  ExecutorInfo info{
-      "simulate",
-      "no kernel: the balancers decide on recorded (execution.replay_archive) or synthetic module "
-      "costs for P virtual processors, charged as a real machine would (execution.sim_*)",
-      WorkShape::kModules,
-      true,
-      true,
-      [modules = module_execution([](const RunSpec& spec) {
-         if (std::string why = simulation_problem(spec); !why.empty())
-           throw std::invalid_argument(why);
-         return std::make_unique<SimulateExecutor>(
-             simulation_settings(spec), nullptr,
-             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
-       })](const RunSpec& spec, const WorkloadInfo& workload) {
-        // Hwang & Hong's random trees are balanced generation by generation, not as modules.
-        return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);
-      }};
-  info.simulates = true;
-  return info;
 }
 
 }  // namespace lbb

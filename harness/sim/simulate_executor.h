@@ -8,9 +8,9 @@
 // finishes, again until a decision moves nothing or max_syncs were held (Zaki, Li & Parthasarathy
 // 1997), by the bsp executor's own rule (hold_sync_rounds). Balancers see what they would see in a
 // real run (nominal costs with external load, owners, busy times). What a machine would charge
-// (harness/sim/sim_settings.h) is added to the processors' balance and migration times and reported
-// per step as metrics. Deterministic for a seed when decisions are modelled (measured decision
-// times vary; the decisions do not). Under the predictive balancer (role async) or
+// (harness/base/sim_settings.h) is added to the processors' balance and migration times and
+// reported per step as metrics. Deterministic for a seed when decisions are modelled (measured
+// decision times vary; the decisions do not). Under the predictive balancer (role async) or
 // execution.sim_async, steps are asynchronous instead (harness/sim/sim_async_run.h), with the
 // async executors' metrics and figures. StepRecord::wall is the modelled makespan: no wall clock
 // means anything here.
@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "harness/base/run_spec.h"
+#include "harness/base/schedule.h"
+#include "harness/base/sim_settings.h"
 #include "harness/exec/async_records.h"
 #include "harness/exec/executor.h"
-#include "harness/exec/executor_registry.h"
-#include "harness/schedule.h"
 #include "harness/sim/cost_stream.h"
-#include "harness/sim/sim_settings.h"
 
 namespace lbb {
 
@@ -52,9 +52,6 @@ class SimulateExecutor final : public Executor {
   ScheduleChoice schedule_;
   AsyncFigures async_;  // of the last asynchronous run
 };
-
-// Its line in the executor table.
-ExecutorInfo simulate_executor_info();
 
 // The simulator's settings for `spec`: its execution.sim_* keys, asynchronous under an async
 // balancer (predictive) too.

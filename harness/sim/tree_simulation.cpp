@@ -5,7 +5,7 @@
 
 #include "core/assignment.h"
 #include "core/level_cost.h"
-#include "harness/clock.h"
+#include "harness/base/clock.h"
 #include "harness/exec/load_view_builder.h"
 
 namespace lbb {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "balancers/balancer.h"
-#include "harness/step_record.h"
+#include "harness/base/step_record.h"
 #include "workloads/task_tree.h"
 
 namespace lbb {

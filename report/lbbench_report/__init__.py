@@ -7,5 +7,7 @@ strategies.py   a run's strategy label and family, its parameters, the columns t
 build.py        which figures a set calls for
 figures/        one file per kind of figure, each with its caption
 notes.py        warnings, what is missing, provenance
+platform.py     speeds and external load of each run
+tables.py       the page's tables: verdicts in numbers, provenance
 page.py         the self-contained HTML page
 """

@@ -1,12 +1,17 @@
 """Which figures a result set calls for, and what is missing from it (said, never a crash)."""
+import numpy as np
+
 from .figures.busy_map import busy_map_figure
-from .figures.common import slug
+from .figures.common import group_title, slug
 from .figures.headline import headline_figure
+from .figures.migration_map import migration_map_figure, migration_maps
 from .figures.model_wall import model_wall_figure
 from .figures.scaling import scaling_figure
 from .figures.steps import steps_figure
 from .figures.sweep_map import two_parameter_sweeps, sweep_map_figure
+from .figures.timeline import timeline_figure, timeline_spans
 from .notes import load_context
+from .platform import describe
 from .strategies import sweep_params
 
 GROUP = ["workload", "processors", "sweep"]
@@ -66,6 +71,12 @@ def group_figures(rs, rows, key, out_dir, highlight, missing):
     picks = pick_busy_maps(rows, runs, highlight)
     figures.append(busy_map_figure(rs, picks, key, rows.headline.iloc[0], out_dir,
                                    f"busy-{name}"))
+    maps = migration_maps(rs, runs, key[1])
+    if any(m[1].any() for m in maps.values()):
+        figures.append(migration_map_figure(maps, key, out_dir, f"migrations-{name}"))
+    elif maps:
+        missing.append(f"{group_title(*key)}: no strategy changed a module's owner between "
+                       "records: no migration map")
     return figures
 
 
@@ -93,13 +104,37 @@ def sweep_figures(table, out_dir):
     return figures
 
 
-def with_context(figures, runs):
+def with_context(figures, runs, procs=None):
+    """The runs' load, and with procs (figures of one platform) their speeds and external load."""
     for f in figures:
-        f.context = load_context(runs)
+        f.context = load_context(runs) + (f"; {describe(runs, procs)}" if procs is not None
+                                          else "")
     return figures
 
 
-def build_figures(rs, table, out_dir, highlight=None):
+def with_module_detail(rs, runs):
+    """The runs the modules table has rows of, those that moved modules first."""
+    runs = runs[runs.run.isin(rs.modules.run)]
+    moved = (runs.migrations_total.fillna(0) > 0).to_numpy()
+    return runs.iloc[np.argsort(~moved, kind="stable")]
+
+
+def timeline(rs, done, run_id, out_dir):
+    """The timeline of run_id, by default of the first complete run with module detail (one
+    that moved modules where there is one): [figure], or [] and why not."""
+    runs = rs.runs[rs.runs.run == run_id] if run_id else with_module_detail(rs, done)
+    if runs.empty:
+        return [], ["No complete run records module detail (execution.module_detail: true): no "
+                    "timeline of a run and no migration map."]
+    run = runs.iloc[0]
+    spans = timeline_spans(rs, run.run)
+    if spans.empty:
+        return [], [f"{run.run}: no module row with a cost and an owner: no timeline"]
+    return with_context([timeline_figure(spans, run, out_dir, f"timeline-{slug(run.run)}")],
+                        runs.iloc[:1], rs.procs), []
+
+
+def build_figures(rs, table, out_dir, highlight=None, timeline_run=None):
     """Every figure the set calls for, and the list of what could not be shown."""
     figures, missing = [], []
     done = complete(rs.runs)
@@ -109,11 +144,14 @@ def build_figures(rs, table, out_dir, highlight=None):
     for key, rows in table.groupby(GROUP, sort=False):
         runs = done[(done.workload == key[0]) & (done.processors == key[1])
                     & (done.sweep == key[2])]
-        figures += with_context(group_figures(rs, rows, key, out_dir, highlight, missing), runs)
+        figures += with_context(group_figures(rs, rows, key, out_dir, highlight, missing), runs,
+                                rs.procs)
     for w, runs in done.groupby("workload", sort=False):
         figures += with_context(scaling_figures(table[table.workload == w], out_dir, missing),
                                 runs)
         figures += with_context(sweep_figures(table[table.workload == w], out_dir), runs)
     if not done.empty:
         figures += with_context([model_wall_figure(done, out_dir)], done)
+        drawn, why_not = timeline(rs, done, timeline_run, out_dir)
+        figures, missing = figures + drawn, missing + why_not
     return figures, missing

@@ -1,11 +1,11 @@
 """lbbench report SET [B] [--out DIR] [--invocation ID|latest] [--only REGEX] [--exclude REGEX]
-[--highlight LABEL]"""
+[--highlight LABEL] [--timeline-run RUN_ID]"""
 import argparse
 import json
 import os
 import sys
 
-from . import notes, table_stats
+from . import notes, table_stats, tables
 from .build import build_figures
 from .figures.compare import compare_figure
 from .page import write_page
@@ -35,6 +35,9 @@ def parse(argv):
     p.add_argument("--only", help="regex: keep balancer labels / workload kinds it matches")
     p.add_argument("--exclude", help="regex: drop balancer labels / workload kinds it matches")
     p.add_argument("--highlight", help="strategy label for the third busy-time heat map")
+    p.add_argument("--timeline-run", metavar="RUN_ID",
+                   help="run whose modules the timeline draws (one with module detail); default:"
+                        " the first complete one that moved modules, else the first")
     p.add_argument("--lbbench", default=os.environ.get("LBBENCH", "lbbench"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if len(args.sets) > 2:
@@ -109,9 +112,14 @@ def report(args):
     rs = load_set(args.sets[0], args, parts, table)
     if len(args.sets) == 2:
         load_set(args.sets[1], args)  # refuses B before anything is written
+    wanted = args.timeline_run
+    if wanted and not ((rs.runs.run == wanted).any() and (rs.modules.run == wanted).any()):
+        raise Refused(f"--timeline-run {wanted}: no run of that id with module detail in "
+                      f"{args.sets[0]} (or in the selection); runs with execution.module_detail:"
+                      " true have it")
     out = args.out or default_out(args.sets[0])
     os.makedirs(out, exist_ok=True)
-    figures, missing = build_figures(rs, table, out, args.highlight)
+    figures, missing = build_figures(rs, table, out, args.highlight, args.timeline_run)
     missing = notes.missing_runs(rs) + missing
     if len(args.sets) == 2:
         more, unmatched = comparison(args, out)
@@ -119,7 +127,9 @@ def report(args):
     page = os.path.join(out, "index.html")
     invocations = rs.runs.invocation.nunique()
     write_page(page, f"lbbench report: {os.path.basename(os.path.normpath(args.sets[0]))}",
-               figures, notes.warnings(rs, table), missing, notes.provenance(rs),
+               figures, notes.warnings(rs, table), missing,
+               tables.verdict_tables(table, rs.runs, rs.procs),
+               tables.provenance_table(notes.provenance(rs)),
                intro=f"Result set {args.sets[0]}: {len(rs.runs)} runs of {invocations} "
                      f"invocation{'s' * (invocations != 1)}, read from {len(rs.parts)} "
                      f"part{'s' * (len(rs.parts) != 1)}. ")

@@ -1,10 +1,6 @@
 """The words beside the figures: warnings, what is missing, and where every run came from."""
 FEW_REPETITIONS = 5  # below this the table warns too (issue 9)
 
-PROVENANCE = ["load_average", "host", "cpu_model", "cores", "hardware_threads",
-              "available_processors", "compiler", "flags", "git_sha", "omp_env", "openblas",
-              "hdf5_version"]
-
 
 def whole(value):
     """A count as text: '?' where the set holds none (NaN)."""
@@ -32,7 +28,7 @@ def warnings(rs, table):
     if serial:
         out.append("OpenBLAS fallback: the runs used an OpenBLAS that is not the OpenMP build "
                    f"({serial[0][:80]}); its LAPACK is not safe from several threads at once "
-                   "(docs/ARCHITECTURE.md), so dense results may be wrong or slowed.")
+                   "(docs/engine.md), so dense results may be wrong or slowed.")
     return out
 
 
@@ -55,30 +51,44 @@ def missing_runs(rs):
     return out
 
 
-def _shown(value):
-    if isinstance(value, float):
-        return "not recorded" if value != value else f"{value:g}"
-    return value
+def _values(column):
+    """A column's distinct values as text, ', '-joined (one invocation should have one)."""
+    shown = [whole(v) if isinstance(v, float) else str(v) for v in column.dropna().unique()]
+    return ", ".join(v for v in shown if v) or "not recorded"
+
+
+def _span(values):
+    values = values.dropna()
+    if values.empty:
+        return "not recorded"
+    low, high = values.min(), values.max()
+    return f"{low:.2f}" if low == high else f"{low:.2f}-{high:.2f}"
+
+
+# The invocations table's fields shown below each row (hwloc's XML export stays in the set).
+INVOCATION_MORE = ["command", "compiler", "flags", "build_type", "omp_env", "openblas",
+                   "openblas_core", "hdf5_version", "cpu_governor", "slice"]
 
 
 def provenance(rs):
-    """One record per invocation (or per distinct set of provenance where none is recorded)."""
-    runs = rs.runs
+    """One record per invocation: where, when and under what load its runs ran."""
     invocations = rs.invocations.drop_duplicates("invocation").set_index("invocation")
-    keys = ["invocation", "name"] + PROVENANCE
-    table = []
-    for key, g in runs.groupby(keys, sort=False, dropna=False):
-        row = {k: _shown(v) for k, v in zip(keys, key)}
-        row["topology (platform)"] = ", ".join(sorted(set(g.topology)))
-        row["processors"] = ", ".join(whole(p) for p in sorted(set(g.processors.dropna())))
-        row["runs"] = len(g)
-        row["started"] = min(g.started)
-        row["finished"] = max(g.finished)
-        if row["invocation"] in invocations.index:
-            extra = invocations.loc[row["invocation"]].to_dict()
-            row.update({k: _shown(v) for k, v in extra.items() if k not in row})
-        table.append(row)
-    return table
+    records = []
+    for invocation, g in rs.runs.groupby("invocation", sort=True):
+        cores = [_values(g[c]) for c in ["cores", "hardware_threads", "available_processors"]]
+        row = {"invocation": invocation, "started": min(g.started), "host": _values(g.host),
+               "CPU": _values(g.cpu_model), "cores / threads / free": " / ".join(cores),
+               "P": ", ".join(whole(p) for p in sorted(set(g.processors.dropna()))),
+               "commit": _values(g.git_sha), "load average (start)": _span(g.load_start),
+               "load average (end)": _span(g.load_end), "runs": len(g),
+               "config": _values(g.name), "finished": max(g.finished),
+               "topology": _values(g.topology)}
+        if invocation in invocations.index:
+            extra = invocations.loc[invocation]
+            more = {k: _values(extra[[k]]) for k in INVOCATION_MORE if k in extra}
+            row.update({k: v for k, v in more.items() if v != "not recorded"})
+        records.append(row)
+    return records
 
 
 def load_context(runs):

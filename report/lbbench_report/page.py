@@ -12,6 +12,9 @@ figcaption { font-size: 0.92em; color: #333; max-width: 62em; }
 .missing { background: #fdecec; border-left: 4px solid #c33; padding: 0.4em 1em; }
 table { border-collapse: collapse; font-size: 0.85em; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
+table.verdict td:nth-child(n+3):nth-child(-n+9) { text-align: right; white-space: nowrap; }
+tr.more td { border-top: none; color: #555; }
+.platform { font-size: 0.92em; }
 #image-check { color: #c33; font-weight: bold; }
 """
 
@@ -50,22 +53,11 @@ def _list(css, title, items):
     return f'<div class="{css}"><h2>{_e(title)}</h2><ul>{lis}</ul></div>'
 
 
-def _provenance(rows):
-    """One column per invocation, one row per field: long values stay readable."""
-    if not rows:
-        return ""
-    keys = list(dict.fromkeys(k for r in rows for k in r))
-    keys = [k for k in keys if any(str(r.get(k, "")) for r in rows)]
-    head = "".join(f"<th>invocation {i + 1}</th>" for i in range(len(rows)))
-    body = "".join(f"<tr><th>{_e(k)}</th>" + "".join(f"<td>{_e(r.get(k, ''))}</td>" for r in rows)
-                   + "</tr>" for k in keys)
-    return (f'<h2 id="provenance">Provenance of every invocation</h2><table><tr><th></th>{head}'
-            f"</tr>{body}</table>")
-
-
-def write_page(path, title, figures, warnings, missing, provenance, intro=""):
+def write_page(path, title, figures, warnings, missing, verdicts, provenance, intro=""):
+    """verdicts, provenance: HTML (tables.py), before the figures and after them."""
     sections = list(dict.fromkeys(f.section for f in figures))
     toc = "".join(f'<li><a href="#sec-{i}">{_e(s)}</a></li>' for i, s in enumerate(sections))
+    toc = '<li><a href="#verdicts">Verdicts in numbers</a></li>' * bool(verdicts) + toc
     body = []
     for i, s in enumerate(sections):
         body.append(f'<h2 id="sec-{i}">{_e(s)}</h2>')
@@ -77,6 +69,6 @@ def write_page(path, title, figures, warnings, missing, provenance, intro=""):
             f'</p><p id="image-check"></p>'
             + _list("warn", "Warnings", warnings) + _list("missing", "What is missing", missing)
             + f"<ul>{toc}<li><a href=\"#provenance\">Provenance</a></li></ul>"
-            + "\n".join(body) + _provenance(provenance) + "</body></html>\n")
+            + verdicts + "\n".join(body) + provenance + "</body></html>\n")
     with open(path, "w", encoding="utf-8") as out:
         out.write(page)

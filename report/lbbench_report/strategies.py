@@ -6,6 +6,8 @@ bounded, and a pattern such as ([A-Za-z_][\\w.]*)= is quadratic on a long word w
 import numpy as np
 import pandas as pd
 
+from .platform import run_settings
+
 # The Zaki, Li & Parthasarathy (1997) schemes decide when the fastest processor finishes.
 FASTEST_FINISH = {"gcdlb", "gddlb", "lcdlb", "lddlb"}
 TEXT = ["workload", "balancer", "static", "dynamic", "schedule", "sweep", "status", "error",
@@ -70,4 +72,4 @@ def report_runs(rs):
     runs["label"] = runs.balancer
     runs["family"] = [family(r) for r in runs[["schedule", "dynamic"]].to_dict("records")]
     runs["steps_recorded"] = runs.run.map(rs.steps.groupby("run").size()).fillna(0).astype(int)
-    return runs
+    return run_settings(runs)

@@ -9,11 +9,13 @@ import subprocess
 
 import pandas as pd
 
-COLUMNS = ["workload", "label", "processors", "sweep", "n", "headline",
-           "makespan_median", "makespan_ci_low", "makespan_ci_high",
-           "wall_median", "wall_ci_low", "wall_ci_high",
-           "ratio", "ratio_ci_low", "ratio_ci_high",
-           "best", "starred", "tied", "baseline", "ranked", "efficiency", "verified"]
+NUMBERS = ["makespan_median", "makespan_ci_low", "makespan_ci_high", "makespan_ci_level",
+           "makespan_min", "makespan_max", "makespan_cv",
+           "wall_median", "wall_ci_low", "wall_ci_high", "wall_ci_level",
+           "wall_min", "wall_max", "wall_cv",
+           "ratio", "ratio_ci_low", "ratio_ci_high", "p_vs_best", "efficiency"]
+COLUMNS = ["workload", "label", "processors", "sweep", "n", "headline", *NUMBERS,
+           "best", "starred", "tied", "baseline", "ranked", "verified"]
 # The table's JSON name -> the report's.
 RENAMES = {"ranked_by": "headline", "tied_with_best": "tied", "ratio_to_baseline": "ratio"}
 CLOCKS = {"modelled": "makespan", "wall": "wall"}  # ranked_by values -> column prefixes
@@ -74,9 +76,8 @@ def normalise(rows):
     frame["headline"] = frame.headline.map(lambda c: CLOCKS.get(c, c))
     for c in ["best", "starred", "tied", "baseline", "ranked"]:
         frame[c] = frame[c].fillna(False).astype(bool)
-    for c in COLUMNS[5:15] + ["efficiency"]:
-        if c != "headline":
-            frame[c] = pd.to_numeric(frame[c], errors="coerce")
+    for c in NUMBERS:
+        frame[c] = pd.to_numeric(frame[c], errors="coerce")
     return frame[COLUMNS]
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end: a `matrix_model_error` row (Franklin & Govindan 1995's model beside the measured
-# speedups, as configs/papers/seed003.yaml has it). `lbbench run` and `lbbench expect` print the
-# model's speedup beside each measured one, per balancer and processor count, with the ideal
+# speedups, as configs/papers/franklin1995.yaml has it). `lbbench run` and `lbbench expect` print
+# the model's speedup beside each measured one, per balancer and processor count, with the ideal
 # bound, and judge the largest error against the row's bound; without a 1-processor no-balance
 # run there is nothing to calibrate from.
 set -euo pipefail

@@ -14,7 +14,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "report"))
-from lbbench_report import notes, table_stats  # noqa: E402
+from lbbench_report import notes, table_stats, tables  # noqa: E402
 from lbbench_report.build import build_figures  # noqa: E402
 from lbbench_report.page import write_page  # noqa: E402
 from lbbench_report.results import read_set  # noqa: E402
@@ -60,6 +60,10 @@ CASES = {
     "text totals": as_text("runs", "makespan_total"),
     "no busy column": lambda f: f["procs"].__delitem__("busy"),
     "no step rows": no_rows,
+    "odd module costs": column("modules", "cost", lambda v: v * np.array([np.nan, np.inf, -1, 1])[
+        np.arange(len(v)) % 4]),
+    "odd module owners": column("modules", "owner", lambda v: np.where(v % 2, -7, 2**31 - 1)),
+    "modules moving": column("modules", "owner", lambda v: (np.arange(len(v)) // 3) % 2),
 }
 
 
@@ -90,7 +94,8 @@ def check_case(scratch, name, edit):
     figures, missing = build_figures(rs, table, out)
     page = f"{out}/index.html"
     write_page(page, name, figures, notes.warnings(rs, table), notes.missing_runs(rs) + missing,
-               notes.provenance(rs), intro=f"Result set {d}. ")
+               tables.verdict_tables(table, rs.runs, rs.procs),
+               tables.provenance_table(notes.provenance(rs)), intro=f"Result set {d}. ")
     for fig in figures:
         with open(fig.path, "rb") as png:
             assert png.read(8) == b"\x89PNG\r\n\x1a\n", (name, fig.path)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # scripts/slurm/ run as Slurm would run them, with Slurm's environment variables set by hand (a
 # stand-in sbatch runs each array task in turn): the slices, written into one result set, must
-# hold exactly the runs of the unsliced sweep, and a requeued task runs nothing again.
+# hold exactly the runs of the unsliced sweep, and a requeued task runs nothing again. The
+# stand-in gives each task one CPU and confines it to none, as a shared node without a task
+# plugin would: slice.sbatch must then leave threads unbound and waiting passively.
 set -euo pipefail
 export LBBENCH=$(realpath "$1")
 root=$(pwd)
@@ -28,7 +30,7 @@ for a in "$@"; do
   esac
 done
 id=$((RANDOM + 1000))
-export SLURM_JOB_ID=$id SLURM_CPUS_ON_NODE=2
+export SLURM_JOB_ID=$id SLURM_CPUS_ON_NODE=1
 if [ -n "$array" ]; then
   lo=${array%-*}; hi=${array#*-}
   for ((i = lo; i <= hi; i++)); do
@@ -43,13 +45,14 @@ echo $id
 SB
 chmod +x "$tmp/bin/sbatch"
 export SLURM_TMP=$tmp
+unset "${!OMP_@}" "${!GOMP_@}"  # slice.sbatch's own choices are what is checked
 PATH="$tmp/bin:$PATH" scripts/slurm/submit.sh "$tmp/sweep.yaml" 3 "$tmp/set" > "$tmp/submit.txt"
 grep -q "slices: job" "$tmp/submit.txt"
 "$LBBENCH" show "$tmp/set" > "$tmp/show.txt"
 grep -q "^8 runs of 3 invocations in 3 parts" "$tmp/show.txt" || { cat "$tmp/show.txt" "$tmp"/*.log; exit 1; }
 "$LBBENCH" run "$tmp/sweep.yaml" -o "$tmp/whole" > /dev/null 2>&1
 /usr/bin/python3 tests/e2e/check_results.py "$LBBENCH" "$tmp/set" 8
-/usr/bin/python3 - "$tmp/set" "$tmp/whole" <<'PY'
+/usr/bin/python3 - "$tmp/set" "$tmp/whole" "$(nproc)" <<'PY'
 import collections, sys
 sys.path.insert(0, "tests/e2e")
 from result_runs import runs_of, table
@@ -60,6 +63,10 @@ assert sliced == whole, (sliced - whole, whole - sliced)
 invocations = table("invocations", sys.argv[1])
 assert sorted(invocations.slice) == ["0/3", "1/3", "2/3"], invocations.slice
 assert all("topology" in x for x in invocations.hwloc_topology)
+# One CPU given, more seen (nproc): unbound and passive; on a one-CPU machine, bound to it.
+omp = ("OMP_WAIT_POLICY=passive;proc_bind=false;places=0" if int(sys.argv[3]) > 1 else
+       "OMP_PLACES=cores;OMP_PROC_BIND=close;proc_bind=close;places=1")
+assert set(invocations.omp_env) == {omp}, set(invocations.omp_env)
 print("slurm: sliced set = unsliced sweep:", sum(sliced.values()), "runs")
 PY
 # A task run again (a requeue) finds its slice complete and runs nothing.

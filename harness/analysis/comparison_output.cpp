@@ -1,0 +1,166 @@
+// print_comparison: the comparison as an aligned table, or as rows (row_json) in JSON or CSV.
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "core/text.h"
+#include "harness/analysis/comparison_table.h"
+#include "harness/analysis/json_rows.h"
+
+namespace lbb {
+
+namespace {
+
+const char* clock_name(Clock c) {
+  return c == Clock::kWall ? "wall" : "modelled";
+}
+
+char mark(const ComparisonRow& r) {
+  if (r.starred) return '*';
+  if (r.tied || (r.best && !r.starred)) return '~';
+  if (r.verified == "yes" && !r.eligible) return '-';
+  return ' ';
+}
+
+std::string seconds(double x) {
+  return format_number(x, 4);
+}
+
+std::string ratio_text(const ComparisonRow& r) {
+  if (r.baseline.empty()) return "";
+  if (r.is_baseline) return "baseline";
+  if (!std::isfinite(r.vs_baseline.estimate)) return "-";
+  return format_number(r.vs_baseline.estimate, 3) + " [" + format_number(r.vs_baseline.low, 3) +
+         "," + format_number(r.vs_baseline.high, 3) + "]";
+}
+
+// One clock's cells: median, interval, range, cv.
+void clock_cells(std::ostream& out, const stats::SampleSummary& s) {
+  std::ostringstream interval, range, cv;
+  interval << '[' << seconds(s.ci_low) << ',' << seconds(s.ci_high) << ']';
+  range << seconds(s.min) << '-' << seconds(s.max);
+  cv << std::fixed << std::setprecision(s.cv < 0.1 ? 1 : 0) << 100 * s.cv << '%';
+  out << ' ' << std::setw(10) << seconds(s.median) << ' ' << std::setw(21) << interval.str() << ' '
+      << std::setw(21) << range.str() << ' ' << std::setw(6) << cv.str();
+}
+
+void clock_header(std::ostream& out, const std::string& name) {
+  out << ' ' << std::setw(10) << name << ' ' << std::setw(21) << "95% CI" << ' ' << std::setw(21)
+      << "min-max" << ' ' << std::setw(6) << "cv";
+}
+
+void print_table(std::ostream& out, const Comparison& c) {
+  std::size_t wb = 10, ws = 5, wr = 8;
+  std::string baseline;
+  for (const auto& r : c.rows) {
+    wb = std::max(wb, printable(r.config->label).size() + 3);
+    ws = std::max(ws, printable(r.config->sweep).size());
+    wr = std::max(wr, ratio_text(r).size() + 2);
+    if (!r.baseline.empty()) baseline = printable(r.baseline);
+  }
+  const bool any_sweep =
+      std::any_of(c.rows.begin(), c.rows.end(), [](auto& r) { return !r.config->sweep.empty(); });
+  out << std::left << std::setw(20) << "workload" << std::right << std::setw(4) << "P"
+      << "  " << std::left << std::setw(static_cast<int>(wb)) << "balancer";
+  if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << "sweep";
+  out << std::right << std::setw(3) << "n";
+  clock_header(out, "makespan_s");
+  clock_header(out, "wall_s");
+  out << std::setw(static_cast<int>(wr)) << ("vs " + (baseline.empty() ? "base" : baseline))
+      << std::setw(7) << "eff" << std::setw(8) << "imbal" << std::setw(9) << "migr" << std::setw(10)
+      << "MB_moved" << std::setw(11) << "balance_s"
+      << "  verified\n";
+  for (const auto& r : c.rows) {
+    const ConfigResult& k = *r.config;
+    // Names come from the config or an archive from elsewhere: escaped for the terminal.
+    out << std::left << std::setw(20) << printable(k.workload) << std::right << std::setw(4)
+        << k.processors << "  " << std::left << std::setw(static_cast<int>(wb))
+        << (mark(r) + printable(k.label));
+    if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << printable(k.sweep);
+    out << std::right << std::setw(3) << r.makespan.n;
+    clock_cells(out, r.makespan);
+    clock_cells(out, r.wall);
+    out << std::setw(static_cast<int>(wr)) << ratio_text(r) << std::setw(7)
+        << format_number(r.efficiency, 3) << std::setw(8) << format_number(r.imbalance, 3)
+        << std::setw(9) << format_number(r.migrations, 6) << std::setw(10)
+        << format_number(r.megabytes, 4) << std::setw(11) << format_number(r.balance, 3) << "  "
+        << printable(r.verified);
+    // A few attributes (tree counts) stay on the row; long lists go on an indented line.
+    const std::string attributes = printable(r.attributes);
+    if (attributes.size() <= 120)
+      out << attributes << "\n";
+    else
+      out << "\n" << std::string(24, ' ') << "^" << attributes << "\n";
+  }
+  if (c.rows.empty()) return;
+  const auto simulated = [](const ComparisonRow& r) { return r.config->simulated; };
+  out << "n = verified repetitions; medians with distribution-free 95 % intervals (order "
+         "statistics; at n = 5 [min, max], which covers 93.8 %); cv = sd / mean; vs = ranking "
+         "clock / baseline's, Hodges-Lehmann ratio with its 95 % Moses interval\n";
+  if (!std::all_of(c.rows.begin(), c.rows.end(), simulated))
+    out << "makespan = modelled from thread CPU time (per phase, max over processors of busy + "
+           "balance + migration; plus serial work), summed over steps; wall = measured; eff = "
+           "ideal / makespan; imbal = mean over steps of max/mean busy - 1\n";
+  if (std::any_of(c.rows.begin(), c.rows.end(), simulated))
+    out << "simulated rows: makespan = wall = the simulator's modelled time of each step (its "
+           "processors' work and charges; docs/ARCHITECTURE.md, \"Simulation\"), summed over "
+           "steps; no thread ran\n";
+  for (const auto& n : c.notes) out << printable(n) << "\n";
+}
+
+// Every CSV/JSON field of a row, in order.
+JsonRow row_json(const ComparisonRow& r) {
+  const ConfigResult& k = *r.config;
+  auto clock = [](const stats::SampleSummary& s) {
+    return JsonRow{{"median", s.median},
+                   {"ci_low", s.ci_low},
+                   {"ci_high", s.ci_high},
+                   {"ci_level", s.ci_level},
+                   {"min", s.min},
+                   {"max", s.max},
+                   {"cv", s.cv}};
+  };
+  auto finite = [](double x) { return std::isfinite(x) ? JsonRow(x) : JsonRow(); };
+  return {{"workload", k.workload},
+          {"label", k.label},
+          {"processors", k.processors},
+          {"sweep", k.sweep},
+          {"n", r.makespan.n},
+          {"makespan", clock(r.makespan)},
+          {"wall", clock(r.wall)},
+          {"ranked_by", clock_name(r.headline)},
+          {"ranked", r.eligible},
+          {"best", r.best},
+          {"starred", r.starred},
+          {"tied_with_best", r.tied},
+          {"p_vs_best", r.p_vs_best},
+          {"baseline", r.baseline},
+          {"ratio_to_baseline", finite(r.vs_baseline.estimate)},
+          {"ratio_ci_low", finite(r.vs_baseline.low)},
+          {"ratio_ci_high", finite(r.vs_baseline.high)},
+          {"ideal_s", r.ideal},
+          {"efficiency", r.efficiency},
+          {"imbalance", r.imbalance},
+          {"migrations", r.migrations},
+          {"megabytes_moved", r.megabytes},
+          {"balance_s", r.balance},
+          {"verified", r.verified},
+          {"static", k.static_name},
+          {"dynamic", k.dynamic_name},
+          {"schedule", k.schedule_name}};
+}
+
+}  // namespace
+
+void print_comparison(std::ostream& out, const Comparison& c, OutputFormat format) {
+  if (format == OutputFormat::kTable) return print_table(out, c);
+  std::vector<JsonRow> rows;
+  for (const auto& r : c.rows) rows.push_back(row_json(r));
+  if (format == OutputFormat::kJson)
+    print_json_rows(out, rows);
+  else
+    print_csv_rows(out, rows);
+}
+
+}  // namespace lbb

@@ -1,0 +1,183 @@
+#include "harness/analysis/comparison_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "core/text.h"
+#include "harness/stats/verdict.h"
+
+namespace lbb {
+
+namespace {
+
+constexpr double kAlpha = 0.05;
+constexpr std::size_t kFewRepetitions = 5;
+
+std::string group_key(const ConfigResult& c) {
+  return c.workload + "|" + std::to_string(c.processors) + "|" + c.sweep;
+}
+
+// Medians of the verified repetitions; the verification column counts the rest.
+ComparisonRow summarize_config(const ConfigResult& c) {
+  ComparisonRow row;
+  row.config = &c;
+  std::vector<double> mk, wl, id, ef, im, mg, mb, bl;
+  std::vector<std::pair<std::string, std::vector<double>>> attrs;
+  std::string error;
+  int failed = 0;
+  for (const Repetition& r : c.reps) {
+    if (!r.error.empty()) error = r.error;
+    if (!r.verified) {
+      ++failed;
+      continue;
+    }
+    mk.push_back(r.makespan);
+    wl.push_back(r.wall);
+    id.push_back(r.ideal);
+    ef.push_back(r.efficiency);
+    im.push_back(r.imbalance);
+    mg.push_back(r.migrations);
+    mb.push_back(r.megabytes);
+    bl.push_back(r.balance);
+    for (const auto& [name, value] : r.attributes) {
+      const auto& key = name;  // clang 14 (the fuzz build) cannot capture a structured binding
+      auto it = std::find_if(attrs.begin(), attrs.end(), [&](auto& a) { return a.first == key; });
+      if (it == attrs.end()) it = attrs.insert(attrs.end(), {name, {}});
+      it->second.push_back(value);
+    }
+  }
+  row.makespan = stats::summarize(mk);
+  row.wall = stats::summarize(wl);
+  row.ideal = stats::median(id);
+  row.efficiency = stats::median(ef);
+  row.imbalance = stats::median(im);
+  row.migrations = stats::median(mg);
+  row.megabytes = stats::median(mb);
+  row.balance = stats::median(bl);
+  for (const auto& [name, values] : attrs)
+    row.attributes += "  " + name + "=" + format_number(stats::median(values), 7);
+  row.verified = !error.empty() ? "FAILED: " + error
+                 : failed == 0  ? "yes"
+                                : "NO (" + std::to_string(failed) + ")";
+  return row;
+}
+
+std::vector<double> headline_sample(const ConfigResult& c, Clock clock) {
+  std::vector<double> v;
+  for (const Repetition& r : c.reps)
+    if (r.verified) v.push_back(clock == Clock::kWall ? r.wall : r.makespan);
+  return v;
+}
+
+// Baseline, ratios and verdict of one group (rows given by index).
+void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& group,
+           const Headline& headline) {
+  std::vector<std::vector<double>> samples;
+  std::vector<bool> eligible;
+  const ComparisonRow* base = nullptr;
+  for (std::size_t i : group) {
+    ComparisonRow& r = rows[i];
+    r.headline = headline.clock;
+    samples.push_back(headline_sample(*r.config, headline.clock));
+    r.eligible = r.verified == "yes" && (headline.clock == Clock::kWall || headline.simulated ||
+                                         modelled_makespan_orders(*r.config));
+    eligible.push_back(r.eligible);
+    if (r.config->baseline && (!base || !base->config->baseline)) base = &r;
+    if (!base && r.config->label == "none") base = &r;
+  }
+  const std::vector<std::span<const double>> spans(samples.begin(), samples.end());
+  const stats::GroupVerdict v = stats::judge_group(spans, eligible, kAlpha);
+  for (std::size_t k = 0; k < group.size(); ++k) {
+    ComparisonRow& r = rows[group[k]];
+    r.best = v.best == static_cast<int>(k);
+    r.starred = r.best && v.starred;
+    r.tied = v.tied[k];
+    r.p_vs_best = v.p_adjusted[k];
+    if (!base) {
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      r.vs_baseline = {nan, nan, nan, 0};
+      continue;
+    }
+    r.baseline = base->config->label;
+    r.is_baseline = &r == base;
+    r.vs_baseline =
+        stats::ratio_interval(samples[k], headline_sample(*base->config, headline.clock));
+  }
+}
+
+}  // namespace
+
+Headline choose_headline(int processors, int available, double load_average, bool simulated) {
+  if (simulated)
+    return {Clock::kModelled,
+            "ranked by the simulated makespan (P = " + std::to_string(processors) +
+                " modelled processors: no thread ran, the host's cores and "
+                "load do not enter)",
+            true};
+  const int free_cores = available - static_cast<int>(std::lround(load_average));
+  const std::string host = std::to_string(available) + " cores, load average " +
+                           format_number(load_average, 3) + " at start";
+  if (free_cores >= processors)
+    return {Clock::kWall, "ranked by wall time (P = " + std::to_string(processors) +
+                              " <= " + std::to_string(free_cores) + " free cores: " + host + ")"};
+  return {Clock::kModelled, "ranked by modelled makespan (P = " + std::to_string(processors) +
+                                " > " + std::to_string(std::max(free_cores, 0)) +
+                                " free cores: " + host + "); wall time is shown beside it"};
+}
+
+bool modelled_makespan_orders(const ConfigResult& c) {
+  static const std::set<std::string> fastest_finish = {"gcdlb", "gddlb", "lcdlb", "lddlb", "auto"};
+  return c.schedule_name.empty() && !fastest_finish.count(c.dynamic_name);
+}
+
+Comparison compare_configs(const std::vector<ConfigResult>& configs) {
+  Comparison out;
+  std::map<std::string, std::vector<std::size_t>> groups;
+  std::vector<std::string> order;
+  for (const ConfigResult& c : configs) {
+    out.rows.push_back(summarize_config(c));
+    auto [it, fresh] = groups.try_emplace(group_key(c));
+    if (fresh) order.push_back(it->first);
+    it->second.push_back(out.rows.size() - 1);
+  }
+  std::set<std::string> reasons;
+  bool unranked = false, ties = false, few = false;
+  for (const std::string& g : order) {
+    const ConfigResult& first = *out.rows[groups[g].front()].config;
+    // The simulator's clock ranks a group only when no thread ran any of its rows.
+    const bool simulated = std::all_of(groups[g].begin(), groups[g].end(), [&](std::size_t i) {
+      return out.rows[i].config->simulated;
+    });
+    const Headline h =
+        choose_headline(first.processors, first.available, first.load_average, simulated);
+    if (reasons.insert(h.reason).second) out.notes.push_back(h.reason);
+    judge(out.rows, groups[g], h);
+    for (std::size_t i : groups[g]) {
+      const ComparisonRow& r = out.rows[i];
+      unranked |= r.verified == "yes" && !r.eligible;
+      ties |= r.tied || (r.best && !r.starred);  // as the table marks them
+      few |= r.config->reps.size() < kFewRepetitions;
+    }
+  }
+  out.notes.push_back(
+      "* = best on the ranking clock and faster than every other ranked row of its group "
+      "(two-sided Mann-Whitney U, Holm-adjusted over the group, 95 %)");
+  if (ties)
+    out.notes.push_back(
+        "~ = the group's best (lowest median) and every row not significantly slower than it: a "
+        "tie, the group has no significant winner");
+  if (unranked)
+    out.notes.push_back(
+        "- = not ranked: on an oversubscribed host the modelled makespan misorders in-step "
+        "schedules and fastest-finish schemes (see README, \"Reading the table\")");
+  if (few)
+    out.notes.push_back("warning: fewer than " + std::to_string(kFewRepetitions) +
+                        " repetitions in some rows: intervals are wide and few differences can "
+                        "be significant; use --repetitions");
+  return out;
+}
+
+}  // namespace lbb

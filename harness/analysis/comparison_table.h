@@ -1,0 +1,57 @@
+#pragma once
+// The comparison of strategies: per configuration, both clocks' medians with their intervals,
+// the ratio to the group's baseline, and the verdict of each workload / processors / sweep group
+// on the clock this host can measure honestly.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "harness/analysis/result_set.h"
+#include "harness/stats/rank_tests.h"
+#include "harness/stats/sample_summary.h"
+
+namespace lbb {
+
+enum class Clock { kModelled, kWall };
+enum class OutputFormat { kTable, kCsv, kJson };
+
+// Which clock ranks a group of P processors: wall time when the host had at least P free cores
+// (available processors less the load average, rounded), else the modelled makespan; a
+// simulated group's one clock, the model's, whatever the host.
+struct Headline {
+  Clock clock = Clock::kModelled;
+  std::string reason;      // one line for the footer
+  bool simulated = false;  // the simulator's clock: it orders every strategy it models
+};
+Headline choose_headline(int processors, int available, double load_average,
+                         bool simulated = false);
+
+// Whether the modelled makespan orders this strategy as real cores do when the host is
+// oversubscribed: bulk-synchronous strategies that balance between steps. In-step schedules
+// and the fastest-finish schemes (Zaki, Li & Parthasarathy 1997: gcdlb, gddlb, lcdlb, lddlb) it
+// misorders.
+bool modelled_makespan_orders(const ConfigResult& c);
+
+struct ComparisonRow {
+  const ConfigResult* config = nullptr;
+  stats::SampleSummary makespan, wall;  // over the verified repetitions
+  double ideal = 0, efficiency = 0, imbalance = 0, migrations = 0, megabytes = 0, balance = 0;
+  std::string attributes;  // the workload's run attributes, "  name=value" (medians)
+  std::string verified;    // yes, NO (k), FAILED: reason
+  Clock headline = Clock::kModelled;
+  std::string baseline;  // the group's baseline label; empty: none
+  bool is_baseline = false;
+  stats::RatioInterval vs_baseline;  // headline clock, this row / the baseline
+  bool eligible = false, best = false, starred = false, tied = false;
+  double p_vs_best = 1;  // Holm-adjusted Mann-Whitney p against the group's best
+};
+
+struct Comparison {
+  std::vector<ComparisonRow> rows;
+  std::vector<std::string> notes;  // the footer, one line each
+};
+
+Comparison compare_configs(const std::vector<ConfigResult>& configs);
+void print_comparison(std::ostream& out, const Comparison& c, OutputFormat format);
+
+}  // namespace lbb

@@ -1,0 +1,141 @@
+#include "harness/analysis/replay.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <memory>
+
+#include "harness/config/run_spec.h"
+#include "harness/exec/execution.h"
+#include "harness/formats/trace_workload.h"
+#include "harness/sim/cost_stream.h"
+#include "harness/sim/simulate_executor.h"
+#include "harness/stats/kendall.h"
+#include "harness/stats/sample_summary.h"
+
+namespace lbb {
+
+namespace {
+
+class CollectingSink final : public StepSink {
+ public:
+  void on_step(const StepRecord& r) override { records.push_back(r); }
+  std::vector<StepRecord> records;
+};
+
+std::string text_of(const RunInfo& info, const char* key) {
+  auto it = info.text.find(key);
+  return it == info.text.end() ? std::string() : it->second;
+}
+double number_of(const RunInfo& info, const char* key) {
+  auto it = info.number.find(key);
+  return it == info.number.end() ? 0.0 : it->second;
+}
+
+// The first step whose owners (of any phase) or migrations differ from the recorded ones; empty:
+// none.
+std::string first_difference(const ResultReader& archive, const std::string& run,
+                             const std::vector<StepRecord>& sim, const RecordedStream& recorded) {
+  const std::vector<double> migrations = archive.read_series(run, "step/migrations");
+  if (migrations.size() != sim.size()) return "step counts differ";
+  const int phases = recorded.phases();
+  for (std::size_t s = 0; s < sim.size(); ++s) {
+    for (int ph = 0; ph < phases; ++ph) {
+      const std::span<const int> owner = recorded.recorded_owner(static_cast<int>(s), ph);
+      const std::span<const int> simulated =
+          phases == 1 ? std::span<const int>(sim[s].module_owner)
+                      : std::span<const int>(sim[s].phase_module_owner)
+                            .subspan(static_cast<std::size_t>(ph) * owner.size(), owner.size());
+      if (!std::equal(owner.begin(), owner.end(), simulated.begin(), simulated.end()))
+        return "owners differ at step " + std::to_string(s) +
+               (phases == 1 ? "" : " phase " + std::to_string(ph));
+    }
+    if (static_cast<double>(sim[s].migrations) != migrations[s])
+      return "migrations differ at step " + std::to_string(s) + " (" +
+             std::to_string(sim[s].migrations) + " simulated, " +
+             std::to_string(static_cast<long long>(migrations[s])) + " recorded)";
+  }
+  return "";
+}
+
+}  // namespace
+
+ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
+                       const SimSettings& settings) {
+  ReplayedRun out;
+  out.run = info.id;
+  out.workload = text_of(info, "workload");
+  out.label = text_of(info, "balancer");
+  out.sweep = text_of(info, "sweep");
+  out.processors = static_cast<int>(number_of(info, "processors"));
+  out.measured_wall = number_of(info, "wall_total");
+  out.measured_makespan = number_of(info, "makespan_total");
+  try {
+    if (const std::string executor = text_of(info, "executor"); executor != "bsp")
+      throw std::invalid_argument("executor " + executor +
+                                  ": replay reproduces bulk-synchronous (bsp) runs");
+    Config config = load_config_text(text_of(info, "config_yaml"), info.id);
+    if (config.runs.size() != 1) throw std::invalid_argument("its config is not one run");
+    RunSpec spec = config.runs.front();
+    const WorkloadInfo* workload = find_workload_kind(spec.workload);
+    if (!workload) throw std::invalid_argument("unknown workload " + spec.workload);
+    const bool resume = spec.warmup > 0;
+    const std::vector<double> speed =
+        spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
+    if (!workload->make) throw std::invalid_argument(spec.workload + " has no persistent modules");
+    const int phases = workload->make(spec.workload_params)->phases();
+    auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
+    if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
+      out.bulk_synchronous = b->role != BalancerRole::kInStep;
+    spec.executor = "simulate";
+    spec.module_detail = true;
+    spec.external_load.max = 0;  // the recorded costs hold the load the run had
+    spec.warmup = 0;
+    spec.steps = recorded->steps();
+    const auto execution = module_execution([&](const RunSpec&) {
+      return std::make_unique<SimulateExecutor>(settings, recorded);
+    })(spec, *workload);
+    CollectingSink sink;
+    execution->run(sink);
+    for (const StepRecord& r : sink.records) out.predicted += r.makespan;
+    out.difference = first_difference(archive, info.id, sink.records, *recorded);
+    out.reproduced = out.difference.empty();
+    out.steps = std::move(sink.records);
+  } catch (const std::exception& e) {
+    out.skipped = e.what();
+  }
+  return out;
+}
+
+std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings) {
+  std::vector<ReplayedRun> out;
+  for (const RunInfo& info : archive.runs()) {
+    if (text_of(info, "status") == "complete") out.push_back(replay_run(archive, info, settings));
+  }
+  return out;
+}
+
+std::vector<RankAgreement> ranking_agreement(const std::vector<ReplayedRun>& runs) {
+  // group -> strategy -> predicted, measured wall and measured makespan of its repetitions
+  std::map<std::string, std::map<std::string, std::array<std::vector<double>, 3>>> groups;
+  for (const ReplayedRun& r : runs) {
+    if (!r.skipped.empty()) continue;
+    auto& g = groups[r.workload + " P=" + std::to_string(r.processors) +
+                     (r.sweep.empty() ? "" : " " + r.sweep)][r.label];
+    g[0].push_back(r.predicted);
+    g[1].push_back(r.measured_wall);
+    g[2].push_back(r.measured_makespan);
+  }
+  std::vector<RankAgreement> out;
+  for (const auto& [name, strategies] : groups) {
+    std::array<std::vector<double>, 3> medians;
+    for (const auto& [label, values] : strategies)
+      for (std::size_t k = 0; k < values.size(); ++k)
+        medians[k].push_back(stats::median(values[k]));
+    out.push_back({name, static_cast<int>(strategies.size()), kendall_tau_b(medians[0], medians[1]),
+                   kendall_tau_b(medians[0], medians[2])});
+  }
+  return out;
+}
+
+}  // namespace lbb

@@ -1,0 +1,51 @@
+#pragma once
+// Validation before extrapolation (`lbbench simulate --replay ARCHIVE`): every real run archived
+// with module detail is simulated again on its own recorded costs, under its own balancers, and
+// the simulation's makespan is set beside what the run measured. A run replayed with its own
+// balancer must make the very decisions it made: the same owners every step and the same
+// migrations (`reproduced`), since its balancer sees the view the real one saw.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/base/sim_settings.h"
+#include "harness/base/step_record.h"
+#include "harness/results/result_reader.h"
+
+namespace lbb {
+
+struct ReplayedRun {
+  std::string run, workload, label, sweep;
+  int processors = 0;
+  bool bulk_synchronous = true;   // balanced between steps, or not at all (no in-step scheme)
+  std::string skipped;            // non-empty: why it was not replayed
+  double predicted = 0;           // s, sum of the simulated step makespans
+  double measured_wall = 0;       // s, the run's wall_total
+  double measured_makespan = 0;   // s, the run's makespan_total (modelled from CPU time)
+  bool reproduced = false;        // every step's owners and migrations equal the recorded ones
+  std::string difference;         // the first one, when not reproduced
+  std::vector<StepRecord> steps;  // the simulation's
+  double error() const { return measured_wall > 0 ? predicted / measured_wall - 1 : 0; }
+  // Against the run's own modelled makespan (CPU time): what the simulation models, whatever
+  // the host's load did to the wall clock.
+  double cpu_error() const { return measured_makespan > 0 ? predicted / measured_makespan - 1 : 0; }
+};
+
+// One archived run; `info` as ResultReader::runs() lists it. A run it cannot replay (not a bsp
+// run, no module detail, ...) comes back skipped, with why.
+ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
+                       const SimSettings& settings);
+// Every complete run of the archive, through replay_run.
+std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings);
+
+// Per group of runs differing only in strategy (workload, sweep, P): Kendall's tau-b between
+// the strategies' median predicted and median measured makespans, wall time and the runs' own
+// modelled makespan (CPU time: what the simulator models, whatever the host's load did).
+struct RankAgreement {
+  std::string group;
+  int strategies = 0;
+  std::optional<double> tau, tau_makespan;
+};
+std::vector<RankAgreement> ranking_agreement(const std::vector<ReplayedRun>& runs);
+
+}  // namespace lbb

@@ -1,0 +1,173 @@
+#include "harness/analysis/result_set.h"
+
+#include <re2/re2.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+#include "harness/run/executor_registry.h"
+
+namespace lbb {
+
+namespace {
+
+// RE2: linear in the text whatever the pattern (std::regex backtracked exponentially).
+bool searches(const std::string& pattern, const std::string& text) {
+  thread_local std::map<std::string, std::unique_ptr<RE2>> compiled;  // once a pattern
+  auto it = compiled.find(pattern);
+  if (it == compiled.end()) {
+    RE2::Options options;
+    options.set_log_errors(false);
+    it = compiled.emplace(pattern, std::make_unique<RE2>(pattern, options)).first;
+    if (!it->second->ok()) throw std::invalid_argument("not a regular expression: " + pattern);
+  }
+  return RE2::PartialMatch(text, *it->second);
+}
+
+// Appends the repetition to the configuration with its key, creating it in first-seen order.
+template <typename Key>
+ConfigResult& config_for(std::vector<ConfigResult>& out, std::map<Key, std::size_t>& index,
+                         const Key& key, const ConfigResult& fields) {
+  auto [it, fresh] = index.try_emplace(key, out.size());
+  if (fresh) out.push_back(fields);
+  return out[it->second];
+}
+
+}  // namespace
+
+bool Selection::selects(const std::string& workload, const std::string& label) const {
+  if (!only.empty() && !searches(only, workload) && !searches(only, label)) return false;
+  if (!exclude.empty() && (searches(exclude, workload) || searches(exclude, label))) return false;
+  return true;
+}
+
+ConfigKey config_key(const std::string& resolved_yaml) {
+  try {
+    YAML::Node n = YAML::Load(resolved_yaml);  // once: a large archive's time goes in parsing
+    ConfigKey k;
+    try {
+      const YAML::Node b = std::as_const(n)["balancers"][0]["baseline"];  // const: adds nothing
+      k.baseline = b && b.as<bool>();
+    } catch (const YAML::Exception&) {
+      // Not a baseline; the key stands.
+    }
+    n.remove("name");
+    n.remove("output");
+    if (n["execution"]) n["execution"].remove("repetitions");
+    YAML::Emitter out;
+    out << n;
+    k.match = out.c_str();
+    return k;
+  } catch (const YAML::Exception&) {
+    return {resolved_yaml, false};
+  }
+}
+
+std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& outcomes,
+                                                const Provenance& prov, double load_at_start) {
+  std::vector<ConfigResult> out;
+  std::map<const RunSpec*, std::size_t> index;  // a live run's configurations are its specs
+  for (const RunOutcome& o : outcomes) {
+    const RunSpec& s = *o.spec;
+    ConfigResult fields;
+    fields.workload = s.workload;
+    fields.label = s.balancer.label;
+    fields.sweep = s.sweep_label;
+    fields.static_name = s.balancer.static_name;
+    fields.dynamic_name = s.balancer.dynamic_name;
+    fields.schedule_name = s.balancer.schedule_name;
+    fields.processors = s.processors;
+    fields.baseline = s.balancer.baseline;
+    fields.simulated = runs_simulated(s);
+    fields.available = prov.available;
+    fields.load_average = load_at_start;
+    Repetition r;
+    r.error = o.error;
+    r.verified = o.error.empty() && o.verification.passed;
+    const RunSummary& m = o.summary;
+    r.makespan = m.makespan;
+    r.wall = m.wall;
+    r.ideal = m.ideal;
+    r.efficiency = m.efficiency();
+    r.imbalance = m.imbalance;
+    r.migrations = static_cast<double>(m.migrations);
+    r.megabytes = static_cast<double>(m.bytes_moved) / 1e6;
+    r.balance = m.balance;
+    for (const auto& a : o.attributes) r.attributes.push_back({a.name, a.value});
+    config_for(out, index, o.spec, fields).reps.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<ConfigResult> results_from_set(const ResultReader& set, const Selection& sel,
+                                           ReadCount* read) {
+  const std::vector<RunInfo>& runs = set.runs();  // by invocation: the latest last
+  auto text = [](const RunInfo& r, const char* k) {
+    auto it = r.text.find(k);
+    return it == r.text.end() ? std::string() : it->second;
+  };
+  auto number = [](const RunInfo& r, const char* k) {
+    auto it = r.number.find(k);
+    return it == r.number.end() ? 0.0 : it->second;
+  };
+  const std::string wanted = sel.invocation == "latest"
+                                 ? (runs.empty() ? "" : text(runs.back(), "invocation"))
+                                 : sel.invocation;
+  std::set<std::string> invocations;
+  std::map<std::string, double> load_at_start;
+  for (const RunInfo& r : runs) {
+    auto [it, fresh] = load_at_start.try_emplace(text(r, "invocation"), number(r, "load_start"));
+    if (!fresh) it->second = std::min(it->second, number(r, "load_start"));
+  }
+  std::vector<ConfigResult> out;
+  std::map<std::string, std::size_t> index;
+  std::map<std::string, ConfigKey> parsed_configs;
+  for (const RunInfo& info : runs) {
+    if (!wanted.empty() && text(info, "invocation") != wanted) continue;
+    if (!sel.selects(text(info, "workload"), text(info, "balancer"))) continue;
+    invocations.insert(text(info, "invocation"));
+    if (read) ++read->runs;
+    ConfigResult fields;
+    fields.workload = text(info, "workload");
+    fields.label = text(info, "balancer");
+    fields.sweep = text(info, "sweep");
+    fields.static_name = text(info, "static");
+    fields.dynamic_name = text(info, "dynamic");
+    fields.schedule_name = text(info, "schedule");
+    fields.processors = static_cast<int>(number(info, "processors"));
+    // Repetitions share their resolved config: each distinct one is parsed once.
+    const std::string yaml = text(info, "config_yaml");
+    auto [parsed, fresh] = parsed_configs.try_emplace(yaml);
+    if (fresh) parsed->second = config_key(yaml);
+    fields.match_key = parsed->second.match;
+    fields.baseline = parsed->second.baseline;
+    const ExecutorInfo* executor = find_executor(text(info, "executor"));
+    fields.simulated = executor && executor->simulates;
+    fields.available = static_cast<int>(number(info, "available_processors"));
+    fields.load_average = std::max(0.0, load_at_start[text(info, "invocation")]);
+    Repetition r;
+    const std::string status = text(info, "status");
+    if (status != "complete")
+      r.error = text(info, "error").empty() ? "status " + status : text(info, "error");
+    // A simulated run has nothing to verify (no kernel ran): complete is all it can be.
+    r.verified = status == "complete" && (number(info, "verified") == 1 || fields.simulated);
+    if (status == "failed" && text(info, "error").empty()) r.error.clear();  // did not verify
+    r.makespan = number(info, "makespan_total");
+    r.wall = number(info, "wall_total");
+    r.ideal = number(info, "ideal_total");
+    r.efficiency = number(info, "efficiency");
+    r.imbalance = number(info, "imbalance");
+    r.migrations = number(info, "migrations_total");
+    r.megabytes = number(info, "bytes_moved_total") / 1e6;
+    r.balance = number(info, "balance_total");
+    config_for(out, index, fields.match_key, fields).reps.push_back(std::move(r));
+  }
+  if (read) read->invocations = invocations.size();
+  return out;
+}
+
+}  // namespace lbb

@@ -1,0 +1,49 @@
+#pragma once
+// One concrete run, as a config expands into them (harness/config/run_spec.h): a plain record
+// every layer of the harness reads, from the engine up.
+#include <string>
+#include <vector>
+
+#include "core/params.h"
+#include "core/topology.h"
+#include "harness/base/platform_emulation.h"
+#include "harness/base/sim_settings.h"
+
+namespace lbb {
+
+struct BalancerChoice {
+  std::string static_name;  // empty: block initial assignment
+  Params static_params;
+  std::string dynamic_name;  // empty: never rebalance
+  Params dynamic_params;
+  std::string schedule_name;  // an in-step schedule (harness/base/schedule.h) instead of balancers
+  Params schedule_params;
+  std::string label;      // what tables and run ids call it
+  bool baseline = false;  // the entry the table's ratios divide by (default: the `none` entry)
+};
+
+struct RunSpec {
+  std::string name;  // the config's name
+  std::string workload;
+  Params workload_params;
+  // The resolved platform and execution sections (harness/config/config_keys.h), which the
+  // resolved YAML prints; the typed fields below are copies for the code that runs.
+  Params platform_params;
+  Params execution_params;
+  int processors = 1;
+  TopologyKind topology = TopologyKind::kChain;
+  std::vector<double> speeds;  // per processor, emulated; empty: all 1
+  ExternalLoad external_load;  // emulated transient load (Zaki, Li & Parthasarathy 1997)
+  std::string mode = "real";
+  int steps = 1;
+  int warmup = 0;
+  int repetitions = 1;
+  bool module_detail = false;
+  std::string executor = "auto";  // harness/run/executor_registry.h
+  SimSettings sim;                // the simulate executor's execution.sim_* and replay_* keys
+  BalancerChoice balancer;
+  std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"
+  std::string resolved_yaml;  // the run's fully resolved config, archived with it
+};
+
+}  // namespace lbb

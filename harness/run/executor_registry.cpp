@@ -1,0 +1,129 @@
+// The single table of executors. Adding one: its class (an Executor for module workloads) and
+// one line here.
+#include "harness/run/executor_registry.h"
+
+#include <stdexcept>
+
+#include "harness/base/schedule.h"
+#include "harness/exec/async_executor.h"
+#include "harness/exec/bsp_executor.h"
+#include "harness/exec/self_scheduled_executor.h"
+#include "harness/sim/simulate_executor.h"
+#include "harness/sim/tree_execution.h"
+
+namespace lbb {
+
+namespace {
+
+// The simulator's line: it sits above the engine (harness/sim/), so the table does too.
+ExecutorInfo simulate_executor_info() {
+  ExecutorInfo info{
+      "simulate",
+      "no kernel: the balancers decide on recorded (execution.replay_archive) or synthetic module "
+      "costs for P virtual processors, charged as a real machine would (execution.sim_*)",
+      WorkShape::kModules,
+      true,
+      true,
+      [modules = module_execution([](const RunSpec& spec) {
+         if (std::string why = simulation_problem(spec); !why.empty())
+           throw std::invalid_argument(why);
+         return std::make_unique<SimulateExecutor>(
+             simulation_settings(spec), nullptr,
+             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
+       })](const RunSpec& spec, const WorkloadInfo& workload) {
+        // Hwang & Hong's random trees are balanced generation by generation, not as modules.
+        return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);
+      }};
+  info.simulates = true;
+  return info;
+}
+
+}  // namespace
+
+std::span<const ExecutorInfo> executor_registry() {
+  static const std::vector<ExecutorInfo> all = {
+      {"bsp",
+       "bulk-synchronous steps: every processor runs its assigned modules phase by phase; "
+       "balancers "
+       "decide between steps or, profile-driven, when a group's fastest finishes (Zaki, Li & "
+       "Parthasarathy 1997)",
+       WorkShape::kModules, true, false,
+       module_execution([](const RunSpec&) { return std::make_unique<BspExecutor>(); })},
+      {"self_scheduled",
+       "bulk-synchronous steps whose modules the threads take as an OpenMP schedule hands them out "
+       "(the in-step baselines)",
+       WorkShape::kModules, false, true, module_execution([](const RunSpec& spec) {
+         return std::make_unique<SelfScheduledExecutor>(
+             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
+       })},
+      {"level",
+       "level-synchronous: the tasks of level i are born, balanced and run before any of level "
+       "i+1 (Hwang & Hong 2001, section 3)",
+       WorkShape::kLevels, true, true, level_execution},
+      {"async",
+       "no barrier between steps: a module runs step s once the modules it depends on finished "
+       "s-1; the predictive balancer moves modules meanwhile (Iqbal, Saltz & Bokhari 1986)",
+       WorkShape::kModules, true, false,
+       module_execution([](const RunSpec&) { return std::make_unique<AsyncExecutor>(); })},
+      {"async_modelled",
+       "async in the order of the modelled clocks, one processor acting at a time: the run P "
+       "dedicated processors would make, on a host with fewer free cores",
+       WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
+         return std::make_unique<AsyncExecutor>(AsyncOrder::kModelled);
+       })},
+      simulate_executor_info(),
+  };
+  return all;
+}
+
+const ExecutorInfo* find_executor(std::string_view name) {
+  for (const auto& info : executor_registry())
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+std::vector<std::string> executor_choices() {
+  std::vector<std::string> names = {"auto"};
+  for (const auto& info : executor_registry()) names.push_back(info.name);
+  return names;
+}
+
+WorkShape workload_shape(const WorkloadInfo& workload) {
+  return workload.make_levels      ? WorkShape::kLevels
+         : workload.simulated_only ? WorkShape::kCosts
+                                   : WorkShape::kModules;
+}
+
+std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, WorkShape shape) {
+  if (shape == WorkShape::kCosts && !info.simulates)
+    return "executor " + info.name +
+           " runs kernels; synthetic costs need execution.executor: simulate";
+  if (info.shape != shape && !(info.simulates && shape == WorkShape::kCosts))
+    return "executor " + info.name + " runs " +
+           (info.shape == WorkShape::kLevels ? "level workloads (tasks born level by level)"
+                                             : "module workloads (modules that persist)");
+  const bool schedule = !spec.balancer.schedule_name.empty();
+  if (schedule && !info.takes_schedule)
+    return "executor " + info.name + " runs balancers, not the in-step schedule " +
+           spec.balancer.schedule_name;
+  if (!schedule && !info.takes_balancers)
+    return "executor " + info.name +
+           " runs an in-step schedule ({ schedule: NAME }), not balancers";
+  return "";
+}
+
+const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload) {
+  const WorkShape shape = workload_shape(workload);
+  if (spec.executor != "auto") {
+    const ExecutorInfo* info = find_executor(spec.executor);
+    if (!info) throw std::invalid_argument("unknown executor " + spec.executor);
+    if (std::string why = executor_mismatch(*info, spec, shape); !why.empty())
+      throw std::invalid_argument(why);
+    return *info;
+  }
+  for (const auto& info : executor_registry())
+    if (executor_mismatch(info, spec, shape).empty()) return info;
+  throw std::invalid_argument("no executor runs " + workload.name + " with " + spec.balancer.label);
+}
+
+}  // namespace lbb

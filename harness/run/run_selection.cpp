@@ -1,0 +1,66 @@
+#include "harness/run/run_selection.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+namespace lbb {
+
+std::vector<PlannedRun> plan_runs(const std::vector<RunSpec>& specs) {
+  int max_reps = 0;
+  for (const auto& spec : specs) max_reps = std::max(max_reps, spec.repetitions);
+  std::vector<PlannedRun> plan;
+  for (int rep = 0; rep < max_reps; ++rep)
+    for (const auto& spec : specs)
+      if (rep < spec.repetitions) plan.push_back({&spec, rep});
+  return plan;
+}
+
+Slice parse_slice(const std::string& text) {
+  const auto slash = text.find('/');
+  Slice s;
+  auto number = [&](std::size_t from, std::size_t to, int& out) {
+    const char* first = text.data() + from;
+    const char* last = text.data() + to;
+    auto [end, ec] = std::from_chars(first, last, out);
+    return ec == std::errc() && end == last && first != last;
+  };
+  if (slash == std::string::npos || !number(0, slash, s.index) ||
+      !number(slash + 1, text.size(), s.count) || s.count < 1 || s.index < 0 || s.index >= s.count)
+    throw std::invalid_argument("'" + text + "' is not i/n with 0 <= i < n");
+  return s;
+}
+
+std::vector<PlannedRun> slice_of(const std::vector<PlannedRun>& plan, Slice slice) {
+  std::vector<PlannedRun> out;
+  for (std::size_t k = 0; k < plan.size(); ++k)
+    if (k % static_cast<std::size_t>(slice.count) == static_cast<std::size_t>(slice.index))
+      out.push_back(plan[k]);
+  return out;
+}
+
+std::vector<PlannedRun> missing_from(const std::vector<PlannedRun>& plan,
+                                     const std::vector<RunInfo>& archived) {
+  std::map<std::pair<std::string, int>, int> done;
+  for (const auto& r : archived) {
+    const auto status = r.text.find("status");
+    const auto yaml = r.text.find("config_yaml");
+    const auto rep = r.number.find("repetition");
+    if (status == r.text.end() || yaml == r.text.end() || rep == r.number.end()) continue;
+    if (status->second == "complete" || status->second == "failed")
+      ++done[{yaml->second, static_cast<int>(rep->second)}];
+  }
+  std::vector<PlannedRun> out;
+  for (const auto& p : plan) {
+    auto it = done.find({p.spec->resolved_yaml, p.repetition});
+    if (it != done.end() && it->second > 0)
+      --it->second;
+    else
+      out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace lbb

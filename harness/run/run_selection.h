@@ -1,0 +1,37 @@
+#pragma once
+// Which runs of a config an invocation executes: all of them in round-robin order, one slice of
+// them (`run --slice i/n`, one node of many), or those an archive lacks (`run --resume`).
+#include <string>
+#include <vector>
+
+#include "harness/base/run_spec.h"
+#include "harness/results/result_reader.h"
+
+namespace lbb {
+
+struct PlannedRun {
+  const RunSpec* spec;
+  int repetition;
+};
+
+// Repetitions go round-robin over the configurations, so a slow spell of a shared machine lands
+// on every strategy alike instead of on one.
+std::vector<PlannedRun> plan_runs(const std::vector<RunSpec>& specs);
+
+struct Slice {
+  int index = 0;  // 0 <= index < count
+  int count = 1;
+};
+// "i/n" with 0 <= i < n; throws std::invalid_argument otherwise (the empty text too).
+Slice parse_slice(const std::string& text);
+// Runs k of the plan with k % count == index: deterministic, and the slices of one plan are
+// disjoint and together the whole plan.
+std::vector<PlannedRun> slice_of(const std::vector<PlannedRun>& plan, Slice slice);
+
+// The plan less the runs the archive already holds complete or failed (matched by resolved
+// config and repetition, each archived run standing for one planned run). Partial runs, left
+// by an interrupted invocation, are run again.
+std::vector<PlannedRun> missing_from(const std::vector<PlannedRun>& plan,
+                                     const std::vector<RunInfo>& archived);
+
+}  // namespace lbb

@@ -1,0 +1,77 @@
+#pragma once
+// Runs one RunSpec end to end: workload -> static balancer -> steps on threads (with the dynamic
+// balancer between them) -> verification -> archive.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/base/run_spec.h"
+#include "harness/results/result_writer.h"
+#include "harness/run/provenance.h"
+#include "harness/run/reference_cache.h"
+#include "harness/run/run_costs.h"
+#include "harness/run/run_summary.h"
+#include "workloads/workload.h"
+
+namespace lbb {
+
+struct RunOutcome {
+  const RunSpec* spec = nullptr;
+  int repetition = 0;
+  std::string run_id;  // empty when not archived
+  RunSummary summary;
+  Verification verification;
+  bool oversubscribed = false;
+  double run_wall = 0;
+  std::string error;                          // non-empty when the run failed before verification
+  std::vector<WorkloadAttribute> attributes;  // the workload's (e.g. tree node counts)
+  RunCosts costs;
+  bool ok() const { return error.empty() && verification.passed; }
+};
+
+// True when a simulating executor runs the spec: its processors are modelled, no thread runs.
+bool runs_simulated(const RunSpec& spec);
+// True when the run's P threads outnumber the host's available cores (never a simulated run's).
+bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance);
+
+// A way to run an entry other than through its executor alone, registered from above (the
+// runner knows no paper): `dynamic: auto` profiles first, then runs its choice
+// (harness/papers/auto_choice.h).
+struct EntryRunner {
+  std::function<bool(const RunSpec&)> claims;
+  // The serial references it takes besides the spec's own.
+  std::function<std::vector<RunSpec>(const RunSpec&)> extra_references;
+  // Never throws, like execute_run.
+  std::function<RunOutcome(const RunSpec&, int repetition, ResultWriter*, const Provenance&,
+                           ReferenceCache*)>
+      run;
+};
+// Adds `runner`; one whose claims a spec has run it. Call before the first run.
+void register_entry_runner(EntryRunner runner);
+
+// Announces to `references` the serial references the run will take: its problem's, and any its
+// entry runner takes (a `dynamic: auto` entry's profile).
+void expect_references(ReferenceCache& references, const RunSpec& spec);
+
+// Never throws for a failure of the run itself: the outcome says what happened, and an
+// archived run is marked "failed" with the reason. The run is verified against the reference
+// `references` holds for its problem (computed there once), or one computed for it alone.
+// `figures` are archived as run attributes beside the workload's (what `dynamic: auto`
+// predicted: harness/papers/auto_choice.h).
+RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archive,
+                       const Provenance& provenance, ReferenceCache* references = nullptr,
+                       const std::vector<WorkloadAttribute>& figures = {});
+
+struct ExecutionResult;
+// A run's header attributes and whole-run figures.
+void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
+                      const Provenance& prov, bool oversubscribed, const std::string& executor);
+void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x);
+// Verification, the workload's attributes and the final status of a finished run: its end
+// (RunWriter::end: its records join the result writer's next part).
+void write_run_outcome(RunWriter& w, const RunOutcome& out);
+// Marks a run that stopped with an error as failed and ends it; never throws (the run's own
+// error wins).
+void write_run_failure(RunWriter& w, const std::string& error) noexcept;
+
+}  // namespace lbb

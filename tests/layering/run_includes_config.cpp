@@ -1,0 +1,8 @@
+// Layering probe (tests/CMakeLists.txt): compiled with the runner's include flags, this file must
+// fail to find the upper header: the runner runs RunSpecs, it reads no config.
+#include "harness/config/run_spec.h"
+#include "harness/run/runner.h"
+
+int probe() {
+  return 0;
+}
