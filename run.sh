@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# lbbench entry point. ./run.sh [build|test [--sanitize]|bench|run CONFIG [args...]|report ARCHIVE [args...]|help]
-#   (no argument)  install missing Debian packages, build, run configs/default.yaml, write its report
+# lbbench entry point; `./run.sh help` lists the commands.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -11,13 +10,28 @@ PACKAGES=(
   libbenchmark-dev libgtest-dev googletest
   libopenblas-openmp-dev liblapack-dev liblapacke-dev
   libssl-dev libgsl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libmetis-dev libre2-dev libbrotli-dev
-  python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-jsonschema python3-brotli
-  clang libclang-rt-14-dev libomp-dev  # ./run.sh test --sanitize: libFuzzer targets
+  python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-yaml python3-jsonschema python3-brotli
 )
+# Only ./run.sh test --sanitize installs these: its libFuzzer targets are built with clang.
+FUZZ_PACKAGES=(clang libclang-rt-14-dev libomp-dev)
 
-ensure_packages() {
+usage() {
+  cat <<'EOF'
+usage: ./run.sh [COMMAND [ARGS...]]
+  (none)              install missing packages, build lbbench, run configs/default.yaml, report it
+  build               build everything (lbbench, tests, benchmarks) in build/
+  test                build everything and run the test suite
+  test --sanitize     the test suite under ASan+UBSan, then the fuzz targets (installs clang)
+  bench [ARGS...]     build and run the Google Benchmark micro-benchmarks (bench/)
+  run CONFIG [ARGS]   build lbbench and run a config: lbbench run CONFIG ARGS
+  report SET [ARGS]   build lbbench and write a result set's report: lbbench report SET ARGS
+  help                this list
+EOF
+}
+
+ensure_packages() {  # ensure_packages PACKAGE...
   local missing=()
-  for p in "${PACKAGES[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -30,7 +44,7 @@ ensure_packages() {
 }
 
 build() {  # build [DIR [cmake configure options...] [-- build options...]]
-  ensure_packages
+  ensure_packages "${PACKAGES[@]}"
   local dir=${1:-$BUILD_DIR} configure=() targets=()
   [ $# -gt 0 ] && shift
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do configure+=("$1"); shift; done
@@ -49,10 +63,14 @@ build() {  # build [DIR [cmake configure options...] [-- build options...]]
 sanitize_test() {
   local asan=${LBB_ASAN_DIR:-build-asan} fuzz=${LBB_FUZZ_DIR:-build-fuzz}
   local seconds=${LBB_FUZZ_SECONDS:-25}
-  build "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_SANITIZE=ON -DLBB_BENCH=OFF
+  ensure_packages "${FUZZ_PACKAGES[@]}"
+  # LBB_UNITY=OFF (both builds): every file compiled alone, as the release build's batches never
+  # show whether a file compiles without its batch-mates.
+  build "$asan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_SANITIZE=ON -DLBB_BENCH=OFF \
+    -DLBB_UNITY=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"
-  build "$fuzz" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_FUZZ=ON \
+  build "$fuzz" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLBB_FUZZ=ON -DLBB_UNITY=OFF \
     -DLBB_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- --target lbb_fuzz_config lbb_fuzz_results lbb_fuzz_options
   for target in config results options; do
     mkdir -p "$fuzz/corpus/$target" "$fuzz/findings"
@@ -108,15 +126,16 @@ case "$cmd" in
     ;;
   report)
     shift
-    [ $# -ge 1 ] || { echo "usage: ./run.sh report ARCHIVE [B.h5] [lbbench report options]" >&2; exit 2; }
+    [ $# -ge 1 ] || { echo "usage: ./run.sh report SET [lbbench report options]" >&2; exit 2; }
     build "$BUILD_DIR" -- --target lbbench
     "$BUILD_DIR/lbbench" report "$@"
     ;;
   help|-h|--help)
-    sed -n '2,3p' "$0"
+    usage
     ;;
   *)
-    echo "run.sh: unknown command '$cmd' (use: build, test, bench, run CONFIG, report ARCHIVE, help)" >&2
+    echo "run.sh: unknown command '$cmd'" >&2
+    usage >&2
     exit 2
     ;;
 esac

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "harness/analysis/comparison_table.h"
@@ -83,11 +84,15 @@ TEST(ComparisonTable, SimulatedGroupRanksEveryStrategyOnTheModelsClock) {
   ASSERT_EQ(c.rows.size(), 4u);
   for (const ComparisonRow& r : c.rows) EXPECT_TRUE(r.eligible) << r.config->label;
   EXPECT_TRUE(c.rows[2].best || c.rows[3].best);  // the fastest modelled rows now rank first
-  std::ostringstream text;
+  std::ostringstream text, wide;
   print_comparison(text, c, OutputFormat::kTable);
-  EXPECT_NE(text.str().find("simulated rows: makespan = wall"), std::string::npos) << text.str();
-  EXPECT_EQ(text.str().find("from thread CPU time"), std::string::npos) << text.str();
-  EXPECT_EQ(text.str().find("- = not ranked"), std::string::npos) << text.str();
+  print_comparison(wide, c, OutputFormat::kTable, true);
+  EXPECT_NE(text.str().find("sim = the simulator's"), std::string::npos) << text.str();
+  EXPECT_NE(wide.str().find("simulated rows: makespan = wall"), std::string::npos) << wide.str();
+  for (const std::string& t : {text.str(), wide.str()}) {
+    EXPECT_EQ(t.find("from thread CPU time"), std::string::npos) << t;
+    EXPECT_EQ(t.find("- = not ranked"), std::string::npos) << t;
+  }
   // A group mixing a real row (another invocation's, read with --all) keeps the host's rules.
   configs[0].simulated = false;
   const Comparison mixed = compare_configs(configs);
@@ -111,6 +116,72 @@ TEST(ComparisonTable, MarkedBaselineWinsOverNone) {
   EXPECT_EQ(c.rows[0].baseline, "omp_dynamic");
   EXPECT_TRUE(c.rows[2].is_baseline);
   EXPECT_NEAR(c.rows[1].vs_baseline.estimate, 1.0 / 3, 0.01);  // wall: 1 against 3
+}
+
+TEST(ComparisonTable, NamedBaselineOverridesTheConfigs) {
+  auto configs = group(16, 0.2);
+  configs[1].baseline = true;
+  const Comparison c = compare_configs(configs, "omp_dynamic");
+  EXPECT_EQ(c.rows[0].baseline, "omp_dynamic");
+  EXPECT_TRUE(c.rows[2].is_baseline);
+  EXPECT_FALSE(c.rows[1].is_baseline);
+  EXPECT_NEAR(c.rows[1].vs_baseline.estimate, 1.0 / 3, 0.01);  // wall: 1 against 3
+  // A group without the named label has no ratios, not the config's baseline's.
+  const Comparison none = compare_configs(configs, "cyclic");
+  EXPECT_TRUE(none.rows[0].baseline.empty());
+  EXPECT_TRUE(std::isnan(none.rows[0].vs_baseline.estimate));
+}
+
+TEST(ComparisonTable, RowsLeftOutKeepTheirRatiosToTheBaseline) {
+  // --only block used to compare block alone, without the baseline none: no ratio column.
+  const auto configs = group(16, 0.2);  // the rows point into it
+  Comparison c = compare_configs(configs);
+  Selection only;
+  only.only = "^block$";
+  EXPECT_EQ(keep_selected(c, only), 3u);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].baseline, "none");
+  EXPECT_NEAR(c.rows[0].vs_baseline.estimate, 0.5, 0.01);
+  EXPECT_TRUE(c.rows[0].starred);  // judged against the rows left out
+  std::ostringstream text;
+  print_comparison(text, c, OutputFormat::kTable);
+  EXPECT_NE(text.str().find("vs none"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("3 rows left out by --only / --exclude"), std::string::npos);
+}
+
+// Lines of `text` that start with `prefix`.
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(prefix)) out.push_back(line);
+  return out;
+}
+
+TEST(ComparisonTable, CompactRowsFitAndVerificationIsOneLineAWorkload) {
+  auto configs = group(16, 0.2);
+  auto other = group(16, 0.2);
+  for (ConfigResult& c : other) c.workload = "matmul";
+  other[1].reps[0].verified = false;
+  configs.insert(configs.end(), other.begin(), other.end());
+  std::ostringstream compact, wide;
+  const Comparison c = compare_configs(configs);
+  print_comparison(compact, c, OutputFormat::kTable);
+  print_comparison(wide, c, OutputFormat::kTable, true);
+  const auto rows = lines_starting(compact.str(), "block_substitution");
+  const auto matmul = lines_starting(compact.str(), "matmul");
+  ASSERT_EQ(rows.size(), 4u) << compact.str();
+  ASSERT_EQ(matmul.size(), 4u) << compact.str();
+  for (const auto& r : rows) EXPECT_LT(r.size(), 120u) << r;
+  EXPECT_EQ(compact.str().find("sweep"), std::string::npos) << compact.str();  // none swept
+  EXPECT_NE(matmul[1].find("unverified"), std::string::npos) << matmul[1];
+  const auto verified = lines_starting(compact.str(), "verified: ");
+  ASSERT_EQ(verified.size(), 2u) << compact.str();
+  EXPECT_EQ(verified[0],
+            "verified: block_substitution: every repetition of its 4 rows matched its reference");
+  EXPECT_EQ(verified[1], "verified: matmul: NOT every row: block NO (1)");
+  // --wide: both clocks and every column, a row well past the compact one.
+  for (const auto& r : lines_starting(wide.str(), "block_substitution")) EXPECT_GT(r.size(), 150u);
 }
 
 TEST(ComparisonTable, FewRepetitionsWarn) {

@@ -71,11 +71,12 @@ template <class Neighbours>
 std::vector<std::pair<int, int>> greedy_cut_pairs(const BisectionGraph& g, int first, int middle,
                                                   int last, Neighbours neighbours) {
   std::vector<std::pair<int, int>> pairs;
-  std::vector<char> matched(g.path.size(), 0);
+  std::vector<char> matched(last - middle, 0);  // by position in P2: O(|P2|), not O(P), a cut
   for (int k = first; k < middle; ++k)
     for (int b : neighbours(g.path[k])) {
-      if (g.position[b] < middle || g.position[b] >= last || matched[b]) continue;
-      matched[b] = 1;
+      if (g.position[b] < middle || g.position[b] >= last || matched[g.position[b] - middle])
+        continue;
+      matched[g.position[b] - middle] = 1;
       pairs.emplace_back(g.path[k], b);
       break;
     }

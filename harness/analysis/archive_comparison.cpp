@@ -14,7 +14,7 @@ namespace lbb {
 
 namespace {
 
-constexpr double kAlpha = 0.05;
+constexpr double kFamilyWiseAlpha = 0.05;
 
 std::vector<double> verified(const ConfigResult& c, bool wall) {
   std::vector<double> v;
@@ -48,7 +48,7 @@ void adjust(std::vector<ConfigChange>& changes, ClockChange ConfigChange::*clock
   const std::vector<double> adj = stats::holm_adjust(p);
   for (std::size_t i = 0; i < matched.size(); ++i) {
     (matched[i]->*clock).p_adjusted = adj[i];
-    (matched[i]->*clock).significant = adj[i] <= kAlpha;
+    (matched[i]->*clock).significant = adj[i] <= kFamilyWiseAlpha;
   }
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 #include "core/text.h"
@@ -50,7 +51,7 @@ void clock_header(std::ostream& out, const std::string& name) {
       << "min-max" << ' ' << std::setw(6) << "cv";
 }
 
-void print_table(std::ostream& out, const Comparison& c) {
+void print_wide_table(std::ostream& out, const Comparison& c) {
   std::size_t wb = 10, ws = 5, wr = 8;
   std::string baseline;
   for (const auto& r : c.rows) {
@@ -109,6 +110,98 @@ void print_table(std::ostream& out, const Comparison& c) {
   for (const auto& n : c.notes) out << printable(n) << "\n";
 }
 
+// The compact table's verdict of a row, in words (the mark before its label says the same).
+std::string verdict(const ComparisonRow& r) {
+  if (r.verified != "yes") return r.verified.starts_with("FAILED") ? "FAILED" : "unverified";
+  if (!r.eligible) return "not ranked";
+  if (r.starred) return "best";
+  if (r.best || r.tied) return "tie";
+  return "slower";
+}
+
+const char* short_clock(const ComparisonRow& r) {
+  if (r.config->simulated) return "sim";
+  return r.headline == Clock::kWall ? "wall" : "model";
+}
+
+std::string interval(const stats::SampleSummary& s) {
+  std::ostringstream out;  // not "[" + ...: GCC 12 warns of a false overlap (-Wrestrict)
+  out << '[' << seconds(s.ci_low) << ',' << seconds(s.ci_high) << ']';
+  return out.str();
+}
+
+// One line per workload: every row verified, or which were not and why.
+void print_verification(std::ostream& out, const Comparison& c) {
+  std::vector<std::string> workloads;
+  for (const auto& r : c.rows)
+    if (std::find(workloads.begin(), workloads.end(), r.config->workload) == workloads.end())
+      workloads.push_back(r.config->workload);
+  for (const std::string& w : workloads) {
+    std::size_t rows = 0;
+    std::string failed;
+    for (const auto& r : c.rows) {
+      if (r.config->workload != w) continue;
+      ++rows;
+      if (r.verified != "yes")
+        failed +=
+            (failed.empty() ? "" : "; ") + printable(r.config->label) + " " + printable(r.verified);
+    }
+    out << "verified: " << printable(w) << ": "
+        << (failed.empty() ? "every repetition of its " + std::to_string(rows) +
+                                 (rows == 1 ? " row" : " rows") + " matched its reference"
+                           : "NOT every row: " + failed)
+        << "\n";
+  }
+}
+
+// The ranking clock of each row, its interval, the ratio and the verdict: rows well under 120
+// characters; --wide has the rest.
+void print_compact_table(std::ostream& out, const Comparison& c) {
+  const auto ranking = [](const ComparisonRow& r) -> const stats::SampleSummary& {
+    return r.headline == Clock::kWall ? r.wall : r.makespan;
+  };
+  std::size_t ww = 9, wb = 10, ws = 0, wi = 8, wr = 8;  // at least the header and a space
+  std::string baseline;
+  for (const auto& r : c.rows) {
+    ww = std::max(ww, printable(r.config->workload).size() + 1);
+    wi = std::max(wi, interval(ranking(r)).size() + 1);
+    wb = std::max(wb, printable(r.config->label).size() + 2);
+    if (!r.config->sweep.empty()) ws = std::max(ws, printable(r.config->sweep).size() + 2);
+    wr = std::max(wr, ratio_text(r).size() + 2);
+    if (!r.baseline.empty()) baseline = printable(r.baseline);
+  }
+  const auto cell = [&](std::size_t w) { return std::setw(static_cast<int>(w)); };
+  out << std::left << cell(ww) << "workload" << std::right << std::setw(4) << "P"
+      << "  " << std::left << cell(wb) << "balancer" << cell(ws) << (ws ? "sweep" : "")
+      << std::right << std::setw(3) << "n" << std::setw(6) << "clock" << std::setw(10) << "median_s"
+      << cell(wi) << "95% CI" << cell(wr) << ("vs " + (baseline.empty() ? "base" : baseline))
+      << "  verdict\n";
+  for (const auto& r : c.rows) {
+    const ConfigResult& k = *r.config;
+    const stats::SampleSummary& s = ranking(r);
+    out << std::left << cell(ww) << printable(k.workload) << std::right << std::setw(4)
+        << k.processors << "  " << std::left << cell(wb) << (mark(r) + printable(k.label))
+        << cell(ws) << printable(k.sweep) << std::right << std::setw(3) << s.n << std::setw(6)
+        << short_clock(r) << std::setw(10) << seconds(s.median) << cell(wi) << interval(s)
+        << cell(wr) << ratio_text(r) << "  " << verdict(r) << "\n";
+  }
+  if (c.rows.empty()) return;
+  print_verification(out, c);
+  std::set<std::string> clocks;
+  for (const auto& r : c.rows) clocks.insert(short_clock(r));
+  std::string legend;
+  if (clocks.count("wall")) legend += "; wall = measured";
+  if (clocks.count("model"))
+    legend += "; model = makespan modelled from thread CPU time (max over processors per phase)";
+  if (clocks.count("sim")) legend += "; sim = the simulator's modelled time (no thread ran)";
+  out << "n = verified repetitions; median and distribution-free 95 % interval of the ranking "
+         "clock"
+      << legend
+      << "; vs = Hodges-Lehmann ratio to the baseline's with its 95 % Moses interval; --wide "
+         "shows both clocks, efficiency, imbalance, migrations and the workload's counts\n";
+  for (const auto& n : c.notes) out << printable(n) << "\n";
+}
+
 // Every CSV/JSON field of a row, in order.
 JsonRow row_json(const ComparisonRow& r) {
   const ConfigResult& k = *r.config;
@@ -153,8 +246,9 @@ JsonRow row_json(const ComparisonRow& r) {
 
 }  // namespace
 
-void print_comparison(std::ostream& out, const Comparison& c, OutputFormat format) {
-  if (format == OutputFormat::kTable) return print_table(out, c);
+void print_comparison(std::ostream& out, const Comparison& c, OutputFormat format, bool wide) {
+  if (format == OutputFormat::kTable)
+    return wide ? print_wide_table(out, c) : print_compact_table(out, c);
   std::vector<JsonRow> rows;
   for (const auto& r : c.rows) rows.push_back(row_json(r));
   if (format == OutputFormat::kJson)

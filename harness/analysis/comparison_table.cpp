@@ -72,9 +72,10 @@ std::vector<double> headline_sample(const ConfigResult& c, Clock clock) {
   return v;
 }
 
-// Baseline, ratios and verdict of one group (rows given by index).
+// Baseline, ratios and verdict of one group (rows given by index). The baseline is the row
+// labelled `named` when one is named, else the config's marked row, else `none`.
 void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& group,
-           const Headline& headline) {
+           const Headline& headline, const std::string& named) {
   std::vector<std::vector<double>> samples;
   std::vector<bool> eligible;
   const ComparisonRow* base = nullptr;
@@ -85,6 +86,10 @@ void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& gro
     r.eligible = r.verified == "yes" && (headline.clock == Clock::kWall || headline.simulated ||
                                          modelled_makespan_orders(*r.config));
     eligible.push_back(r.eligible);
+    if (!named.empty()) {
+      if (r.config->label == named) base = &r;
+      continue;
+    }
     if (r.config->baseline && (!base || !base->config->baseline)) base = &r;
     if (!base && r.config->label == "none") base = &r;
   }
@@ -133,7 +138,7 @@ bool modelled_makespan_orders(const ConfigResult& c) {
   return c.schedule_name.empty() && !fastest_finish.count(c.dynamic_name);
 }
 
-Comparison compare_configs(const std::vector<ConfigResult>& configs) {
+Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::string& baseline) {
   Comparison out;
   std::map<std::string, std::vector<std::size_t>> groups;
   std::vector<std::string> order;
@@ -154,7 +159,7 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs) {
     const Headline h =
         choose_headline(first.processors, first.available, first.load_average, simulated);
     if (reasons.insert(h.reason).second) out.notes.push_back(h.reason);
-    judge(out.rows, groups[g], h);
+    judge(out.rows, groups[g], h, baseline);
     for (std::size_t i : groups[g]) {
       const ComparisonRow& r = out.rows[i];
       unranked |= r.verified == "yes" && !r.eligible;
@@ -178,6 +183,19 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs) {
                         " repetitions in some rows: intervals are wide and few differences can "
                         "be significant; use --repetitions");
   return out;
+}
+
+std::size_t keep_selected(Comparison& c, const Selection& selection) {
+  const std::size_t before = c.rows.size();
+  std::erase_if(c.rows, [&](const ComparisonRow& r) {
+    return !selection.selects(r.config->workload, r.config->label);
+  });
+  const std::size_t hidden = before - c.rows.size();
+  if (hidden > 0 && !c.rows.empty())
+    c.notes.push_back(std::to_string(hidden) +
+                      " rows left out by --only / --exclude; the ratios and marks above were "
+                      "judged with them");
+  return hidden;
 }
 
 }  // namespace lbb

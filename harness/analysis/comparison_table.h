@@ -51,7 +51,16 @@ struct Comparison {
   std::vector<std::string> notes;  // the footer, one line each
 };
 
-Comparison compare_configs(const std::vector<ConfigResult>& configs);
-void print_comparison(std::ostream& out, const Comparison& c, OutputFormat format);
+// `baseline`: the label every group's ratios are taken against (a group without it has none);
+// empty: the config's `baseline: true` row, else `none`.
+Comparison compare_configs(const std::vector<ConfigResult>& configs,
+                           const std::string& baseline = "");
+// Drops the rows `selection` does not keep, after the comparison judged them all (so that a
+// filtered-out baseline still gives the ratios); a note says how many. Returns that number.
+std::size_t keep_selected(Comparison& c, const Selection& selection);
+// The table is compact (one clock, its ratio and verdict; under 120 characters a row) unless
+// `wide`, which shows every column. CSV and JSON always carry every field.
+void print_comparison(std::ostream& out, const Comparison& c, OutputFormat format,
+                      bool wide = false);
 
 }  // namespace lbb

@@ -7,13 +7,13 @@ namespace lbb {
 
 namespace {
 
-std::string text_of(const RunInfo& run, const char* key) {
+std::string recorded_text(const RunInfo& run, const char* key) {
   const auto it = run.text.find(key);
   return it == run.text.end() ? std::string() : it->second;
 }
 
 std::unique_ptr<Workload> workload_of(const RunInfo& run) {
-  const Config config = load_config_text(text_of(run, "config_yaml"), run.id);
+  const Config config = load_config_text(recorded_text(run, "config_yaml"), run.id);
   if (config.runs.size() != 1) throw TraceError("run " + run.id + ": its config is not one run");
   const RunSpec& spec = config.runs.front();
   const WorkloadInfo* info = find_workload_kind(spec.workload);
@@ -74,8 +74,8 @@ std::vector<const RunInfo*> runs_with_modules(const ResultReader& set, const std
     if (!only.empty() && run.id != only) continue;
     const auto modules = run.number.find("modules");
     if (only.empty() &&
-        (text_of(run, "status") != "complete" || modules == run.number.end() ||
-         text_of(run, "config_yaml").find("module_detail: true") == std::string::npos))
+        (recorded_text(run, "status") != "complete" || modules == run.number.end() ||
+         recorded_text(run, "config_yaml").find("module_detail: true") == std::string::npos))
       continue;
     runs.push_back(&run);
   }

@@ -6,6 +6,8 @@
 #include "core/text.h"
 #include "harness/base/schedule.h"
 #include "harness/cli/commands.h"
+#include "harness/config/config_keys.h"
+#include "harness/config/expectations.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "workloads/workload.h"
@@ -29,12 +31,35 @@ void print_params(std::span<const ParamSpec> specs) {
   }
 }
 
+void print_keys(std::span<const KeyDoc> keys) {
+  for (const KeyDoc& k : keys) std::cout << "      " << k.key << ": " << k.meaning << "\n";
+}
+
+// The keys of the file itself, of its platform and execution sections, of a balancers entry
+// and of an expectation row (`lbbench schema --config`: the same as a JSON Schema).
+void print_config_keys() {
+  std::cout << "\nconfig file keys (any parameter may be a list of values: a sweep; "
+               "`lbbench schema --config` prints these as a JSON Schema)\n";
+  print_keys(top_level_table());
+  std::cout << "  platform:\n";
+  print_params(platform_specs());
+  std::cout << "  execution:\n";
+  print_params(execution_specs());
+  std::cout
+      << "  a balancers entry (its other keys are its balancers' or schedule's parameters):\n";
+  print_keys(balancer_entry_keys());
+  std::cout << "  an expectations row:\n";
+  for (const ExpectationKey& k : expectation_keys())
+    std::cout << "      " << k.key << ": " << k.meaning << "\n";
+}
+
 }  // namespace
 
 void add_list_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("list",
-                                     "list workloads and balancers with their "
-                                     "parameters and defaults");
+                                     "list workloads, balancers, schedules, executors and "
+                                     "every config key with its type, default, range and "
+                                     "meaning");
   cmd->callback([] {
     std::cout << "workloads (config: workload: { kind: NAME, param: value })\n";
     for (const auto* w : workload_kinds()) {
@@ -63,6 +88,7 @@ void add_list_command(CLI::App& app) {
                  "the entry)\n";
     for (const auto& e : executor_registry())
       std::cout << "  " << e.name << " - " << e.summary << "\n";
+    print_config_keys();
   });
 }
 

@@ -4,9 +4,12 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
+#include <iostream>
 #include <map>
 
 #include "core/text.h"
+#include "harness/cli/commands.h"
 
 namespace lbb {
 
@@ -39,6 +42,29 @@ void add_result_options(CLI::App& cmd, ResultOptions& o, bool reads_sets) {
   if (reads_sets)
     cmd.add_option("--invocation", o.selection.invocation,
                    "read only this invocation's runs (an id, or latest); default: every run");
+}
+
+void add_table_options(CLI::App& cmd, ResultOptions& o) {
+  cmd.add_flag("--wide", o.wide,
+               "every column: both clocks with intervals, range and cv, efficiency, imbalance, "
+               "migrations, MB moved, balance time, verification and the workload's counts per "
+               "row (default: a compact table of the ranking clock)");
+  cmd.add_option("--baseline", o.baseline,
+                 "the balancer label each group's ratios are taken against (default: the "
+                 "config's `baseline: true` entry, else `none`)");
+}
+
+void check_baseline(const ResultOptions& o, const std::vector<std::string>& labels) {
+  if (o.baseline.empty() || std::find(labels.begin(), labels.end(), o.baseline) != labels.end())
+    return;
+  std::vector<std::string> known = labels;
+  std::sort(known.begin(), known.end());
+  known.erase(std::unique(known.begin(), known.end()), known.end());
+  std::string list;
+  for (const auto& l : known) list += (list.empty() ? "" : ", ") + l;
+  std::cerr << "lbbench: --baseline " << printable(o.baseline)
+            << ": no balancer has that label (labels: " << printable(list) << ")\n";
+  throw CLI::RuntimeError(kExitBadInput);
 }
 
 }  // namespace lbb

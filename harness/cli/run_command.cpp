@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "core/text.h"
 #include "harness/analysis/comparison_table.h"
@@ -43,6 +44,7 @@ struct RunOptions {
   std::string slice;  // i/n
   std::string command;
   bool costs = false;
+  bool quiet = false;  // no progress lines (failures are still reported)
   ResultOptions results;
 };
 
@@ -58,6 +60,9 @@ Config load_selected(const RunOptions& o) {
     std::cerr << e.what() << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
+  std::vector<std::string> labels;
+  for (const RunSpec& r : config.runs) labels.push_back(r.balancer.label);
+  check_baseline(o.results, labels);
   const Selection& sel = o.results.selection;
   std::erase_if(config.runs,
                 [&](const RunSpec& r) { return !sel.selects(r.workload, r.balancer.label); });
@@ -174,10 +179,26 @@ class InterruptGuard {
   std::thread waiter_;
 };
 
-// Runs the plan, one progress line per run on stderr (with an ETA on a terminal).
+// The processors come from the config (platform.processors), never from OMP_NUM_THREADS: a
+// Slurm script that sets it for its allocation would otherwise believe its runs used it.
+void warn_omp_num_threads(const std::vector<PlannedRun>& plan) {
+  const char* env = std::getenv("OMP_NUM_THREADS");
+  if (!env || !*env) return;
+  std::set<int> processors;
+  for (const auto& r : plan) processors.insert(r.spec->processors);
+  if (processors.size() == 1 && std::to_string(*processors.begin()) == env) return;
+  std::string used;
+  for (int p : processors) used += (used.empty() ? "" : ", ") + std::to_string(p);
+  std::cerr << "note: OMP_NUM_THREADS=" << printable(env)
+            << " is not used: each run starts platform.processors threads (here " << used
+            << "); set processors in the config or with --set platform.processors=N\n";
+}
+
+// Runs the plan: one progress line per run on stderr, with an ETA, on a terminal or a log file
+// (a Slurm job's) alike; `quiet` keeps only the lines of runs that failed.
 std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* archive,
-                                const Provenance& prov) {
-  const bool tty = isatty(fileno(stderr)) != 0;
+                                const Provenance& prov, bool quiet) {
+  const bool tty = !quiet && isatty(fileno(stderr)) != 0;
   const int total = static_cast<int>(plan.size());
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
@@ -205,7 +226,7 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
     else if (!r.verification.passed)
       std::cerr << (tty ? "" : what)
                 << "  VERIFICATION FAILED: " << printable(r.verification.detail) << "\n";
-    else
+    else if (!quiet)
       std::cerr << (tty ? "" : what) << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
                 << duration(elapsed / n * (total - n)) << "\n";
   }
@@ -223,10 +244,11 @@ void run(const RunOptions& o) {
   double archive_cpu = 0;  // opening and closing the archive, outside any run
   const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive, archive_cpu);
   warn_oversubscribed(plan, prov);
+  warn_omp_num_threads(plan);
   std::vector<RunOutcome> outcomes;
   {
     const InterruptGuard guard(archive.get(), o.command + (o.resume ? "" : " --resume"));
-    outcomes = run_all(plan, archive.get(), prov);
+    outcomes = run_all(plan, archive.get(), prov, o.quiet);
   }
   const double finish_start = process_cpu_now();
   std::string unwritten;  // why the last runs could not be written, if they could not
@@ -238,8 +260,10 @@ void run(const RunOptions& o) {
   archive_cpu += process_cpu_now() - finish_start;
   const bool table = o.results.format == OutputFormat::kTable;
   if (table) std::cout << "\n";
-  print_comparison(std::cout, compare_configs(results_from_outcomes(outcomes, prov, load_at_start)),
-                   o.results.format);
+  print_comparison(
+      std::cout,
+      compare_configs(results_from_outcomes(outcomes, prov, load_at_start), o.results.baseline),
+      o.results.format, o.results.wide);
   if (archive && unwritten.empty())
     (table ? std::cout : std::cerr)
         << "results: " << printable(archive->path()) << " (" << outcomes.size() << " runs added in "
@@ -301,6 +325,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--costs", o->costs,
                 "print where the invocation's CPU time went: kernels, harness, references, "
                 "verification, writing results");
+  cmd->add_flag("-q,--quiet", o->quiet,
+                "no progress lines (one per run on stderr, with an ETA, by default); a run that "
+                "fails is still reported");
   cmd->add_flag("--resume", o->resume,
                 "run only what the result set lacks: the runs an interrupted invocation did not "
                 "write");
@@ -318,6 +345,7 @@ void add_run_command(CLI::App& app) {
           },
           "i/n"));
   add_result_options(*cmd, o->results);
+  add_table_options(*cmd, o->results);
   cmd->callback([o] {
     o->command = "lbbench run " + o->config + (o->output.empty() ? "" : " -o " + o->output);
     for (const auto& s : o->overrides) o->command += " --set '" + s + "'";

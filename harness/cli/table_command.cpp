@@ -54,10 +54,25 @@ void add_table_command(CLI::App& app) {
       "table", "print the comparison of a result set's runs again (every invocation by default)");
   cmd->add_option("set", o->set, "result set (a directory of parts, or one part)")->required();
   add_result_options(*cmd, o->results, true);
+  add_table_options(*cmd, o->results);
   cmd->callback([o] {
-    const std::vector<ConfigResult> results = read_results(o->set, o->results.selection);
+    // Every run of the chosen invocations is compared, and --only / --exclude pick the rows
+    // shown after: a ratio against a baseline they leave out is still the ratio.
+    Selection all = o->results.selection;
+    all.only.clear();
+    all.exclude.clear();
+    const std::vector<ConfigResult> results = read_results(o->set, all);
     if (results.empty()) throw CLI::RuntimeError(kExitBadInput);
-    print_comparison(std::cout, compare_configs(results), o->results.format);
+    std::vector<std::string> labels;
+    for (const ConfigResult& r : results) labels.push_back(r.label);
+    check_baseline(o->results, labels);
+    Comparison comparison = compare_configs(results, o->results.baseline);
+    keep_selected(comparison, o->results.selection);
+    if (comparison.rows.empty()) {
+      std::cerr << "lbbench: " << printable(o->set) << ": --only / --exclude left no runs\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+    print_comparison(std::cout, comparison, o->results.format, o->results.wide);
   });
 }
 

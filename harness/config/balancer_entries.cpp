@@ -4,6 +4,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/base/schedule.h"
+#include "harness/config/config_keys.h"
 #include "harness/config/names.h"
 #include "harness/formats/assignment_file.h"
 
@@ -158,8 +159,7 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
     const std::string key = kv.first.Scalar();
     if (key == "assignment" && st && st->name == "prescribed")
       read_assignment_param(kv.second, e, problems);
-    else if (key != "static" && key != "dynamic" && key != "schedule" && key != "label" &&
-             key != "baseline")
+    else if (!is_balancer_entry_key(key))
       read_param(kv.first, kv.second, st, dy, sc, e, problems);
   }
   check_required(st, e.static_axes, node, problems);

@@ -4,10 +4,47 @@
 
 namespace lbb {
 
-const std::vector<std::string>& top_level_keys() {
-  static const std::vector<std::string> keys = {"name",      "workload", "platform",    "execution",
-                                                "balancers", "output",   "expectations"};
+std::span<const KeyDoc> top_level_table() {
+  static const KeyDoc keys[] = {
+      {"name", "the config's name (default: the file's stem); names the result set"},
+      {"workload",
+       "{ kind: NAME, param: value, ... }, or a list of such maps (one config, several "
+       "workloads); kinds and parameters below"},
+      {"platform", "the processors and their emulated speeds and load (keys below)"},
+      {"execution", "steps, repetitions, the executor and the simulator's charges (keys below)"},
+      {"balancers",
+       "a list of entries: { static: NAME }, { dynamic: NAME }, both, or { schedule: NAME }, "
+       "each with its parameters (keys below)"},
+      {"output", "the result set (a directory) runs are added to (default: results/NAME)"},
+      {"expectations", "a paper's numbers beside the measured ones (row keys below)"},
+  };
   return keys;
+}
+
+const std::vector<std::string>& top_level_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const KeyDoc& k : top_level_table()) out.push_back(k.key);
+    return out;
+  }();
+  return keys;
+}
+
+std::span<const KeyDoc> balancer_entry_keys() {
+  static const KeyDoc keys[] = {
+      {"static", "a static balancer: the partition the run starts from"},
+      {"dynamic", "a dynamic balancer: moves modules between steps (may follow a static:)"},
+      {"schedule", "an in-step loop schedule (no static: or dynamic: in the same entry)"},
+      {"label", "the row's name in the table (default: static+dynamic, or the schedule)"},
+      {"baseline", "true: the row other rows' ratios are taken against (default: none)"},
+  };
+  return keys;
+}
+
+bool is_balancer_entry_key(const std::string& key) {
+  for (const KeyDoc& k : balancer_entry_keys())
+    if (key == k.key) return true;
+  return false;
 }
 
 std::span<const ParamSpec> platform_specs() {
@@ -16,8 +53,10 @@ std::span<const ParamSpec> platform_specs() {
       string_param("topology", "chain", "processor graph for neighbour-restricted balancers",
                    {"chain", "ring", "mesh2d", "hypercube", "complete"}),
       reals_param("speeds", {},
-                  "relative speed per processor in (0, 1], one per processor (empty: all 1); "
-                  "emulated by busy work after each module",
+                  "relative speed per processor in (0, 1]: one per processor, or a pattern that "
+                  "follows the processor count, e.g. last:0.5 (the last at half speed, the rest "
+                  "1), first2:0.25, last50%:0.5, all:0.5,first:1 (later items override; K% rounds "
+                  "up); empty: all 1. Emulated by busy work after each module",
                   1e-3, 1.0),
       real_param("external_load", 0.0,
                  "m: largest transient external load level; a processor under load L runs at "
@@ -27,6 +66,10 @@ std::span<const ParamSpec> platform_specs() {
       int_param("load_seed", 1, "seed of the external load levels", 0),
   };
   return specs;
+}
+
+bool per_processor(const ParamSpec& spec) {
+  return &spec == find_spec(platform_specs(), "speeds");
 }
 
 std::span<const ParamSpec> execution_specs() {

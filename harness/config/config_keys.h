@@ -12,10 +12,24 @@
 
 namespace lbb {
 
+// A key that is not a typed parameter: a top-level key or a balancers entry's own key.
+struct KeyDoc {
+  const char* key;
+  const char* meaning;
+};
+
 // The top-level keys, in the order the resolved YAML writes them.
-const std::vector<std::string>& top_level_keys();
+std::span<const KeyDoc> top_level_table();
+const std::vector<std::string>& top_level_keys();  // their names
+
+// A balancers entry's own keys; its other keys are its balancers' or schedule's parameters.
+std::span<const KeyDoc> balancer_entry_keys();
+bool is_balancer_entry_key(const std::string& key);
 
 std::span<const ParamSpec> platform_specs();
+// Whether `spec` is a platform list with one value per processor, which may also be given as a
+// pattern that follows the processor count (processor_pattern.h): speeds.
+bool per_processor(const ParamSpec& spec);
 std::span<const ParamSpec> execution_specs();
 
 // Copies resolved (complete, checked) section parameters into the run's typed fields.

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <set>
+
+#include "harness/config/config_keys.h"
+#include "harness/config/processor_pattern.h"
 
 namespace lbb {
 
@@ -56,7 +60,21 @@ std::optional<ParamValue> scalar_value(const YAML::Node& n, ParamType type) {
   return std::nullopt;
 }
 
-std::optional<ParamValue> list_value(const YAML::Node& n) {
+// A per-processor pattern ("last:0.5"): text until the processor count is known.
+bool pattern_node(const ParamSpec& spec, const YAML::Node& n) {
+  return per_processor(spec) && n.IsScalar() && looks_like_processor_pattern(n.Scalar());
+}
+
+// check_value, and for a pattern the pattern's own check.
+std::optional<std::string> value_problem(const ParamSpec& spec, const ParamValue& v) {
+  if (const auto* pattern = std::get_if<std::string>(&v); pattern && per_processor(spec))
+    return processor_pattern_problem(*pattern, spec.min.value_or(-HUGE_VAL),
+                                     spec.max.value_or(HUGE_VAL));
+  return check_value(spec, v);
+}
+
+std::optional<ParamValue> list_value(const ParamSpec& spec, const YAML::Node& n) {
+  if (pattern_node(spec, n)) return ParamValue(n.Scalar());
   if (!n.IsSequence()) return std::nullopt;
   std::vector<double> out;
   out.reserve(n.size());
@@ -69,7 +87,9 @@ std::optional<ParamValue> list_value(const YAML::Node& n) {
 }
 
 std::string type_error(const ParamSpec& spec, const YAML::Node& n) {
-  const std::string type(type_name(spec.type));
+  const std::string type =
+      std::string(type_name(spec.type)) +
+      (per_processor(spec) ? " or a pattern such as last:0.5 (`lbbench list`)" : "");
   std::string message = spec.name + " must be " + (type[0] == 'i' ? "an " : "a ") + type;
   if (spec.type != ParamType::kString && n.IsScalar() && quoted(n))
     message += ", not the quoted string \"" + n.Scalar().substr(0, 40) + "\"";
@@ -86,12 +106,12 @@ Axis read_axis(const ParamSpec& spec, const YAML::Node& node, Problems& problems
   Axis axis{spec.name, {}, {}};
   auto take = [&](const YAML::Node& n) {
     std::optional<ParamValue> v =
-        spec.type == ParamType::kRealList ? list_value(n) : scalar_value(n, spec.type);
+        spec.type == ParamType::kRealList ? list_value(spec, n) : scalar_value(n, spec.type);
     if (!v) {
       problems.at(n, type_error(spec, n));
       return;
     }
-    if (auto err = check_value(spec, *v)) {
+    if (auto err = value_problem(spec, *v)) {
       problems.at(n, spec.name + " " + *err);
       return;
     }
@@ -99,7 +119,8 @@ Axis read_axis(const ParamSpec& spec, const YAML::Node& node, Problems& problems
     axis.nodes.push_back(n);
   };
   const bool sweep = spec.type == ParamType::kRealList
-                         ? node.IsSequence() && node.size() > 0 && node[0].IsSequence()
+                         ? node.IsSequence() && node.size() > 0 &&
+                               (node[0].IsSequence() || pattern_node(spec, node[0]))
                          : node.IsSequence();
   if (!sweep) {
     take(node);

@@ -7,6 +7,7 @@
 #include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/memory_estimate.h"
+#include "harness/config/processor_pattern.h"
 #include "harness/config/resolved_yaml.h"
 #include "harness/formats/assignment_file.h"
 #include "harness/formats/trace_workload.h"
@@ -86,6 +87,8 @@ struct Expansion {
   std::map<std::string, bool> balancer_ok;  // by name and parameters
 
   void workload(const WorkloadEntry& we);
+  bool expand_patterns(const WorkloadEntry& we, const TaggedAxes& global,
+                       const std::vector<std::size_t>& g, Params& platform);
   bool check_run(const WorkloadEntry& we, const TaggedAxes& global,
                  const std::vector<std::size_t>& g, RunSpec& base);
   void balancer_entry(const WorkloadEntry& we, const BalancerEntry& entry, const RunSpec& base);
@@ -102,6 +105,7 @@ void Expansion::workload(const WorkloadEntry& we) {
   for_each_combination(global.axes, [&](const std::vector<std::size_t>& g) {
     wp = pp = ep = Params();
     global.fill(g);
+    if (!expand_patterns(we, global, g, pp)) return;
     RunSpec base;
     base.name = config.name;
     base.workload = we.info->name;
@@ -117,6 +121,26 @@ void Expansion::workload(const WorkloadEntry& we) {
     base.sweep_label = swept(global.axes, g);
     for (const auto& entry : sections.balancers) balancer_entry(we, entry, base);
   });
+}
+
+// A per-processor pattern of the platform ("last:0.5") becomes the list for this point's
+// processor count; false (a problem at the pattern) when it names more processors than there are.
+bool Expansion::expand_patterns(const WorkloadEntry& we, const TaggedAxes& global,
+                                const std::vector<std::size_t>& g, Params& platform) {
+  for (std::size_t i = we.axes.size(); i < we.axes.size() + sections.platform.size(); ++i) {
+    const Axis& axis = *global.axes[i];
+    const auto* pattern = std::get_if<std::string>(&axis.values[g[i]]);
+    const ParamSpec* spec = find_spec(platform_specs(), axis.key);
+    if (!pattern || !spec || !per_processor(*spec)) continue;
+    try {
+      platform.set(axis.key, expand_processor_pattern(
+                                 *pattern, static_cast<int>(platform.integer("processors"))));
+    } catch (const std::invalid_argument& e) {
+      problems.at(axis.nodes[g[i]], axis.key + " " + e.what());
+      return false;
+    }
+  }
+  return true;
 }
 
 // Why a balancer of the entry needs a communication graph the workload does not give ("" if none).

@@ -17,19 +17,19 @@ namespace lbb {
 
 namespace {
 
-double number(const RunInfo& r, const std::string& key) {
+double number_or_nan(const RunInfo& r, const std::string& key) {
   auto it = r.number.find(key);
   return it == r.number.end() ? NAN : it->second;
 }
 
-std::string text(const RunInfo& r, const std::string& key) {
+std::string run_text(const RunInfo& r, const std::string& key) {
   auto it = r.text.find(key);
   return it == r.text.end() ? "" : it->second;
 }
 
 // The model's algorithm for a run's dynamic balancer; nullopt: not one the model represents.
 std::optional<MatrixModelAlgorithm> algorithm_of(const RunInfo& r) {
-  const std::string d = text(r, "dynamic");
+  const std::string d = run_text(r, "dynamic");
   if (d.empty() || d == "none") return MatrixModelAlgorithm::kNone;
   if (d == "random") return MatrixModelAlgorithm::kRandom;
   if (d == "diffusion") return MatrixModelAlgorithm::kDiffusion;
@@ -40,7 +40,7 @@ std::optional<MatrixModelAlgorithm> algorithm_of(const RunInfo& r) {
 // alpha and w* from the run's resolved config (its balancer entry's own parameters).
 void read_parameters(const RunInfo& r, MatrixModelParams& q) {
   try {
-    const YAML::Node entry = YAML::Load(text(r, "config_yaml"))["balancers"][0];
+    const YAML::Node entry = YAML::Load(run_text(r, "config_yaml"))["balancers"][0];
     if (entry["alpha"]) q.alpha = entry["alpha"].as<double>();
     if (entry["threshold"]) q.threshold = entry["threshold"].as<double>();
   } catch (const YAML::Exception&) {
@@ -53,7 +53,7 @@ struct Group {
   double median(const std::string& key) const {
     std::vector<double> v;
     for (const RunInfo* r : runs)
-      if (std::isfinite(number(*r, key))) v.push_back(number(*r, key));
+      if (std::isfinite(number_or_nan(*r, key))) v.push_back(number_or_nan(*r, key));
     return v.empty() ? NAN : stats::median(v);
   }
 };
@@ -95,9 +95,9 @@ std::vector<ModelSpeedup> compare_matrix_model(const std::vector<RunInfo>& runs)
   std::map<std::pair<std::string, int>, Group> groups;  // (label, P)
   Group baseline;
   for (const RunInfo& r : runs) {
-    if (text(r, "status") != "complete" || !algorithm_of(r)) continue;
-    const int p = static_cast<int>(number(r, "processors"));
-    groups[{text(r, "balancer"), p}].runs.push_back(&r);
+    if (run_text(r, "status") != "complete" || !algorithm_of(r)) continue;
+    const int p = static_cast<int>(number_or_nan(r, "processors"));
+    groups[{run_text(r, "balancer"), p}].runs.push_back(&r);
     if (*algorithm_of(r) == MatrixModelAlgorithm::kNone && p == 1) baseline.runs.push_back(&r);
   }
   const std::optional<Calibration> c = calibrate(baseline);
@@ -106,7 +106,7 @@ std::vector<ModelSpeedup> compare_matrix_model(const std::vector<RunInfo>& runs)
   for (const auto& [key, g] : groups) {
     const RunInfo& first = *g.runs.front();
     MatrixModelParams q;
-    q.topology = parse_topology(text(first, "topology")).value_or(TopologyKind::kChain);
+    q.topology = parse_topology(run_text(first, "topology")).value_or(TopologyKind::kChain);
     read_parameters(first, q);
     q.decide_seconds = g.median("balance_total") / c->steps;
     const auto algorithm = *algorithm_of(first);

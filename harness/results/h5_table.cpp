@@ -270,7 +270,7 @@ void ColumnTable::append(ColumnTable&& more) {
   for (Column& c : columns) c.pad_to(before + added);
 }
 
-std::string valid_utf8(std::string_view text) {
+std::string as_valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -294,7 +294,7 @@ void h5_check(herr_t status, const std::string& what) {
 }
 
 void write_text_attribute(hid_t obj, const char* name, std::string_view value) {
-  const std::string text = valid_utf8(value);
+  const std::string text = as_valid_utf8(value);
   const H5Id type = text_type(text.size());
   H5Id space(H5Screate(H5S_SCALAR), H5Sclose, "a scalar dataspace");
   H5Id a(H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,

@@ -45,7 +45,7 @@ struct ColumnTable {
 };
 
 // Text as the writer stores it: valid UTF-8, NUL and invalid bytes replaced by U+FFFD.
-std::string valid_utf8(std::string_view text);
+std::string as_valid_utf8(std::string_view text);
 
 // RAII for an HDF5 identifier.
 class H5Id {

@@ -37,7 +37,7 @@ ColumnType value_type(const ResultValue& v) {
 
 void push(Column& c, const ResultValue& v) {
   if (c.type == ColumnType::kText)
-    c.text.push_back(valid_utf8(std::get<std::string>(v)));
+    c.text.push_back(as_valid_utf8(std::get<std::string>(v)));
   else if (c.type == ColumnType::kFloat64)
     c.reals.push_back(std::holds_alternative<double>(v)
                           ? std::get<double>(v)

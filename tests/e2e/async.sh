@@ -18,7 +18,7 @@ balancers:
   - { static: block, dynamic: predictive, threshold: 2, safety_factor: 0.5 }
   - { static: binary_dissection, dynamic: predictive }
 YAML
-"$lbbench" run "$tmp/a.yaml" -o "$tmp/a" > "$tmp/out.txt" 2> "$tmp/err.txt"
+"$lbbench" run "$tmp/a.yaml" -o "$tmp/a" --wide > "$tmp/out.txt" 2> "$tmp/err.txt"
 rows=$(grep -cE '^block_substitution +4 .* yes  .*utilization=0\.[0-9]+ +modules_moved_per_step=' \
   "$tmp/out.txt" || true)
 [ "$rows" -eq 8 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }

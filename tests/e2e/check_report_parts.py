@@ -142,9 +142,11 @@ def owner_changes(modules):
 def check_modules(out, runs, modules, timeline_run):
     figures = json.load(open(f"{out}/figures.json"))
     timeline = [f for f in figures if f["section"] == "Timeline of one run"]
-    if timeline_run == "default":  # the first run that moved modules
-        moved = runs[runs.migrations_total > 0].run
-        timeline_run = next((r for r in moved if timeline and r in timeline[0]["title"]), "")
+    if timeline_run == "default":  # a run that moved modules; where none did, any with detail
+        detailed = runs[runs.run.isin(modules.run)]
+        moved = detailed[detailed.migrations_total > 0].run
+        pool = moved if len(moved) else detailed.run
+        timeline_run = next((r for r in pool if timeline and r in timeline[0]["title"]), "")
     if len(timeline) != 1 or not timeline_run or timeline_run not in timeline[0]["title"]:
         fail(f"no timeline of {timeline_run or 'a run that moved modules'}: "
              f"{[f['title'] for f in timeline]}")

@@ -34,7 +34,8 @@ expectations:
     tolerance_source: "a run's median over itself is 1"
   - { row: never, where: { balancer: none }, metric: efficiency, paper: 1.5, bound: lower }
 YAML
-"$lbbench" run "$tmp/e.yaml" -o "$tmp/e" > "$tmp/run.txt" 2> "$tmp/err.txt" ||
+# --wide: each row with its run attributes (auto records its predictions there).
+"$lbbench" run "$tmp/e.yaml" -o "$tmp/e" --wide > "$tmp/run.txt" 2> "$tmp/err.txt" ||
   { cat "$tmp/run.txt" "$tmp/err.txt"; exit 1; }
 "$lbbench" expect "$tmp/e.yaml" "$tmp/e" > "$tmp/expect.txt"
 for out in "$tmp/run.txt" "$tmp/expect.txt"; do

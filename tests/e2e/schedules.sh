@@ -17,7 +17,7 @@ balancers:
   - { schedule: omp_guided }
   - { schedule: omp_tasks }
 YAML
-"$lbbench" run "$tmp/s.yaml" -o "$tmp/s" > "$tmp/out.txt" 2> "$tmp/err.txt"
+"$lbbench" run "$tmp/s.yaml" -o "$tmp/s" --wide > "$tmp/out.txt" 2> "$tmp/err.txt"
 rows=$(grep -cE '^block_substitution +4 .* yes  remote_runs=[0-9]+$' "$tmp/out.txt" || true)
 [ "$rows" -eq 4 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
 grep -qE '[ *~-]omp_static .* yes  remote_runs=0$' "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }

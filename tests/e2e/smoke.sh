@@ -4,8 +4,9 @@ set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/smoke" > "$tmp/out.txt"
-grep -q "verified" "$tmp/out.txt"
-[ "$(grep -c ' yes$' "$tmp/out.txt")" -eq 3 ] || { cat "$tmp/out.txt"; exit 1; }
+[ "$(grep -c '^block_substitution ' "$tmp/out.txt")" -eq 3 ] || { cat "$tmp/out.txt"; exit 1; }
+grep -qx "verified: block_substitution: every repetition of its 3 rows matched its reference" \
+  "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }
 /usr/bin/python3 tests/e2e/check_results.py "$lbbench" "$tmp/smoke" 3
 # (to files first: grep -q would close the pipe early and pipefail would see SIGPIPE)
 h5dump -H "$tmp"/smoke/*.h5 > "$tmp/dump.txt"

@@ -17,7 +17,7 @@ balancers:
   - { schedule: omp_dynamic, chunk: 2 }
   - { schedule: omp_tasks }
 YAML
-"$lbbench" run "$tmp/tree.yaml" -o "$tmp/tree" > "$tmp/out.txt" 2> "$tmp/err.txt"
+"$lbbench" run "$tmp/tree.yaml" -o "$tmp/tree" --wide > "$tmp/out.txt" 2> "$tmp/err.txt"
 rows=$(grep -c '^tree_search .* yes  nodes=3987  depth=5  leaves=3232  levels=6  LB_model=' \
   "$tmp/out.txt" || true)
 [ "$rows" -eq 12 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }

@@ -1,0 +1,118 @@
+// The simulator at scale (harness/sim/scale_sim.h) is the ordinary simulator's model with less
+// state, not another algorithm: on 64 processors x 4,096 modules it runs the gossip and the
+// multilevel balancers through the same owners, step by step, with the same makespans.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "executor_test_support.h"
+#include "harness/sim/scale_sim.h"
+#include "harness/sim/simulate_executor.h"
+#include "workloads/synthetic_costs.h"
+
+namespace lbb {
+namespace {
+
+constexpr int kProcessors = 64, kModules = 4096, kSteps = 8;
+
+Params costs_params() {
+  Params given;
+  given.set("modules", std::int64_t{kModules});
+  given.set("sd", 0.8);
+  given.set("seed", std::int64_t{5});
+  return resolve_params(SyntheticCosts::info().params, given);
+}
+
+// The ordinary simulator's records of a run under `balancer` (owners during each step).
+std::vector<StepRecord> ordinary(const std::string& balancer, const Params& params) {
+  SyntheticCosts costs(costs_params());
+  ModuleStore store(costs);
+  const Topology chain(TopologyKind::kChain, kProcessors);
+  const auto dynamic = make_balancer(balancer, params);
+  ExecutionPlan plan = testing::plan_for(kProcessors, kSteps, chain);
+  plan.dynamic = dynamic.get();
+  testing::CollectSteps sink;
+  SimSettings free_decisions;  // makespans are the modules' alone
+  free_decisions.measured_decisions = false;
+  SimulateExecutor(free_decisions).run(costs, store, plan, sink);
+  return sink.records;
+}
+
+// Runs `balancer` in the ordinary simulator and, through `step`, in ScaleSim on the same costs.
+template <class Step>
+void expect_same_run(const std::string& balancer, const Params& params, Step step) {
+  SCOPED_TRACE(balancer);
+  const std::vector<StepRecord> records = ordinary(balancer, params);
+  ASSERT_EQ(records.size(), static_cast<std::size_t>(kSteps));
+  SyntheticCosts costs(costs_params());
+  const std::vector<double> cost = costs.step_costs(0);
+  const Topology chain(TopologyKind::kChain, kProcessors);
+  ScaleSim sim(cost, std::vector<double>(kProcessors, 1.0), chain);
+  std::int64_t moved = 0;
+  for (int s = 0; s < kSteps; ++s) {
+    SCOPED_TRACE("step " + std::to_string(s));
+    ASSERT_EQ(std::vector<int>(sim.owner().begin(), sim.owner().end()), records[s].module_owner);
+    const ScaleStep done = step(sim, s);
+    EXPECT_NEAR(done.makespan, records[s].makespan, 1e-12 * records[s].makespan);
+    EXPECT_EQ(done.migrations, records[s].migrations);
+    moved += done.migrations;
+  }
+  EXPECT_GT(moved, 0);  // the balancer acted: the owners compared are not just the partition
+}
+
+void expect_same_run(const std::string& balancer, const Params& params = {}) {
+  const auto dynamic = make_balancer(balancer, params);
+  expect_same_run(balancer, params, [&](ScaleSim& sim, int s) { return sim.step(s, *dynamic); });
+}
+
+TEST(ScaleSim, GossipMakesTheOrdinarySimulatorsDecisions) {
+  expect_same_run("gossip");
+}
+
+TEST(ScaleSim, TemperedGossipMakesTheOrdinarySimulatorsDecisions) {
+  Params tempered;
+  tempered.set("criterion", std::string("tempered"));
+  tempered.set("iterations", std::int64_t{3});
+  expect_same_run("gossip", tempered);
+}
+
+TEST(ScaleSim, MultilevelMakesTheOrdinarySimulatorsDecisions) {
+  expect_same_run("multilevel");
+}
+
+TEST(ScaleSim, MultilevelOnRangesMakesTheOrdinarySimulatorsDecisions) {
+  for (const double min_gain : {0.0, 0.05}) {
+    Params params;
+    params.set("min_gain", min_gain);
+    const MultilevelDiffusion multilevel;
+    expect_same_run("multilevel", params,
+                    [&](ScaleSim& sim, int s) { return sim.step(s, multilevel, min_gain); });
+  }
+}
+
+TEST(ScaleSim, RangesStartFromTheBlockPartition) {
+  SyntheticCosts costs(costs_params());
+  const std::vector<double> cost = costs.step_costs(0);
+  const Topology chain(TopologyKind::kChain, kProcessors);
+  ScaleSim sim(cost, std::vector<double>(kProcessors, 1.0), chain);
+  const auto gossip = make_balancer("gossip", Params{});
+  while (sim.step(0, *gossip).migrations == 0) {
+  }
+  EXPECT_THROW(sim.step(1, MultilevelDiffusion{}, 0.05), std::logic_error);
+}
+
+TEST(ScaleSim, LoadsFollowTheMovedModules) {
+  SyntheticCosts costs(costs_params());
+  const std::vector<double> cost = costs.step_costs(0);
+  const Topology chain(TopologyKind::kChain, kProcessors);
+  ScaleSim sim(cost, std::vector<double>(kProcessors, 1.0), chain);
+  const auto gossip = make_balancer("gossip", Params{});
+  for (int s = 0; s < 3; ++s) sim.step(s, *gossip);
+  std::vector<double> fresh(kProcessors, 0.0);
+  for (int m = 0; m < kModules; ++m) fresh[sim.owner()[m]] += cost[m];
+  for (int p = 0; p < kProcessors; ++p) EXPECT_NEAR(sim.loads()[p], fresh[p], 1e-12);
+}
+
+}  // namespace
+}  // namespace lbb
