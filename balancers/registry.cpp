@@ -27,6 +27,7 @@
 #include "balancers/partition/optimal_chain.h"
 #include "balancers/partition/optimal_chain_bokhari.h"
 #include "balancers/partition/orb.h"
+#include "balancers/partition/prescribed.h"
 
 namespace lbb {
 
@@ -40,6 +41,7 @@ std::span<const BalancerInfo> balancer_registry() {
       GreedyProbe::info(),
       LptPartition::info(),
       OrbPartition::info(),
+      PrescribedPartition::info(),
       NoBalance::info(),
       RandomNeighbour::info(),
       LocalAverageDiffusion::info(),

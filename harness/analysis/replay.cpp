@@ -7,6 +7,7 @@
 
 #include "harness/config/run_spec.h"
 #include "harness/exec/execution.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/sim/cost_stream.h"
 #include "harness/sim/simulate_executor.h"
 #include "harness/stats/kendall.h"
@@ -76,7 +77,7 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     Config config = load_config_text(text_of(info, "config_yaml"), info.id);
     if (config.runs.size() != 1) throw std::invalid_argument("its config is not one run");
     RunSpec spec = config.runs.front();
-    const WorkloadInfo* workload = find_workload(spec.workload);
+    const WorkloadInfo* workload = find_workload_kind(spec.workload);
     if (!workload) throw std::invalid_argument("unknown workload " + spec.workload);
     const bool resume = spec.warmup > 0;
     const std::vector<double> speed =

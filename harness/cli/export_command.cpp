@@ -1,9 +1,12 @@
-// lbbench export SET --to DIR: the set's tables as CSV files that any tool reads as they are.
+// lbbench export SET --to DIR: the set's tables as CSV files that any tool reads as they are;
+// --format vt: each run with module detail as vt's LBDatafile set; --format chrome: as a Chrome
+// trace-event timeline (harness/formats/).
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,7 +16,10 @@
 #include <string>
 
 #include "core/text.h"
+#include "harness/analysis/run_trace.h"
+#include "harness/analysis/timeline.h"
 #include "harness/cli/commands.h"
+#include "harness/formats/vt_datafile.h"
 #include "harness/results/result_reader.h"
 
 namespace lbb {
@@ -100,20 +106,74 @@ void export_set(const std::string& set, const std::string& dir) {
     std::cerr << "lbbench: left out: " << printable(p) << "\n";
 }
 
+// A file name for a run id: what is not a letter, digit or '-' becomes '_'.
+std::string file_name(const std::string& run) {
+  std::string name;
+  for (char c : run) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return name;
+}
+
+std::string run_folder(const std::string& dir, const std::string& run) {
+  const std::string path = dir + "/" + file_name(run);
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (!std::filesystem::is_directory(path)) throw ResultError(path + ": not a directory");
+  return path;
+}
+
+// Each run with module detail (or `run`) as DIR/<run>/data.<rank>.json.
+void export_vt(const std::string& set, const std::string& dir, const std::string& run) {
+  const ResultReader reader(set);
+  for (const RunInfo* info : runs_with_modules(reader, run)) {
+    const Trace trace = trace_of_run(reader, *info);
+    const std::string folder = run_folder(dir, info->id);
+    for (const auto& [name, text] : vt_files(trace)) write_file(folder, name, text);
+    std::cout << printable(folder) << ": " << trace.ranks << " LBDatafiles, " << trace.steps
+              << " phases of " << trace.modules << " tasks\n";
+  }
+}
+
+// Each run with module detail (or `run`) as DIR/<run>.trace.json.
+void export_timelines(const std::string& set, const std::string& dir, const std::string& run) {
+  const ResultReader reader(set);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
+  for (const RunInfo* info : runs_with_modules(reader, run)) {
+    const std::string name = file_name(info->id) + ".trace.json";
+    write_file(dir, name, chrome_timeline(reader, *info));
+    std::cout << printable(dir) << "/" << name << ": Chrome trace events (Perfetto opens it)\n";
+  }
+}
+
 }  // namespace
 
 void add_export_command(CLI::App& app) {
   auto set = std::make_shared<std::string>();
   auto to = std::make_shared<std::string>();
+  auto format = std::make_shared<std::string>("csv");
+  auto run = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "export",
       "write a result set's tables as CSV: runs.csv, steps.csv, procs.csv, invocations.csv and "
       "modules.csv where recorded (units and meanings: lbbench schema)");
   cmd->add_option("set", *set, "result set (a directory of parts, or one part)")->required();
   cmd->add_option("--to", *to, "directory to write the CSV files into")->required();
-  cmd->callback([set, to] {
+  cmd->add_option("--format", *format,
+                  "csv: the tables; vt: each run with module detail as DIR/<run>/data.<rank>.json, "
+                  "DARMA vt's LBDatafile (LBAF and vt-tv read it; workload kind trace imports it); "
+                  "chrome: each such run as DIR/<run>.trace.json, a timeline of trace events "
+                  "(Perfetto, chrome://tracing)")
+      ->check(CLI::IsMember({"csv", "vt", "chrome"}));
+  cmd->add_option("--run", *run, "vt, chrome: only this run (an id, as lbbench show lists them)");
+  cmd->callback([set, to, format, run] {
     try {
-      export_set(*set, *to);
+      if (*format == "vt")
+        export_vt(*set, *to, *run);
+      else if (*format == "chrome")
+        export_timelines(*set, *to, *run);
+      else
+        export_set(*set, *to);
     } catch (const std::exception& e) {
       std::cerr << "lbbench: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);

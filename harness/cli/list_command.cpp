@@ -6,9 +6,9 @@
 #include "core/text.h"
 #include "harness/base/schedule.h"
 #include "harness/cli/commands.h"
-#include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/expectations.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "workloads/workload.h"
 
@@ -62,9 +62,9 @@ void add_list_command(CLI::App& app) {
                                      "meaning");
   cmd->callback([] {
     std::cout << "workloads (config: workload: { kind: NAME, param: value })\n";
-    for (const auto& w : workload_registry()) {
-      std::cout << "  " << w.name << " - " << w.summary << "\n";
-      print_params(w.params);
+    for (const auto* w : workload_kinds()) {
+      std::cout << "  " << w->name << " - " << w->summary << "\n";
+      print_params(w->params);
     }
     for (auto kind : {BalancerKind::kStatic, BalancerKind::kDynamic}) {
       std::cout << (kind == BalancerKind::kStatic

@@ -6,6 +6,7 @@
 #include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/names.h"
+#include "harness/formats/assignment_file.h"
 
 namespace lbb {
 
@@ -100,6 +101,16 @@ void read_param(const YAML::Node& key_node, const YAML::Node& value, const Balan
   }
 }
 
+// `assignment: FILE` of a prescribed entry: the owners the file gives (harness/formats/).
+void read_assignment_param(const YAML::Node& value, BalancerEntry& e, Problems& problems) {
+  if (!value.IsScalar()) return problems.at(value, "assignment must be a file path");
+  try {
+    e.static_axes.push_back({"owners", {read_assignment(value.Scalar())}, {value}});
+  } catch (const std::invalid_argument& x) {
+    problems.at(value, x.what());
+  }
+}
+
 void check_required(const BalancerInfo* info, const std::vector<Axis>& axes, const YAML::Node& node,
                     Problems& problems) {
   if (!info) return;
@@ -146,7 +157,10 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
   }
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
-    if (!is_balancer_entry_key(key)) read_param(kv.first, kv.second, st, dy, sc, e, problems);
+    if (key == "assignment" && st && st->name == "prescribed")
+      read_assignment_param(kv.second, e, problems);
+    else if (!is_balancer_entry_key(key))
+      read_param(kv.first, kv.second, st, dy, sc, e, problems);
   }
   check_required(st, e.static_axes, node, problems);
   check_required(dy, e.dynamic_axes, node, problems);

@@ -13,6 +13,7 @@
 #include "harness/config/run_spec.h"
 #include "harness/config/sweep_expansion.h"
 #include "harness/config/yaml_reader.h"
+#include "harness/formats/trace_workload.h"
 
 namespace lbb {
 
@@ -54,10 +55,10 @@ void read_workloads(const YAML::Node& root, ConfigSections& sections, Problems& 
       return;
     }
     const std::string kind = wl["kind"].IsScalar() ? wl["kind"].Scalar() : "";
-    const WorkloadInfo* info = find_workload(kind);
+    const WorkloadInfo* info = find_workload_kind(kind);
     if (!info) {
       std::string known;
-      for (const auto& w : workload_registry()) known += (known.empty() ? "" : ", ") + w.name;
+      for (const auto* w : workload_kinds()) known += (known.empty() ? "" : ", ") + w->name;
       problems.at(wl["kind"], "unknown workload '" + kind + "' (known: " + known + ")");
       return;
     }

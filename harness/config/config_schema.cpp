@@ -1,12 +1,13 @@
 #include "harness/config/config_schema.h"
 
 #include "balancers/balancer.h"
+#include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/config_values.h"
 #include "harness/config/expectations.h"
 #include "harness/config/names.h"
 #include "harness/config/processor_pattern.h"
-#include "harness/base/schedule.h"
+#include "harness/formats/trace_workload.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -92,9 +93,9 @@ Json when(const char* role, const std::string& name, std::span<const ParamSpec> 
 
 Json workload_schema() {
   Json kinds = Json::array(), cases = Json::array();
-  for (const WorkloadInfo& w : workload_registry()) {
-    kinds.push_back(w.name);
-    cases.push_back(when("kind", w.name, w.params));
+  for (const WorkloadInfo* w : workload_kinds()) {  // the registry's kinds and `trace`
+    kinds.push_back(w->name);
+    cases.push_back(when("kind", w->name, w->params));
   }
   return Json{{"type", "object"},
               {"properties", {{"kind", {{"enum", kinds}}}}},

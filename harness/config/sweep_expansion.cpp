@@ -9,6 +9,8 @@
 #include "harness/config/memory_estimate.h"
 #include "harness/config/processor_pattern.h"
 #include "harness/config/resolved_yaml.h"
+#include "harness/formats/assignment_file.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "harness/sim/simulate_executor.h"
 
@@ -250,6 +252,20 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
       problems.at(entry.node, we.info->name + ": " + why);
       return;
     }
+    if (b.static_name == "prescribed")  // an assignment read from a file, checked before any run
+      if (const std::string why =
+              assignment_problem(b.static_params.reals("owners"),
+                                 we.info->module_count(run.workload_params), run.processors);
+          !why.empty()) {
+        problems.at(entry.node, why);
+        return;
+      }
+    if (run.workload == "trace")  // a run longer than its trace, refused before any run
+      if (const std::string why = trace_steps_problem(run.workload_params, run.warmup + run.steps);
+          !why.empty()) {
+        problems.at(entry.node, why);
+        return;
+      }
     if (runs_simulated(run, *we.info))
       if (const std::string why = simulation_problem(run); !why.empty()) {
         problems.at(entry.node, why);

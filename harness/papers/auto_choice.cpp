@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "harness/run/reference_cache.h"
 #include "harness/run/run_costs.h"
@@ -34,7 +35,7 @@ bool is_auto_choice(const RunSpec& spec) {
 
 ProfileShape profile_shape(const RunSpec& spec) {
   ProfileShape shape;
-  const WorkloadInfo* info = find_workload(spec.workload);
+  const WorkloadInfo* info = find_workload_kind(spec.workload);
   if (!info || !info->make) return shape;
   const std::unique_ptr<Workload> w = info->make(spec.workload_params);
   const int modules = w->module_count();
@@ -131,7 +132,7 @@ struct Profile {
 // shares, archived nowhere (its time is archived as auto_profile_seconds).
 Profile run_profile(const RunSpec& spec, ReferenceCache* references) {
   const RunSpec p = auto_profile_spec(spec);
-  const WorkloadInfo* info = find_workload(p.workload);
+  const WorkloadInfo* info = find_workload_kind(p.workload);
   if (!info) throw std::invalid_argument("unknown workload " + p.workload);
   Profile out;
   CpuLap lap;

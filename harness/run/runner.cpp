@@ -6,6 +6,7 @@
 
 #include "core/text.h"
 #include "harness/base/clock.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb {
@@ -131,7 +132,7 @@ void register_entry_runner(EntryRunner runner) {
 }
 
 bool runs_simulated(const RunSpec& spec) {
-  const WorkloadInfo* info = find_workload(spec.workload);
+  const WorkloadInfo* info = find_workload_kind(spec.workload);
   try {
     return info && choose_executor(spec, *info).simulates;
   } catch (const std::invalid_argument&) {
@@ -161,7 +162,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
   RunCosts& costs = out.costs;
   CpuLap lap;  // what each part just done cost
   try {
-    const WorkloadInfo* info = find_workload(spec.workload);
+    const WorkloadInfo* info = find_workload_kind(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
     const std::unique_ptr<Execution> execution = choose_executor(spec, *info).make(spec, *info);
     out.oversubscribed = runs_oversubscribed(spec, provenance);

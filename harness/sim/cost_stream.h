@@ -34,6 +34,15 @@ class CostStream {
   virtual std::span<const int> start_owner(int /*phase*/ = 0) const { return {}; }
 };
 
+// A workload that brings its own costs (an imported trace, harness/formats/trace_workload.h):
+// the simulator asks it for them. Declared here so that the simulator needs nothing above it.
+class CostSource {
+ public:
+  virtual ~CostSource() = default;
+  // Costs for P processors; `partitioned`: a static partitioner places the modules.
+  virtual std::shared_ptr<CostStream> stream(int processors, bool partitioned) const = 0;
+};
+
 class SyntheticStream final : public CostStream {
  public:
   explicit SyntheticStream(SyntheticCosts& source) : source_(source) {}
@@ -53,8 +62,8 @@ class RecordedStream final : public CostStream {
  public:
   // phases: the workload's; resume: start from the first recorded step's owners (the run had
   // warm-up steps).
-  RecordedStream(const ResultReader& archive, const std::string& run,
-                 std::span<const double> speed, int phases = 1, bool resume = false);
+  RecordedStream(const ResultReader& archive, const std::string& run, std::span<const double> speed,
+                 int phases = 1, bool resume = false);
   const std::vector<double>& nominal(int step, int phase) override;
   std::span<const int> recorded_owner(int step, int phase) const override;
   std::span<const double> recorded_busy(int step, int phase) const override;

@@ -46,6 +46,8 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
   if (costs_) return costs_;
   if (auto* synthetic = dynamic_cast<SyntheticCosts*>(&workload))
     return std::make_shared<SyntheticStream>(*synthetic);
+  if (auto* source = dynamic_cast<const CostSource*>(&workload))
+    return source->stream(plan.processors, plan.initial != nullptr);
   if (settings_.replay_archive.empty())
     throw std::invalid_argument(
         "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "

@@ -1,0 +1,224 @@
+#include "harness/formats/trace.h"
+
+#include <glob.h>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "harness/formats/csv_trace.h"
+#include "harness/formats/vt_datafile.h"
+
+namespace lbb {
+
+namespace {
+
+void check(bool ok, const std::string& where, const std::string& what) {
+  if (!ok) throw TraceError(where + ": " + what);
+}
+
+// Dense indices of the sorted distinct values.
+std::map<std::int64_t, int> numbering(std::vector<std::int64_t> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::map<std::int64_t, int> index;
+  for (std::size_t k = 0; k < values.size(); ++k) index.emplace(values[k], static_cast<int>(k));
+  return index;
+}
+
+// A module's owner in the steps it did not run in: its last one, or before its first run the
+// first one.
+void fill_owners(Trace& t) {
+  for (int m = 0; m < t.modules; ++m) {
+    int last = -1;
+    for (int s = 0; s < t.steps; ++s) {
+      int& o = t.owner[static_cast<std::size_t>(s) * t.modules + m];
+      if (o >= 0)
+        last = o;
+      else
+        o = last;
+    }
+    for (int s = t.steps - 1; s >= 0; --s) {
+      int& o = t.owner[static_cast<std::size_t>(s) * t.modules + m];
+      if (o >= 0)
+        last = o;
+      else
+        o = last;
+    }
+  }
+}
+
+}  // namespace
+
+void TraceBuilder::task(std::int64_t step, std::int64_t task, double cost, std::int64_t rank,
+                        const std::string& where) {
+  check(step >= 0, where, "a negative phase or step id");
+  check(task >= 0, where, "a negative task id");
+  check(std::isfinite(cost) && cost >= 0, where, "a task's time must be a finite number >= 0");
+  check(rank >= -1 && rank < kTraceMaxRanks, where,
+        "a rank (node, owner) must be in [0, " + std::to_string(kTraceMaxRanks) + ")");
+  check(static_cast<std::int64_t>(records_.size()) < kTraceMaxCells, where,
+        "more than " + std::to_string(kTraceMaxCells) + " task records");
+  records_.push_back({step, task, cost, rank});
+}
+
+void TraceBuilder::bytes(std::int64_t task, double bytes, const std::string& where) {
+  check(std::isfinite(bytes) && bytes >= 0 && bytes < 1e15, where,
+        "bytes must be a finite number in [0, 1e15)");
+  double& b = bytes_[task];
+  b = std::max(b, bytes);
+}
+
+void TraceBuilder::link(std::int64_t a, std::int64_t b, const std::string& where) {
+  check(static_cast<std::int64_t>(links_.size()) < kTraceMaxLinks, where,
+        "more than " + std::to_string(kTraceMaxLinks) + " communications");
+  if (a != b) links_.emplace_back(std::min(a, b), std::max(a, b));
+}
+
+void TraceBuilder::busy(std::int64_t step, std::int64_t rank, double seconds,
+                        const std::string& where) {
+  check(std::isfinite(seconds) && seconds >= 0, where, "busy must be a finite number >= 0");
+  check(rank >= 0 && rank < kTraceMaxRanks, where, "busy of a rank out of range");
+  check(static_cast<std::int64_t>(busy_.size()) < kTraceMaxCells, where, "too many busy times");
+  busy_[{step, rank}] = seconds;
+}
+
+Trace TraceBuilder::build() const {
+  if (records_.empty()) throw TraceError(source_ + ": no tasks in any phase");
+  std::vector<std::int64_t> steps, tasks;
+  std::int64_t ranks = 0, unplaced = 0;
+  for (const Record& r : records_) {
+    steps.push_back(r.step);
+    tasks.push_back(r.task);
+    ranks = std::max(ranks, r.rank + 1);
+    unplaced += r.rank < 0;
+  }
+  if (unplaced > 0 && unplaced < static_cast<std::int64_t>(records_.size()))
+    throw TraceError(source_ + ": owners are given for some tasks only");
+  const std::map<std::int64_t, int> step_index = numbering(std::move(steps));
+  const std::map<std::int64_t, int> task_index = numbering(std::move(tasks));
+  Trace t;
+  t.steps = static_cast<int>(step_index.size());
+  t.modules = static_cast<int>(task_index.size());
+  t.ranks = static_cast<int>(ranks);
+  if (static_cast<std::int64_t>(t.steps) * t.modules > kTraceMaxCells)
+    throw TraceError(source_ + ": " + std::to_string(t.steps) + " phases x " +
+                     std::to_string(t.modules) + " tasks is more than " +
+                     std::to_string(kTraceMaxCells) + " cells");
+  const std::size_t cells = static_cast<std::size_t>(t.steps) * t.modules;
+  t.cost.assign(cells, 0.0);
+  t.owner.assign(cells, -1);
+  std::vector<char> seen(cells, 0);
+  for (const Record& r : records_) {
+    const std::size_t cell =
+        static_cast<std::size_t>(step_index.at(r.step)) * t.modules + task_index.at(r.task);
+    if (seen[cell])
+      throw TraceError(source_ + ": task " + std::to_string(r.task) + " appears twice in phase " +
+                       std::to_string(r.step));
+    seen[cell] = 1;
+    t.cost[cell] = r.cost;
+    t.owner[cell] = static_cast<int>(r.rank);
+  }
+  if (unplaced > 0)
+    t.owner.clear();  // none recorded: the run starts from its partition
+  else
+    fill_owners(t);
+  for (const auto& [id, m] : task_index) t.task_id.push_back(id);
+  t.bytes.assign(t.modules, 0.0);
+  for (const auto& [id, b] : bytes_)
+    if (auto it = task_index.find(id); it != task_index.end()) t.bytes[it->second] = b;
+  t.neighbours.resize(t.modules);
+  for (const auto& [a, b] : links_) {
+    const auto ia = task_index.find(a), ib = task_index.find(b);
+    if (ia == task_index.end() || ib == task_index.end()) continue;  // not a task: a node
+    t.neighbours[ia->second].push_back(ib->second);
+    t.neighbours[ib->second].push_back(ia->second);
+  }
+  for (auto& n : t.neighbours) {
+    std::sort(n.begin(), n.end());
+    n.erase(std::unique(n.begin(), n.end()), n.end());
+  }
+  t.busy = busy_times(step_index, t.ranks);
+  place(task_index, t);
+  return t;
+}
+
+void TraceBuilder::coords(std::int64_t task, std::vector<double> centre, const std::string& where) {
+  check(!centre.empty() && centre.size() <= 3, where, "coords must have 1 to 3 numbers");
+  for (double x : centre) check(std::isfinite(x), where, "coords must be finite numbers");
+  check(static_cast<std::int64_t>(coords_.size()) < kTraceMaxCells, where, "too many coords");
+  coords_[task] = std::move(centre);
+}
+
+// The structure, and the centres when every module has them in the same dimensions (a spatial
+// structure without them is none).
+void TraceBuilder::place(const std::map<std::int64_t, int>& task_index, Trace& t) const {
+  t.structure = structure_;
+  const std::size_t d = coords_.empty() ? 0 : coords_.begin()->second.size();
+  bool complete = d > 0;
+  for (const auto& [id, m] : task_index) {
+    const auto it = coords_.find(id);
+    complete = complete && it != coords_.end() && it->second.size() == d;
+  }
+  if (complete) {
+    t.dimensions = static_cast<int>(d);
+    for (const auto& [id, m] : task_index)
+      t.coords.insert(t.coords.end(), coords_.at(id).begin(), coords_.at(id).end());
+  } else if (t.structure == ModuleStructure::kSpatial) {
+    t.structure = ModuleStructure::kIndependent;
+  }
+}
+
+// Every rank's busy time of every step, or none.
+std::vector<double> TraceBuilder::busy_times(const std::map<std::int64_t, int>& step_index,
+                                             int ranks) const {
+  const std::size_t cells = step_index.size() * static_cast<std::size_t>(ranks);
+  if (busy_.size() != cells) return {};
+  std::vector<double> busy(cells, 0.0);
+  for (const auto& [key, seconds] : busy_) {
+    const auto s = step_index.find(key.first);
+    if (s == step_index.end() || key.second >= ranks) return {};
+    busy[static_cast<std::size_t>(s->second) * ranks + key.second] = seconds;
+  }
+  return busy;
+}
+
+std::vector<std::string> trace_files(const std::string& pattern) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (std::filesystem::is_directory(pattern, ec)) {
+    for (const char* ext : {".json", ".csv"}) {
+      for (const auto& e : std::filesystem::directory_iterator(pattern, ec))
+        if (e.is_regular_file() && e.path().extension() == ext) files.push_back(e.path());
+      if (!files.empty()) break;
+    }
+  } else {
+    glob_t g{};
+    if (glob(pattern.c_str(), 0, nullptr, &g) == 0)
+      for (std::size_t k = 0; k < g.gl_pathc; ++k) files.emplace_back(g.gl_pathv[k]);
+    globfree(&g);
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw TraceError(pattern + ": no trace files (*.json or *.csv) match");
+  return files;
+}
+
+Trace read_trace(const std::string& pattern, const std::string& format) {
+  const std::vector<std::string> files = trace_files(pattern);
+  TraceBuilder builder(pattern);
+  for (const std::string& file : files) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(file, ec);
+    if (ec) throw TraceError(file + ": " + ec.message());
+    if (size > kTraceMaxFileBytes)
+      throw TraceError(file + ": " + std::to_string(size) + " bytes, more than the " +
+                       std::to_string(kTraceMaxFileBytes) + " a trace file may have");
+    const bool csv = format == "csv" || (format == "auto" && file.ends_with(".csv"));
+    if (csv)
+      read_csv_trace(file, builder);
+    else
+      read_vt_file(file, builder);
+  }
+  return builder.build();
+}
+
+}  // namespace lbb

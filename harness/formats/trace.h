@@ -1,0 +1,86 @@
+#pragma once
+// A load trace read from another tool's files (vt's LBDatafile JSON, or a plain CSV): tasks'
+// costs step by step, where each ran, how many bytes a move of it copies and which tasks talk to
+// which. Readers hand it records one at a time; TraceBuilder checks them and caps the sizes
+// before anything of the trace's claimed size is allocated, so a hostile file gets a clear
+// TraceError, never memory exhaustion.
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/module_structure.h"
+
+namespace lbb {
+
+class TraceError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Caps on what a trace may claim (a file of these sizes is far past any recorded run).
+inline constexpr std::int64_t kTraceMaxCells = std::int64_t(1) << 24;  // steps x tasks
+inline constexpr std::int64_t kTraceMaxRanks = 1 << 20;
+inline constexpr std::int64_t kTraceMaxLinks = std::int64_t(1) << 24;
+inline constexpr std::uintmax_t kTraceMaxFileBytes = std::uintmax_t(1) << 27;  // each file
+inline constexpr int kTraceMaxDepth = 16;  // JSON nesting; vt's files nest 6 deep
+
+struct Trace {
+  int steps = 0, modules = 0, ranks = 0;  // ranks: processors of the recording
+  int phases_per_step = 1;                // a run's steps of F phases are F trace steps each
+  std::vector<std::int64_t> task_id;      // module m is task task_id[m] (ascending)
+  std::vector<double> cost;               // [step * modules + m], s; 0 where it did not run
+  std::vector<int> owner;     // [step * modules + m], the rank it ran on; empty: not recorded
+  std::vector<double> bytes;  // [m], what a move copies (0: not recorded)
+  std::vector<double> busy;   // [step * ranks + r] when recorded (lbbench's export)
+  std::vector<std::vector<int>> neighbours;  // [m], modules it exchanges data with
+  // What the module order means to balancers, and the modules' centres (dimensions per module;
+  // empty: none), as lbbench's export records them.
+  ModuleStructure structure = ModuleStructure::kIndependent;
+  int dimensions = 0;
+  std::vector<double> coords;
+};
+
+// Collects (step, task) records in any order; build() numbers tasks and steps densely in
+// ascending order of their ids, so neither a huge id nor gaps allocate anything.
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(std::string source) : source_(std::move(source)) {}
+  // One task's cost in one step on `rank` (-1: not recorded, for every task or none); `where`
+  // names the record in messages.
+  void task(std::int64_t step, std::int64_t task, double cost, std::int64_t rank,
+            const std::string& where);
+  void bytes(std::int64_t task, double bytes, const std::string& where);
+  void link(std::int64_t a, std::int64_t b, const std::string& where);
+  void busy(std::int64_t step, std::int64_t rank, double seconds, const std::string& where);
+  void structure(ModuleStructure s) { structure_ = s; }
+  void coords(std::int64_t task, std::vector<double> centre, const std::string& where);
+  Trace build() const;
+
+ private:
+  std::vector<double> busy_times(const std::map<std::int64_t, int>& step_index, int ranks) const;
+  void place(const std::map<std::int64_t, int>& task_index, Trace& t) const;
+  struct Record {
+    std::int64_t step, task;
+    double cost;
+    std::int64_t rank;
+  };
+  std::string source_;
+  std::vector<Record> records_;
+  std::map<std::int64_t, double> bytes_;
+  std::vector<std::pair<std::int64_t, std::int64_t>> links_;      // (a < b), repeats allowed
+  std::map<std::pair<std::int64_t, std::int64_t>, double> busy_;  // (step, rank)
+  ModuleStructure structure_ = ModuleStructure::kIndependent;
+  std::map<std::int64_t, std::vector<double>> coords_;
+};
+
+// The files of one trace: a directory (every *.json, else every *.csv, in it), a file, or a
+// glob of files. Throws TraceError when none match.
+std::vector<std::string> trace_files(const std::string& pattern);
+// vt's LBDatafile set or a CSV file (by their names: *.json or *.csv); format "auto", "vt" or
+// "csv".
+Trace read_trace(const std::string& pattern, const std::string& format = "auto");
+
+}  // namespace lbb

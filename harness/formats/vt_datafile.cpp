@@ -1,0 +1,231 @@
+#include "harness/formats/vt_datafile.h"
+
+#include <brotli/decode.h>
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+namespace lbb {
+
+namespace {
+
+using json = nlohmann::json;
+
+// ModuleStructure by name, as the export writes it in the metadata's attributes.
+constexpr std::pair<ModuleStructure, const char*> kStructures[] = {
+    {ModuleStructure::kChain, "chain"},
+    {ModuleStructure::kSpatial, "spatial"},
+    {ModuleStructure::kIndependent, "independent"}};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceError(path + ": cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// vt's default: the JSON brotli-compressed. Inflated with the output capped, so that a small
+// file inflating past the cap (a compression bomb) is refused.
+std::string inflate_brotli(const std::string& in, const std::string& path) {
+  const std::unique_ptr<BrotliDecoderState, decltype(&BrotliDecoderDestroyInstance)> state(
+      BrotliDecoderCreateInstance(nullptr, nullptr, nullptr), &BrotliDecoderDestroyInstance);
+  if (!state) throw TraceError(path + ": no memory to inflate it");
+  std::string out;
+  const auto* next_in = reinterpret_cast<const std::uint8_t*>(in.data());
+  std::size_t avail_in = in.size();
+  BrotliDecoderResult result = BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT;
+  std::uint8_t buffer[1 << 16];
+  while (result == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+    std::uint8_t* next_out = buffer;
+    std::size_t avail_out = sizeof buffer;
+    result = BrotliDecoderDecompressStream(state.get(), &avail_in, &next_in, &avail_out, &next_out,
+                                           nullptr);
+    out.append(reinterpret_cast<const char*>(buffer), sizeof buffer - avail_out);
+    if (out.size() > kTraceMaxFileBytes)
+      throw TraceError(path + ": inflates to more than the " + std::to_string(kTraceMaxFileBytes) +
+                       " bytes a trace file may have");
+  }
+  if (result != BROTLI_DECODER_RESULT_SUCCESS)
+    throw TraceError(path + ": neither JSON nor brotli-compressed JSON");
+  return out;
+}
+
+bool starts_an_object(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '{';
+}
+
+// Parsed with the nesting capped while parsing, so a file of a million '[' is refused early.
+json parse_json(const std::string& path) {
+  std::string text = read_text(path);
+  if (!starts_an_object(text)) text = inflate_brotli(text, path);
+  if (!starts_an_object(text)) throw TraceError(path + ": not a JSON object");
+  auto capped = [&](int depth, json::parse_event_t, json&) {
+    if (depth > kTraceMaxDepth)
+      throw TraceError(path + ": JSON nested deeper than " + std::to_string(kTraceMaxDepth) +
+                       " levels");
+    return true;
+  };
+  try {
+    return json::parse(text, capped);
+  } catch (const json::exception& e) {
+    throw TraceError(path + ": not valid JSON: " + e.what());
+  }
+}
+
+// A member the format requires, `where` naming its JSON path in messages.
+const json& member(const json& object, const char* key, const std::string& where) {
+  if (!object.is_object()) throw TraceError(where + ": expected an object");
+  const auto it = object.find(key);
+  if (it == object.end()) throw TraceError(where + ": missing '" + key + "'");
+  return *it;
+}
+
+std::int64_t integer(const json& v, const std::string& where) {
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::numeric_limits<std::int64_t>::max())
+    throw TraceError(where + ": integer out of range");
+  if (!v.is_number_integer()) throw TraceError(where + ": expected an integer");
+  return v.get<std::int64_t>();
+}
+
+double number(const json& v, const std::string& where) {
+  if (!v.is_number()) throw TraceError(where + ": expected a number");
+  return v.get<double>();
+}
+
+const json& array(const json& v, const std::string& where) {
+  if (!v.is_array()) throw TraceError(where + ": expected an array");
+  return v;
+}
+
+// An entity's id: `id` (vt's bit-encoded one) or else `seq_id`; -1 for a non-object entity.
+std::int64_t entity_id(const json& entity, const std::string& where) {
+  if (!entity.is_object()) throw TraceError(where + ": expected an object");
+  if (const auto type = entity.find("type"); type != entity.end() && *type != "object") return -1;
+  if (const auto id = entity.find("id"); id != entity.end()) return integer(*id, where + ".id");
+  if (const auto id = entity.find("seq_id"); id != entity.end())
+    return integer(*id, where + ".seq_id");
+  throw TraceError(where + ": an entity needs an 'id' or a 'seq_id'");
+}
+
+void read_task(const json& task, std::int64_t phase, const std::string& where, TraceBuilder& out) {
+  const std::int64_t id = entity_id(member(task, "entity", where), where + ".entity");
+  if (id < 0) throw TraceError(where + ".entity: a task's entity must be an object");
+  const std::int64_t node = integer(member(task, "node", where), where + ".node");
+  if (node < 0) throw TraceError(where + ".node: a negative rank");
+  out.task(phase, id, number(member(task, "time", where), where + ".time"), node, where);
+  const auto a = task.find("attributes");
+  if (a == task.end() || !a->is_object()) return;
+  if (const auto b = a->find("state_bytes"); b != a->end())
+    out.bytes(id, number(*b, where + ".attributes.state_bytes"), where);
+  if (const auto c = a->find("coords"); c != a->end()) {
+    std::vector<double> centre;
+    for (const json& x : array(*c, where + ".attributes.coords"))
+      if (centre.size() <= 3) centre.push_back(number(x, where + ".attributes.coords"));
+    out.coords(id, std::move(centre), where);
+  }
+}
+
+void read_phase(const json& phase, const std::string& where, std::int64_t rank, TraceBuilder& out) {
+  const std::int64_t id = integer(member(phase, "id", where), where + ".id");
+  const json& tasks = array(member(phase, "tasks", where), where + ".tasks");
+  for (std::size_t k = 0; k < tasks.size(); ++k)
+    read_task(tasks[k], id, where + ".tasks[" + std::to_string(k) + "]", out);
+  if (const auto c = phase.find("communications"); c != phase.end()) {
+    const std::string at = where + ".communications";
+    for (std::size_t k = 0; k < array(*c, at).size(); ++k) {
+      const std::string w = at + "[" + std::to_string(k) + "]";
+      const std::int64_t from = entity_id(member((*c)[k], "from", w), w + ".from");
+      const std::int64_t to = entity_id(member((*c)[k], "to", w), w + ".to");
+      if (from >= 0 && to >= 0) out.link(from, to, w);
+    }
+  }
+  if (const auto u = phase.find("user_defined"); rank >= 0 && u != phase.end() && u->is_object())
+    if (const auto b = u->find("busy"); b != u->end())
+      out.busy(id, rank, number(*b, where + ".user_defined.busy"), where);
+}
+
+// The module structure lbbench's export writes in the metadata's attributes.
+void read_structure(const json& metadata, TraceBuilder& out) {
+  const auto a = metadata.find("attributes");
+  if (a == metadata.end() || !a->is_object()) return;
+  const auto s = a->find("structure");
+  if (s == a->end()) return;
+  for (const auto& [structure, name] : kStructures)
+    if (*s == name) out.structure(structure);
+}
+
+}  // namespace
+
+void read_vt_file(const std::string& path, TraceBuilder& out) {
+  const json root = parse_json(path);
+  std::int64_t rank = -1;  // the file's own rank, where its metadata says
+  if (const auto m = root.find("metadata"); m != root.end() && m->is_object()) {
+    if (const auto r = m->find("rank"); r != m->end()) rank = integer(*r, path + ": metadata.rank");
+    read_structure(*m, out);
+  }
+  const json& phases = array(member(root, "phases", path), path + ": phases");
+  for (std::size_t k = 0; k < phases.size(); ++k)
+    read_phase(phases[k], path + ": phases[" + std::to_string(k) + "]", rank, out);
+}
+
+namespace {
+
+json entity(const Trace& t, int m) {
+  return {{"type", "object"},
+          {"id", t.task_id[m]},
+          {"home", t.owner[m]},  // where it was in the first phase
+          {"migratable", true}};
+}
+
+json phase_of(const Trace& t, int s, int rank) {
+  json tasks = json::array(), communications = json::array();
+  for (int m = 0; m < t.modules; ++m) {
+    const std::size_t cell = static_cast<std::size_t>(s) * t.modules + m;
+    if (t.owner[cell] != rank) continue;
+    json task = {
+        {"entity", entity(t, m)}, {"node", rank}, {"resource", "cpu"}, {"time", t.cost[cell]}};
+    if (t.bytes[m] > 0) task["attributes"]["state_bytes"] = t.bytes[m];
+    if (t.dimensions > 0)
+      task["attributes"]["coords"] = std::vector<double>(t.coords.begin() + m * t.dimensions,
+                                                         t.coords.begin() + (m + 1) * t.dimensions);
+    tasks.push_back(std::move(task));
+    for (int n : t.neighbours[m])  // each edge once per receiver: into m
+      communications.push_back({{"type", "SendRecv"},
+                                {"from", entity(t, n)},
+                                {"to", entity(t, m)},
+                                {"messages", 1},
+                                {"bytes", 0.0}});
+  }
+  json phase = {{"id", s}, {"tasks", std::move(tasks)}};
+  if (!communications.empty()) phase["communications"] = std::move(communications);
+  if (!t.busy.empty())
+    phase["user_defined"] = {{"busy", t.busy[static_cast<std::size_t>(s) * t.ranks + rank]}};
+  return phase;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> vt_files(const Trace& trace) {
+  std::vector<std::pair<std::string, std::string>> files;
+  const char* name = "independent";
+  for (const auto& [structure, n] : kStructures)
+    if (structure == trace.structure) name = n;
+  for (int r = 0; r < trace.ranks; ++r) {
+    json phases = json::array();
+    for (int s = 0; s < trace.steps; ++s) phases.push_back(phase_of(trace, s, r));
+    const json metadata = {
+        {"type", "LBDatafile"}, {"rank", r}, {"attributes", {{"structure", name}}}};
+    const json file = {
+        {"type", "LBDatafile"}, {"metadata", metadata}, {"phases", std::move(phases)}};
+    files.emplace_back("data." + std::to_string(r) + ".json", file.dump(1) + "\n");
+  }
+  return files;
+}
+
+}  // namespace lbb

@@ -1,0 +1,16 @@
+"""Reads `lbbench list` on stdin; prints a config entry for every static and dynamic balancer that
+runs on a trace: all but the level balancers (task trees only), the asynchronous one (a trace
+does not say which tasks' steps wait for which) and prescribed (it needs an assignment, tested on
+its own)."""
+import re
+import sys
+
+section = None
+for line in sys.stdin:
+    if not line.startswith(" "):
+        section = "static" if line.startswith("static") else \
+            "dynamic" if line.startswith("dynamic") else None
+        continue
+    m = re.match(r"^  (\w+)(?: \[([^\]]+)\])? - ", line)
+    if section and m and m.group(2) not in ("level", "async") and m.group(1) != "prescribed":
+        print(f"{{ {section}: {m.group(1)} }}")
