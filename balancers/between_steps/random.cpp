@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "balancers/between_steps/ideal_loads.h"
+#include "core/splitmix.h"
 
 namespace lbb {
 
@@ -26,19 +27,6 @@ BalancerInfo RandomNeighbour::info() {
       });
 }
 
-namespace {
-
-// SplitMix64 (Steele, Lea & Flood 2014): one independent, reproducible draw per
-// (seed, step, processor) whatever order processors decide in.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
-
 TransferPlan RandomNeighbour::plan(const UnitLoads& in) const {
   TransferPlan plan = empty_plan(in.loads);
   const auto ideal = local_ideal_ ? local_ideal_loads(in.loads, in.speed, *in.topology)
@@ -51,7 +39,8 @@ TransferPlan RandomNeighbour::plan(const UnitLoads& in) const {
     const auto units = static_cast<std::int64_t>(
         std::floor(alpha_ * (static_cast<double>(in.loads[i]) - threshold) + 1e-9));
     const std::uint64_t draw =
-        mix(mix(mix(seed_) ^ static_cast<std::uint64_t>(in.step)) ^ static_cast<std::uint64_t>(i));
+        splitmix64(splitmix64(splitmix64(seed_) ^ static_cast<std::uint64_t>(in.step)) ^
+                   static_cast<std::uint64_t>(i));
     transfers.push_back({i, neighbours[draw % neighbours.size()], units});
   }
   append_phase(plan, std::move(transfers));

@@ -3,19 +3,12 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/splitmix.h"
 #include "harness/base/clock.h"
 
 namespace lbb {
 
 namespace {
-
-// SplitMix64 (Steele, Lea & Flood 2014): a reproducible draw per (seed, processor, interval).
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // A dependent chain of multiply-adds the compiler cannot drop or shorten. Never inlined: the
 // calibration and busy_work must run the same machine code, or the rate is another loop's.
@@ -47,7 +40,8 @@ PlatformEmulation::PlatformEmulation(std::span<const double> speed, const Extern
 double PlatformEmulation::load_at(int p, double t) const {
   if (load_.max <= 0) return 0;
   const auto interval = static_cast<std::uint64_t>(std::max(0.0, t - start_) / load_.persist_s);
-  const std::uint64_t draw = mix(mix(mix(load_.seed) ^ static_cast<std::uint64_t>(p)) ^ interval);
+  const std::uint64_t draw =
+      splitmix64(splitmix64(splitmix64(load_.seed) ^ static_cast<std::uint64_t>(p)) ^ interval);
   return load_.max * static_cast<double>(draw >> 11) * 0x1.0p-53;
 }
 
