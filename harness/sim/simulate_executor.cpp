@@ -1,8 +1,11 @@
 #include "harness/sim/simulate_executor.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text.h"
 #include "harness/exec/async_executor.h"
 #include "harness/results/result_reader.h"
 #include "harness/sim/sim_async_run.h"
@@ -21,9 +24,20 @@ std::vector<double> recorded_speeds(const ResultReader& archive, const std::stri
   for (const RunInfo& info : archive.runs()) {
     const auto text = info.text.find("speeds");
     if (info.id != run || text == info.text.end() || text->second.empty()) continue;
+    const auto p = info.number.find("processors");
+    const double processors = p == info.number.end() ? -1 : p->second;
     std::vector<double> speeds;
     std::istringstream in(text->second);
-    for (std::string s; std::getline(in, s, ',');) speeds.push_back(std::stod(s));
+    for (std::string item; std::getline(in, item, ',');) {
+      char* end = nullptr;
+      const double x = std::strtod(item.c_str(), &end);
+      if (item.empty() || *end != '\0' || !std::isfinite(x) || x <= 0) break;
+      speeds.push_back(x);
+    }
+    if (static_cast<double>(speeds.size()) != processors)
+      throw std::invalid_argument("simulate: run " + printable(run) + ": speeds '" +
+                                  printable(text->second.substr(0, 200)) + "' are not " +
+                                  "its processors' count of positive numbers");
     return speeds;
   }
   return fallback;

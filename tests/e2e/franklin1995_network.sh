@@ -26,5 +26,22 @@ sed 's/0.5, 0.5, 0.5, 0.5\]/0.5]/' "$config" > "$tmp/short.yaml"
 expect 2 "short.yaml:[0-9]+:[0-9]+: speed_pool has 13 values for 16 processors" -- \
   "$lbbench" run "$tmp/short.yaml" -o "$tmp/no"
 [ ! -e "$tmp/no" ] || { echo "a refused run wrote an archive"; fails=$((fails + 1)); }
+# A recording from elsewhere whose speeds are not its processors' count of positive numbers:
+# every run fails with that message (exit 1, as for a recording that lacks the run).
+cp -r "$tmp/rec" "$tmp/bad"
+/usr/bin/python3 - "$tmp/bad" <<'PY'
+import glob, sys, h5py, numpy as np
+sys.path.insert(0, "report")
+from lbbench_report.results import seal
+for part in glob.glob(sys.argv[1] + "/*.h5"):
+    with h5py.File(part, "r+") as f:
+        n = len(f["runs/speeds"])
+        del f["runs/speeds"]
+        f["runs/speeds"] = np.array([b"1,abc,-2"] * n, dtype="S8")
+    seal(part)
+PY
+expect 1 "speeds '1,abc,-2' are not its processors' count of positive numbers" -- \
+  "$lbbench" run "$config" --set execution.steps=10 --set execution.repetitions=1 \
+  --set "execution.replay_archive=$tmp/bad" -o "$tmp/bad_out"
 echo "franklin1995_network: $fails failures"
 [ "$fails" -eq 0 ]
