@@ -82,6 +82,15 @@ void TraceBuilder::busy(std::int64_t step, std::int64_t rank, double seconds,
   busy_[{step, rank}] = seconds;
 }
 
+void TraceBuilder::phases_per_step(std::int64_t phases, const std::string& where) {
+  check(phases >= 1 && phases <= kTraceMaxPhasesPerStep, where,
+        "phases_per_step must be in [1, " + std::to_string(kTraceMaxPhasesPerStep) + "]");
+  check(phases_per_step_ == 0 || phases_per_step_ == phases, where,
+        "phases_per_step " + std::to_string(phases) + " where another file says " +
+            std::to_string(phases_per_step_));
+  phases_per_step_ = static_cast<int>(phases);
+}
+
 Trace TraceBuilder::build() const {
   if (records_.empty()) throw TraceError(source_ + ": no tasks in any phase");
   std::vector<std::int64_t> steps, tasks;
@@ -104,6 +113,10 @@ Trace TraceBuilder::build() const {
     throw TraceError(source_ + ": " + std::to_string(t.steps) + " phases x " +
                      std::to_string(t.modules) + " tasks is more than " +
                      std::to_string(kTraceMaxCells) + " cells");
+  t.phases_per_step = std::max(phases_per_step_, 1);
+  if (t.steps % t.phases_per_step != 0)
+    throw TraceError(source_ + ": " + std::to_string(t.steps) + " phases are not whole steps of " +
+                     std::to_string(t.phases_per_step) + " phases (phases_per_step)");
   const std::size_t cells = static_cast<std::size_t>(t.steps) * t.modules;
   t.cost.assign(cells, 0.0);
   t.owner.assign(cells, -1);

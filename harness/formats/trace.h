@@ -26,12 +26,15 @@ inline constexpr std::int64_t kTraceMaxRanks = 1 << 20;
 inline constexpr std::int64_t kTraceMaxLinks = std::int64_t(1) << 24;
 inline constexpr std::uintmax_t kTraceMaxFileBytes = std::uintmax_t(1) << 27;  // each file
 inline constexpr int kTraceMaxDepth = 16;  // JSON nesting; vt's files nest 6 deep
+inline constexpr int kTraceMaxPhasesPerStep = 1 << 10;
 
 struct Trace {
   int steps = 0, modules = 0, ranks = 0;  // ranks: processors of the recording
-  int phases_per_step = 1;                // a run's steps of F phases are F trace steps each
-  std::vector<std::int64_t> task_id;      // module m is task task_id[m] (ascending)
-  std::vector<double> cost;               // [step * modules + m], s; 0 where it did not run
+  // A run's steps of F phases, each balanced on its own, are F trace steps each: trace step
+  // s F + f is phase f of step s (steps is a multiple of F).
+  int phases_per_step = 1;
+  std::vector<std::int64_t> task_id;  // module m is task task_id[m] (ascending)
+  std::vector<double> cost;           // [step * modules + m], s; 0 where it did not run
   std::vector<int> owner;     // [step * modules + m], the rank it ran on; empty: not recorded
   std::vector<double> bytes;  // [m], what a move copies (0: not recorded)
   std::vector<double> busy;   // [step * ranks + r] when recorded (lbbench's export)
@@ -56,6 +59,9 @@ class TraceBuilder {
   void link(std::int64_t a, std::int64_t b, const std::string& where);
   void busy(std::int64_t step, std::int64_t rank, double seconds, const std::string& where);
   void structure(ModuleStructure s) { structure_ = s; }
+  // The trace's phases are steps of `phases` phases each (lbbench's export of a run of several
+  // phases); every file that says so must say the same.
+  void phases_per_step(std::int64_t phases, const std::string& where);
   void coords(std::int64_t task, std::vector<double> centre, const std::string& where);
   Trace build() const;
 
@@ -73,6 +79,7 @@ class TraceBuilder {
   std::vector<std::pair<std::int64_t, std::int64_t>> links_;      // (a < b), repeats allowed
   std::map<std::pair<std::int64_t, std::int64_t>, double> busy_;  // (step, rank)
   ModuleStructure structure_ = ModuleStructure::kIndependent;
+  int phases_per_step_ = 0;  // 0: not said (1)
   std::map<std::int64_t, std::vector<double>> coords_;
 };
 

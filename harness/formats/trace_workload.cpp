@@ -1,6 +1,7 @@
 #include "harness/formats/trace_workload.h"
 
 #include <mutex>
+#include <span>
 
 #include "harness/formats/csv_trace.h"
 
@@ -24,36 +25,49 @@ std::shared_ptr<const Trace> load_trace(const std::string& file, const std::stri
 class TraceStream final : public CostStream {
  public:
   TraceStream(std::shared_ptr<const Trace> trace, int processors, bool partitioned)
-      : trace_(std::move(trace)), same_ranks_(trace_->ranks == processors) {
+      : trace_(std::move(trace)),
+        phases_(trace_->phases_per_step),
+        same_ranks_(trace_->ranks == processors) {
     if (!partitioned && !trace_->owner.empty())
-      for (int m = 0; m < trace_->modules; ++m) start_.push_back(trace_->owner[m] % processors);
+      for (int q : std::span(trace_->owner).first(std::size_t(phases_) * trace_->modules))
+        start_.push_back(q % processors);
   }
   const std::vector<double>& nominal(int step, int phase) override {
-    if (step < 0 || step >= trace_->steps || phase != 0)
-      throw std::invalid_argument("the trace has " + std::to_string(trace_->steps) +
-                                  " steps; step " + std::to_string(step) + " asked for");
-    const auto first = trace_->cost.begin() + static_cast<std::ptrdiff_t>(step) * trace_->modules;
+    if (step < 0 || step >= steps() || phase < 0 || phase >= phases_)
+      throw std::invalid_argument("the trace has " + std::to_string(steps()) + " steps of " +
+                                  std::to_string(phases_) + " phases; step " +
+                                  std::to_string(step) + " phase " + std::to_string(phase) +
+                                  " asked for");
+    const auto first = trace_->cost.begin() + row(step, phase);
     row_.assign(first, first + trace_->modules);
     return row_;
   }
   // The recording's own owners and busy times, when it had P ranks: its balancer's view.
-  std::span<const int> recorded_owner(int step, int) const override {
+  std::span<const int> recorded_owner(int step, int phase) const override {
     if (!same_ranks_ || trace_->owner.empty()) return {};
-    return {trace_->owner.data() + static_cast<std::size_t>(step) * trace_->modules,
-            static_cast<std::size_t>(trace_->modules)};
+    return std::span(trace_->owner).subspan(row(step, phase), trace_->modules);
   }
-  std::span<const double> recorded_busy(int step, int) const override {
+  std::span<const double> recorded_busy(int step, int phase) const override {
     if (!same_ranks_ || trace_->busy.empty()) return {};
-    return {trace_->busy.data() + static_cast<std::size_t>(step) * trace_->ranks,
-            static_cast<std::size_t>(trace_->ranks)};
+    const std::size_t k = static_cast<std::size_t>(step) * phases_ + phase;
+    return std::span(trace_->busy).subspan(k * trace_->ranks, trace_->ranks);
   }
-  int steps() const override { return trace_->steps; }
-  std::span<const int> start_owner(int) const override { return start_; }
+  int steps() const override { return trace_->steps / phases_; }
+  // Phase `phase`'s owners in the first step, rank r on processor r mod P.
+  std::span<const int> start_owner(int phase) const override {
+    if (start_.empty()) return {};
+    return std::span(start_).subspan(std::size_t(phase) * trace_->modules, trace_->modules);
+  }
 
  private:
+  // Where phase `phase` of step `step` starts in the trace's [step * modules + m] arrays.
+  std::size_t row(int step, int phase) const {
+    return (static_cast<std::size_t>(step) * phases_ + phase) * trace_->modules;
+  }
   std::shared_ptr<const Trace> trace_;
+  int phases_;
   bool same_ranks_;
-  std::vector<int> start_;  // rank r on processor r mod P; empty: the partition places them
+  std::vector<int> start_;  // [phase * modules + m]; empty: the partition places them
   std::vector<double> row_;
 };
 
@@ -107,8 +121,19 @@ std::shared_ptr<CostStream> TraceWorkload::stream(int processors, bool partition
   return std::make_shared<TraceStream>(trace_, processors, partitioned);
 }
 
+// The first step's costs, over its phases.
 std::vector<double> TraceWorkload::predicted_weights() const {
-  return {trace_->cost.begin(), trace_->cost.begin() + trace_->modules};
+  std::vector<double> all(trace_->modules, 0.0);
+  for (int ph = 0; ph < phases(); ++ph) {
+    const std::vector<double> w = predicted_phase_weights(ph);
+    for (int m = 0; m < trace_->modules; ++m) all[m] += w[m];
+  }
+  return all;
+}
+
+std::vector<double> TraceWorkload::predicted_phase_weights(int phase) const {
+  const auto first = trace_->cost.begin() + static_cast<std::ptrdiff_t>(phase) * trace_->modules;
+  return {first, first + trace_->modules};
 }
 
 std::optional<ModuleGraph> TraceWorkload::communication() const {
@@ -128,7 +153,9 @@ void TraceWorkload::run_module(int, int, int, std::span<std::byte>) {
 
 std::string trace_steps_problem(const Params& params, int steps) {
   try {
-    const int recorded = load_trace(params.text("file"), params.text("format"))->steps;
+    const std::shared_ptr<const Trace> trace =
+        load_trace(params.text("file"), params.text("format"));
+    const int recorded = trace->steps / trace->phases_per_step;
     if (recorded >= steps) return "";
     return "the trace has " + std::to_string(recorded) + " steps; the run needs " +
            std::to_string(steps) + " (execution.warmup + steps)";

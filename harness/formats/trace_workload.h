@@ -1,9 +1,10 @@
 #pragma once
 // `workload: { kind: trace, file: ... }`: an imported load trace (harness/formats/trace.h) as a
-// workload of the simulator. Its tasks are the modules, its phases (vt) or steps (CSV) the steps,
-// its communications the modules' communication graph, and what a move copies their state
-// bytes. The simulate executor takes the costs from it (TraceStream) and starts from the trace's
-// own ranks (rank r on processor r mod P) unless the balancer entry names a static partitioner.
+// workload of the simulator. Its tasks are the modules, its phases (vt) or steps (CSV) the steps
+// (or a step's phases, where lbbench's export of a run of several phases says so), its
+// communications the modules' communication graph, and what a move copies their state bytes.
+// The simulate executor takes the costs from it (TraceStream) and starts from the trace's own
+// ranks (rank r on processor r mod P) unless the balancer entry names a static partitioner.
 // Kept in the harness: the workloads library knows nothing of files.
 #include <memory>
 #include <string>
@@ -33,6 +34,9 @@ class TraceWorkload final : public Workload, public CostSource {
   std::vector<double> module_coords() const override { return trace_->coords; }
   // The first step's costs: what a static partitioner knows before the run.
   std::vector<double> predicted_weights() const override;
+  // A run of several phases exported (lbbench's export): its phases, each balanced on its own.
+  int phases() const override { return trace_->phases_per_step; }
+  std::vector<double> predicted_phase_weights(int phase) const override;
   std::optional<ModuleGraph> dependencies() const override { return std::nullopt; }
   std::optional<ModuleGraph> communication() const override;
   std::size_t state_bytes(int module) const override;

@@ -150,14 +150,18 @@ void read_phase(const json& phase, const std::string& where, std::int64_t rank, 
       out.busy(id, rank, number(*b, where + ".user_defined.busy"), where);
 }
 
-// The module structure lbbench's export writes in the metadata's attributes.
-void read_structure(const json& metadata, TraceBuilder& out) {
+// What lbbench's export writes in the metadata's attributes: the module structure and the
+// phases per step.
+void read_attributes(const json& metadata, const std::string& path, TraceBuilder& out) {
   const auto a = metadata.find("attributes");
   if (a == metadata.end() || !a->is_object()) return;
-  const auto s = a->find("structure");
-  if (s == a->end()) return;
-  for (const auto& [structure, name] : kStructures)
-    if (*s == name) out.structure(structure);
+  if (const auto s = a->find("structure"); s != a->end())
+    for (const auto& [structure, name] : kStructures)
+      if (*s == name) out.structure(structure);
+  if (const auto f = a->find("phases_per_step"); f != a->end()) {
+    const std::string where = path + ": metadata.attributes.phases_per_step";
+    out.phases_per_step(integer(*f, where), where);
+  }
 }
 
 }  // namespace
@@ -167,7 +171,7 @@ void read_vt_file(const std::string& path, TraceBuilder& out) {
   std::int64_t rank = -1;  // the file's own rank, where its metadata says
   if (const auto m = root.find("metadata"); m != root.end() && m->is_object()) {
     if (const auto r = m->find("rank"); r != m->end()) rank = integer(*r, path + ": metadata.rank");
-    read_structure(*m, out);
+    read_attributes(*m, path, out);
   }
   const json& phases = array(member(root, "phases", path), path + ": phases");
   for (std::size_t k = 0; k < phases.size(); ++k)
@@ -219,8 +223,8 @@ std::vector<std::pair<std::string, std::string>> vt_files(const Trace& trace) {
   for (int r = 0; r < trace.ranks; ++r) {
     json phases = json::array();
     for (int s = 0; s < trace.steps; ++s) phases.push_back(phase_of(trace, s, r));
-    const json metadata = {
-        {"type", "LBDatafile"}, {"rank", r}, {"attributes", {{"structure", name}}}};
+    const json attributes = {{"structure", name}, {"phases_per_step", trace.phases_per_step}};
+    const json metadata = {{"type", "LBDatafile"}, {"rank", r}, {"attributes", attributes}};
     const json file = {
         {"type", "LBDatafile"}, {"metadata", metadata}, {"phases", std::move(phases)}};
     files.emplace_back("data." + std::to_string(r) + ".json", file.dump(1) + "\n");

@@ -2,8 +2,9 @@
 // DARMA vt's LB data files (`LBDatafile`, one JSON file per rank; vt's docs/md/node-lb-data.md
 // and scripts/LBDatafile_schema.py describe it): `phases`, each with an `id`, its `tasks` (entity
 // {id or seq_id, home, migratable, type}, node, resource, time) and its `communications` (type,
-// from, to, messages, bytes). lbbench maps a step to a phase, a module to a task, its owner to
-// the node and its cost to the time; the workload's communication graph becomes SendRecv edges.
+// from, to, messages, bytes). lbbench maps a step (each phase of it) to a phase, a module to a
+// task, its owner to the node and its cost to the time; the workload's communication graph
+// becomes SendRecv edges.
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,9 +17,11 @@ namespace lbb {
 // file and the JSON path of what is wrong.
 void read_vt_file(const std::string& path, TraceBuilder& out);
 
-// One LBDatafile per rank of the trace, named data.<rank>.json, as (name, text) pairs. A
-// module's state bytes and centre go in its task's attributes (`state_bytes`, `coords`), the
-// module structure in the metadata's attributes (`structure`), a rank's busy time of a phase in
+// One LBDatafile per rank of the trace, named data.<rank>.json, as (name, text) pairs: trace step
+// k is vt phase k (a run's step s of F phases, each balanced on its own, is vt phases s F to
+// s F + F - 1, as vt makes each balancing point a phase). A module's state bytes and centre go in
+// its task's attributes (`state_bytes`, `coords`), the module structure and F in the metadata's
+// attributes (`structure`, `phases_per_step`), a rank's busy time of a phase in
 // the phase's user_defined (`busy`), where lbbench's import reads them back (so that a replay
 // hands its balancers the view the run had); other tools ignore them. Communications carry messages
 // = 1 and bytes = 0: lbbench records which modules exchange data, not how much.

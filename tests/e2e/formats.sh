@@ -40,14 +40,29 @@ print({r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$
   $py "$here/check_roundtrip.py" "$tmp/$1_csv" "$tmp/$1_b_csv" || fails=$((fails + 1))
 }
 
-# Export -> import -> replay, on a drifting synthetic load that makes the balancers move, and on
-# a real run of kernels (block substitution's uneven blocks), as `simulate --replay` replays it.
+# Export -> import -> replay, on a drifting synthetic load that makes the balancers move (of one
+# phase and of two), and on a real run of kernels (block substitution's uneven blocks), as
+# `simulate --replay` replays it.
 balancers=(greedy refine diffusion random redistribution multilevel)
 run a "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 5 }" \
   "platform: { processors: 4, topology: chain }" \
   "execution: { executor: simulate, steps: 8, repetitions: 1, module_detail: true }" \
   "balancers: [$(printf '{ dynamic: %s }, ' "${balancers[@]}")]"
 round_trip a 4 8
+# A workload of two phases, each balanced on its own (in-step schemes too): each step's phases are
+# consecutive vt phases, the files say how many make a step, and the import balances them apart.
+run phases \
+  "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 7, phases: 2 }" \
+  "platform: { processors: 4, topology: chain }" \
+  "execution: { executor: simulate, steps: 8, repetitions: 1, module_detail: true }" \
+  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }, { dynamic: gcdlb }]"
+round_trip phases 4 8
+# TRFD's two loops on real kernels (the between-step balancers: an in-step scheme's decisions
+# depend on when the real threads met, which no record holds).
+run trfd "workload: { kind: trfd, n: 20, iterations_per_module: 1, seed: 1 }" \
+  "platform: { processors: 4, topology: chain }" "execution: { steps: 6, module_detail: true }" \
+  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }]"
+round_trip trfd 4 6
 run real "workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }" \
   "platform: { processors: 4, topology: chain }" "execution: { steps: 6, module_detail: true }" \
   "balancers: [{ dynamic: greedy }, { dynamic: diffusion }]"
@@ -162,6 +177,14 @@ $py -c "
 print('step,task,cost')
 for k in range(5000): print(f'{k},{k * 200000},0.1')" >"$tmp/h/claim.csv"
 hostile claim.csv "phases x 5000 tasks is more than"
+two_phases() {  # two_phases F: two phases of one task, F of them a step
+  echo "{\"metadata\": {\"attributes\": {\"phases_per_step\": $1}}," \
+    "\"phases\": [{\"id\": 0, \"tasks\": [$good]}, {\"id\": 1, \"tasks\": [$good]}]}"
+}
+two_phases 3 >"$tmp/h/steps.json"
+hostile steps.json "2 phases are not whole steps of 3 phases"
+two_phases 0 >"$tmp/h/zero.json"
+hostile zero.json "phases_per_step must be in \[1, "
 printf 'step,task,cost\n0,1,abc\n' >"$tmp/h/bad.csv"
 hostile bad.csv "bad.csv:2: 'abc' is not a number"
 printf 'step,task\n0,1\n' >"$tmp/h/header.csv"
