@@ -1,12 +1,12 @@
 #include "harness/config/balancer_entries.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "balancers/balancer.h"
 #include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/names.h"
-#include "harness/formats/assignment_file.h"
 
 namespace lbb {
 
@@ -101,11 +101,17 @@ void read_param(const YAML::Node& key_node, const YAML::Node& value, const Balan
   }
 }
 
-// `assignment: FILE` of a prescribed entry: the owners the file gives (harness/formats/).
-void read_assignment_param(const YAML::Node& value, BalancerEntry& e, Problems& problems) {
-  if (!value.IsScalar()) return problems.at(value, "assignment must be a file path");
+// A file key's value (`assignment: FILE` of a prescribed entry): the parameter the file gives.
+void read_file_param(const FileParamKey& k, const YAML::Node& key_node, const YAML::Node& value,
+                     const BalancerInfo* st, BalancerEntry& e, Problems& problems) {
+  const std::string key = k.key;
+  if (!st || st->name != k.balancer)
+    return problems.at(key_node, key + " belongs to { static: " + k.balancer + " }");
+  if (std::as_const(e.node)[k.param])
+    return problems.at(key_node, "give " + key + " or " + k.param + ", not both");
+  if (!value.IsScalar()) return problems.at(value, key + " must be a file path");
   try {
-    e.static_axes.push_back({"owners", {read_assignment(value.Scalar())}, {value}});
+    e.static_axes.push_back({k.param, {k.read(value.Scalar())}, {value}});
   } catch (const std::invalid_argument& x) {
     problems.at(value, x.what());
   }
@@ -157,8 +163,8 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
   }
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
-    if (key == "assignment" && st && st->name == "prescribed")
-      read_assignment_param(kv.second, e, problems);
+    if (const FileParamKey* file = find_file_param_key(key))
+      read_file_param(*file, kv.first, kv.second, st, e, problems);
     else if (!is_balancer_entry_key(key))
       read_param(kv.first, kv.second, st, dy, sc, e, problems);
   }

@@ -1,5 +1,6 @@
 #include "harness/config/config_keys.h"
 
+#include "harness/formats/assignment_file.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb {
@@ -37,8 +38,22 @@ std::span<const KeyDoc> balancer_entry_keys() {
       {"schedule", "an in-step loop schedule (no static: or dynamic: in the same entry)"},
       {"label", "the row's name in the table (default: static+dynamic, or the schedule)"},
       {"baseline", "true: the row other rows' ratios are taken against (default: none)"},
+      {"assignment",
+       "{ static: prescribed } only, instead of owners: FILE, a vt LBDatafile set (its first "
+       "phase's nodes) or text of one processor per module"},
   };
   return keys;
+}
+
+std::span<const FileParamKey> file_param_keys() {
+  static const FileParamKey keys[] = {{"assignment", "prescribed", "owners", &read_assignment}};
+  return keys;
+}
+
+const FileParamKey* find_file_param_key(const std::string& key) {
+  for (const FileParamKey& k : file_param_keys())
+    if (key == k.key) return &k;
+  return nullptr;
 }
 
 bool is_balancer_entry_key(const std::string& key) {

@@ -26,6 +26,17 @@ const std::vector<std::string>& top_level_keys();  // their names
 std::span<const KeyDoc> balancer_entry_keys();
 bool is_balancer_entry_key(const std::string& key);
 
+// An entry key (one of balancer_entry_keys()) whose value is a file the harness reads into one
+// static balancer's parameter, given instead of the parameter (balancers know nothing of files).
+struct FileParamKey {
+  const char* key;
+  const char* balancer;  // the static balancer of the entries it may appear in
+  const char* param;     // the parameter the file gives
+  std::vector<double> (*read)(const std::string& path);  // throws std::invalid_argument
+};
+std::span<const FileParamKey> file_param_keys();
+const FileParamKey* find_file_param_key(const std::string& key);  // null: not one
+
 std::span<const ParamSpec> platform_specs();
 // Whether `spec` is a platform list with one value per processor, which may also be given as a
 // pattern that follows the processor count (processor_pattern.h): speeds.

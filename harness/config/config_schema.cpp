@@ -1,5 +1,7 @@
 #include "harness/config/config_schema.h"
 
+#include <algorithm>
+
 #include "balancers/balancer.h"
 #include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
@@ -104,6 +106,18 @@ Json workload_schema() {
               {"unevaluatedProperties", false}};
 }
 
+// A static balancer's case: a file key (`assignment: FILE`) may give its parameter instead, and
+// one of the two is required.
+void allow_file_keys(const std::string& balancer, Json& then) {
+  for (const FileParamKey& k : file_param_keys()) {
+    if (balancer != k.balancer) continue;
+    Json& required = then["required"];
+    required.erase(std::remove(required.begin(), required.end(), Json(k.param)), required.end());
+    if (required.empty()) then.erase("required");
+    then["oneOf"] = {{{"required", {k.param}}}, {{"required", {k.key}}}};
+  }
+}
+
 Json balancer_entry_schema() {
   Json roles{{"static", Json::array()}, {"dynamic", Json::array()}, {"schedule", Json::array()}};
   Json cases = Json::array();
@@ -111,6 +125,7 @@ Json balancer_entry_schema() {
     const char* role = b.kind() == BalancerKind::kStatic ? "static" : "dynamic";
     roles[role].push_back(b.name);
     cases.push_back(when(role, b.name, b.params));
+    if (b.kind() == BalancerKind::kStatic) allow_file_keys(b.name, cases.back()["then"]);
   }
   for (const ScheduleInfo& s : schedule_registry()) {
     roles["schedule"].push_back(s.name);
@@ -125,13 +140,15 @@ Json balancer_entry_schema() {
   properties["baseline"]["type"] = "boolean";
   const Json with_role = {
       {{"required", {"static"}}}, {{"required", {"dynamic"}}}, {{"required", {"schedule"}}}};
-  return Json{
-      {"type", "object"},
-      {"properties", properties},
-      {"anyOf", with_role},
-      {"dependentSchemas", {{"schedule", {{"not", {{"anyOf", {with_role[0], with_role[1]}}}}}}}},
-      {"allOf", cases},
-      {"unevaluatedProperties", false}};
+  Json dependent = {{"schedule", {{"not", {{"anyOf", {with_role[0], with_role[1]}}}}}}};
+  for (const FileParamKey& k : file_param_keys()) {  // a path, in its balancer's entries only
+    properties[k.key].update({{"type", "string"}, {"minLength", 1}});
+    dependent[k.key] = {{"required", {"static"}},
+                        {"properties", {{"static", {{"const", k.balancer}}}}}};
+  }
+  return Json{{"type", "object"},   {"properties", properties},
+              {"anyOf", with_role}, {"dependentSchemas", dependent},
+              {"allOf", cases},     {"unevaluatedProperties", false}};
 }
 
 Json expectations_schema() {

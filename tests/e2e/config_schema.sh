@@ -2,7 +2,8 @@
 # The config reference: `lbbench list` names every key of `lbbench schema --config` (a JSON
 # Schema, draft 2020-12, generated from the same tables), the schema accepts every shipped run
 # config, and a typo in a section, workload or balancer key fails the schema as it fails
-# `lbbench validate`.
+# `lbbench validate`, and both take `{ static: prescribed, assignment: FILE }` and refuse the key
+# in any other entry.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -15,6 +16,23 @@ fi
 sed 's/steps: 12/stpes: 12/' configs/smoke.yaml > "$tmp/section.yaml"
 sed 's/blocks: 16/blcoks: 16/' configs/smoke.yaml > "$tmp/workload.yaml"
 sed 's/{ static: cyclic }/{ static: cyclic, treshold: 2 }/' configs/smoke.yaml > "$tmp/balancer.yaml"
+# A prescribed mapping read from a file (`assignment:`); that key where it does not belong, and
+# beside the owners it gives.
+printf '0 1 0 1\n' > "$tmp/map.txt"
+sed 's/blocks: 16/blocks: 4/; s|{ static: cyclic }|{ static: prescribed, assignment: map.txt }|' \
+  configs/smoke.yaml > "$tmp/assignment.yaml"
+sed 's|{ static: block }|{ static: block, assignment: map.txt }|' "$tmp/assignment.yaml" \
+  > "$tmp/misplaced.yaml"
+sed 's|assignment: map.txt|&, owners: [0, 1, 0, 1]|' "$tmp/assignment.yaml" > "$tmp/both.yaml"
+(cd "$tmp" && "$lbbench" validate assignment.yaml > /dev/null) ||
+  { echo "config_schema: validate refused the assignment config"; exit 1; }
+for bad in "misplaced:assignment belongs to { static: prescribed }" \
+           "both:give assignment or owners, not both"; do
+  code=0
+  (cd "$tmp" && "$lbbench" validate "${bad%%:*}.yaml" > "$tmp/bad.log" 2>&1) || code=$?
+  [ "$code" -eq 2 ] && grep -qF "${bad#*:}" "$tmp/bad.log" ||
+    { echo "config_schema: validate accepted ${bad%%:*}.yaml"; cat "$tmp/bad.log"; exit 1; }
+done
 for typo in section workload balancer; do
   code=0
   "$lbbench" validate "$tmp/$typo.yaml" > /dev/null 2>&1 || code=$?
@@ -50,6 +68,16 @@ assert checked >= 15, checked
 for typo, key in [("section", "stpes"), ("workload", "blcoks"), ("balancer", "treshold")]:
     problems = errors(f"{tmp}/{typo}.yaml")
     assert any(key in p for p in problems), (typo, problems)
+# `assignment: FILE` gives prescribed's owners: accepted there, refused in another entry, and
+# prescribed needs it or owners.
+assert not errors(f"{tmp}/assignment.yaml"), errors(f"{tmp}/assignment.yaml")
+for bad in ["misplaced", "both"]:
+    assert errors(f"{tmp}/{bad}.yaml"), f"the schema accepted {bad}.yaml"
+used = yaml.load(open(f"{tmp}/assignment.yaml"), Loader=Loader)["balancers"][2]
+assert used == {"static": "prescribed", "assignment": "map.txt"}, used
+entry = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/balancer_entry"})
+assert not entry.is_valid({"static": "prescribed"})
+assert entry.is_valid({"static": "prescribed", "owners": [0]})
 
 # Every key the schema knows is in `lbbench list`, with its meaning.
 listed = open(f"{tmp}/list.txt").read()
@@ -60,6 +88,7 @@ for case in schema["$defs"]["workload"]["allOf"] + schema["$defs"]["balancer_ent
     keys |= set(case["then"]["properties"])
 missing = [k for k in keys if not re.search(rf"^ +{re.escape(k)}[ :(]", listed, re.M)]
 assert not missing, missing
-print(f"config_schema: {checked} configs valid, 3 typos refused, {len(keys)} keys listed")
+print(f"config_schema: {checked} configs valid, 3 typos and 2 misplaced assignments refused, "
+      f"{len(keys)} keys listed")
 PY
 echo "config_schema: OK"
