@@ -25,8 +25,8 @@ inline constexpr std::int64_t kTraceMaxCells = std::int64_t(1) << 24;  // steps 
 inline constexpr std::int64_t kTraceMaxRanks = 1 << 20;
 inline constexpr std::int64_t kTraceMaxLinks = std::int64_t(1) << 24;
 inline constexpr std::uintmax_t kTraceMaxFileBytes = std::uintmax_t(1) << 27;  // each file
-inline constexpr int kTraceMaxDepth = 16;  // JSON nesting; vt's files nest 6 deep
-inline constexpr int kTraceMaxPhasesPerStep = 1 << 10;
+inline constexpr int kTraceMaxDepth = 16;               // JSON nesting; vt's files nest 6 deep
+inline constexpr int kTraceMaxPhasesPerStep = 1 << 10;  // a step's phases (TRFD has 2)
 
 struct Trace {
   int steps = 0, modules = 0, ranks = 0;  // ranks: processors of the recording
