@@ -66,7 +66,7 @@ std::vector<double> draw_costs(std::int64_t modules) {
 struct Figures {
   double wall = 0, cpu = 0, setup = 0, decide = 0;
   double first_over_ideal = 0, last_over_ideal = 0;  // the first and last steps' makespans
-  std::int64_t migrations = 0;
+  std::int64_t migrations = 0, moving_steps = 0;     // steps whose decision moved modules
 };
 
 void report(benchmark::State& state, const Figures& f, double processors, double modules,
@@ -110,6 +110,7 @@ void BM_ScaleSim(benchmark::State& state) {
                                                    : sim.step(s, *dynamic);
       f.decide += step.decide_cpu;
       f.migrations += step.migrations;
+      f.moving_steps += step.migrations > 0;
       (s == 0 ? f.first_over_ideal : f.last_over_ideal) = step.makespan / ideal;
     }
     f.wall = wall_now() - w0;
@@ -119,6 +120,7 @@ void BM_ScaleSim(benchmark::State& state) {
   report(state, f, processors, static_cast<double>(modules), steps);
   state.counters["first_over_ideal"] = f.first_over_ideal;
   state.counters["last_over_ideal"] = f.last_over_ideal;
+  state.counters["moving_steps"] = static_cast<double>(f.moving_steps);
 }
 
 class Totals final : public StepSink {

@@ -68,18 +68,21 @@ void keep_ranked(std::vector<int>& news, std::size_t room, int holder, std::uint
 
 // `message` merged into what `holder` knows (sorted); true if it learned something.
 bool learn(std::vector<int>& known, std::span<const int> message, int holder,
-           const GossipSettings& s, std::uint64_t salt, std::vector<int>& scratch) {
+           const GossipSettings& s, std::uint64_t salt, std::vector<int> (&scratch)[2]) {
   const auto cap = static_cast<std::size_t>(s.knowledge);
   if (cap > 0 && known.size() >= cap) return false;  // full: it learns, so forwards, no more
-  scratch.clear();
+  std::vector<int>& news = scratch[0];
+  news.clear();
   std::set_difference(message.begin(), message.end(), known.begin(), known.end(),
-                      std::back_inserter(scratch));
-  if (scratch.empty()) return false;
-  if (cap > 0 && known.size() + scratch.size() > cap)
-    keep_ranked(scratch, cap - known.size(), holder, salt);
-  const auto middle = static_cast<std::ptrdiff_t>(known.size());
-  known.insert(known.end(), scratch.begin(), scratch.end());
-  std::inplace_merge(known.begin(), known.begin() + middle, known.end());
+                      std::back_inserter(news));
+  if (news.empty()) return false;
+  if (cap > 0 && known.size() + news.size() > cap)
+    keep_ranked(news, cap - known.size(), holder, salt);
+  std::vector<int>& merged = scratch[1];
+  merged.clear();
+  std::merge(known.begin(), known.end(), news.begin(), news.end(), std::back_inserter(merged));
+  if (cap > 0) known.reserve(cap);  // one allocation per processor, not one per growth
+  known.assign(merged.begin(), merged.end());
   return true;
 }
 
@@ -90,13 +93,14 @@ std::vector<std::vector<int>> spread(std::span<const double> time, double averag
                                      const GossipSettings& s, int step, std::mt19937_64& rng) {
   const int P = static_cast<int>(time.size());
   std::vector<std::vector<int>> known(P);
-  std::vector<int> senders, sent, scratch;
+  std::vector<int> senders, sent, scratch[2];
   std::vector<std::size_t> start;
   for (int p = 0; p < P; ++p)
     if (time[p] < average) known[p] = {p}, senders.push_back(p);
   const std::uint64_t salt = splitmix64(s.seed ^ static_cast<std::uint64_t>(step) << 20);
   std::uniform_int_distribution<int> anyone(0, P - 1);
-  std::vector<char> informed(P, 0);
+  enum : std::uint8_t { kInformed = 1, kFull = 2 };  // a byte a processor, read before its list
+  std::vector<std::uint8_t> mark(P, 0);
   for (int r = 0, rounds = gossip_round_count(P, s); r < rounds && !senders.empty(); ++r) {
     sent.clear(), start.assign(1, 0);
     for (int p : senders) {
@@ -107,12 +111,16 @@ std::vector<std::vector<int>> spread(std::span<const double> time, double averag
       const std::span<const int> message(sent.data() + start[i], start[i + 1] - start[i]);
       for (int k = 0; k < s.fanout; ++k) {
         const int q = anyone(rng);
-        if (learn(known[q], message, q, s, salt, scratch)) informed[q] = 1;
+        if (mark[q] & kFull) continue;  // learn() would say so, after a cache miss on its list
+        if (!learn(known[q], message, q, s, salt, scratch)) continue;
+        mark[q] |= kInformed;
+        if (s.knowledge > 0 && known[q].size() >= static_cast<std::size_t>(s.knowledge))
+          mark[q] |= kFull;
       }
     }
     senders.clear();
     for (int q = 0; q < P; ++q)
-      if (informed[q]) senders.push_back(q), informed[q] = 0;
+      if (mark[q] & kInformed) senders.push_back(q), mark[q] &= ~kInformed;
   }
   return known;
 }

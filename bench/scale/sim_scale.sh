@@ -6,10 +6,10 @@
 # 1,048,576 x 100,000,000 x 100 steps, then processors alone and modules alone growing;
 # FILTER (a regex on the benchmark names, e.g. 'BM_ScaleSim/1/') picks some. Each line: wall and
 # CPU seconds, setup's share (wall), the balancer's CPU, peak RSS, CPU per module-step and per
-# processor-step, migrations, the first and last steps' makespans over the ideal (the mean load,
-# speeds being 1; ScaleSim runs only), the CPU growth over the line before of the same balancer
-# and steps where neither processors nor modules fell (with their growth) and the 1-minute load
-# average before and after.
+# processor-step, migrations (and, ScaleSim runs only, in how many steps, and the first and last
+# steps' makespans over the ideal, the mean load at speeds 1), the CPU growth over the line before
+# of the same balancer and steps where neither processors nor modules fell (with their growth)
+# and the 1-minute load average before and after.
 # The simulator runs on one thread; on a shared machine wall time counts the other work too,
 # so CPU time is the figure to read against the 60 s goal, and peak RSS against the 16 GB one.
 # A process that runs past LBB_SCALE_TIMEOUT seconds (default 900) is reported as stopped.
@@ -44,8 +44,8 @@ if prev and prev[0] == key and float(processors) >= float(prev[2]) and float(mod
 open(sys.argv[2], "w").write(f"{key} {cpu} {processors} {modules}\n")
 quality = ""
 if "first_over_ideal" in b:
-    quality = (f", makespan over ideal {b['first_over_ideal']:.3f} (first step)"
-               f" -> {b['last_over_ideal']:.3f} (last)")
+    quality = (f" in {int(b['moving_steps'])} steps, makespan over ideal"
+               f" {b['first_over_ideal']:.3f} (first step) -> {b['last_over_ideal']:.3f} (last)")
 print(f"{name} ({b.get('label', '')}): {b['wall_s']:.2f} s wall, {cpu:.2f} s CPU"
       f" (setup {b['setup_s']:.2f} s wall, balancer {b['decide_cpu_s']:.2f} s CPU),"
       f" peak RSS {b['peak_rss_GiB']:.2f} GiB,"
