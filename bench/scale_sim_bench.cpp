@@ -1,8 +1,8 @@
 // Issue 37 item 4: the simulator at scale, 1,048,576 virtual processors x 100,000,000 modules x
 // 100 steps under the gossip and the multilevel balancers, goal: under 60 s and 16 GB on the
-// 2-core development machine; and how its time grows, processors and modules x4 a size.
-// BM_ScaleSim runs harness/sim/scale_sim.h (multilevel on the chain's ranges, gossip through its
-// ordinary decide); BM_OrdinarySim the ordinary simulator on the same
+// 2-core development machine; and how its time grows with processors and modules.
+// BM_ScaleSim runs harness/sim/scale_sim.h (multilevel on the chain's ranges, gossip on its
+// holdings or through its ordinary decide); BM_OrdinarySim the ordinary simulator on the same
 // model at sizes it can hold, side by side. Each size should run in its own process (peak RSS
 // is the process's): bench/scale/sim_scale.sh does. Counters: wall and CPU seconds of the whole
 // run (costs drawn, partition, steps), setup_s of it, peak RSS, the 1-minute load average at the
@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,15 +25,17 @@
 namespace lbb {
 namespace {
 
-// Argument 0 of both benchmarks: gossip at its defaults (ceil(log2 P) rounds), multilevel, and
-// gossip with its rounds capped at 3, so that each processor learns of tens of underloaded
-// processors where ceil(log2 P) rounds tell every processor of all of them (P^2 in all).
+// Argument 0 of both benchmarks: gossip at its defaults (log2 P rounds of fanout 2, every
+// processor keeping all it hears: P^2 knowledge in all), multilevel, and gossip of fanout 4
+// (log4 P rounds) whose processors keep 32 underloaded processors at most. BM_ScaleSim runs
+// multilevel on the chain's ranges and the capped gossip on holdings kept across steps (the
+// ordinary balancers' decisions, tests/scale_sim_test.cpp), the default gossip through decide.
 const char* const kBalancers[] = {"gossip", "multilevel", "gossip"};
 
-std::unique_ptr<Balancer> make(std::int64_t kind) {
+Params given(std::int64_t kind) {
   Params params;
-  if (kind == 2) params.set("rounds", std::int64_t{3});
-  return make_balancer(kBalancers[kind], params);
+  if (kind == 2) params.set("fanout", std::int64_t{4}), params.set("knowledge", std::int64_t{32});
+  return params;
 }
 
 double process_cpu() {
@@ -62,7 +65,8 @@ std::vector<double> draw_costs(std::int64_t modules) {
 
 struct Figures {
   double wall = 0, cpu = 0, setup = 0, decide = 0;
-  std::int64_t migrations = 0;
+  double first_over_ideal = 0, last_over_ideal = 0;  // the first and last steps' makespans
+  std::int64_t migrations = 0, moving_steps = 0;     // steps whose decision moved modules
 };
 
 void report(benchmark::State& state, const Figures& f, double processors, double modules,
@@ -91,23 +95,32 @@ void BM_ScaleSim(benchmark::State& state) {
     const std::vector<double> cost = draw_costs(modules);
     const Topology chain(TopologyKind::kChain, processors);
     ScaleSim sim(cost, std::vector<double>(processors, 1.0), chain);
-    const auto dynamic = make(state.range(0));
+    const auto dynamic = make_balancer(balancer, given(state.range(0)));
     const MultilevelDiffusion multilevel;  // on ranges, at the registry's default min_gain
     const double min_gain =
         resolve_params(find_balancer("multilevel")->params, {}).real("min_gain");
+    const GossipSettings gossip =
+        gossip_settings(resolve_params(find_balancer("gossip")->params, given(2)));
+    const double ideal = std::accumulate(cost.begin(), cost.end(), 0.0) / processors;
     f = Figures{};
     f.setup = wall_now() - w0;
     for (int s = 0; s < steps; ++s) {
-      const ScaleStep step =
-          state.range(0) == 1 ? sim.step(s, multilevel, min_gain) : sim.step(s, *dynamic);
+      const ScaleStep step = state.range(0) == 1   ? sim.step(s, multilevel, min_gain)
+                             : state.range(0) == 2 ? sim.step(s, gossip)
+                                                   : sim.step(s, *dynamic);
       f.decide += step.decide_cpu;
       f.migrations += step.migrations;
+      f.moving_steps += step.migrations > 0;
+      (s == 0 ? f.first_over_ideal : f.last_over_ideal) = step.makespan / ideal;
     }
     f.wall = wall_now() - w0;
     f.cpu = process_cpu() - c0;
   }
   state.SetLabel(balancer);
   report(state, f, processors, static_cast<double>(modules), steps);
+  state.counters["first_over_ideal"] = f.first_over_ideal;
+  state.counters["last_over_ideal"] = f.last_over_ideal;
+  state.counters["moving_steps"] = static_cast<double>(f.moving_steps);
 }
 
 class Totals final : public StepSink {
@@ -127,7 +140,7 @@ void BM_OrdinarySim(benchmark::State& state) {
       " }\nplatform: { processors: " + std::to_string(processors) +
       ", topology: chain }\nexecution: { executor: simulate, sim_decision: modelled, steps: " +
       std::to_string(steps) + " }\nbalancers: [ { dynamic: " + balancer +
-      (state.range(0) == 2 ? ", rounds: 3" : "") + " } ]\n";
+      (state.range(0) == 2 ? ", fanout: 4, knowledge: 32" : "") + " } ]\n";
   const Config config = load_config_text(yaml, "scale.yaml");
   const RunSpec& spec = config.runs.front();
   const WorkloadInfo& info = *find_workload(spec.workload);
@@ -144,17 +157,25 @@ void BM_OrdinarySim(benchmark::State& state) {
   report(state, f, processors, static_cast<double>(modules), steps);
 }
 
-// Arguments: balancer (0 gossip, 1 multilevel, 2 gossip of 3 rounds), processors, modules, steps.
-// The growth series multiplies processors and modules by 4 a size up to the full one;
+// Arguments: balancer (0 gossip, 1 multilevel, 2 gossip of fanout 4 keeping 32), processors,
+// modules, steps. The growth series multiplies processors and modules by 4 a size up to the full
+// one (default gossip: to 16,384 processors, its P^2 knowledge's limit here); then, for the
+// scale paths, processors x4 at 25,000,000 modules and modules x4 at 65,536 processors (less
+// the sizes the first series ran).
 // bench/scale/sim_scale.sh picks one size per process with --benchmark_filter.
 void scale_sizes(benchmark::internal::Benchmark* b, bool ordinary) {
   for (int balancer : {1, 0, 2})
     for (std::int64_t k = 0, p = 4096, m = 390625; k < 5; ++k, p *= 4, m *= 4) {
       if (ordinary && m > (1 << 24)) break;  // the synthetic workload's largest
+      if (balancer == 0 && p > 16384) break;
       b->Args({balancer, p, m, 10});
     }
-  if (!ordinary)
-    for (int balancer : {1, 0, 2}) b->Args({balancer, 1048576, 100000000, 100});
+  if (ordinary) return;
+  for (int balancer : {1, 2}) b->Args({balancer, 1048576, 100000000, 100});
+  for (int balancer : {1, 2}) {
+    for (std::int64_t p : {16384, 65536, 1048576}) b->Args({balancer, p, 25000000, 10});
+    for (std::int64_t m : {1562500, 100000000}) b->Args({balancer, 65536, m, 10});
+  }
 }
 BENCHMARK(BM_ScaleSim)->Apply([](auto* b) {
                         scale_sizes(b, false);

@@ -190,6 +190,25 @@ TEST(RuntimeBalancers, GossipConvergesOnAHandCase) {
   }
 }
 
+// Sixteen processors, 64 unit modules all on p0 (average 4): knowing every underloaded processor,
+// p0 sends to more than two of them; with knowledge capped at 2 it hears of two at most, and
+// sends to no others.
+TEST(RuntimeBalancers, GossipSendsOnlyToTheProcessorsItKeeps) {
+  Case c(std::vector<double>(64, 1.0), std::vector<int>(64, 0), std::vector<double>(16, 1.0));
+  auto receivers = [&](std::int64_t knowledge) {
+    Params p;
+    p.set("knowledge", knowledge);
+    const Decision d = c.decide("gossip", p);
+    std::vector<int> to(d.owner.begin(), d.owner.end());
+    std::sort(to.begin(), to.end());
+    to.erase(std::unique(to.begin(), to.end()), to.end());
+    return static_cast<int>(to.size()) - 1;  // p0 keeps some
+  };
+  EXPECT_GT(receivers(0), 2);
+  EXPECT_GE(receivers(2), 1);
+  EXPECT_LE(receivers(2), 2);
+}
+
 // Each strategy in the simulator on drifting synthetic costs: the run completes, every step's
 // owners are a valid assignment, and the last step's makespan beats never balancing.
 TEST(RuntimeBalancers, EachRunsInTheSimulator) {

@@ -77,6 +77,21 @@ TEST(ScaleSim, TemperedGossipMakesTheOrdinarySimulatorsDecisions) {
   expect_same_run("gossip", tempered);
 }
 
+// The scale path's gossip on holdings kept across steps, at the defaults, tempered over three
+// iterations, and with a fanout of 4 and knowledge capped at 8 processors.
+TEST(ScaleSim, GossipOnHoldingsMakesTheOrdinarySimulatorsDecisions) {
+  Params tempered, capped;
+  tempered.set("criterion", std::string("tempered"));
+  tempered.set("iterations", std::int64_t{3});
+  capped.set("fanout", std::int64_t{4});
+  capped.set("knowledge", std::int64_t{8});
+  for (const Params& params : {Params{}, tempered, capped}) {
+    const GossipSettings settings =
+        gossip_settings(resolve_params(find_balancer("gossip")->params, params));
+    expect_same_run("gossip", params, [&](ScaleSim& sim, int s) { return sim.step(s, settings); });
+  }
+}
+
 TEST(ScaleSim, MultilevelMakesTheOrdinarySimulatorsDecisions) {
   expect_same_run("multilevel");
 }

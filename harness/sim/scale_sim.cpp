@@ -51,6 +51,7 @@ ScaleStep ScaleSim::step(int step, Balancer& balancer) {
     out.migrations = move_to(d.owner);
     block_ = false;  // ranges no longer describe the owners
     chain_.reset();
+    holdings_.reset();
   }
   return out;
 }
@@ -69,6 +70,24 @@ ScaleStep ScaleSim::step(int step, const MultilevelDiffusion& multilevel, double
       multilevel_on_chain(multilevel, min_gain, *chain_, ranges_, speed_, topology_, step);
   out.decide_cpu = thread_cpu_now() - c0;
   if (d.act) out.migrations = move_ranges(d.next);
+  if (d.act) holdings_.reset();
+  return out;
+}
+
+ScaleStep ScaleSim::step(int step, const GossipSettings& gossip) {
+  if (!holdings_) holdings_.emplace(owner_, cost_, speed_);
+  ScaleStep out;
+  out.makespan = makespan();
+  const double c0 = thread_cpu_now();
+  const std::vector<GossipMove> moves = gossip_decide(gossip, *holdings_, step);
+  out.decide_cpu = thread_cpu_now() - c0;
+  for (const GossipMove& move : moves) {
+    load_[move.from] -= cost_[move.module];
+    load_[move.to] += cost_[move.module];
+    owner_[move.module] = move.to;
+  }
+  out.migrations = static_cast<std::int64_t>(moves.size());
+  if (!moves.empty()) block_ = false, chain_.reset();
   return out;
 }
 

@@ -7,13 +7,15 @@
 // The balancer sees the LoadView the ordinary simulator (simulate_executor.h) gives it, less the
 // module sizes (empty: no balancer between steps reads them), so it is the same balancer object
 // making the same decisions, which tests/scale_sim_test.cpp checks step by step against the
-// ordinary simulator.
+// ordinary simulator. Multilevel and gossip also have paths of their own (below) that make the
+// same decisions without a pass over every module each step.
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "balancers/between_steps/gossip_rounds.h"
 #include "balancers/between_steps/multilevel_chain.h"
 
 namespace lbb {
@@ -35,6 +37,10 @@ class ScaleSim {
   // make_balancer("multilevel") makes through step() above, in time that grows with the
   // processors and the modules that move. Only from the block partition or its own steps.
   ScaleStep step(int step, const MultilevelDiffusion& multilevel, double min_gain);
+  // The gossip on holdings kept across steps (gossip_rounds.h): the decisions
+  // make_balancer("gossip") makes through step() above, in time that grows with the gossip and
+  // the overloaded processors' modules.
+  ScaleStep step(int step, const GossipSettings& gossip);
 
   std::span<const int> owner() const { return owner_; }
   std::span<const double> loads() const { return load_; }  // per processor, sum of costs
@@ -53,6 +59,7 @@ class ScaleSim {
   bool block_ = true;                // owners are still the block partition
   std::optional<ChainCosts> chain_;  // the chain's running cost sums, once a chain step needs them
   ChainRanges ranges_;               // the owners as ranges, in chain steps
+  std::optional<GossipHoldings> holdings_;  // the owners by processor, in gossip steps
 };
 
 }  // namespace lbb
