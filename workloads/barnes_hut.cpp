@@ -488,6 +488,14 @@ void BarnesHut::end_step(NbodySweep& sweep, ModuleStates& states) const {
   rebuild_tree(sweep, states);
 }
 
+bool BarnesHut::phase_outputs(int module, int, int, std::vector<std::span<std::byte>>& out) {
+  out.push_back(std::as_writable_bytes(std::span(&sweep_.kinetic[module], 1)));
+  out.push_back(std::as_writable_bytes(std::span(&sweep_.potential[module], 1)));
+  out.push_back(std::as_writable_bytes(std::span(&sweep_.interactions[module], 1)));
+  out.push_back(std::as_writable_bytes(std::span(&sweep_.cells_tested[module], 1)));
+  return true;
+}
+
 void BarnesHut::finish_step(int /*step*/, ModuleStates& states) {
   end_step(sweep_, states);
 }

@@ -197,6 +197,15 @@ double norm2(std::span<const double> v) {
 }
 }  // namespace
 
+// The boundary lines the neighbours read next step, and the block's residual.
+bool BlockSubstitution::phase_outputs(int module, int step, int,
+                                      std::vector<std::span<std::byte>>& out) {
+  out.push_back(std::as_writable_bytes(sweep_.top(step, module)));
+  out.push_back(std::as_writable_bytes(sweep_.bottom(step, module)));
+  out.push_back(std::as_writable_bytes(std::span(&sweep_.residual_sq(step, module), 1)));
+  return true;
+}
+
 void BlockSubstitution::finish_step(int step, ModuleStates& /*states*/) {
   // The residual of the iterate each block started the step from: ||b - A x(step)|| / ||b||.
   residual_history_.push_back(sweep_.residual_norm(step) / norm2(b_));

@@ -197,6 +197,17 @@ void Trfd::run_module(int module, int /*step*/, int phase, std::span<std::byte> 
   run_phase(exchange_, module, phase, state);
 }
 
+// Phase 0 writes the module's rows of the half-transformed array, phase 1 its rows of the
+// transformed one and its share of the norm: the transposes the other modules read next.
+bool Trfd::phase_outputs(int module, int, int phase, std::vector<std::span<std::byte>>& out) {
+  const std::size_t first = pair_count(first_[module]), last = pair_count(first_[module + 1]);
+  std::vector<double>& rows = phase == 0 ? exchange_.half : exchange_.full;
+  out.push_back(
+      std::as_writable_bytes(std::span(rows).subspan(first * pairs_, (last - first) * pairs_)));
+  if (phase == 1) out.push_back(std::as_writable_bytes(std::span(&exchange_.norm_sq[module], 1)));
+  return true;
+}
+
 void Trfd::finish_step(int /*step*/, ModuleStates& /*states*/) {
   double sum = 0;
   for (double v : exchange_.norm_sq) sum += v;

@@ -39,6 +39,8 @@ class Trfd final : public Workload {
   void init_state(int module, std::span<std::byte> state) const override;
   void run_module(int module, int step, int phase, std::span<std::byte> state) override;
   void finish_step(int step, ModuleStates& states) override;
+  bool phase_outputs(int module, int step, int phase,
+                     std::vector<std::span<std::byte>>& out) override;
   std::vector<StepMetric> step_metrics() const override;
   std::vector<double> step_metric_values(int step) const override;
   std::shared_ptr<const SerialReference> reference(int steps_run) const override;

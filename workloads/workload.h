@@ -129,6 +129,18 @@ class Workload {
   // workload whose modules gain or lose data moves it between states here.
   virtual void finish_step(int step, ModuleStates& states) = 0;
 
+  // For a run across processes (MPI ranks, harness/mpi/): the workload-owned bytes that
+  // run_module(module, step, phase) wrote and other modules or finish_step read, which the harness
+  // copies to every process after the phase. False: the workload keeps data it cannot name here,
+  // and runs in one process only.
+  virtual bool phase_outputs(int /*module*/, int /*step*/, int /*phase*/,
+                             std::vector<std::span<std::byte>>& /*out*/) {
+    return false;
+  }
+  // True when finish_step reads or moves other modules' states (bodies crossing cells): a run
+  // across processes gives it every state, then keeps only the owners'.
+  virtual bool finish_step_reads_states() const { return false; }
+
   virtual std::vector<StepMetric> step_metrics() const { return {}; }
   // Values of step_metrics() for a finished step, in the same order.
   virtual std::vector<double> step_metric_values(int /*step*/) const { return {}; }

@@ -50,6 +50,13 @@ std::size_t ModuleStore::migrate(int module) {
   return b.size;
 }
 
+void ModuleStore::adopt(int module, std::span<const std::byte> state) {
+  Block& b = blocks_[module];
+  b.data = allocate(state.size());
+  b.size = state.size();
+  if (!state.empty()) std::memcpy(b.data.get(), state.data(), state.size());
+}
+
 void ModuleStore::resize(int module, std::size_t bytes) {
   Block& b = blocks_[module];
   if (bytes == b.size) return;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "workloads/workload.h"
@@ -29,6 +30,12 @@ class ModuleStore final : public ModuleStates {
   std::size_t migrate(int module);
   // True when every module holds exactly one live state block.
   bool complete() const;
+  // A run across processes holds only its own modules' states (harness/mpi/): whether this
+  // process holds the module's, a state received from another process (written by the calling
+  // thread), and a state given away.
+  bool holds(int module) const { return static_cast<bool>(blocks_[module].data); }
+  void adopt(int module, std::span<const std::byte> state);
+  void release(int module) { blocks_[module] = Block{}; }
 
  private:
   struct FreeDeleter {

@@ -13,15 +13,18 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "core/text.h"
 #include "harness/analysis/comparison_table.h"
 #include "harness/base/clock.h"
+#include "harness/base/process_world.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/thread_probe.h"
+#include "harness/mpi/mpi_session.h"
 #include "harness/papers/auto_choice.h"
 #include "harness/papers/paper_comparison.h"
 #include "harness/results/result_reader.h"
@@ -74,16 +77,32 @@ Config load_selected(const RunOptions& o) {
   return config;
 }
 
+// Under mpirun every rank runs the runs the leader chose (what its set lacks), by their places in
+// the whole plan.
+std::vector<PlannedRun> leaders_selection(const std::vector<PlannedRun>& chosen,
+                                          const std::vector<PlannedRun>& all) {
+  std::vector<int> places;
+  if (process_world().leader())
+    for (std::size_t i = 0, k = 0; i < all.size() && k < chosen.size(); ++i)
+      if (all[i].spec == chosen[k].spec && all[i].repetition == chosen[k].repetition)
+        places.push_back(static_cast<int>(i)), ++k;
+  share_from_leader(places);
+  std::vector<PlannedRun> out;
+  for (int i : places) out.push_back(all.at(i));
+  return out;
+}
+
 // The runs this invocation executes (all, a slice, or what the result set lacks) and its writer.
 std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
                                       const Provenance& prov,
                                       std::unique_ptr<ResultWriter>& archive, double& archive_cpu) {
   const std::string& output = o.output.empty() ? config.output : o.output;
-  std::vector<PlannedRun> plan = plan_runs(config.runs);
+  std::vector<PlannedRun> plan = plan_runs(config.runs), whole;
   try {
-    if (o.resume && o.no_archive)
+    if (o.resume && o.no_archive && process_world().leader())
       throw std::invalid_argument("--resume needs a result set: it runs what the set lacks");
     if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));  // checked at the option
+    whole = plan;
     int team = 1;  // the most threads a run of the plan starts (a simulated run starts none)
     for (const auto& r : plan)
       if (!runs_simulated(*r.spec)) team = std::max(team, r.spec->processors);
@@ -107,6 +126,7 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
     std::cerr << "lbbench: " << (archive ? "results " : "") << printable(e.what()) << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
+  if (o.resume && process_world().size > 1) plan = leaders_selection(plan, whole);
   return plan;
 }
 
@@ -131,8 +151,9 @@ std::string duration(double s) {
 }
 
 // SIGINT and SIGTERM, taken by a thread of their own (blocked in every other thread): the runs
-// that ended are written, the one in flight is dropped, one line says how to resume, and the
-// process exits 128 + the signal, as a shell expects.
+// that ended are written, the one in flight is written as failed (with the steps it recorded), one
+// line says how to resume, and the process exits 128 + the signal, as a shell expects. Under
+// mpirun a rank that dies has the others sent SIGTERM: the leader's set keeps the run as failed.
 class InterruptGuard {
  public:
   InterruptGuard(ResultWriter* writer, std::string resume) : writer_(writer), resume_(resume) {
@@ -157,14 +178,20 @@ class InterruptGuard {
     }
   }
   [[noreturn]] void interrupted(int sig) {
-    std::string note = "lbbench: interrupted (" + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM");
+    const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    std::string note = "lbbench: interrupted (" + name;
     if (!writer_) {
       note += "): nothing written (--no-archive)";
     } else {
       try {
-        const std::size_t written = writer_->finish_before_exit();
+        const std::size_t written = writer_->finish_before_exit(
+            {{"status", std::string("failed")},
+             {"interrupted", std::int64_t{1}},
+             {"error", "interrupted by " + name + " (under mpirun: another rank ended)"},
+             {"finished", iso_time_now()},
+             {"load_end", load_average()}});
         note += "): " + std::to_string(written) + " runs written to " + printable(writer_->path()) +
-                ", the run in flight dropped; `" + resume_ + "` runs the rest";
+                ", the run in flight as failed; `" + resume_ + "` runs the rest";
       } catch (const std::exception& e) {
         note += "): the runs that ended could not be written: " + printable(e.what());
       }
@@ -243,8 +270,11 @@ void run(const RunOptions& o) {
   std::unique_ptr<ResultWriter> archive;
   double archive_cpu = 0;  // opening and closing the archive, outside any run
   const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive, archive_cpu);
-  warn_oversubscribed(plan, prov);
-  warn_omp_num_threads(plan);
+  const bool leader = process_world().leader();  // under mpirun, rank 0 writes and prints
+  if (leader) {
+    warn_oversubscribed(plan, prov);
+    warn_omp_num_threads(plan);
+  }
   std::vector<RunOutcome> outcomes;
   {
     const InterruptGuard guard(archive.get(), o.command + (o.resume ? "" : " --resume"));
@@ -258,6 +288,7 @@ void run(const RunOptions& o) {
     unwritten = e.what();
   }
   archive_cpu += process_cpu_now() - finish_start;
+  if (!leader) return;
   const bool table = o.results.format == OutputFormat::kTable;
   if (table) std::cout << "\n";
   print_comparison(
@@ -356,6 +387,24 @@ void add_run_command(CLI::App& app) {
       o->command += " --exclude '" + o->results.selection.exclude + "'";
     if (!o->slice.empty()) o->command += " --slice " + o->slice;
     if (o->resume) o->command += " --resume";
+    // MPI's own threads start in MpiSession: they must inherit SIGINT and SIGTERM blocked, so
+    // that InterruptGuard's thread takes them (mpirun sends SIGTERM when another rank ends).
+    sigset_t interrupts;
+    sigemptyset(&interrupts);
+    sigaddset(&interrupts, SIGINT);
+    sigaddset(&interrupts, SIGTERM);
+    if (launched_by_mpi()) pthread_sigmask(SIG_BLOCK, &interrupts, nullptr);
+    std::optional<MpiSession> mpi;
+    try {
+      mpi.emplace();
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "lbbench: " << e.what() << "\n";
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+    if (const ProcessWorld& world = process_world(); world.size > 1) {
+      o->command = "mpirun -np " + std::to_string(world.size) + " " + o->command;
+      if (!world.leader()) o->no_archive = o->quiet = true;  // the leader writes the set
+    }
     run(*o);
   });
 }

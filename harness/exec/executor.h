@@ -12,6 +12,7 @@
 #include "harness/base/platform_emulation.h"
 #include "harness/base/step_record.h"
 #include "harness/exec/step_recorder.h"
+#include "harness/results/result_writer.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -60,6 +61,8 @@ class Executor {
   virtual bool executes_kernels() const { return true; }
   // Whole-run figures of the last run, archived beside the workload's attributes.
   virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
+  // Run attributes it writes after the run (a run across ranks: who ran where).
+  virtual void write_result(RunWriter&) const {}
 };
 
 }  // namespace lbb

@@ -76,6 +76,12 @@ constexpr ColumnSpec kRuns[] = {
     {"tasks_total", T::kInt64, "", "level workloads: tasks over all levels", P::kSometimes},
     {"max_distance", T::kInt64, "", "level workloads: farthest hop of a task", P::kSometimes},
     {"error", T::kText, "", "why the run failed", P::kOnFailure},
+    {"interrupted", T::kInt64, "",
+     "1: failed because the process was stopped as it ran (SIGINT, SIGTERM; under mpirun, "
+     "another rank ended); `run --resume` runs it again",
+     P::kSometimes},
+    {"ranks", T::kText, "",
+     "a run across MPI ranks: rank:host:threads for each rank, comma-separated", P::kSometimes},
     {"auto_profile_seconds", T::kFloat64, "s",
      "`dynamic: auto`: modelled time of the profiling steps run before the choice", P::kSometimes},
     {"auto_predicted_*", T::kFloat64, "s",

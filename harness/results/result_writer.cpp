@@ -118,7 +118,10 @@ RunWriter::RunWriter(ResultWriter& set, std::string id, const RunLayout& layout)
   if (layout_.record_modules) modules_ = columns_of(TableId::kModules);
 }
 
-RunWriter::~RunWriter() = default;
+RunWriter::~RunWriter() {
+  const std::lock_guard lock(set_.mutex_);  // a run that never ended is not in flight any more
+  if (set_.in_flight_id_ == id_) set_.in_flight_id_.clear();
+}
 
 void RunWriter::set(const std::string& name, ResultValue value) {
   if (ended_) throw std::logic_error("run " + id_ + ": attribute " + name + " after its end");
@@ -234,6 +237,7 @@ void ResultWriter::take(RunWriter& run, bool ended) {
   move_rows(run.procs_, procs_);
   move_rows(run.modules_, modules_);
   if (ended) runs_.append(one_row("run", run.id_, TableId::kRuns, run.attributes_));
+  if (ended && in_flight_id_ == run.id_) in_flight_id_.clear();
   const double since =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - last_part_).count();
   if (!ended || pending_bytes_ > budget_ || since >= interval_) write_part();
@@ -264,8 +268,23 @@ void ResultWriter::write_part() {
   last_part_ = std::chrono::steady_clock::now();
 }
 
-std::size_t ResultWriter::finish_before_exit() {
+void RunWriter::mark_in_flight() {
+  set_.note_in_flight(*this);
+}
+
+void ResultWriter::note_in_flight(const RunWriter& run) {
+  const std::lock_guard lock(mutex_);
+  in_flight_id_ = run.id_;
+  in_flight_ = run.attributes_;
+}
+
+std::size_t ResultWriter::finish_before_exit(
+    const std::vector<std::pair<std::string, ResultValue>>& ending) {
   mutex_.lock();  // never unlocked: the process exits
+  if (!in_flight_id_.empty()) {
+    for (const auto& [name, value] : ending) in_flight_[name] = value;
+    runs_.append(one_row("run", in_flight_id_, TableId::kRuns, in_flight_));
+  }
   write_part();
   return runs_written_;
 }

@@ -49,6 +49,9 @@ class RunWriter final : public StepSink {
   void set_int(const std::string& name, std::int64_t value);
   void set_real(const std::string& name, double value);
   void on_step(const StepRecord& record) override;
+  // After its header: from now on an interrupt keeps the run as failed
+  // (ResultWriter::finish_before_exit).
+  void mark_in_flight();
   // The run's end: its row and its pending rows join the set's next part. Nothing after it.
   void end();
 
@@ -75,8 +78,11 @@ class ResultWriter {
   // call from another thread than the one running the runs.
   void finish();
   // finish(), for a process about to exit: the writer stays locked, so no run can end after it
-  // (a run's end would wait forever). Returns the runs written.
-  std::size_t finish_before_exit();
+  // (a run's end would wait forever). The run in flight is written
+  // as failed with `ending` (status, error, finished, load_end) and the steps it handed over,
+  // once its header is written (RunWriter::mark_in_flight).
+  // Returns the runs written.
+  std::size_t finish_before_exit(const std::vector<std::pair<std::string, ResultValue>>& ending);
   int parts_written() const { return parts_; }
   std::size_t runs_written() const { return runs_written_; }
   // A part is due this long after the previous one (LBB_RESULTS_PART_SECONDS overrides it):
@@ -89,6 +95,7 @@ class ResultWriter {
   friend class RunWriter;
   void take(RunWriter& run, bool ended);  // its rows (and its row when ended) into the pending part
   void write_part();                      // with mutex_ held
+  void note_in_flight(const RunWriter& run);  // its header
   std::mutex mutex_;  // finish() may come from another thread (an interrupt, run_command.cpp)
   std::string path_, writer_;
   std::string stem_;  // <invocation>.<writer>: its run ids and part names start with it
@@ -97,6 +104,8 @@ class ResultWriter {
   std::size_t next_run_ = 0, budget_ = kBudgetBytes, runs_written_ = 0;
   int parts_ = 0;
   bool finish_failed_ = false;
+  std::string in_flight_id_;  // the run between its first step and its end, and its header
+  std::map<std::string, ResultValue> in_flight_;
   double interval_ = kPartSeconds;
   std::chrono::steady_clock::time_point last_part_;
 };

@@ -4,10 +4,14 @@
 
 #include <stdexcept>
 
+#include "harness/base/process_world.h"
 #include "harness/base/schedule.h"
 #include "harness/exec/async_executor.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/self_scheduled_executor.h"
+#if LBB_HAVE_MPI
+#include "harness/mpi/mpi_executor.h"
+#endif
 #include "harness/sim/simulate_executor.h"
 #include "harness/sim/tree_execution.h"
 
@@ -42,36 +46,48 @@ ExecutorInfo simulate_executor_info() {
 
 std::span<const ExecutorInfo> executor_registry() {
   static const std::vector<ExecutorInfo> all = {
-      {"bsp",
-       "bulk-synchronous steps: every processor runs its assigned modules phase by phase; "
-       "balancers "
-       "decide between steps or, profile-driven, when a group's fastest finishes (Zaki, Li & "
-       "Parthasarathy 1997)",
-       WorkShape::kModules, true, false,
-       module_execution([](const RunSpec&) { return std::make_unique<BspExecutor>(); })},
-      {"self_scheduled",
-       "bulk-synchronous steps whose modules the threads take as an OpenMP schedule hands them out "
-       "(the in-step baselines)",
-       WorkShape::kModules, false, true, module_execution([](const RunSpec& spec) {
-         return std::make_unique<SelfScheduledExecutor>(
-             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
-       })},
-      {"level",
-       "level-synchronous: the tasks of level i are born, balanced and run before any of level "
-       "i+1 (Hwang & Hong 2001, section 3)",
-       WorkShape::kLevels, true, true, level_execution},
-      {"async",
-       "no barrier between steps: a module runs step s once the modules it depends on finished "
-       "s-1; the predictive balancer moves modules meanwhile (Iqbal, Saltz & Bokhari 1986)",
-       WorkShape::kModules, true, false,
-       module_execution([](const RunSpec&) { return std::make_unique<AsyncExecutor>(); })},
-      {"async_modelled",
-       "async in the order of the modelled clocks, one processor acting at a time: the run P "
-       "dedicated processors would make, on a host with fewer free cores",
-       WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
-         return std::make_unique<AsyncExecutor>(AsyncOrder::kModelled);
-       })},
-      simulate_executor_info(),
+    {"bsp",
+     "bulk-synchronous steps: every processor runs its assigned modules phase by phase; "
+     "balancers "
+     "decide between steps or, profile-driven, when a group's fastest finishes (Zaki, Li & "
+     "Parthasarathy 1997)",
+     WorkShape::kModules, true, false,
+     module_execution([](const RunSpec&) { return std::make_unique<BspExecutor>(); })},
+    {"self_scheduled",
+     "bulk-synchronous steps whose modules the threads take as an OpenMP schedule hands them out "
+     "(the in-step baselines)",
+     WorkShape::kModules, false, true, module_execution([](const RunSpec& spec) {
+       return std::make_unique<SelfScheduledExecutor>(
+           schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
+     })},
+    {"level",
+     "level-synchronous: the tasks of level i are born, balanced and run before any of level "
+     "i+1 (Hwang & Hong 2001, section 3)",
+     WorkShape::kLevels, true, true, level_execution},
+    {"async",
+     "no barrier between steps: a module runs step s once the modules it depends on finished "
+     "s-1; the predictive balancer moves modules meanwhile (Iqbal, Saltz & Bokhari 1986)",
+     WorkShape::kModules, true, false,
+     module_execution([](const RunSpec&) { return std::make_unique<AsyncExecutor>(); })},
+    {"async_modelled",
+     "async in the order of the modelled clocks, one processor acting at a time: the run P "
+     "dedicated processors would make, on a host with fewer free cores",
+     WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
+       return std::make_unique<AsyncExecutor>(AsyncOrder::kModelled);
+     })},
+    simulate_executor_info(),
+#if LBB_HAVE_MPI
+    {"mpi",
+     "bsp across MPI ranks (mpirun -np R lbbench run): processors = R x threads per rank; a "
+     "module's state lives on its owner's rank and crosses ranks as an MPI message",
+     WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
+       if (process_world().size < 2)
+         throw std::invalid_argument(
+             "executor mpi runs under an MPI launcher: mpirun -np R "
+             "lbbench run CONFIG");
+       return std::make_unique<MpiExecutor>();
+     })},
+#endif
   };
   return all;
 }
@@ -112,7 +128,20 @@ std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, Wor
   return "";
 }
 
-const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload) {
+namespace {
+
+// Under an MPI launcher every run spans the ranks: the bulk-synchronous executor becomes the one
+// across ranks, and an executor that runs in one process is refused.
+const ExecutorInfo& across_ranks(const ExecutorInfo& chosen) {
+  if (process_world().size < 2 || chosen.name == "mpi") return chosen;
+  if (chosen.name == "bsp")
+    if (const ExecutorInfo* mpi = find_executor("mpi")) return *mpi;
+  throw std::invalid_argument("executor " + chosen.name + " runs in one process, not across " +
+                              std::to_string(process_world().size) +
+                              " MPI ranks: run this entry without mpirun");
+}
+
+const ExecutorInfo& choose_in_one_process(const RunSpec& spec, const WorkloadInfo& workload) {
   const WorkShape shape = workload_shape(workload);
   if (spec.executor != "auto") {
     const ExecutorInfo* info = find_executor(spec.executor);
@@ -124,6 +153,12 @@ const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& wor
   for (const auto& info : executor_registry())
     if (executor_mismatch(info, spec, shape).empty()) return info;
   throw std::invalid_argument("no executor runs " + workload.name + " with " + spec.balancer.label);
+}
+
+}  // namespace
+
+const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload) {
+  return across_ranks(choose_in_one_process(spec, workload));
 }
 
 }  // namespace lbb

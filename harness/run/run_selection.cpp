@@ -49,6 +49,9 @@ std::vector<PlannedRun> missing_from(const std::vector<PlannedRun>& plan,
     const auto yaml = r.text.find("config_yaml");
     const auto rep = r.number.find("repetition");
     if (status == r.text.end() || yaml == r.text.end() || rep == r.number.end()) continue;
+    if (const auto stopped = r.number.find("interrupted");
+        stopped != r.number.end() && stopped->second == 1)
+      continue;  // stopped, not failed: resume runs it again
     if (status->second == "complete" || status->second == "failed")
       ++done[{yaml->second, static_cast<int>(rep->second)}];
   }

@@ -177,6 +177,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
       write_run_header(*writer, spec, repetition, execution->modules(), provenance,
                        out.oversubscribed, execution->name());
       execution->write_header(*writer);
+      writer->mark_in_flight();
       lap(costs.archive);
     }
     SummarySink sink(writer.get(), spec.speeds);

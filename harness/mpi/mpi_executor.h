@@ -1,0 +1,46 @@
+#pragma once
+// The bulk-synchronous executor across MPI ranks: processors = ranks x threads per rank. A module's
+// state lives on its owner's rank; after each phase the ranks exchange the workload's outputs
+// (Workload::phase_outputs) and the measured costs, every rank builds the same step record, and a
+// balancer decides on every rank (distributed schemes) or on rank 0, which sends its decision.
+// A move within a rank is a copy, across ranks one MPI message of the state's bytes; both are
+// counted and timed apart in the step's metrics (docs/engine.md, "Across processes").
+#include <array>
+#include <cstdint>
+
+#include "harness/exec/executor.h"
+
+namespace lbb {
+
+class MpiExecutor final : public Executor {
+ public:
+  ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
+                      StepSink& sink) override;
+  std::string name() const override { return "mpi"; }
+  std::vector<StepMetric> metrics() const override;
+  std::vector<WorkloadAttribute> attributes() const override;
+  void write_result(RunWriter& writer) const override;
+
+  // The per-step figures, in metrics() order.
+  enum Figure {
+    kExchangeBytes,
+    kExchangeSeconds,
+    kRemoteMigrations,
+    kRemoteBytes,
+    kRemoteSeconds,
+    kLocalMigrations,
+    kLocalBytes,
+    kLocalSeconds,
+    kBalanceMessages,
+    kBalanceBytes,
+    kFigures
+  };
+  using Figures = std::array<double, kFigures>;
+
+ private:
+  Figures totals_{};
+  int ranks_ = 1, threads_ = 1;
+  std::string placement_;  // rank:host:threads, one per rank
+};
+
+}  // namespace lbb

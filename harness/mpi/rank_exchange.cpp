@@ -1,0 +1,168 @@
+#include "harness/mpi/rank_exchange.h"
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace lbb {
+
+namespace {
+
+int as_count(std::size_t n) {
+  if (n > static_cast<std::size_t>(INT_MAX))
+    throw std::length_error("a message of " + std::to_string(n) + " bytes exceeds MPI's int count");
+  return static_cast<int>(n);
+}
+
+// The modules a rank contributes, in module order: every side walks the same list.
+template <class Visit>
+void each_module_of(int rank, const RankLayout& ranks, std::span<const int> holder, Visit visit) {
+  for (int m = 0; m < static_cast<int>(holder.size()); ++m)
+    if (ranks.rank_of(holder[m]) == rank) visit(m);
+}
+
+}  // namespace
+
+std::vector<std::byte> allgather_bytes(std::span<const std::byte> mine, int ranks,
+                                       std::vector<std::size_t>& offset) {
+  std::vector<int> counts(ranks), displs(ranks);
+  const int my_count = as_count(mine.size());
+  MPI_Allgather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  offset.assign(ranks + 1, 0);
+  for (int r = 0; r < ranks; ++r) offset[r + 1] = offset[r] + counts[r];
+  for (int r = 0; r < ranks; ++r) displs[r] = as_count(offset[r]);
+  std::vector<std::byte> all(offset[ranks]);
+  MPI_Allgatherv(mine.data(), my_count, MPI_BYTE, all.data(), counts.data(), displs.data(),
+                 MPI_BYTE, MPI_COMM_WORLD);
+  return all;
+}
+
+Traffic exchange_outputs(Workload& workload, const RankLayout& ranks, std::span<const int> owner,
+                         int step, int phase) {
+  std::vector<std::span<std::byte>> spans;
+  const auto outputs = [&](int m) {
+    spans.clear();
+    if (!workload.phase_outputs(m, step, phase, spans))
+      throw std::logic_error("the workload names no outputs: it cannot run across ranks");
+    return spans;
+  };
+  std::vector<std::byte> mine;
+  each_module_of(ranks.rank, ranks, owner, [&](int m) {
+    for (std::span<std::byte> s : outputs(m)) mine.insert(mine.end(), s.begin(), s.end());
+  });
+  std::vector<std::size_t> offset;
+  const std::vector<std::byte> all = allgather_bytes(mine, ranks.ranks, offset);
+  for (int r = 0; r < ranks.ranks; ++r) {
+    if (r == ranks.rank) continue;
+    std::size_t at = offset[r];
+    each_module_of(r, ranks, owner, [&](int m) {
+      for (std::span<std::byte> s : outputs(m)) {
+        if (at + s.size() > offset[r + 1])
+          throw std::logic_error("rank " + std::to_string(r) + " sent fewer outputs than expected");
+        std::memcpy(s.data(), all.data() + at, s.size());
+        at += s.size();
+      }
+    });
+  }
+  return {static_cast<std::int64_t>(mine.size()) * (ranks.ranks - 1), ranks.ranks - 1};
+}
+
+Traffic share_states(ModuleStore& store, const RankLayout& ranks, std::span<const int> where) {
+  std::vector<std::byte> mine;
+  std::vector<std::uint64_t> sizes;
+  each_module_of(ranks.rank, ranks, where, [&](int m) {
+    const std::span<std::byte> s = store.state(m);
+    mine.insert(mine.end(), s.begin(), s.end());
+  });
+  // Sizes change in finish_step (bodies crossing cells): each rank's are sent beside its bytes.
+  each_module_of(ranks.rank, ranks, where, [&](int m) { sizes.push_back(store.bytes(m)); });
+  std::vector<std::size_t> offset, size_offset;
+  const std::vector<std::byte> all = allgather_bytes(mine, ranks.ranks, offset);
+  const std::vector<std::byte> all_sizes =
+      allgather_bytes(std::as_bytes(std::span(sizes)), ranks.ranks, size_offset);
+  for (int r = 0; r < ranks.ranks; ++r) {
+    if (r == ranks.rank) continue;
+    std::size_t at = offset[r], k = size_offset[r];
+    each_module_of(r, ranks, where, [&](int m) {
+      std::uint64_t n = 0;
+      std::memcpy(&n, all_sizes.data() + k, sizeof n);
+      k += sizeof n;
+      if (at + n > offset[r + 1]) throw std::logic_error("a shared state overruns its rank's part");
+      store.adopt(m, {all.data() + at, static_cast<std::size_t>(n)});
+      at += n;
+    });
+  }
+  return {static_cast<std::int64_t>(mine.size() + sizes.size() * sizeof(std::uint64_t)) *
+              (ranks.ranks - 1),
+          ranks.ranks - 1};
+}
+
+void drop_replicas(ModuleStore& store, const RankLayout& ranks, std::span<const int> where) {
+  for (int m = 0; m < static_cast<int>(where.size()); ++m)
+    if (!ranks.mine(where[m]) && store.holds(m)) store.release(m);
+}
+
+Traffic move_states(ModuleStore& store, const RankLayout& ranks, std::span<const int> moved,
+                    std::span<const int> where, std::span<const int> to,
+                    std::span<const std::uint64_t> bytes) {
+  constexpr int kTag = 7;  // one tag: MPI keeps each pair's messages in order, as both walk `moved`
+  std::vector<MPI_Request> requests;
+  std::vector<std::pair<int, std::vector<std::byte>>> received;
+  received.reserve(moved.size());
+  Traffic sent;
+  for (int m : moved) {
+    const int from = ranks.rank_of(where[m]), dest = ranks.rank_of(to[m]);
+    if (from == dest) continue;
+    sent.bytes += static_cast<std::int64_t>(bytes[m]);
+    ++sent.messages;
+    if (from == ranks.rank) {
+      const std::span<std::byte> s = store.state(m);
+      if (s.size() != bytes[m]) throw std::logic_error("a state changed size before its move");
+      requests.emplace_back();
+      MPI_Isend(s.data(), as_count(s.size()), MPI_BYTE, dest, kTag, MPI_COMM_WORLD,
+                &requests.back());
+    } else if (dest == ranks.rank) {
+      received.emplace_back(m, std::vector<std::byte>(bytes[m]));
+      requests.emplace_back();
+      MPI_Irecv(received.back().second.data(), as_count(bytes[m]), MPI_BYTE, from, kTag,
+                MPI_COMM_WORLD, &requests.back());
+    }
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  for (auto& [m, state] : received) store.adopt(m, state);
+  for (int m : moved)
+    if (ranks.rank_of(where[m]) == ranks.rank && !ranks.mine(to[m])) store.release(m);
+  return sent;
+}
+
+void sum_over_ranks(std::span<double> values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_DOUBLE, MPI_SUM,
+                MPI_COMM_WORLD);
+}
+
+void max_over_ranks(std::span<double> values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_DOUBLE, MPI_MAX,
+                MPI_COMM_WORLD);
+}
+
+void from_leader(std::span<int> values) {
+  MPI_Bcast(values.data(), as_count(values.size()), MPI_INT, 0, MPI_COMM_WORLD);
+}
+
+void from_leader(std::span<double> values) {
+  MPI_Bcast(values.data(), as_count(values.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+bool same_on_every_rank(std::span<const int> values) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the values
+  for (int v : values) h = (h ^ static_cast<std::uint32_t>(v)) * 1099511628211ull;
+  std::uint64_t lo = h, hi = h;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return lo == hi;
+}
+
+}  // namespace lbb
