@@ -19,8 +19,9 @@ namespace {
 
 TEST(PlatformEmulation, LoadLevelsAreSeededPiecewiseConstantAndBounded) {
   const std::vector<double> speed(4, 1.0);
-  const PlatformEmulation a(speed, {2.0, 0.5, 9}, 100.0), b(speed, {2.0, 0.5, 9}, 100.0);
-  const PlatformEmulation other_seed(speed, {2.0, 0.5, 10}, 100.0);
+  const ExternalLoad load{{2.0, 2.0, 2.0, 2.0}, 0.5, 9};
+  const PlatformEmulation a(speed, load, 100.0), b(speed, load, 100.0);
+  const PlatformEmulation other_seed(speed, {load.max, 0.5, 10}, 100.0);
   EXPECT_TRUE(a.active());
   std::set<double> levels;
   int differs_by_seed = 0;
@@ -44,7 +45,7 @@ TEST(PlatformEmulation, LoadLevelsAreSeededPiecewiseConstantAndBounded) {
 
 TEST(PlatformEmulation, ExtraBusyTimeStretchesModulesToSpeedAndLoad) {
   const std::vector<double> speed = {1.0, 0.5, 0.25};
-  const PlatformEmulation e(speed, {1.0, 0.2, 1}, 0.0);
+  const PlatformEmulation e(speed, {{1.0, 1.0, 1.0}, 0.2, 1}, 0.0);
   EXPECT_DOUBLE_EQ(e.extra_seconds(0, 0.01, 0.0), 0.0);
   EXPECT_DOUBLE_EQ(e.extra_seconds(1, 0.01, 0.0), 0.01);  // x (1/s - 1)
   EXPECT_DOUBLE_EQ(e.extra_seconds(2, 0.01, 0.0), 0.03);
@@ -160,7 +161,7 @@ TEST(BspExecutorEmulation, ExternalLoadIsAppliedAndRecordedPerStepAndProcessor) 
   plan.steps = 8;
   plan.topology = &topo;
   plan.speed = {1.0, 1.0};
-  plan.external_load = {3.0, 1e-3, 5};
+  plan.external_load = {{3.0, 3.0}, 1e-3, 5};
   testing::CollectSteps sink;
   const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
   double total = 0;
@@ -174,6 +175,31 @@ TEST(BspExecutorEmulation, ExternalLoadIsAppliedAndRecordedPerStepAndProcessor) 
   }
   EXPECT_GT(total, 0.0);
   EXPECT_TRUE(w.verify(store, x.steps_run).passed);
+}
+
+// A per-processor maximum (the pattern last:3 at P = 2): only the named processor is loaded.
+TEST(BspExecutorEmulation, ExternalLoadOnlyOnTheProcessorsGivenALevel) {
+  BlockSubstitution w(problem());
+  ModuleStore store(w);
+  const Topology topo(TopologyKind::kChain, 2);
+  ExecutionPlan plan;
+  plan.processors = 2;
+  plan.steps = 8;
+  plan.topology = &topo;
+  plan.speed = {1.0, 1.0};
+  plan.external_load = {{0.0, 3.0}, 1e-3, 5};
+  testing::CollectSteps sink;
+  const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
+  double loaded = 0;
+  for (const auto& r : sink.records) {
+    ASSERT_EQ(r.external_load.size(), 2u);
+    EXPECT_EQ(r.external_load[0], 0.0);
+    loaded += r.external_load[1];
+  }
+  EXPECT_GT(loaded, 0.0);
+  EXPECT_TRUE(w.verify(store, x.steps_run).passed);
+  const PlatformEmulation e(plan.speed, plan.external_load, 0.0);
+  for (double t = 0; t < 0.1; t += 1e-3) EXPECT_EQ(e.load_at(0, t), 0.0);
 }
 
 std::string load(const std::string& platform, RunSpec* out = nullptr) {
@@ -202,7 +228,7 @@ TEST(PlatformConfig, SpeedsAndExternalLoadKeys) {
                  &spec),
             "");
   EXPECT_EQ(spec.speeds, (std::vector<double>{1, 0.5, 1, 0.25}));
-  EXPECT_EQ(spec.external_load.max, 2.0);
+  EXPECT_EQ(spec.external_load.max, (std::vector<double>(4, 2.0)));  // a number: every one
   EXPECT_EQ(spec.external_load.persist_s, 0.5);
   EXPECT_EQ(spec.external_load.seed, 3u);
   EXPECT_NE(spec.resolved_yaml.find("speeds: [1, 0.5, 1, 0.25]"), std::string::npos)
@@ -214,7 +240,40 @@ TEST(PlatformConfig, SpeedsAndExternalLoadKeys) {
   RunSpec plain;
   EXPECT_EQ(load("{ processors: 2 }", &plain), "");
   EXPECT_TRUE(plain.speeds.empty());
-  EXPECT_EQ(plain.external_load.max, 0.0);
+  EXPECT_EQ(plain.external_load.max, (std::vector<double>{0, 0}));
+}
+
+// external_load takes the patterns speeds take; the processors a pattern leaves out are
+// unloaded, and the archived config keeps the pattern, which reads back as the same run.
+TEST(PlatformConfig, ExternalLoadPatternLoadsOnlyTheProcessorsItNames) {
+  RunSpec spec;
+  EXPECT_EQ(load("{ processors: 4, external_load: last:1.0 }", &spec), "");
+  EXPECT_EQ(spec.external_load.max, (std::vector<double>{0, 0, 0, 1}));
+  EXPECT_NE(spec.resolved_yaml.find("external_load: last:1.0"), std::string::npos)
+      << spec.resolved_yaml;
+  EXPECT_EQ(load("{ processors: 5, external_load: \"first2:0.5,last20%:2\" }", &spec), "");
+  EXPECT_EQ(spec.external_load.max, (std::vector<double>{0.5, 0.5, 0, 0, 2}));
+  EXPECT_NE(load("{ processors: 2, external_load: last3:1 }")
+                .find("external_load 'last3:1' names 3 processors of 2"),
+            std::string::npos);
+  EXPECT_NE(load("{ processors: 2, external_load: last:2000 }").find("[0, 1000]"),
+            std::string::npos);
+  EXPECT_NE(load("{ processors: 2, external_load: heavy }")
+                .find("external_load must be a number or a pattern such as last:0.5"),
+            std::string::npos);
+  testing::TempDir dir;
+  const Config swept = load_config(dir.write("s.yaml",
+                                             "workload: { kind: block_substitution, blocks: 16 }\n"
+                                             "platform: { processors: 3, external_load: [0, "
+                                             "last:1, 0.5] }\n"
+                                             "balancers: [ { static: block } ]\n"));
+  ASSERT_EQ(swept.runs.size(), 3u);
+  EXPECT_EQ(swept.runs[0].external_load.max, (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(swept.runs[1].external_load.max, (std::vector<double>{0, 0, 1}));
+  EXPECT_EQ(swept.runs[2].external_load.max, (std::vector<double>(3, 0.5)));
+  EXPECT_EQ(swept.runs[1].sweep_label, "external_load=last:1");
+  const Config again = load_config(dir.write("r.yaml", swept.runs[1].resolved_yaml));
+  EXPECT_EQ(again.runs.at(0).external_load.max, (std::vector<double>{0, 0, 1}));
 }
 
 // Franklin & Govindan 1995 run p of their workstations, fastest first (eq. 17): a processor sweep

@@ -14,18 +14,18 @@ using testing::config_error_of;
 using V = std::vector<double>;
 
 TEST(ProcessorPattern, SelectorsFollowTheProcessorCount) {
-  EXPECT_EQ(expand_processor_pattern("last:0.5", 4), (V{1, 1, 1, 0.5}));
-  EXPECT_EQ(expand_processor_pattern("last:0.5", 8), (V{1, 1, 1, 1, 1, 1, 1, 0.5}));
-  EXPECT_EQ(expand_processor_pattern("first2:0.25", 3), (V{0.25, 0.25, 1}));
-  EXPECT_EQ(expand_processor_pattern("last50%:0.5", 5), (V{1, 1, 0.5, 0.5, 0.5}));  // rounds up
-  EXPECT_EQ(expand_processor_pattern("all:0.5,first:1", 3), (V{1, 0.5, 0.5}));      // later wins
-  EXPECT_EQ(expand_processor_pattern("first:0.2,last:0.4", 1), (V{0.4}));
+  EXPECT_EQ(expand_processor_pattern("last:0.5", 4, 1), (V{1, 1, 1, 0.5}));
+  EXPECT_EQ(expand_processor_pattern("last:0.5", 8, 1), (V{1, 1, 1, 1, 1, 1, 1, 0.5}));
+  EXPECT_EQ(expand_processor_pattern("first2:0.25", 3, 1), (V{0.25, 0.25, 1}));
+  EXPECT_EQ(expand_processor_pattern("last50%:0.5", 5, 1), (V{1, 1, 0.5, 0.5, 0.5}));  // rounds up
+  EXPECT_EQ(expand_processor_pattern("all:0.5,first:1", 3, 1), (V{1, 0.5, 0.5}));      // later wins
+  EXPECT_EQ(expand_processor_pattern("first:0.2,last:0.4", 1, 1), (V{0.4}));
 }
 
 TEST(ProcessorPattern, MalformedOrTooManyIsRefused) {
-  EXPECT_THROW(expand_processor_pattern("last5:0.5", 4), std::invalid_argument);
-  EXPECT_THROW(expand_processor_pattern("middle:0.5", 4), std::invalid_argument);
-  EXPECT_THROW(expand_processor_pattern("last:", 4), std::invalid_argument);
+  EXPECT_THROW(expand_processor_pattern("last5:0.5", 4, 1), std::invalid_argument);
+  EXPECT_THROW(expand_processor_pattern("middle:0.5", 4, 1), std::invalid_argument);
+  EXPECT_THROW(expand_processor_pattern("last:", 4, 1), std::invalid_argument);
   EXPECT_TRUE(processor_pattern_problem("last:0.5", 1e-3, 1).value_or("").empty());
   EXPECT_NE(processor_pattern_problem("last:1.5", 1e-3, 1).value_or("").find("[0.001, 1]"),
             std::string::npos);

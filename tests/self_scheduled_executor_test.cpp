@@ -287,7 +287,7 @@ TEST(SelfScheduledExecutor, EmulatedLoadIsAppliedToTheThreadThatRuns) {
   const Topology topology(TopologyKind::kChain, 3);
   ExecutionPlan plan = testing::plan_for(3, 4, topology);
   plan.speed = {1.0, 0.5, 1.0};
-  plan.external_load.max = 1.0;
+  plan.external_load.max.assign(static_cast<std::size_t>(plan.processors), 1.0);
   plan.external_load.persist_s = 1e-4;
   testing::CollectSteps sink;
   SelfScheduledExecutor(InStepSchedule::kOmpDynamic, 1).run(*w, store, plan, sink);

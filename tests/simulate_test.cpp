@@ -77,6 +77,21 @@ TEST(Simulate, SameSeedSameRunOtherSeedOtherRun) {
   EXPECT_NE(a[3].makespan, c[3].makespan);
 }
 
+// external_load: last2:1.0 loads only the last two of the simulated processors, as real runs.
+TEST(Simulate, ExternalLoadPatternLoadsOnlyTheProcessorsItNames) {
+  const auto records = simulate(
+      synthetic("modules: 64", "processors: 6, external_load: last2:1.0, load_persist_s: 1e-3",
+                "steps: 10", "dynamic: none"));
+  ASSERT_EQ(records.size(), 10u);
+  double loaded = 0;
+  for (const StepRecord& r : records) {
+    ASSERT_EQ(r.external_load.size(), 6u);
+    for (int p = 0; p < 4; ++p) EXPECT_EQ(r.external_load[p], 0.0);
+    loaded += std::min(r.external_load[4], r.external_load[5]);
+  }
+  EXPECT_GT(loaded, 0.0);
+}
+
 // A simulated run models its processors and runs no threads: it is never archived oversubscribed,
 // where a real run of as many processors on fewer cores is.
 TEST(Simulate, SimulatedRunsAreNeverOversubscribed) {

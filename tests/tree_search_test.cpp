@@ -152,7 +152,7 @@ TEST(TreeSearch, ExternalLoadIsAppliedAndRecorded) {
   plan.processors = 2;
   plan.topology = &mesh;
   plan.speed = {1.0, 1.0};
-  plan.external_load = ExternalLoad{0.5, 0.01, 3};
+  plan.external_load = ExternalLoad{{0.5, 0.5}, 0.01, 3};
   plan.balancer = balancer.get();
   Capture sink;
   LevelExecutor().run(w, plan, sink);

@@ -89,7 +89,7 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
       out.bulk_synchronous = b->role != BalancerRole::kInStep;
     spec.executor = "simulate";
     spec.module_detail = true;
-    spec.external_load.max = 0;  // the recorded costs hold the load the run had
+    spec.external_load.max.clear();  // the recorded costs hold the load the run had
     spec.warmup = 0;
     spec.steps = recorded->steps();
     const auto execution = module_execution([&](const RunSpec&) {

@@ -31,18 +31,24 @@ PlatformEmulation::PlatformEmulation(std::span<const double> speed, const Extern
       throw std::invalid_argument(
           "emulated speeds must lie in (0, 1]: busy work can only slow "
           "a processor down");
-  if (load_.max < 0 || !(load_.persist_s > 0))
+  if (std::any_of(load_.max.begin(), load_.max.end(), [](double m) { return !(m >= 0); }) ||
+      !(load_.persist_s > 0))
     throw std::invalid_argument("external load needs max >= 0 and persist_s > 0");
   active_ =
-      load_.max > 0 || std::any_of(speed_.begin(), speed_.end(), [](double s) { return s != 1.0; });
+      load_.any() || std::any_of(speed_.begin(), speed_.end(), [](double s) { return s != 1.0; });
+}
+
+bool ExternalLoad::any() const {
+  return std::any_of(max.begin(), max.end(), [](double m) { return m > 0; });
 }
 
 double PlatformEmulation::load_at(int p, double t) const {
-  if (load_.max <= 0) return 0;
+  const double max = load_.max_of(p);
+  if (max <= 0) return 0;
   const auto interval = static_cast<std::uint64_t>(std::max(0.0, t - start_) / load_.persist_s);
   const std::uint64_t draw =
       splitmix64(splitmix64(splitmix64(load_.seed) ^ static_cast<std::uint64_t>(p)) ^ interval);
-  return load_.max * static_cast<double>(draw >> 11) * 0x1.0p-53;
+  return max * static_cast<double>(draw >> 11) * 0x1.0p-53;
 }
 
 double PlatformEmulation::extra_seconds(int p, double seconds, double level) const {

@@ -18,9 +18,12 @@ namespace lbb {
 const ParamSpec& relative_speed_spec();
 
 struct ExternalLoad {
-  double max = 0;          // m: the largest load level; 0: no external load
-  double persist_s = 0.2;  // d: seconds one level lasts
+  std::vector<double> max;  // m of each processor: its largest load level; 0 or missing: none
+  double persist_s = 0.2;   // d: seconds one level lasts
   std::uint64_t seed = 1;
+
+  double max_of(int p) const { return p < static_cast<int>(max.size()) ? max[p] : 0.0; }
+  bool any() const;  // whether some processor has a level above 0
 };
 
 class PlatformEmulation {
@@ -30,7 +33,7 @@ class PlatformEmulation {
 
   // False when every speed is 1 and there is no external load: nothing to add.
   bool active() const { return active_; }
-  // Load level of processor p at wall time t: uniform in [0, max], drawn per processor and per
+  // Load level of processor p at wall time t: uniform in [0, its max], drawn per processor and per
   // interval of persist_s seconds from the seed (the same for every run with that seed).
   double load_at(int p, double t) const;
   // Busy seconds to add after a module that ran `seconds` on processor p under load `level`.

@@ -18,7 +18,8 @@ namespace {
 
 void print_params(std::span<const ParamSpec> specs) {
   for (const auto& s : specs) {
-    std::cout << "      " << s.name << " (" << type_name(s.type) << ", "
+    std::cout << "      " << s.name << " (" << type_name(s.type)
+              << (per_processor(s) ? " or pattern" : "") << ", "
               << (s.default_value ? "default " + to_string(*s.default_value) : "required");
     if (s.min || s.max)
       std::cout << ", range [" << (s.min ? format_number(*s.min, 12) : "-inf") << ", "

@@ -1,5 +1,6 @@
 #include "harness/config/config_keys.h"
 
+#include "harness/config/processor_pattern.h"
 #include "harness/formats/assignment_file.h"
 #include "harness/run/executor_registry.h"
 
@@ -80,7 +81,9 @@ std::span<const ParamSpec> platform_specs() {
                   1e-3, 1.0),
       real_param("external_load", 0.0,
                  "m: largest transient external load level; a processor under load L runs at "
-                 "speed s / (1 + L) (Zaki, Li & Parthasarathy 1997); 0: none",
+                 "speed s / (1 + L) (Zaki, Li & Parthasarathy 1997); 0: none. A number loads "
+                 "every processor; a pattern as for speeds loads only the processors it names, "
+                 "e.g. last:1.0 (the rest 0)",
                  0.0, 1000.0),
       real_param("load_persist_s", 0.2, "d: seconds one external load level lasts", 1e-3),
       int_param("load_seed", 1, "seed of the external load levels", 0),
@@ -88,9 +91,40 @@ std::span<const ParamSpec> platform_specs() {
   return specs;
 }
 
-bool per_processor(const ParamSpec& spec) {
-  return &spec == find_spec(platform_specs(), "speeds");
+const PerProcessor* per_processor(const ParamSpec& spec) {
+  static const std::pair<const char*, PerProcessor> keys[] = {{"speeds", {1.0}},
+                                                              {"external_load", {0.0}}};
+  for (const auto& [name, key] : keys)
+    if (&spec == find_spec(platform_specs(), name)) return &key;
+  return nullptr;
 }
+
+Params resolve_platform(const Params& given) {
+  Params numbers, patterns;  // a number key's pattern stays text until P is known
+  for (const auto& [name, value] : given.values()) {
+    const ParamSpec* spec = find_spec(platform_specs(), name);
+    const bool pattern = spec && spec->type != ParamType::kRealList && per_processor(*spec) &&
+                         std::holds_alternative<std::string>(value);
+    (pattern ? patterns : numbers).set(name, value);
+  }
+  Params out = resolve_params(platform_specs(), numbers);
+  for (const auto& [name, value] : patterns.values()) out.set(name, value);
+  return out;
+}
+
+namespace {
+
+// A per-processor number key's value on each processor: its pattern expanded, or the number.
+std::vector<double> processor_values(const Params& platform, const std::string& key) {
+  const ParamSpec& spec = *find_spec(platform_specs(), key);
+  const int processors = static_cast<int>(platform.integer("processors"));
+  const ParamValue& value = platform.values().at(key);
+  if (const auto* pattern = std::get_if<std::string>(&value))
+    return expand_processor_pattern(*pattern, processors, per_processor(spec)->unnamed);
+  return std::vector<double>(static_cast<std::size_t>(processors), platform.real(key));
+}
+
+}  // namespace
 
 std::span<const ParamSpec> execution_specs() {
   static const std::vector<ParamSpec> specs = {
@@ -141,7 +175,7 @@ void apply_platform(const Params& platform, RunSpec& run) {
   if (const std::vector<double> pool = platform.reals("speed_pool");
       run.speeds.empty() && pool.size() >= static_cast<std::size_t>(run.processors))
     run.speeds.assign(pool.begin(), pool.begin() + run.processors);
-  run.external_load.max = platform.real("external_load");
+  run.external_load.max = processor_values(platform, "external_load");
   run.external_load.persist_s = platform.real("load_persist_s");
   run.external_load.seed = static_cast<std::uint64_t>(platform.integer("load_seed"));
 }

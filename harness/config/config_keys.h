@@ -38,10 +38,18 @@ std::span<const FileParamKey> file_param_keys();
 const FileParamKey* find_file_param_key(const std::string& key);  // null: not one
 
 std::span<const ParamSpec> platform_specs();
-// Whether `spec` is a platform list with one value per processor, which may also be given as a
-// pattern that follows the processor count (processor_pattern.h): speeds.
-bool per_processor(const ParamSpec& spec);
+// A platform key with one value per processor that may also be given as a pattern following the
+// processor count (processor_pattern.h): speeds (a list, or a pattern) and external_load (a
+// number for every processor, or a pattern). `unnamed`: the value of a processor no item names.
+struct PerProcessor {
+  double unnamed;
+};
+const PerProcessor* per_processor(const ParamSpec& spec);  // null for any other key
 std::span<const ParamSpec> execution_specs();
+
+// Given platform values, checked, plus defaults (resolve_params), where a number key's pattern
+// stays text (so the resolved YAML reads back the same): apply_platform expands it.
+Params resolve_platform(const Params& given);
 
 // Copies resolved (complete, checked) section parameters into the run's typed fields.
 void apply_platform(const Params& platform, RunSpec& run);

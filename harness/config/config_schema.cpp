@@ -50,11 +50,11 @@ Json value_schema(const ParamSpec& spec) {
       Json item{{"type", "number"}};
       bounds(item, spec);
       s = Json{{"type", "array"}, {"items", item}};
-      if (per_processor(spec))
-        s = Json{{"anyOf", {s, Json{{"type", "string"}, {"pattern", kProcessorPatternRegex}}}}};
       break;
     }
   }
+  if (per_processor(spec))
+    s = Json{{"anyOf", {s, Json{{"type", "string"}, {"pattern", kProcessorPatternRegex}}}}};
   return s;
 }
 

@@ -73,8 +73,7 @@ std::optional<std::string> value_problem(const ParamSpec& spec, const ParamValue
   return check_value(spec, v);
 }
 
-std::optional<ParamValue> list_value(const ParamSpec& spec, const YAML::Node& n) {
-  if (pattern_node(spec, n)) return ParamValue(n.Scalar());
+std::optional<ParamValue> list_value(const YAML::Node& n) {
   if (!n.IsSequence()) return std::nullopt;
   std::vector<double> out;
   out.reserve(n.size());
@@ -84,6 +83,12 @@ std::optional<ParamValue> list_value(const ParamSpec& spec, const YAML::Node& n)
     out.push_back(std::get<double>(*v));
   }
   return ParamValue(std::move(out));
+}
+
+// One value of the parameter (not a sweep): a pattern's text, a list, or a scalar.
+std::optional<ParamValue> one_value(const ParamSpec& spec, const YAML::Node& n) {
+  if (pattern_node(spec, n)) return ParamValue(n.Scalar());
+  return spec.type == ParamType::kRealList ? list_value(n) : scalar_value(n, spec.type);
 }
 
 std::string type_error(const ParamSpec& spec, const YAML::Node& n) {
@@ -105,8 +110,7 @@ std::string type_error(const ParamSpec& spec, const YAML::Node& n) {
 Axis read_axis(const ParamSpec& spec, const YAML::Node& node, Problems& problems) {
   Axis axis{spec.name, {}, {}};
   auto take = [&](const YAML::Node& n) {
-    std::optional<ParamValue> v =
-        spec.type == ParamType::kRealList ? list_value(spec, n) : scalar_value(n, spec.type);
+    std::optional<ParamValue> v = one_value(spec, n);
     if (!v) {
       problems.at(n, type_error(spec, n));
       return;

@@ -44,10 +44,9 @@ std::vector<Item> parse(std::string_view text) {
   static const std::regex syntax(kProcessorPatternRegex, std::regex::ECMAScript);
   // std::regex recurses once per character it matches: a pattern is at most 200 bytes.
   if (text.size() > 200 || !std::regex_match(text.begin(), text.end(), syntax))
-    throw std::invalid_argument(
-        "'" + std::string(text.substr(0, 60)) +
-        "' is neither a list of numbers nor a pattern such as last:0.5 or first2:0.25,last:0.5 "
-        "(all, first, last, firstK, lastK, firstK%, lastK%)");
+    throw std::invalid_argument("'" + std::string(text.substr(0, 60)) +
+                                "' is not a pattern such as last:0.5 or first2:0.25,last:0.5 "
+                                "(all, first, last, firstK, lastK, firstK%, lastK%)");
   std::vector<Item> items;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -78,8 +77,9 @@ std::optional<std::string> processor_pattern_problem(std::string_view text, doub
   return std::nullopt;
 }
 
-std::vector<double> expand_processor_pattern(std::string_view text, int processors) {
-  std::vector<double> values(static_cast<std::size_t>(processors), 1.0);
+std::vector<double> expand_processor_pattern(std::string_view text, int processors,
+                                             double unnamed) {
+  std::vector<double> values(static_cast<std::size_t>(processors), unnamed);
   for (const Item& item : parse(text)) {
     const long n = item.all       ? processors
                    : item.percent ? static_cast<long>(std::ceil(processors * item.count / 100.0))

@@ -115,7 +115,7 @@ void Expansion::workload(const WorkloadEntry& we) {
       problems.at(we.node, e.what());
       return;
     }
-    apply_platform(resolve_params(platform_specs(), pp), base);
+    apply_platform(resolve_platform(pp), base);
     apply_execution(resolve_params(execution_specs(), ep), base);
     if (!check_run(we, global, g, base)) return;
     base.sweep_label = swept(global.axes, g);
@@ -124,17 +124,20 @@ void Expansion::workload(const WorkloadEntry& we) {
 }
 
 // A per-processor pattern of the platform ("last:0.5") becomes the list for this point's
-// processor count; false (a problem at the pattern) when it names more processors than there are.
+// processor count (a number key's stays text, checked here); false (a problem at the pattern)
+// when it names more processors than there are.
 bool Expansion::expand_patterns(const WorkloadEntry& we, const TaggedAxes& global,
                                 const std::vector<std::size_t>& g, Params& platform) {
   for (std::size_t i = we.axes.size(); i < we.axes.size() + sections.platform.size(); ++i) {
     const Axis& axis = *global.axes[i];
     const auto* pattern = std::get_if<std::string>(&axis.values[g[i]]);
     const ParamSpec* spec = find_spec(platform_specs(), axis.key);
-    if (!pattern || !spec || !per_processor(*spec)) continue;
+    const PerProcessor* key = spec ? per_processor(*spec) : nullptr;
+    if (!pattern || !key) continue;
     try {
-      platform.set(axis.key, expand_processor_pattern(
-                                 *pattern, static_cast<int>(platform.integer("processors"))));
+      const std::vector<double> values = expand_processor_pattern(
+          *pattern, static_cast<int>(platform.integer("processors")), key->unnamed);
+      if (spec->type == ParamType::kRealList) platform.set(axis.key, values);
     } catch (const std::invalid_argument& e) {
       problems.at(axis.nodes[g[i]], axis.key + " " + e.what());
       return false;

@@ -23,7 +23,7 @@ struct ExecutionPlan {
   int steps = 1;   // recorded steps
   const Topology* topology = nullptr;
   std::vector<double> speed;    // per processor, (0, 1]: emulated by busy work (below 1)
-  ExternalLoad external_load;   // emulated transient load; max 0: none
+  ExternalLoad external_load;   // emulated transient load per processor; max 0: none
   Balancer* initial = nullptr;  // static partitioner; null: block
   Balancer* dynamic = nullptr;  // between-step balancer (phase 0's); null: never rebalance
   // A workload with phases() > 1 balances each phase separately: the balancers of phases 1, 2,

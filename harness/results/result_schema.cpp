@@ -27,6 +27,8 @@ constexpr ColumnSpec kRuns[] = {
     {"topology", T::kText, "", "processor topology"},
     {"processors", T::kInt64, "", "P, threads run as processors"},
     {"speeds", T::kText, "", "each processor's emulated speed, comma-separated (1: nominal)"},
+    {"external_load_max", T::kText, "",
+     "each processor's largest emulated external load level m, comma-separated (0: none)"},
     {"modules", T::kInt64, "", "M, modules of the workload (0: level workloads)"},
     {"steps", T::kInt64, "", "S, measured steps (levels for level workloads)"},
     {"warmup", T::kInt64, "", "unrecorded warm-up steps"},

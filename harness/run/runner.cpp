@@ -11,6 +11,20 @@
 
 namespace lbb {
 
+namespace {
+
+// Each processor's value, comma-separated; `missing` where the list is shorter than P.
+std::string per_processor_text(const std::vector<double>& values, int processors, double missing) {
+  std::string text;
+  for (int p = 0; p < processors; ++p) {
+    if (p > 0) text += ',';
+    text += format_number(p < static_cast<int>(values.size()) ? values[p] : missing, 17);
+  }
+  return text;
+}
+
+}  // namespace
+
 void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
                       const Provenance& prov, bool oversubscribed, const std::string& executor) {
   w.set_text("name", spec.name);
@@ -28,12 +42,8 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_text("executor", executor);
   w.set_text("topology", std::string(topology_name(spec.topology)));
   w.set_int("processors", spec.processors);
-  std::string speeds;
-  for (int p = 0; p < spec.processors; ++p) {
-    if (p > 0) speeds += ',';
-    speeds += format_number(p < static_cast<int>(spec.speeds.size()) ? spec.speeds[p] : 1.0, 17);
-  }
-  w.set_text("speeds", speeds);
+  w.set_text("speeds", per_processor_text(spec.speeds, spec.processors, 1.0));
+  w.set_text("external_load_max", per_processor_text(spec.external_load.max, spec.processors, 0.0));
   w.set_int("modules", modules);
   w.set_int("steps", spec.steps);
   w.set_int("warmup", spec.warmup);

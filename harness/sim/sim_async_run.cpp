@@ -28,7 +28,7 @@ class SimulatedWork final : public AsyncWork {
         load_(plan.processors) {}
 
   double run_module(int m, int s, int p, double start) override {
-    const double level = plan_.external_load.max > 0 ? emulation_.load_at(p, start) : 0.0;
+    const double level = emulation_.load_at(p, start);
     const double seconds = nominal(m, s) / plan_.speed[p];
     load_[p].loaded += level * seconds;
     load_[p].unloaded += seconds;

@@ -150,7 +150,7 @@ void SimRun::start_step(int) {
   // External load as real runs draw it (harness/base/platform_emulation.h), at the modelled time.
   const PlatformEmulation emulation(plan_.speed, plan_.external_load, 0.0);
   for (int p = 0; p < P_; ++p) {
-    level_[p] = plan_.external_load.max > 0 ? emulation.load_at(p, clock_) : 0.0;
+    level_[p] = emulation.load_at(p, clock_);
     rate_[p] = plan_.speed[p] / (1.0 + level_[p]);
   }
   recorder_.clear();

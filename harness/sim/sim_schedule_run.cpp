@@ -60,7 +60,7 @@ class SimScheduleRun {
   // External load as real runs draw it (harness/base/platform_emulation.h), at the modelled time.
   void start_step() {
     for (int p = 0; p < P_; ++p) {
-      level_[p] = plan_.external_load.max > 0 ? emulation_.load_at(p, clock_) : 0.0;
+      level_[p] = emulation_.load_at(p, clock_);
       rate_[p] = plan_.speed[p] / (1.0 + level_[p]);
     }
     recorder_.clear();

@@ -85,7 +85,7 @@ std::unique_ptr<Execution> tree_execution(const RunSpec& spec, const WorkloadInf
                                 "generation (use dynamic:)");
   if (!spec.balancer.schedule_name.empty())
     throw std::invalid_argument(workload.name + " is balanced by level balancers, not schedules");
-  if (spec.external_load.max > 0)
+  if (spec.external_load.any())
     throw std::invalid_argument(workload.name + ": external load is not simulated on task trees");
   return std::make_unique<TreeExecution>(spec, tree_params(spec.workload_params, spec.processors));
 }

@@ -21,9 +21,19 @@ def _setting(config_yaml):
                        for s in speeds) if isinstance(speeds, list) else str(speeds)
     load = platform.get("external_load") or 0
     if load:
-        load = (f"up to {load}, each level lasting {platform.get('load_persist_s', '?')} s, "
-                f"seed {platform.get('load_seed', '?')}")
+        load = (f"up to {_levels(load)}, each level lasting "
+                f"{platform.get('load_persist_s', '?')} s, seed {platform.get('load_seed', '?')}")
     return speeds[:LONGEST], str(load or "")[:LONGEST]
+
+
+def _levels(load):
+    """The largest load levels in words: a number is every processor's; a pattern (last:1,
+    first2:0.5) names its processors, the rest unloaded."""
+    if not isinstance(load, str):
+        return str(load)
+    items = [item.split(":", 1) + [""] for item in load.split(",")]
+    text = ", ".join(f"{level} on {who}" for who, level, *_ in items)
+    return text if any(who == "all" for who, *_ in items) else text + ", none elsewhere"
 
 
 def run_settings(runs):

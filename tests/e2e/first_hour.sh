@@ -2,8 +2,8 @@
 # A researcher's first hour (issue 34): progress lines with an ETA in a log file (a Slurm job's
 # stderr) and none under --quiet; OMP_NUM_THREADS named when it is not what runs; the compact
 # table (rows under 120 characters, verification once per workload) and --wide; --baseline, and
-# --only that keeps the ratio to a baseline it leaves out; speeds that follow the processor
-# count.
+# --only that keeps the ratio to a baseline it leaves out; speeds and external load that follow
+# the processor count.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -55,6 +55,31 @@ for part in sorted(glob.glob(f"{sys.argv[1]}/*.h5")):
 got = sorted(line.strip() for c in speeds for line in c.splitlines() if "speeds" in line)
 assert got == ["speeds: [1, 0.5]", "speeds: [1, 1, 1, 0.5]"], got
 PY
+# Transient external load on the last processor only (P = 3): its emulated load level is above
+# 0 in every step, the others' 0; each processor's m is archived beside its speed, and the
+# report's platform line names the loaded processors.
+"$lbbench" run configs/smoke.yaml -o "$tmp/loaded" --quiet --only none \
+  --set platform.processors=3 --set platform.external_load=last:1.0 \
+  --set platform.load_persist_s=0.001 > /dev/null 2>&1
+/usr/bin/python3 - "$tmp/loaded" <<'PY'
+import glob, sys, h5py, pandas as pd
+def table(name):
+    return pd.concat(pd.DataFrame({c: v.asstr()[:] if v.dtype.kind == "S" else v[:]
+                                   for c, v in h5py.File(p)[name].items()})
+                     for p in sorted(glob.glob(sys.argv[1] + "/*.h5")))
+runs, procs = table("runs"), table("procs")
+assert list(runs.external_load_max) == ["0,0,1"], list(runs.external_load_max)
+assert "external_load: last:1.0" in runs.config_yaml.iloc[0], runs.config_yaml.iloc[0]
+load = procs.groupby("proc").external_load
+assert (load.max()[[0, 1]] == 0).all() and (load.min()[2] > 0), load.describe()
+PY
+"$lbbench" report "$tmp/loaded" --out "$tmp/loaded_page" > /dev/null 2>&1
+grep -q "external load: up to 1.0 on last, none elsewhere, each level lasting 0.001 s" \
+  "$tmp/loaded_page/index.html" || fail "the report does not say which processors are loaded" /dev/null
+"$lbbench" list > "$tmp/list.txt"  # to a file: grep -q would end a pipe early (SIGPIPE)
+grep -q "^      external_load (number or pattern, default 0, range \[0, 1000\])" "$tmp/list.txt" ||
+  fail "list does not say external_load takes a pattern" /dev/null
+
 set +e  # expect counts failures itself
 . "$(dirname "$0")/lib/expect.sh"
 expect 2 "--baseline nosuch: no balancer has that label \(labels: block, cyclic, none\)" -- \
@@ -64,5 +89,8 @@ expect 2 "--baseline nosuch: no balancer has that label" -- \
 expect 2 "^--set platform.speeds=last3:0.5: speeds 'last3:0.5' names 3 processors of 2$" -- \
   "$lbbench" validate configs/smoke.yaml --set 'platform.processors=[2,4]' \
   --set platform.speeds=last3:0.5
+expect 2 "^--set platform.external_load=first3:1: external_load 'first3:1' names 3 processors of 2$" -- \
+  "$lbbench" validate configs/smoke.yaml --set 'platform.processors=[2,4]' \
+  --set platform.external_load=first3:1
 [ "$fails" -eq 0 ] || exit 1
 echo "first_hour: OK"
