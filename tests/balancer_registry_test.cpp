@@ -47,7 +47,7 @@ TEST(BalancerRegistry, EveryNameHasItsOwnFileInItsRoleFolder) {
 TEST(BalancerRegistry, DeclaredCapabilitiesMatchTheObjects) {
   std::set<std::string> in_step;
   for (const auto& info : balancer_registry()) {
-    if (info.role == BalancerRole::kChoice) continue;  // no object of its own (checked below)
+    if (info.role == BalancerRole::kChoice) continue;  // takes its choice's (checked below)
     if (std::any_of(info.params.begin(), info.params.end(),
                     [](const ParamSpec& p) { return !p.default_value; }))
       continue;  // nothing to make it from (prescribed's owners)
