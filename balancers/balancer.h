@@ -30,9 +30,11 @@ struct LoadView {
   int step = -1;                   // last finished step; -1 for the initial partition
   // Measured since the last synchronisation (Zaki, Li & Parthasarathy 1997), per processor; both
   // may be empty. busy: seconds the processor spent executing modules (speed factor and external
-  // load included; wall seconds at an in-step synchronisation, the trigger's clock, CPU seconds
-  // between steps); when empty, profile-driven balancers take sum(cost) / speed of its modules.
-  // work_done: modules the processor completed; when empty, the number of modules it owns.
+  // load included; wall seconds at an in-step synchronisation, the trigger's clock, or CPU
+  // seconds since the phase began where threads outnumber cores; CPU seconds between steps);
+  // when empty, profile-driven balancers take sum(cost) / speed of its modules. work_done:
+  // modules the processor completed (in the same span as busy); when empty, the number of
+  // modules it owns.
   std::span<const double> busy;
   std::span<const double> work_done;
   // per module: cost of moving it one hop and returning its result, B_a + M_a in the units of
@@ -67,6 +69,13 @@ struct SyncTrigger {
   int max_syncs = 1;   // synchronisations of a group per phase of a step, at most
 };
 
+// A whole-run figure a balancer reports, archived as a run attribute (`dynamic: auto`'s
+// predictions and choice).
+struct BalancerFigure {
+  std::string name;
+  double value = 0;
+};
+
 class Balancer {
  public:
   virtual ~Balancer() = default;
@@ -75,7 +84,11 @@ class Balancer {
   // executor calls decide on every thread at once (decide must then be safe to call concurrently)
   // and applies one result; false: one thread decides while the others wait.
   virtual bool redundant() const { return false; }
+  // Read by the executor at set-up and, for an in-step balancer, after every phase: a balancer
+  // may change them at a decision (`dynamic: auto`); the next phase follows.
   virtual SyncTrigger sync_trigger() const { return {}; }
+  // Read after the run.
+  virtual std::vector<BalancerFigure> figures() const { return {}; }
 };
 
 // What a balancer is for, which says when the executor calls it. Declared by its registry entry
@@ -87,8 +100,8 @@ enum class BalancerRole {
   kLevel,         // dynamic: once per level of a growing task tree (Hwang & Hong 2001)
   kAsync,   // dynamic: with no barrier between steps, as modules advance (Iqbal, Saltz & Bokhari
             // 1986)
-  kChoice,  // dynamic: profiles the first steps, then runs the in-step scheme a cost model picks
-            // (Zaki et al. 1997); no Balancer object of its own (make is null)
+  kChoice,  // dynamic: in step; at its first synchronisation a cost model picks the in-step
+            // scheme that runs from there on (Zaki et al. 1997)
 };
 std::string_view role_name(BalancerRole role);  // "partition", "between steps", ...
 

@@ -93,11 +93,6 @@ const BalancerInfo* find_balancer(std::string_view name) {
 std::unique_ptr<Balancer> make_balancer(std::string_view name, const Params& given) {
   const BalancerInfo* info = find_balancer(name);
   if (!info) throw std::invalid_argument("unknown balancer '" + std::string(name) + "'");
-  if (!info->make)
-    throw std::invalid_argument("'" + std::string(name) +
-                                "' chooses a balancer at run time and has no object of its own "
-                                "(a config entry `dynamic: " +
-                                std::string(name) + "` runs it)");
   return info->make(resolve_params(info->params, given));
 }
 

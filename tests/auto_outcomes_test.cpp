@@ -17,10 +17,17 @@ RunInfo run(int processors, const std::string& dynamic, double makespan) {
   return r;
 }
 
-RunInfo auto_run(int processors, const std::string& chose) {
-  RunInfo r = run(processors, chose, 0);
+// An auto run: `dynamic` is auto, its choice an attribute (phase 1's, when given, suffixed).
+RunInfo auto_run(int processors, const std::string& chose, double makespan = 1.5,
+                 const std::string& phase1 = "") {
+  RunInfo r = run(processors, "auto", makespan);
   r.number["auto_predicted_gcdlb"] = 1.0;
   r.number["auto_predicted_lddlb"] = 2.0;
+  r.number["auto_chose_" + chose] = 1.0;
+  if (!phase1.empty()) {
+    r.number["auto_predicted_gcdlb_phase1"] = 1.0;
+    r.number["auto_chose_" + phase1 + "_phase1"] = 1.0;
+  }
   return r;
 }
 
@@ -63,6 +70,26 @@ TEST(AutoOutcomes, CountsCasesNotRepetitionsAndTiesAsTies) {
   print_auto_cases(out, cases);
   EXPECT_NE(out.str().find("1 hits, 1 ties, 1 misses of 3"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("16 of 20"), std::string::npos);
+  // Auto's own runs (1.5 s, its choosing included) against the best's 1.035 s.
+  EXPECT_NEAR(at("P=4").auto_regret, 1.5 / 1.035 - 1, 1e-9);
+}
+
+// Phases that chose differently ran a strategy no candidate ran alone: auto's own runs measure
+// it against the candidates, and it is never counted as the paper's "picked the best".
+TEST(AutoOutcomes, PhasesThatChoseDifferentlyAreMeasuredByAutosOwnRuns) {
+  std::vector<RunInfo> runs;
+  for (int i = 0; i < 8; ++i) {
+    runs.push_back(run(4, "gcdlb", 1.0 + 0.01 * i));
+    runs.push_back(run(4, "lddlb", 2.0 + 0.01 * i));
+    runs.push_back(auto_run(4, "gcdlb", 3.0 + 0.01 * i, "lddlb"));
+  }
+  const std::vector<AutoCase> cases = auto_cases(runs);
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].chosen, "gcdlb+lddlb");
+  EXPECT_EQ(cases[0].candidates, 2);
+  EXPECT_EQ(cases[0].best, "gcdlb");
+  EXPECT_NEAR(cases[0].chosen_seconds, 3.035, 1e-9);
+  EXPECT_EQ(cases[0].outcome, AutoOutcome::kMiss);
 }
 
 }  // namespace

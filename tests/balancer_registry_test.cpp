@@ -47,7 +47,7 @@ TEST(BalancerRegistry, EveryNameHasItsOwnFileInItsRoleFolder) {
 TEST(BalancerRegistry, DeclaredCapabilitiesMatchTheObjects) {
   std::set<std::string> in_step;
   for (const auto& info : balancer_registry()) {
-    if (info.role == BalancerRole::kChoice) continue;  // no object of its own (checked below)
+    if (info.role == BalancerRole::kChoice) continue;  // takes its choice's (checked below)
     if (std::any_of(info.params.begin(), info.params.end(),
                     [](const ParamSpec& p) { return !p.default_value; }))
       continue;  // nothing to make it from (prescribed's owners)
@@ -78,25 +78,22 @@ TEST(BalancerRegistry, RolesNameTheConfigKey) {
   EXPECT_EQ(find_balancer("predictive")->role, BalancerRole::kAsync);
 }
 
-// `auto` is listed like any balancer, but only a config entry runs it: make_balancer says so.
-TEST(BalancerRegistry, TheCustomizedChoiceIsListedButHasNoObject) {
+// `auto` is a balancer like the others (Zaki, Li & Parthasarathy 1997's customized choice): an
+// in-step one that synchronises globally and centrally until its first decision chooses.
+TEST(BalancerRegistry, TheCustomizedChoiceStartsGlobalAndCentralised) {
   const BalancerInfo* info = find_balancer("auto");
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->role, BalancerRole::kChoice);
   EXPECT_EQ(info->kind(), BalancerKind::kDynamic);
   EXPECT_EQ(role_name(info->role), "choice");
-  EXPECT_FALSE(info->make);
-  for (const auto& other : balancer_registry()) {
-    if (other.role != BalancerRole::kChoice) {
-      EXPECT_TRUE(other.make) << other.name;
-    }
-  }
-  try {
-    make_balancer("auto", Params{});
-    FAIL() << "make_balancer(auto) must throw";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("dynamic: auto"), std::string::npos) << e.what();
-  }
+  for (const auto& other : balancer_registry()) EXPECT_TRUE(other.make) << other.name;
+  const std::unique_ptr<Balancer> b = make_balancer("auto", Params{});
+  EXPECT_FALSE(b->redundant());
+  EXPECT_TRUE(b->sync_trigger().on_fastest_finish);
+  EXPECT_EQ(b->sync_trigger().group_size, 0);
+  Params bad;
+  bad.set("candidates", std::string("gcdlb,orb"));
+  EXPECT_THROW(make_balancer("auto", bad), std::invalid_argument);
 }
 
 }  // namespace

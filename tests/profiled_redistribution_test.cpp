@@ -265,6 +265,34 @@ TEST(ZakiCostModel, TermsFollowThePaper) {
   EXPECT_DOUBLE_EQ(c.total(), 4.0 + 1.0 + 3.5);
 }
 
+// On threads (charges: threads, the default) no scheme sends a message: a synchronisation of n
+// threads is n atomic arrivals and one wake-up; centralised adds the wake-up that publishes the
+// decision, distributed n compare-exchanges of it; states are copied, bytes / B. So the
+// distributed schemes are the cheaper ones, where the paper's messages make them the dearer.
+TEST(ZakiCostModel, ThreadsChargeWhatTheExecutorDoes) {
+  const ZakiNetwork threads{1.0, 1e6, ZakiMachine::kThreads, 0.01};
+  EXPECT_DOUBLE_EQ(sync_cost(ProfiledScheme::kGCDLB, 8, threads), 0.08 + 1.0 + 1.0);
+  EXPECT_DOUBLE_EQ(sync_cost(ProfiledScheme::kGDDLB, 8, threads), 0.08 + 1.0 + 0.08);
+  EXPECT_DOUBLE_EQ(sync_cost(ProfiledScheme::kLCDLB, 4, threads), 0.04 + 1.0 + 1.0);
+  EXPECT_DOUBLE_EQ(sync_cost(ProfiledScheme::kLDDLB, 4, threads), 0.04 + 1.0 + 0.04);
+  const ZakiCost c = zaki_cost(ProfiledScheme::kGCDLB, 8, 5, 7, 2e6, threads);
+  EXPECT_DOUBLE_EQ(c.instructions, 0.0);
+  EXPECT_DOUBLE_EQ(c.data_movement, 2.0);
+  EXPECT_DOUBLE_EQ(c.total(), 2.08 + 2.0);
+  const ZakiNetwork messages{1.0, 1e6, ZakiMachine::kMessages, 0.01};
+  EXPECT_DOUBLE_EQ(sync_cost(ProfiledScheme::kGDDLB, 8, messages), 72.0);
+  EXPECT_LT(sync_cost(ProfiledScheme::kGDDLB, 8, threads),
+            sync_cost(ProfiledScheme::kGCDLB, 8, threads));
+  EXPECT_GT(sync_cost(ProfiledScheme::kGDDLB, 8, messages),
+            sync_cost(ProfiledScheme::kGCDLB, 8, messages));
+  // A scheme's entry says which it charges.
+  Params given;
+  given.set("charges", std::string("messages"));
+  EXPECT_EQ(zaki_machine(resolve_params(find_balancer("gddlb")->params, given)),
+            ZakiMachine::kMessages);
+  EXPECT_EQ(zaki_machine(resolve_params(find_balancer("auto")->params, {})), ZakiMachine::kThreads);
+}
+
 // The profitability rule charges the model's cost: with a latency that dwarfs the gain, the same
 // imbalance that moves modules at a cheap latency moves nothing.
 TEST(ZakiCostModel, ProfitabilityRuleChargesIt) {
@@ -279,7 +307,7 @@ TEST(ZakiCostModel, ProfitabilityRuleChargesIt) {
     const Topology chain(TopologyKind::kChain, 2);
     EXPECT_TRUE(make_balancer(name, {})->decide(s.view(chain)).act) << name;
     Params slow;
-    slow.set("latency", 10.0);  // sync alone: 4 or 6 latencies = 40 s or more, above the gain
+    slow.set("latency", 60.0);  // sync alone: a wake-up or two, 60 s or more, above the gain
     EXPECT_FALSE(make_balancer(name, slow)->decide(s.view(chain)).act) << name;
   }
 }

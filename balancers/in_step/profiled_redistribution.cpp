@@ -44,6 +44,28 @@ void keep_one_each(std::vector<int>& target, std::span<const double> rate,
 
 }  // namespace
 
+std::vector<ParamSpec> zaki_cost_params() {
+  return {
+      real_param("latency", 1e-6,
+                 "L: seconds per message in the cost model (charges: threads, per wake-up of "
+                 "waiting threads)",
+                 0.0),
+      real_param("bandwidth", 1e10, "B: bytes per second a migration copies in the cost model",
+                 1.0),
+      string_param("charges", "threads",
+                   "what the cost model charges: threads (what the executors do: atomic "
+                   "exchanges, wake-ups and copies in shared memory) or messages (the paper's "
+                   "network: n + n or n + n^2 messages a synchronisation)",
+                   {"threads", "messages"}),
+      real_param("atomic_latency", 1e-7,
+                 "seconds per atomic exchange on a cache line a group shares (charges: threads)",
+                 0.0)};
+}
+
+ZakiMachine zaki_machine(const Params& p) {
+  return p.text("charges") == "messages" ? ZakiMachine::kMessages : ZakiMachine::kThreads;
+}
+
 BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme, std::string name,
                                           std::string summary) {
   std::vector<ParamSpec> params;
@@ -57,10 +79,7 @@ BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme, std::string nam
                               "act only when the predicted time improves by at least this "
                               "fraction (the 10 % profitability rule)",
                               0.0, 1.0));
-  params.push_back(
-      real_param("latency", 1e-6, "L: seconds per migration message in the cost model", 0.0));
-  params.push_back(real_param("bandwidth", 1e10,
-                              "B: bytes per second a migration copies in the cost model", 1.0));
+  for (ParamSpec& spec : zaki_cost_params()) params.push_back(std::move(spec));
   params.push_back(int_param("max_syncs", 8,
                              "synchronisations of a group per phase, at most: one whenever its "
                              "fastest processor finishes, until a decision moves nothing",
@@ -75,6 +94,8 @@ BalancerInfo ProfiledRedistribution::info(ProfiledScheme scheme, std::string nam
                       c.profit = p.real("profit");
                       c.latency = p.real("latency");
                       c.bandwidth = p.real("bandwidth");
+                      c.machine = zaki_machine(p);
+                      c.atomic = p.real("atomic_latency");
                       c.max_syncs = static_cast<int>(p.integer("max_syncs"));
                       return std::make_unique<ProfiledRedistribution>(c);
                     }};
@@ -95,15 +116,31 @@ SyncTrigger ProfiledRedistribution::sync_trigger() const {
 }
 
 std::vector<int> proportional_counts(int total, std::span<const double> rate) {
-  const double sum = std::accumulate(rate.begin(), rate.end(), 0.0);
-  std::vector<int> count(rate.size(), 0);
+  return counts_finishing_together(total, rate, std::vector<double>(rate.size(), 0.0));
+}
+
+std::vector<int> counts_finishing_together(int total, std::span<const double> rate,
+                                           std::span<const double> done) {
+  const std::size_t n = rate.size();
+  std::vector<char> active(n, 1);
+  std::vector<double> quota(n, 0.0);
+  for (bool dropped = total > 0; dropped;) {  // drop those that ran more than their share
+    dropped = false;
+    double rates = 0, modules = total;
+    for (std::size_t p = 0; p < n; ++p)
+      if (active[p]) rates += rate[p], modules += done[p];
+    for (std::size_t p = 0; p < n; ++p) {
+      quota[p] = active[p] ? modules * rate[p] / rates - done[p] : 0.0;
+      if (active[p] && quota[p] < 0) active[p] = 0, dropped = true;
+    }
+  }
+  std::vector<int> count(n, 0);
   std::vector<std::pair<double, int>> remainder;  // (fraction, index)
   int given = 0;
-  for (std::size_t p = 0; p < rate.size(); ++p) {
-    const double quota = total * rate[p] / sum;
-    count[p] = static_cast<int>(std::floor(quota));
+  for (std::size_t p = 0; p < n; ++p) {
+    count[p] = static_cast<int>(std::floor(quota[p]));
     given += count[p];
-    remainder.emplace_back(quota - count[p], static_cast<int>(p));
+    if (active[p]) remainder.emplace_back(quota[p] - count[p], static_cast<int>(p));
   }
   std::stable_sort(remainder.begin(), remainder.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -122,6 +159,7 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
   const std::vector<double> busy = view.busy.size() == static_cast<std::size_t>(processors)
                                        ? std::vector<double>(view.busy.begin(), view.busy.end())
                                        : processor_loads(owner, view.cost, view.speed);
+  const bool in_step = view.work_done.size() == static_cast<std::size_t>(processors);
   std::vector<double> done(processors);
   for (int p = 0; p < processors; ++p)
     done[p] = view.work_done.size() == static_cast<std::size_t>(processors)
@@ -157,15 +195,30 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
     const std::vector<int>& modules = group_modules[first / group];  // in index order
     const int total = static_cast<int>(modules.size());
     if (total == 0) continue;
-    std::vector<int> target = proportional_counts(total, rate);
+    // At an in-step synchronisation each processor ran `since` modules since the last one, in
+    // since / rate seconds of its own clock: the modules left are shared so that all finish
+    // together on that clock. Where threads outnumber cores the trigger ran alone while others
+    // waited for a core; shared by rate alone, the trigger took its share again at every
+    // synchronisation (issue 35: 38 of 64 equal modules on 8 threads). On dedicated processors
+    // since is rate x the trigger's time for all, and the shares are by rate.
+    std::vector<double> since(size, 0.0), ran(size, 0.0);
+    double trigger = 0;
+    for (int k = 0; k < size && in_step; ++k) {
+      since[k] = done[first + k];
+      ran[k] = since[k] / rate[k];
+      trigger = std::max(trigger, ran[k]);
+    }
+    std::vector<int> target = counts_finishing_together(total, rate, since);
     std::vector<int> holding(size);
     for (int k = 0; k < size; ++k) holding[k] = static_cast<int>(held[first + k].size());
     keep_one_each(target, rate, holding);
     double now = 0, after = 0;  // predicted time of the group's modules, kept and redistributed
     for (int k = 0; k < size; ++k) {
-      now = std::max(now, static_cast<double>(held[first + k].size()) / rate[k]);
-      after = std::max(after, target[k] / rate[k]);
+      now = std::max(now, ran[k] + static_cast<double>(held[first + k].size()) / rate[k]);
+      after = std::max(after, ran[k] + target[k] / rate[k]);
     }
+    now -= trigger;  // from the trigger's end on its clock
+    after -= trigger;
 
     // New owners: contiguous ranges in processor order when the modules form a chain already
     // held that way, else surplus modules (highest indices first) fill the deficits in order.
@@ -206,7 +259,8 @@ Decision ProfiledRedistribution::decide(const LoadView& view) {
     const double migration =
         zaki_cost(config_.scheme, size,
                   static_cast<int>(std::count(instructed.begin(), instructed.end(), 1)),
-                  static_cast<int>(messages.size()), bytes, {config_.latency, config_.bandwidth})
+                  static_cast<int>(messages.size()), bytes,
+                  {config_.latency, config_.bandwidth, config_.machine, config_.atomic})
             .total();
     if (moved == 0 || moved < config_.move_threshold * total ||  // movement threshold
         now - (after + migration) < config_.profit * now) {      // profitability rule

@@ -12,6 +12,14 @@ namespace lbb {
 // processors) x centralised (one thread decides) or distributed (every thread decides).
 enum class ProfiledScheme { kGCDLB, kGDDLB, kLCDLB, kLDDLB };
 
+// The machine the cost model charges (zaki_cost_model.h): threads sharing memory, as the
+// executors run the schemes, or the paper's messages.
+enum class ZakiMachine { kMessages, kThreads };
+// The cost-model parameters every scheme and `auto` share: latency, bandwidth, charges,
+// atomic_latency.
+std::vector<ParamSpec> zaki_cost_params();
+ZakiMachine zaki_machine(const Params& resolved);
+
 struct ProfiledConfig {
   ProfiledScheme scheme = ProfiledScheme::kGCDLB;
   int group_size = 0;            // K, local schemes only
@@ -19,7 +27,9 @@ struct ProfiledConfig {
   double profit = 0.10;          // minimum predicted improvement of the group's time
   double latency = 0;            // seconds per message (the paper's L)
   double bandwidth = 0;          // bytes per second (the paper's B)
-  int max_syncs = 8;             // synchronisations of a group per phase, at most
+  ZakiMachine machine = ZakiMachine::kThreads;  // what the cost model charges
+  double atomic = 0;                            // s per atomic exchange (threads)
+  int max_syncs = 8;                            // synchronisations of a group per phase, at most
 };
 
 // The profile-driven redistribution of Zaki, Li & Parthasarathy 1997. Load function: modules
@@ -50,5 +60,9 @@ BalancerInfo lddlb_info();
 
 // Modules per processor proportional to rate, summing to `total` (largest remainders).
 std::vector<int> proportional_counts(int total, std::span<const double> rate);
+// Modules per processor, summing to `total`, so that done + count is proportional to rate (all
+// finish together); a processor that ran more than its share already gets none.
+std::vector<int> counts_finishing_together(int total, std::span<const double> rate,
+                                           std::span<const double> done);
 
 }  // namespace lbb

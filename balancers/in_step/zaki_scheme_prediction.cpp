@@ -25,7 +25,7 @@ GroupStep predict_group(ProfiledScheme scheme, const SchemeProfile& q, int begin
     work += q.work[p];
     rate += q.rate[p];
   }
-  const double sync = synchronisation_cost(scheme, n, s.network.latency);
+  const double sync = sync_cost(scheme, n, s.network);
   double remaining = 0, surplus = 0;  // R, and the work that must change processor
   int senders = 0;
   for (int p = begin; p < end; ++p) remaining += std::max(0.0, q.work[p] - q.rate[p] * t1);

@@ -86,7 +86,7 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     const int phases = workload->make(spec.workload_params)->phases();
     auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
-      out.bulk_synchronous = b->role != BalancerRole::kInStep;
+      out.bulk_synchronous = b->role != BalancerRole::kInStep && b->role != BalancerRole::kChoice;
     spec.executor = "simulate";
     spec.module_detail = true;
     spec.external_load.max.clear();  // the recorded costs hold the load the run had

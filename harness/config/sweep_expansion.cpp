@@ -3,7 +3,6 @@
 #include <map>
 
 #include "balancers/balancer.h"
-#include "balancers/choice/auto.h"
 #include "harness/base/schedule.h"
 #include "harness/config/config_keys.h"
 #include "harness/config/memory_estimate.h"
@@ -17,14 +16,6 @@
 namespace lbb {
 
 namespace {
-
-// What make_balancer checks, for `auto` too (it has no balancer object of its own).
-void check_entry_balancer(std::string_view name, const Params& given) {
-  if (name == kAutoChoice)
-    check_auto_params(given);
-  else
-    make_balancer(name, given);
-}
 
 // Calls f(choice) for every combination of axis values; choice[i] indexes axes[i]->values.
 template <typename F>
@@ -291,7 +282,7 @@ bool Expansion::check_balancer(const std::string& name, const Params& params,
   const auto [known, fresh] = balancer_ok.emplace(name + " " + params.describe(), false);
   if (!fresh) return known->second;
   try {
-    check_entry_balancer(name, params);
+    make_balancer(name, params);  // what it checks
     known->second = true;
   } catch (const ParamError& e) {
     problems.at(node_of(local.axes, c, e.param(), entry.node), e.what());

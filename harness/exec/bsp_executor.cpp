@@ -67,6 +67,7 @@ class BspRun : ModuleRunContext {
  private:
   void partition();
   void set_up_balancing();
+  void follow_balancer(int ph);
   // Inside the team, in the order one step takes them.
   void place(int p);
   bool run_step_phase(int p, int s, int ph);
@@ -189,17 +190,26 @@ void BspRun::set_up_balancing() {
     b.balancer = ph > 0 && !plan_.later_phase_dynamic.empty() ? plan_.later_phase_dynamic[ph - 1]
                                                               : plan_.dynamic;
     if (!b.balancer) continue;
-    b.redundant = b.balancer->redundant();
-    const SyncTrigger trigger = b.balancer->sync_trigger();
-    if (!trigger.on_fastest_finish) continue;
-    b.in_step = any_in_step = true;
-    b.groups = make_sync_groups(P_, trigger.group_size);
-    b.group_size = b.groups.front()->size;
-    b.max_syncs = sync_limit(trigger);
+    follow_balancer(ph);
+    any_in_step = any_in_step || b.in_step;
   }
   for (auto& reports : reports_) reports.resize(any_in_step ? P_ : 0);
   sync_index_.assign(any_in_step ? P_ : 0, 0);
   sync_wall_.assign(any_in_step ? P_ : 0, 0.0);
+}
+
+// Phase ph's synchronisation as its balancer declares it now: at set-up, and after each phase
+// of an in-step balancer, which may change it at a decision (`dynamic: auto` takes its choice's).
+void BspRun::follow_balancer(int ph) {
+  PhaseBalancing& b = balancing_[ph];
+  b.redundant = b.balancer->redundant();
+  const SyncTrigger trigger = b.balancer->sync_trigger();
+  b.in_step = trigger.on_fastest_finish;
+  if (!b.in_step) return;
+  const int size = trigger.group_size > 0 ? std::min(trigger.group_size, P_) : P_;
+  if (b.groups.empty() || b.group_size != size) b.groups = make_sync_groups(P_, size);
+  b.group_size = size;
+  b.max_syncs = sync_limit(trigger);
 }
 
 ExecutionResult BspRun::run() {
@@ -385,12 +395,23 @@ bool BspRun::synchronise_group(int p, int s, int ph, int round, std::size_t i, d
 
 // What processor p leaves for its group when it stops at index i of its list in `round`: the
 // load function's inputs since its group's last synchronisation, on the wall clock that also
-// decides who triggers.
+// decides who triggers (where threads outnumber cores: since the phase began, on the CPU clock).
 void BspRun::report_stop(int p, int ph, int round, std::size_t i) {
   const std::vector<int>& list = lists_[ph][p];
   StopReport& report = reports_[round % 2][p];
   report.busy = recorder_.processor(p).busy_wall - sync_wall_[p];
   report.done = static_cast<int>(i - sync_index_[p]);
+  // Where threads outnumber cores the wall time holds the other threads' time slices, and what a
+  // thread ran since the last synchronisation is what the scheduler let it run: rated so, a
+  // preempted processor lost its modules to one that ran alone (issue 35: 64 equal modules on 8
+  // threads ended [8, 16, 8, 7, 7, 7, 7, 4]). There the profile is the phase's so far (the paper
+  // allows any part of the history), on the thread CPU clock: the modules it ran (the list's
+  // first i) and their CPU seconds.
+  if (cpu_module_costs_) {
+    report.done = static_cast<int>(i);
+    report.busy = 0;
+    for (std::size_t k = 0; k < i; ++k) report.busy += cost_[ph][list[k]];
+  }
   report.ran_seconds = report.ran_weight = 0;
   const bool ok = team_.guard([&] {
     report.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
@@ -476,6 +497,7 @@ void BspRun::decide(int s, int ph) {
   if (b.in_step) {
     for (auto& g : b.groups) g->reset();
     check_lists(lists_[ph], owner_[ph]);  // the synchronisation rebuilt them
+    follow_balancer(ph);
   }
   set(measured_[ph], char{1});
   if (plan_.record_modules && phases_ > 1) record_phase_modules(ph);

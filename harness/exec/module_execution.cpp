@@ -1,6 +1,7 @@
 // A module workload run by any Executor: the workload, its balancers and the plan built from a
 // RunSpec, the executor's metrics and attributes after the workload's.
 #include <memory>
+#include <string>
 
 #include "harness/exec/execution.h"
 
@@ -59,6 +60,12 @@ class ModuleExecution final : public Execution {
   std::vector<WorkloadAttribute> attributes() const override {
     std::vector<WorkloadAttribute> all = workload_->attributes();
     for (const auto& a : executor_->attributes()) all.push_back(a);
+    // The dynamic balancers' own (phase k > 0's named with a suffix _phase<k>).
+    if (dynamic_)
+      for (const auto& f : dynamic_->figures()) all.push_back({f.name, f.value});
+    for (std::size_t k = 0; k < later_phases_.size(); ++k)
+      for (const auto& f : later_phases_[k]->figures())
+        all.push_back({f.name + "_phase" + std::to_string(k + 1), f.value});
     return all;
   }
 

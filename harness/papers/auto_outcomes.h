@@ -3,7 +3,9 @@
 // not (Zaki, Li & Parthasarathy 1997: 16 of 20, never over 10 %). A case is one workload, sweep
 // point and processor count: its auto runs (one a repetition) against its candidates' own runs.
 // The best candidate is the one of smallest median modelled makespan; a Mann-Whitney U test over
-// the repetitions says whether it is distinguishable, so a case is a hit, a tie or a miss.
+// the repetitions says whether it is distinguishable, so a case is a hit, a tie or a miss. An
+// auto run's choice is its attribute auto_chose_<name>; phases that chose differently make a
+// choice no candidate ran alone, measured by auto's own runs.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -26,10 +28,12 @@ struct AutoCase {
   std::string best;           // the candidate with the smallest median modelled makespan
   double chosen_seconds = 0;  // median makespan_total of the chosen candidate's own runs
   double best_seconds = 0;
-  double predicted = 0;  // auto's prediction for what it chose (its first run that chose it)
-  double regret = 0;     // chosen / best - 1
-  double p_vs_best = 1;  // Holm-adjusted U test p of the chosen against the best (1: the best)
-  int candidates = 0;    // candidates measured
+  double predicted = 0;     // auto's prediction for what it chose (its first run that chose it)
+  double regret = 0;        // chosen / best - 1
+  double auto_seconds = 0;  // median makespan_total of auto's own runs (choosing included)
+  double auto_regret = 0;   // auto_seconds / best - 1
+  double p_vs_best = 1;     // Holm-adjusted U test p of the chosen against the best (1: the best)
+  int candidates = 0;       // candidates measured
   AutoOutcome outcome = AutoOutcome::kTie;
 };
 
@@ -38,7 +42,7 @@ std::vector<AutoCase> auto_cases(const std::vector<RunInfo>& runs, double alpha 
 
 struct AutoFigures {
   int cases = 0, hits = 0, ties = 0, misses = 0;
-  double max_regret = 0;
+  double max_regret = 0, max_auto_regret = 0;
   int decided() const { return hits + misses; }
   // Of the cases the measurement decides (ties left out); 0 when none is.
   double hit_rate() const { return decided() ? static_cast<double>(hits) / decided() : 0; }

@@ -84,11 +84,14 @@ constexpr ColumnSpec kRuns[] = {
      P::kSometimes},
     {"ranks", T::kText, "",
      "a run across MPI ranks: rank:host:threads for each rank, comma-separated", P::kSometimes},
-    {"auto_profile_seconds", T::kFloat64, "s",
-     "`dynamic: auto`: modelled time of the profiling steps run before the choice", P::kSometimes},
     {"auto_predicted_*", T::kFloat64, "s",
-     "`dynamic: auto`: each candidate's predicted total (Zaki et al.'s cost model); `dynamic` "
-     "names the one run",
+     "`dynamic: auto`: each candidate's predicted total at the run's first synchronisation (Zaki "
+     "et al.'s cost model); a later phase's with the suffix _phase<k>",
+     P::kSometimes},
+    {"auto_chose_*", T::kFloat64, "", "`dynamic: auto`: 1 for the candidate it chose and ran",
+     P::kSometimes},
+    {"auto_decision_step", T::kFloat64, "",
+     "`dynamic: auto`: the step of its choice, warm-up included (0: the run's first)",
      P::kSometimes},
     {"*", T::kFloat64, "", "figures the workload declares (e.g. nodes, levels)", P::kSometimes},
 };

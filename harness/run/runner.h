@@ -35,7 +35,7 @@ bool runs_simulated(const RunSpec& spec);
 bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance);
 
 // A way to run an entry other than through its executor alone, registered from above (the
-// runner knows no paper): `dynamic: auto` profiles first, then runs its choice
+// runner knows no paper): `dynamic: auto` is told the run's step count first
 // (harness/papers/auto_choice.h).
 struct EntryRunner {
   std::function<bool(const RunSpec&)> claims;
@@ -50,14 +50,13 @@ struct EntryRunner {
 void register_entry_runner(EntryRunner runner);
 
 // Announces to `references` the serial references the run will take: its problem's, and any its
-// entry runner takes (a `dynamic: auto` entry's profile).
+// entry runner takes.
 void expect_references(ReferenceCache& references, const RunSpec& spec);
 
 // Never throws for a failure of the run itself: the outcome says what happened, and an
 // archived run is marked "failed" with the reason. The run is verified against the reference
 // `references` holds for its problem (computed there once), or one computed for it alone.
-// `figures` are archived as run attributes beside the workload's (what `dynamic: auto`
-// predicted: harness/papers/auto_choice.h).
+// `figures` are archived as run attributes beside the workload's and the balancers'.
 RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archive,
                        const Provenance& provenance, ReferenceCache* references = nullptr,
                        const std::vector<WorkloadAttribute>& figures = {});

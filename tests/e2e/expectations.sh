@@ -17,7 +17,7 @@ execution: { steps: 6, warmup: 1, repetitions: 2 }
 balancers:
   - { dynamic: none }
   - { static: optimal_chain }
-  - { dynamic: auto, candidates: "gcdlb,lcdlb,none", group_size: 2, profile_steps: 1 }
+  - { dynamic: auto, candidates: "gcdlb,lcdlb,none", group_size: 2 }
   - { dynamic: gcdlb }
   - { dynamic: lcdlb, group_size: 2 }
 expectations:
