@@ -228,7 +228,8 @@ void ResultWriter::take(RunWriter& run, bool ended) {
         {"run", ColumnType::kText, {}, {}, {}, {{run.id_, from.rows()}}, from.rows()});
     for (Column& c : from.columns) {
       rows.columns.push_back(std::move(c));
-      c.text.clear(), c.reals.clear(), c.ints.clear();
+      // The run goes on filling it (a hand-over before its end): keep its name and type.
+      c = Column{rows.columns.back().name, rows.columns.back().type, {}, {}, {}, {}, 0};
     }
     into.append(std::move(rows));
   };
