@@ -8,6 +8,7 @@
 
 #include "balancers/level/decreasing_fit.h"
 #include "balancers/level/list_scheduling.h"
+#include "balancers/level/max_gain_fit.h"
 #include "balancers/level/tree_mesh.h"
 #include "core/assignment.h"
 #include "core/level_cost.h"
@@ -227,6 +228,45 @@ TEST(DecreasingFit, IsLongestProcessingTimeFirst) {
   }
 }
 
+TEST(MaxGainFit, CommunicationKeepsATaskHomeWhereDecreasingFitMovesIt) {
+  // Two tasks of 4 made on processor 0 of a 3-chain, hop cost 6 (C-COST 1.5). By hand: a0 on
+  // 0, 1, 2 costs 4, 4 + 6, 4 + 12, so 0; then a1 costs 8, 10, 16, so 0 too. Decreasing fit
+  // ignores the hops and sends a1 to processor 1 (finish 4, nearer than 2).
+  const Topology chain(TopologyKind::kChain, 3);
+  const std::vector<double> speed(3, 1.0), cost = {4, 4}, hop = {6, 6};
+  const std::vector<int> creator = {0, 0};
+  EXPECT_EQ(max_gain_fit(cost, hop, creator, speed, chain), (std::vector<int>{0, 0}));
+  EXPECT_EQ(decreasing_fit(cost, creator, speed, chain), (std::vector<int>{0, 1}));
+}
+
+TEST(MaxGainFit, PlacesTheLargestHopCostFirst) {
+  // E = {2, 6, 4}, hop = E / 2, creators {1, 0, 0} on a 3-chain. By hand, in order of hop cost:
+  // a1 (6 at 0): 6, 6 + 3, 6 + 6 -> 0; a2 (4 at 0): 6 + 4, 4 + 2, 4 + 4 -> 1;
+  // a0 (2 at 1): 6 + 2 + 1, 4 + 2, 2 + 1 -> 2. T_i = max load 6 + max hops x hop cost 2 = 8.
+  const Topology chain(TopologyKind::kChain, 3);
+  const std::vector<double> speed(3, 1.0), cost = {2, 6, 4}, hop = {1, 3, 2};
+  const std::vector<int> creator = {1, 0, 0};
+  const std::vector<int> owner = max_gain_fit(cost, hop, creator, speed, chain);
+  EXPECT_EQ(owner, (std::vector<int>{2, 0, 1}));
+  EXPECT_DOUBLE_EQ(level_cost(creator, owner, cost, hop, speed, chain).total(), 8.0);
+  // Equal gains at equal distance go to the lower index: two tasks of 2 made on processor 1,
+  // hop 1: a0 stays (2 against 3, 3); a1 costs 3, 4, 3 and goes to 0.
+  const std::vector<double> two = {2, 2}, one = {1, 1};
+  EXPECT_EQ(max_gain_fit(two, one, std::vector<int>{1, 1}, speed, chain), (std::vector<int>{1, 0}));
+}
+
+TEST(MaxGainFit, IsDecreasingFitWhenMovesAreFree) {
+  for (int processors : {4, 16}) {
+    const Topology mesh(TopologyKind::kMesh2d, processors);
+    const std::vector<double> speed(processors, 1.0);
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const Level l = random_level(processors, 5 * processors, 0.3, seed);
+      EXPECT_EQ(max_gain_fit(l.cost, {}, l.creator, speed, mesh),
+                decreasing_fit(l.cost, l.creator, speed, mesh));
+    }
+  }
+}
+
 TEST(TreeBalancers, RegisteredAndDrivenByALoadView) {
   Topology mesh(TopologyKind::kMesh2d, 4);
   const Level l = random_level(4, 20, 0.3, 9);
@@ -239,7 +279,7 @@ TEST(TreeBalancers, RegisteredAndDrivenByALoadView) {
   view.owner = l.creator;
   view.topology = &mesh;
   view.hop_cost = l.hop;
-  for (const char* name : {"tree_mesh", "list_scheduling", "decreasing_fit"}) {
+  for (const char* name : {"tree_mesh", "list_scheduling", "decreasing_fit", "max_gain_fit"}) {
     auto balancer = make_balancer(name, Params{});
     const Decision d = balancer->decide(view);
     ASSERT_TRUE(d.act) << name;
