@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
+#include <utility>
 
 #include "balancers/level/decreasing_fit.h"
 #include "balancers/level/list_scheduling.h"
@@ -255,14 +257,86 @@ TEST(MaxGainFit, PlacesTheLargestHopCostFirst) {
   EXPECT_EQ(max_gain_fit(two, one, std::vector<int>{1, 1}, speed, chain), (std::vector<int>{1, 0}));
 }
 
-TEST(MaxGainFit, IsDecreasingFitWhenMovesAreFree) {
-  for (int processors : {4, 16}) {
+// The rule priced on every processor for every task, as the definition reads; max_gain_fit
+// searches outward from the creator and must choose exactly the same.
+std::vector<int> max_gain_fit_by_definition(const Level& l, std::span<const double> speed,
+                                            const Topology& topology) {
+  std::vector<int> order(l.cost.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return std::pair{l.hop[x], l.cost[x]} > std::pair{l.hop[y], l.cost[y]};
+  });
+  std::vector<double> load(speed.size(), 0.0);
+  std::vector<int> owner(l.cost.size());
+  for (int a : order) {
+    double best_loss = INFINITY;
+    int best = -1, best_distance = INT_MAX;
+    for (int q = 0; q < static_cast<int>(speed.size()); ++q) {
+      const int d = topology.distance(l.creator[a], q);
+      const double loss = (load[q] + l.cost[a]) / speed[q] + d * l.hop[a];
+      if (std::tie(loss, d) < std::tie(best_loss, best_distance))
+        best = q, best_loss = loss, best_distance = d;
+    }
+    owner[a] = best;
+    load[best] += l.cost[a];
+  }
+  return owner;
+}
+
+TEST(MaxGainFit, ChoosesAsTheDefinitionPricedOnEveryProcessor) {
+  // Whole costs, hop costs in eighths and speeds of 0.5, 1 and 2: every sum is exact, so equal
+  // losses are equal however the compiler contracts a * b + c, and ties (within and across speed
+  // groups) must go exactly as the definition sends them.
+  std::mt19937_64 rng(11);
+  for (TopologyKind kind : {TopologyKind::kMesh2d, TopologyKind::kRing, TopologyKind::kChain}) {
+    for (int processors : {4, 12, 64}) {
+      const Topology topology(kind, processors);
+      std::vector<double> equal(processors, 1.0), mixed(processors);
+      for (auto& s : mixed) s = std::ldexp(1.0, static_cast<int>(rng() % 3) - 1);
+      for (double hop_per_cost : {0.0, 0.125, 0.25, 2.0}) {
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+          Level l = random_level(processors, 5 * processors, 0.0, seed);
+          for (std::size_t a = 0; a < l.cost.size(); ++a)
+            l.cost[a] = std::round(l.cost[a]), l.hop[a] = hop_per_cost * l.cost[a];
+          for (const auto* speed : {&equal, &mixed})
+            ASSERT_EQ(max_gain_fit(l.cost, l.hop, l.creator, *speed, topology),
+                      max_gain_fit_by_definition(l, *speed, topology))
+                << processors << " " << hop_per_cost << " " << seed;
+        }
+      }
+    }
+  }
+  // Free moves: decreasing fit, the same rule.
+  const Topology mesh(TopologyKind::kMesh2d, 16);
+  const std::vector<double> speed(16, 1.0);
+  Level l = random_level(16, 80, 0.0, 3);
+  EXPECT_EQ(decreasing_fit(l.cost, l.creator, speed, mesh),
+            max_gain_fit_by_definition(l, speed, mesh));
+}
+
+TEST(MaxGainFit, EachChoiceIsALeastLossOnRealCosts) {
+  // Costs not whole: a tie may fall either way by one rounding, so each choice, along the
+  // function's own choices, is checked to be a least loss (to rounding).
+  for (int processors : {12, 64}) {
     const Topology mesh(TopologyKind::kMesh2d, processors);
-    const std::vector<double> speed(processors, 1.0);
-    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      const Level l = random_level(processors, 5 * processors, 0.3, seed);
-      EXPECT_EQ(max_gain_fit(l.cost, {}, l.creator, speed, mesh),
-                decreasing_fit(l.cost, l.creator, speed, mesh));
+    std::vector<double> speed(processors, 1.0);
+    for (int q = 0; q < processors; q += 3) speed[q] = 0.7;
+    for (double c_cost : {0.01, 0.3, 1.0}) {
+      const Level l = random_level(processors, 5 * processors, c_cost, 5);
+      const std::vector<int> owner = max_gain_fit(l.cost, l.hop, l.creator, speed, mesh);
+      std::vector<int> order(l.cost.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int x, int y) { return l.hop[x] > l.hop[y]; });
+      std::vector<double> load(processors, 0.0);
+      for (int a : order) {
+        auto loss = [&](int q) {
+          return (load[q] + l.cost[a]) / speed[q] + mesh.distance(l.creator[a], q) * l.hop[a];
+        };
+        const double chosen = loss(owner[a]), slack = 1e-12 * chosen;
+        for (int q = 0; q < processors; ++q) ASSERT_GE(loss(q), chosen - slack) << q;
+        load[owner[a]] += l.cost[a];
+      }
     }
   }
 }

@@ -11,22 +11,28 @@
 // - no distance limit (Hwang & Hong credit L1's advantage over L4 to L1's C_max constraint).
 // Ties go to the processor nearer the creator, then to the lower index. With free moves it is
 // decreasing fit (L3).
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "balancers/level/processor_rings.h"
 
 namespace lbb {
 
-// The reading as a pure function; hop_cost may be empty (moves are free).
+// The reading as a pure function; hop_cost may be empty (moves are free). `rings` of the
+// topology, when given, saves building them (P^2 log P) on every call.
 std::vector<int> max_gain_fit(std::span<const double> cost, std::span<const double> hop_cost,
                               std::span<const int> creator, std::span<const double> speed,
-                              const Topology& topology);
+                              const Topology& topology, const ProcessorRings* rings = nullptr);
 
 class MaxGainFit final : public Balancer {
  public:
   static BalancerInfo info();
   Decision decide(const LoadView& view) override;
+
+ private:
+  std::optional<ProcessorRings> rings_;
 };
 
 }  // namespace lbb
