@@ -18,6 +18,7 @@
 #include "balancers/in_step/profiled_redistribution.h"
 #include "balancers/level/decreasing_fit.h"
 #include "balancers/level/list_scheduling.h"
+#include "balancers/level/max_gain_fit.h"
 #include "balancers/level/tree_mesh.h"
 #include "balancers/partition/binary_dissection.h"
 #include "balancers/partition/block.h"
@@ -60,6 +61,7 @@ std::span<const BalancerInfo> balancer_registry() {
       TreeMesh::info(),
       ListScheduling::info(),
       DecreasingFit::info(),
+      MaxGainFit::info(),
       Predictive::info(),
       customized_choice_info(),
   };

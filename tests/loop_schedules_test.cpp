@@ -258,7 +258,7 @@ TEST(LoopSchedules, TheSimulatorRunsTheHandComputedChunks) {
     EXPECT_EQ(std::vector<int>(r.module_owner.begin(), r.module_owner.begin() + 5),
               (std::vector<int>{0, 0, 0, 0, 0}));
     EXPECT_EQ(r.module_owner[125], 1);
-    EXPECT_DOUBLE_EQ(r.metrics.end()[-3], 32 * 0.5);  // sim_synchronisation: 32 requests
+    EXPECT_DOUBLE_EQ(r.metrics.end()[-4], 32 * 0.5);  // sim_synchronisation: 32 requests
     EXPECT_DOUBLE_EQ(r.makespan, 250 + 8 * 0.5);
   }
 }

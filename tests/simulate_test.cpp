@@ -114,6 +114,32 @@ TEST(Simulate, SimulatedRunsAreNeverOversubscribed) {
   EXPECT_FALSE(runs_oversubscribed(real.runs.front(), host));
 }
 
+// sim_exchange: all (Franklin & Govindan 1995, Fig. 4): before each step every processor
+// receives the other three's modules, 3 messages and 6 x 1000 bytes: 3e-4 + 6e-3 s, by hand.
+TEST(Simulate, TheExchangeChargesEachHolderTheOtherHoldersModules) {
+  auto run = [](const std::string& exchange) {
+    return simulate(
+        synthetic("modules: 8, model: drift, drift_sd: 0.3, state_bytes: 1000", "processors: 4",
+                  "steps: 5, sim_latency: 1e-4, sim_bandwidth: 1e6" + exchange, "static: block"));
+  };
+  const auto charged = run(", sim_exchange: all"), free = run("");
+  ASSERT_EQ(charged.size(), free.size());
+  for (std::size_t s = 0; s < charged.size(); ++s) {
+    EXPECT_NEAR(charged[s].makespan - free[s].makespan, 3e-4 + 6e-3, 1e-12);
+    EXPECT_NEAR(charged[s].metrics[4], 4 * (3e-4 + 6e-3), 1e-12);
+    EXPECT_EQ(free[s].metrics[4], 0.0);
+    EXPECT_EQ(charged[s].busy, free[s].busy);  // the exchange is not work
+  }
+  try {
+    load_config_text(
+        synthetic("modules: 8", "processors: 4", "steps: 2, sim_exchange: all", "dynamic: gcdlb"),
+        "t.yaml");
+    ADD_FAILURE() << "an in-step balancer with sim_exchange was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("sim_exchange"), std::string::npos) << e.what();
+  }
+}
+
 // Per step: the processors' migration times add up to the charged copies, latency + bytes /
 // bandwidth per module; their decision times to the charged decisions; the makespan is the
 // slowest processor's busy + balance + migration; contention's charge is the busy time it added.
@@ -131,7 +157,7 @@ TEST(Simulate, ChargesAreAccountedPerStep) {
   const auto loaded = run(0.05), free = run(0.0);
   std::int64_t moved = 0;
   for (const StepRecord& r : loaded) {
-    ASSERT_EQ(r.metrics.size(), 4u);  // sim_migration, sim_synchronisation, sim_decision, ...
+    ASSERT_EQ(r.metrics.size(), 5u);  // sim_migration, sim_synchronisation, sim_decision, ...
     const double copies = static_cast<double>(r.migrations) * (latency + bytes / bandwidth);
     EXPECT_NEAR(sum(r.proc_migration), copies, 1e-12);
     EXPECT_NEAR(r.metrics[0], copies, 1e-12);

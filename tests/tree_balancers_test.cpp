@@ -5,9 +5,12 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
+#include <utility>
 
 #include "balancers/level/decreasing_fit.h"
 #include "balancers/level/list_scheduling.h"
+#include "balancers/level/max_gain_fit.h"
 #include "balancers/level/tree_mesh.h"
 #include "core/assignment.h"
 #include "core/level_cost.h"
@@ -227,6 +230,117 @@ TEST(DecreasingFit, IsLongestProcessingTimeFirst) {
   }
 }
 
+TEST(MaxGainFit, CommunicationKeepsATaskHomeWhereDecreasingFitMovesIt) {
+  // Two tasks of 4 made on processor 0 of a 3-chain, hop cost 6 (C-COST 1.5). By hand: a0 on
+  // 0, 1, 2 costs 4, 4 + 6, 4 + 12, so 0; then a1 costs 8, 10, 16, so 0 too. Decreasing fit
+  // ignores the hops and sends a1 to processor 1 (finish 4, nearer than 2).
+  const Topology chain(TopologyKind::kChain, 3);
+  const std::vector<double> speed(3, 1.0), cost = {4, 4}, hop = {6, 6};
+  const std::vector<int> creator = {0, 0};
+  EXPECT_EQ(max_gain_fit(cost, hop, creator, speed, chain), (std::vector<int>{0, 0}));
+  EXPECT_EQ(decreasing_fit(cost, creator, speed, chain), (std::vector<int>{0, 1}));
+}
+
+TEST(MaxGainFit, PlacesTheLargestHopCostFirst) {
+  // E = {2, 6, 4}, hop = E / 2, creators {1, 0, 0} on a 3-chain. By hand, in order of hop cost:
+  // a1 (6 at 0): 6, 6 + 3, 6 + 6 -> 0; a2 (4 at 0): 6 + 4, 4 + 2, 4 + 4 -> 1;
+  // a0 (2 at 1): 6 + 2 + 1, 4 + 2, 2 + 1 -> 2. T_i = max load 6 + max hops x hop cost 2 = 8.
+  const Topology chain(TopologyKind::kChain, 3);
+  const std::vector<double> speed(3, 1.0), cost = {2, 6, 4}, hop = {1, 3, 2};
+  const std::vector<int> creator = {1, 0, 0};
+  const std::vector<int> owner = max_gain_fit(cost, hop, creator, speed, chain);
+  EXPECT_EQ(owner, (std::vector<int>{2, 0, 1}));
+  EXPECT_DOUBLE_EQ(level_cost(creator, owner, cost, hop, speed, chain).total(), 8.0);
+  // Equal gains at equal distance go to the lower index: two tasks of 2 made on processor 1,
+  // hop 1: a0 stays (2 against 3, 3); a1 costs 3, 4, 3 and goes to 0.
+  const std::vector<double> two = {2, 2}, one = {1, 1};
+  EXPECT_EQ(max_gain_fit(two, one, std::vector<int>{1, 1}, speed, chain), (std::vector<int>{1, 0}));
+}
+
+// The rule priced on every processor for every task, as the definition reads; max_gain_fit
+// searches outward from the creator and must choose exactly the same.
+std::vector<int> max_gain_fit_by_definition(const Level& l, std::span<const double> speed,
+                                            const Topology& topology) {
+  std::vector<int> order(l.cost.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return std::pair{l.hop[x], l.cost[x]} > std::pair{l.hop[y], l.cost[y]};
+  });
+  std::vector<double> load(speed.size(), 0.0);
+  std::vector<int> owner(l.cost.size());
+  for (int a : order) {
+    double best_loss = INFINITY;
+    int best = -1, best_distance = INT_MAX;
+    for (int q = 0; q < static_cast<int>(speed.size()); ++q) {
+      const int d = topology.distance(l.creator[a], q);
+      const double loss = (load[q] + l.cost[a]) / speed[q] + d * l.hop[a];
+      if (std::tie(loss, d) < std::tie(best_loss, best_distance))
+        best = q, best_loss = loss, best_distance = d;
+    }
+    owner[a] = best;
+    load[best] += l.cost[a];
+  }
+  return owner;
+}
+
+TEST(MaxGainFit, ChoosesAsTheDefinitionPricedOnEveryProcessor) {
+  // Whole costs, hop costs in eighths and speeds of 0.5, 1 and 2: every sum is exact, so equal
+  // losses are equal however the compiler contracts a * b + c, and ties (within and across speed
+  // groups) must go exactly as the definition sends them.
+  std::mt19937_64 rng(11);
+  for (TopologyKind kind : {TopologyKind::kMesh2d, TopologyKind::kRing, TopologyKind::kChain}) {
+    for (int processors : {4, 12, 64}) {
+      const Topology topology(kind, processors);
+      std::vector<double> equal(processors, 1.0), mixed(processors);
+      for (auto& s : mixed) s = std::ldexp(1.0, static_cast<int>(rng() % 3) - 1);
+      for (double hop_per_cost : {0.0, 0.125, 0.25, 2.0}) {
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+          Level l = random_level(processors, 5 * processors, 0.0, seed);
+          for (std::size_t a = 0; a < l.cost.size(); ++a)
+            l.cost[a] = std::round(l.cost[a]), l.hop[a] = hop_per_cost * l.cost[a];
+          for (const auto* speed : {&equal, &mixed})
+            ASSERT_EQ(max_gain_fit(l.cost, l.hop, l.creator, *speed, topology),
+                      max_gain_fit_by_definition(l, *speed, topology))
+                << processors << " " << hop_per_cost << " " << seed;
+        }
+      }
+    }
+  }
+  // Free moves: decreasing fit, the same rule.
+  const Topology mesh(TopologyKind::kMesh2d, 16);
+  const std::vector<double> speed(16, 1.0);
+  Level l = random_level(16, 80, 0.0, 3);
+  EXPECT_EQ(decreasing_fit(l.cost, l.creator, speed, mesh),
+            max_gain_fit_by_definition(l, speed, mesh));
+}
+
+TEST(MaxGainFit, EachChoiceIsALeastLossOnRealCosts) {
+  // Costs not whole: a tie may fall either way by one rounding, so each choice, along the
+  // function's own choices, is checked to be a least loss (to rounding).
+  for (int processors : {12, 64}) {
+    const Topology mesh(TopologyKind::kMesh2d, processors);
+    std::vector<double> speed(processors, 1.0);
+    for (int q = 0; q < processors; q += 3) speed[q] = 0.7;
+    for (double c_cost : {0.01, 0.3, 1.0}) {
+      const Level l = random_level(processors, 5 * processors, c_cost, 5);
+      const std::vector<int> owner = max_gain_fit(l.cost, l.hop, l.creator, speed, mesh);
+      std::vector<int> order(l.cost.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int x, int y) { return l.hop[x] > l.hop[y]; });
+      std::vector<double> load(processors, 0.0);
+      for (int a : order) {
+        auto loss = [&](int q) {
+          return (load[q] + l.cost[a]) / speed[q] + mesh.distance(l.creator[a], q) * l.hop[a];
+        };
+        const double chosen = loss(owner[a]), slack = 1e-12 * chosen;
+        for (int q = 0; q < processors; ++q) ASSERT_GE(loss(q), chosen - slack) << q;
+        load[owner[a]] += l.cost[a];
+      }
+    }
+  }
+}
+
 TEST(TreeBalancers, RegisteredAndDrivenByALoadView) {
   Topology mesh(TopologyKind::kMesh2d, 4);
   const Level l = random_level(4, 20, 0.3, 9);
@@ -239,7 +353,7 @@ TEST(TreeBalancers, RegisteredAndDrivenByALoadView) {
   view.owner = l.creator;
   view.topology = &mesh;
   view.hop_cost = l.hop;
-  for (const char* name : {"tree_mesh", "list_scheduling", "decreasing_fit"}) {
+  for (const char* name : {"tree_mesh", "list_scheduling", "decreasing_fit", "max_gain_fit"}) {
     auto balancer = make_balancer(name, Params{});
     const Decision d = balancer->decide(view);
     ASSERT_TRUE(d.act) << name;

@@ -5,7 +5,9 @@
 // balancer's own CPU time or a modelled constant; the synchronisation and instruction messages of
 // Zaki, Li & Parthasarathy 1997's in-step schemes (balancers/in_step/zaki_cost_model.h, at the same
 // latency); an optional contention model, a busy processor slowed by 1 + c (n - 1) while n are
-// busy; and whether steps are bulk-synchronous or asynchronous.
+// busy; optionally the application's own exchange each step, every processor receiving every
+// other's modules (Franklin & Govindan 1995, Fig. 4); and whether steps are bulk-synchronous or
+// asynchronous.
 #include <cstdint>
 #include <string>
 
@@ -17,6 +19,9 @@ struct SimSettings {
   bool measured_decisions = true;
   double decision_seconds = 0;  // a modelled decision
   double contention = 0;        // c
+  // Each step, before its modules run, every processor holding modules receives the modules of
+  // every other holder: one message per holder plus their bytes (sim_exchange: all).
+  bool exchange_all = false;
   // Asynchronous steps (harness/sim/sim_async_run.h): sim_async, or a balancer of role async.
   bool asynchronous = false;
   std::string replay_archive, replay_run;
@@ -28,6 +33,10 @@ struct SimSettings {
   }
   // What a decision that took `cpu` seconds of the balancer's CPU time is charged.
   double decision_charge(double cpu) const { return measured_decisions ? cpu : decision_seconds; }
+  // What processor p receiving the exchange pays: `senders` messages and `bytes`.
+  double exchange_seconds(int senders, double bytes) const {
+    return migration_seconds(senders, bytes);
+  }
   // A processor's slowdown while `busy` processors (itself included) are busy.
   double slowdown(int busy) const { return 1.0 + contention * (busy > 1 ? busy - 1 : 0); }
 };

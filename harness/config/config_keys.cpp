@@ -151,6 +151,12 @@ std::span<const ParamSpec> execution_specs() {
                  "simulate: c, a busy processor runs 1 + c (n - 1) times slower while n are busy "
                  "(`lbbench simulate --calibrate` fits it from real runs); 0: none",
                  0.0, 100.0),
+      string_param("sim_exchange", "none",
+                   "simulate: all: each step every processor holding modules first receives "
+                   "every other holder's modules (a message each at sim_latency, their bytes at "
+                   "sim_bandwidth), as an all-to-all exchange of state (Franklin & Govindan "
+                   "1995's N-body); none: only migrations move data",
+                   {"none", "all"}),
       bool_param("sim_async", false,
                  "simulate: no barrier between steps (Iqbal, Saltz & Bokhari 1986), as async; "
                  "always so under the predictive balancer"),
@@ -193,6 +199,7 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.sim.measured_decisions = execution.text("sim_decision") == "measured";
   run.sim.decision_seconds = execution.real("sim_decision_seconds");
   run.sim.contention = execution.real("sim_contention");
+  run.sim.exchange_all = execution.text("sim_exchange") == "all";
   run.sim.replay_archive = execution.text("replay_archive");
   run.sim.replay_run = execution.text("replay_run");
   run.sim.replay_processors = static_cast<int>(execution.integer("replay_processors"));

@@ -98,9 +98,9 @@ SimAsyncOutcome run_sim_async(const Workload& workload, const ExecutionPlan& pla
   run.processor(0);  // the whole modelled order on this thread
   run.rethrow_if_failed();
   // The executor's figures after the async ones: the step's copies and decisions as charged (no
-  // group synchronisation, no contention model here).
+  // group synchronisation, contention model or exchange here).
   const auto amend = [](int, StepRecord& r) {
-    for (double x : {total(r.proc_migration), 0.0, total(r.proc_balance), 0.0})
+    for (double x : {total(r.proc_migration), 0.0, total(r.proc_balance), 0.0, 0.0})
       r.metrics.push_back(x);
   };
   out.figures = record_async_run(run, plan, 0.0, sink, out.result, amend);

@@ -44,6 +44,26 @@ std::vector<double> contended_finish(const std::vector<double>& work, const SimS
   return finish;
 }
 
+// Franklin & Govindan 1995, Fig. 4: what each processor pays to receive every other holder's
+// modules before a step (nothing when it holds none: it computes nothing).
+std::vector<double> exchange_seconds(std::span<const int> owner,
+                                     std::span<const std::uint64_t> bytes, int processors,
+                                     const SimSettings& s) {
+  std::vector<double> held(processors, 0.0);
+  std::vector<char> holds(processors, 0);
+  double total = 0;
+  for (std::size_t m = 0; m < owner.size(); ++m) {
+    held[owner[m]] += static_cast<double>(bytes[m]);
+    holds[owner[m]] = 1;
+    total += static_cast<double>(bytes[m]);
+  }
+  const int holders = static_cast<int>(std::count(holds.begin(), holds.end(), 1));
+  std::vector<double> seconds(processors, 0.0);
+  for (int p = 0; p < processors; ++p)
+    if (holds[p]) seconds[p] = s.exchange_seconds(holders - 1, total - held[p]);
+  return seconds;
+}
+
 }  // namespace
 
 SimRun::SimRun(Workload& workload, const ExecutionPlan& plan, StepSink& sink,
@@ -187,8 +207,12 @@ void SimRun::run_phase(int s) {
   }
 }
 
-// Every processor runs its modules; contention stretches them by the processors busy meanwhile.
+// Every processor runs its modules, after the step's exchange when charged; contention stretches
+// them by the processors busy meanwhile.
 void SimRun::run_bulk() {
+  std::vector<double> exchange(P_, 0.0);
+  if (settings_.exchange_all && ph_ == 0)
+    exchange = exchange_seconds(owner_, bytes_, P_, settings_);
   std::vector<double> work(P_, 0.0);
   for (int p = 0; p < P_; ++p)
     for (int m : lists_[p]) work[p] += ran_[m] = on(m, p);
@@ -200,7 +224,9 @@ void SimRun::run_bulk() {
       for (int m : lists_[p]) ran_[m] *= stretch_[p];
     charges_.contention += busy[p] - work[p];
     PhaseTimes& t = recorder_.processor(p).phase[ph_];
-    t.busy = t.finish = busy[p];
+    t.busy = busy[p];
+    t.finish = exchange[p] + busy[p];
+    charges_.exchange += exchange[p];
   }
 }
 
@@ -407,8 +433,8 @@ void SimRun::close_step(int s) {
   rec_.step = s - plan_.warmup;
   // No kernel ran: the workload's own step metrics are unknown.
   rec_.metrics.assign(workload_.step_metrics().size(), std::nan(""));
-  for (double x :
-       {charges_.migration, charges_.synchronisation, charges_.decision, charges_.contention})
+  for (double x : {charges_.migration, charges_.synchronisation, charges_.decision,
+                   charges_.contention, charges_.exchange})
     rec_.metrics.push_back(x);
   if (plan_.record_modules) {
     rec_.module_cost = step_cost_;

@@ -19,7 +19,7 @@ namespace lbb {
 
 // What the step's charges added, summed over processors (the executor's metrics).
 struct SimCharges {
-  double migration = 0, synchronisation = 0, decision = 0, contention = 0;
+  double migration = 0, synchronisation = 0, decision = 0, contention = 0, exchange = 0;
 };
 
 class SimRun {

@@ -128,9 +128,9 @@ class SimScheduleRun {
     rec.wall = rec.compute_wall = rec.makespan;  // modelled: no wall clock means anything here
     rec.step = s - plan_.warmup;
     // No kernel ran: the workload's own step metrics are unknown. Then the simulator's charges:
-    // migration, synchronisation (the chunk requests), decision, contention.
+    // migration, synchronisation (the chunk requests), decision, contention, exchange.
     rec.metrics.assign(workload_.step_metrics().size(), std::nan(""));
-    for (double x : {0.0, charged_, 0.0, 0.0}) rec.metrics.push_back(x);
+    for (double x : {0.0, charged_, 0.0, 0.0, 0.0}) rec.metrics.push_back(x);
     if (plan_.record_modules) {
       rec.module_cost.assign(M_, 0.0);
       for (std::size_t i = 0; i < ran_.size(); ++i) rec.module_cost[i % M_] += ran_[i];

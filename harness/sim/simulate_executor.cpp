@@ -52,6 +52,8 @@ std::vector<StepMetric> simulate_metrics() {
        "s, simulate: synchronisation and instruction messages of in-step schemes (Zaki et al.)"},
       {"sim_decision", "s, simulate: balancer decision time charged, measured or modelled"},
       {"sim_contention", "s, simulate: busy time the contention model added"},
+      {"sim_exchange",
+       "s, simulate: the application's exchange (sim_exchange: all), summed over processors"},
   };
 }
 
@@ -104,7 +106,8 @@ std::vector<WorkloadAttribute> SimulateExecutor::attributes() const {
       {"sim_bandwidth", settings_.bandwidth},
       {"sim_decision_modelled", settings_.measured_decisions ? 0.0 : 1.0},
       {"sim_decision_seconds", settings_.decision_seconds},
-      {"sim_contention", settings_.contention}};
+      {"sim_contention", settings_.contention},
+      {"sim_exchange_all", settings_.exchange_all ? 1.0 : 0.0}};
   if (settings_.asynchronous) {
     all.push_back({"utilization", async_.utilization});
     all.push_back({"modules_moved_per_step", async_.moves_per_step});
@@ -132,6 +135,11 @@ std::string simulation_problem(const RunSpec& spec) {
              "(execution.sim_async and sim_contention are for balancers)";
   }
   if (settings.asynchronous && settings.contention > 0) return kAsyncContentionProblem;
+  const BalancerInfo* dynamic = find_balancer(spec.balancer.dynamic_name);
+  if (settings.exchange_all && (settings.asynchronous || !spec.balancer.schedule_name.empty() ||
+                                (dynamic && dynamic->role == BalancerRole::kInStep)))
+    return "execution.sim_exchange is charged on bulk-synchronous steps balanced between steps, "
+           "not with asynchronous steps, loop schedules or in-step balancers";
   return "";
 }
 

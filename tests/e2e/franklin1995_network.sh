@@ -2,8 +2,9 @@
 # End to end: Franklin & Govindan 1995's Table 5 in the paper's setting as a user runs it, shortened
 # to 10 iterations and 2 repetitions: configs/papers/franklin1995_network_record.yaml records module
 # costs on real threads, configs/papers/franklin1995_network.yaml replays them on simulated
-# workstations of unequal speed with network charges, and `lbbench expect` finds runs for every
-# row; a speed pool shorter than a run's processors is refused, exit 2.
+# workstations of unequal speed with network charges (migrations and the exchange of bodies), and
+# `lbbench expect` finds runs for every row; a speed pool shorter than a run's processors is
+# refused, exit 2.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -20,6 +21,7 @@ check ', 0 without runs, 0 not built; not counted: 4 context, 0 open choices$' "
 runs=(/usr/bin/python3 tests/e2e/result_runs.py)
 mapfile -t ids < <("${runs[@]}" ids "$tmp/net")
 [ "$("${runs[@]}" attr "$tmp/net" "${ids[0]}" executor)" = simulate ] || { echo "not simulated"; exit 1; }
+[ "$("${runs[@]}" attr "$tmp/net" "${ids[0]}" sim_exchange_all)" = 1.0 ] || { echo "no exchange"; exit 1; }
 set +e
 . "$(dirname "$0")/lib/expect.sh"
 sed 's/0.5, 0.5, 0.5, 0.5\]/0.5]/' "$config" > "$tmp/short.yaml"
