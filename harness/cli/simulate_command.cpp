@@ -1,7 +1,8 @@
 // `lbbench simulate --replay ARCHIVE`: each real run replayed on its recorded costs under its own
 // strategy (harness/analysis/replay.h), predicted vs measured makespan and the strategies' ranking
 // agreement; `lbbench simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
-// at several P (harness/sim/contention_fit.h).
+// at several P (harness/sim/contention_fit.h), and the network's latency and bandwidth from runs
+// across MPI ranks (harness/sim/network_fit.h).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "harness/cli/number_options.h"
 #include "harness/config/config_keys.h"
 #include "harness/sim/contention_fit.h"
+#include "harness/sim/network_fit.h"
 #include "harness/stats/sample_summary.h"
 
 namespace lbb {
@@ -111,6 +113,34 @@ void print_calibration(const ContentionFit& fit) {
             << "\nuse: execution: { executor: simulate, sim_contention: " << fit.c << " }\n";
 }
 
+// Each fit the set's runs allow: contention from runs at several P, the network from runs across
+// MPI ranks; neither: the reasons of both.
+void print_calibrations(const ResultReader& archive) {
+  std::string why;
+  bool any = false;
+  try {
+    print_calibration(fit_contention(archive));
+    any = true;
+  } catch (const std::invalid_argument& e) {
+    why = e.what();
+  }
+  try {
+    const NetworkFit net = fit_network(archive);
+    std::cout << (any ? "\n" : "") << "network, from " << net.steps
+              << " steps that moved modules across MPI ranks in " << net.runs
+              << " runs: seconds = L messages + bytes / B, L = " << std::setprecision(4)
+              << net.latency << " s, B = " << net.bandwidth << " B/s"
+              << (net.bandwidth == 0 ? " (bytes' term fitted as free)" : "")
+              << "; median |fitted / measured - 1| over the steps = " << net.median_error
+              << "\nuse: execution: { executor: simulate, sim_latency: " << net.latency
+              << ", sim_bandwidth: " << net.bandwidth << " }\n";
+    any = true;
+  } catch (const std::invalid_argument& e) {
+    why += std::string(why.empty() ? "" : "; ") + e.what();
+  }
+  if (!any) throw std::invalid_argument(why);
+}
+
 }  // namespace
 
 void add_simulate_command(CLI::App& app) {
@@ -123,8 +153,10 @@ void add_simulate_command(CLI::App& app) {
   auto* r = cmd->add_option("--replay", *replay,
                             "archive: replay each bsp run recorded with module_detail under its "
                             "own strategy; predicted vs measured makespan, ranking agreement");
-  auto* c = cmd->add_option("--calibrate", *calibrate,
-                            "archive: fit execution.sim_contention from runs at several P");
+  auto* c = cmd->add_option(
+      "--calibrate", *calibrate,
+      "archive: fit execution.sim_contention from runs at several P, and sim_latency "
+      "and sim_bandwidth from runs across MPI ranks (executor mpi)");
   r->excludes(c);
   // As their config keys: CLI::NonNegativeNumber let "nan" through (read as 0).
   cmd->add_option("--latency", settings->latency, "replay: s charged per migrated module")
@@ -142,7 +174,7 @@ void add_simulate_command(CLI::App& app) {
         if (print_replay(replay_archive(archive, *settings), archive) == 0)
           throw std::invalid_argument(*replay + ": no run could be replayed (see above why)");
       } else {
-        print_calibration(fit_contention(ResultReader(*calibrate)));
+        print_calibrations(ResultReader(*calibrate));
       }
     } catch (const std::exception& e) {
       std::cerr << "lbbench: " << printable(e.what()) << "\n";

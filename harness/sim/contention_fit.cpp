@@ -20,7 +20,8 @@ ContentionFit fit_contention(const ResultReader& archive) {
       return it == info.text.end() ? std::string() : it->second;
     };
     if (text("status") != "complete" || text("executor") == "simulate") continue;
-    const std::vector<double> b = archive.read_series(info.id, "proc/busy");
+    std::size_t steps = 0, processors = 0;  // every processor's busy time of every step
+    const std::vector<double> b = archive.read_matrix(info.id, "proc/busy", steps, processors);
     const std::string group = text("workload") + " " + text("balancer") + " " +
                               std::regex_replace(text("sweep"), processors_token, "");
     busy[group][static_cast<int>(info.number.at("processors"))].push_back(

@@ -4,7 +4,7 @@
 # array job; the one result set must then hold every run the config expands to, written by one
 # writer per task with no merge step. Each task's threads are bound to the CPUs Slurm gave it
 # (slice.sbatch's comment): one CPU of a shared node, or a whole node (a second job, the default).
-# Not the MPI job of issue 38: lbbench has no MPI build yet.
+# Then an MPI job (mpirun -np 2 inside the allocation) writes a set of its own.
 set -euo pipefail
 lbbench=$(realpath "$1")
 say() { echo "slurm_cluster: $*"; }
@@ -184,7 +184,28 @@ node = table("invocations", tmp + "/node").omp_env
 assert list(node) == [bound + cores], list(node)
 print("slurm_cluster: the whole-node task ran with", node[0])
 PY
-say "MPI job: not run (lbbench has no MPI build yet, issue 38 items 1-6)"
+# An MPI job: mpirun inside the allocation, processors as 2 ranks (harness/mpi/), one set.
+if command -v mpirun > /dev/null && "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
+  root=()
+  [ "$(id -u)" -ne 0 ] || root=(--allow-run-as-root)
+  job=$(sbatch --parsable --time=5 --output="$tmp/mpi.log" --wrap \
+    "mpirun ${root[*]} --oversubscribe -np 2 $lbbench run $tmp/sweep.yaml -q -o $tmp/mpi") ||
+    fail "sbatch of the MPI job"
+  say "submitted job $job: mpirun -np 2 lbbench run -> mpi"
+  started=$SECONDS
+  wait_job "$job" 1
+  /usr/bin/python3 - "$tmp/mpi" "$runs" <<'PY' || fail "the MPI job's set: $(cat "$tmp/mpi.log")"
+import sys
+sys.path.insert(0, "tests/e2e")
+from result_runs import table
+runs = table("runs", sys.argv[1])
+assert len(runs) == int(sys.argv[2]) and set(runs.status) == {"complete"}, runs.status
+assert set(runs.executor) == {"mpi"} and all(len(r.split(",")) == 2 for r in runs.ranks), runs.ranks
+print(f"slurm_cluster: the MPI job's set: {len(runs)} runs, executor mpi on ranks {runs.ranks.iloc[0]}")
+PY
+else
+  say "MPI job: not run (no mpirun, or lbbench built without MPI)"
+fi
 stop
 trap - EXIT
 say "OK: daemons stopped, $tmp removed"

@@ -1,0 +1,55 @@
+#include "harness/sim/network_fit.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "harness/stats/sample_summary.h"
+
+namespace lbb {
+
+NetworkFit fit_network(const ResultReader& archive) {
+  struct Step {
+    double messages, bytes, seconds;
+  };
+  std::vector<Step> steps;
+  NetworkFit fit;
+  for (const RunInfo& info : archive.runs()) {
+    const auto executor = info.text.find("executor");
+    const auto status = info.text.find("status");
+    if (executor == info.text.end() || executor->second != "mpi" || status == info.text.end() ||
+        status->second != "complete")
+      continue;
+    const auto m = archive.read_series(info.id, "metric/remote_migrations");
+    const auto b = archive.read_series(info.id, "metric/remote_bytes");
+    const auto t = archive.read_series(info.id, "metric/remote_seconds");
+    if (m.size() != b.size() || m.size() != t.size()) continue;
+    ++fit.runs;
+    for (std::size_t s = 0; s < m.size(); ++s)
+      if (m[s] > 0 && t[s] > 0 && std::isfinite(b[s])) steps.push_back({m[s], b[s], t[s]});
+  }
+  if (steps.empty())
+    throw std::invalid_argument(
+        "network calibration needs runs across MPI ranks (mpirun -np R "
+        "lbbench run) whose balancers moved modules between ranks");
+  // Normal equations of t = L m + x b, x = 1 / B.
+  double mm = 0, mb = 0, bb = 0, mt = 0, bt = 0;
+  for (const Step& s : steps) {
+    mm += s.messages * s.messages, mb += s.messages * s.bytes, bb += s.bytes * s.bytes;
+    mt += s.messages * s.seconds, bt += s.bytes * s.seconds;
+  }
+  const double det = mm * bb - mb * mb;
+  double latency = det != 0 ? (mt * bb - bt * mb) / det : mt / mm;
+  double per_byte = det != 0 ? (mm * bt - mb * mt) / det : 0;
+  if (per_byte < 0) per_byte = 0, latency = mt / mm;  // one term alone, refitted
+  if (latency < 0) latency = 0, per_byte = bb > 0 ? bt / bb : 0;
+  fit.latency = latency;
+  fit.bandwidth = per_byte > 0 ? 1 / per_byte : 0;
+  fit.steps = static_cast<int>(steps.size());
+  std::vector<double> errors;
+  for (const Step& s : steps)
+    errors.push_back(std::abs((latency * s.messages + per_byte * s.bytes) / s.seconds - 1));
+  fit.median_error = stats::median(errors);
+  return fit;
+}
+
+}  // namespace lbb

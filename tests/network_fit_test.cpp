@@ -1,0 +1,71 @@
+// simulate --calibrate's network fit: latency and bandwidth recovered from the moves across
+// ranks that runs of executor mpi record per step (harness/sim/network_fit.h).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "harness/results/result_schema.h"
+#include "harness/results/result_writer.h"
+#include "harness/sim/network_fit.h"
+
+namespace lbb {
+namespace {
+
+// A set of one complete run of `executor` whose steps moved m messages of b bytes in t seconds.
+std::filesystem::path write_set(const std::string& executor,
+                                const std::vector<std::array<double, 3>>& steps) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lbb_netfit_" + std::to_string(getpid()) + "_" + executor);
+  std::filesystem::remove_all(dir);
+  ResultWriter set(dir.string(), InvocationRecord{});
+  auto run = set.begin_run(
+      RunLayout{{"remote_migrations", "remote_bytes", "remote_seconds"}, 2, 1, false, 1});
+  for (const ColumnSpec& c : table_spec(TableId::kRuns).columns) {
+    const std::string name(c.name);
+    if (c.presence != Presence::kAlways || name == "run" || name.ends_with('*')) continue;
+    if (c.type == ColumnType::kText)
+      run->set_text(name, name == "status" ? "complete" : name == "executor" ? executor : "x");
+    else if (c.type == ColumnType::kFloat64)
+      run->set_real(name, 1);
+    else
+      run->set_int(name, 1);
+  }
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    StepRecord r;
+    r.step = static_cast<int>(s);
+    for (auto* v :
+         {&r.busy, &r.busy_wall, &r.idle, &r.proc_balance, &r.proc_migration, &r.external_load})
+      v->assign(2, 0.0);
+    r.triggered.assign(2, 0);
+    r.metrics = {steps[s][0], steps[s][1], steps[s][2]};
+    run->on_step(r);
+  }
+  run->end();
+  set.finish();
+  return dir;
+}
+
+TEST(NetworkFit, RecoversLatencyAndBandwidth) {
+  const double L = 2e-4, B = 5e8;
+  std::vector<std::array<double, 3>> steps;
+  for (double m : {1.0, 3.0, 8.0, 0.0, 20.0})
+    for (double bytes_each : {1e3, 4e4, 2e5})
+      steps.push_back({m, m * bytes_each, L * m + m * bytes_each / B});
+  const auto dir = write_set("mpi", steps);
+  const NetworkFit fit = fit_network(ResultReader(dir.string()));
+  EXPECT_EQ(fit.steps, 12);  // the three steps without a move are left out
+  EXPECT_NEAR(fit.latency, L, 1e-9);
+  EXPECT_NEAR(fit.bandwidth, B, 1e-3 * B);
+  EXPECT_LT(fit.median_error, 1e-6);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(NetworkFit, RunsInOneProcessGiveNothingToFit) {
+  const auto dir = write_set("bsp", {{{2.0, 1e4, 1e-3}}});
+  EXPECT_THROW(fit_network(ResultReader(dir.string())), std::invalid_argument);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace lbb
