@@ -165,9 +165,14 @@ void add_export_command(CLI::App& app) {
                   "chrome: each such run as DIR/<run>.trace.json, a timeline of trace events "
                   "(Perfetto, chrome://tracing)")
       ->check(CLI::IsMember({"csv", "vt", "chrome"}));
+  auto timeline = std::make_shared<bool>(false);
+  cmd->add_flag("--timeline", *timeline, "the same as --format chrome");
   cmd->add_option("--run", *run, "vt, chrome: only this run (an id, as lbbench show lists them)");
-  cmd->callback([set, to, format, run] {
+  cmd->callback([set, to, format, run, timeline] {
     try {
+      if (*timeline && *format != "csv" && *format != "chrome")
+        throw std::invalid_argument("--timeline is --format chrome, not --format " + *format);
+      if (*timeline) *format = "chrome";
       if (*format == "vt")
         export_vt(*set, *to, *run);
       else if (*format == "chrome")

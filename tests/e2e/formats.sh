@@ -72,6 +72,10 @@ round_trip real 4 6
 "$lbbench" export "$tmp/a" --to "$tmp/timeline" --format chrome >/dev/null || fails=$((fails + 1))
 for f in "$tmp"/timeline/*.trace.json; do $py "$here/check_timeline.py" "$f" 4 >/dev/null || {
   echo "FAIL: timeline $f"; fails=$((fails + 1)); }; done
+"$lbbench" export "$tmp/a" --to "$tmp/timeline2" --timeline >/dev/null &&  # the spelling
+  diff -rq "$tmp/timeline" "$tmp/timeline2" >/dev/null || { echo "FAIL: --timeline"; fails=$((fails + 1)); }
+"$lbbench" export "$tmp/a" --to "$tmp/timeline3" --timeline --format vt >/dev/null 2>&1 &&
+  { echo "FAIL: --timeline with --format vt taken"; fails=$((fails + 1)); }
 
 # The hand-written vt set (3 ranks, 2 phases) and the CSV trace under every balancer that runs
 # between steps or in a step, on 2 to 5 processors; the table gives verdicts on them.
