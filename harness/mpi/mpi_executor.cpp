@@ -92,6 +92,10 @@ class MpiRun {
   Figures step_{};
   double serial_ = 0, step_start_ = 0, epoch_ = 0;
   bool changed_ = false;
+  // Per phase, whether its balancer decides on every rank: read once, at the start, since a
+  // balancer that changes its mind later (`dynamic: auto` choosing a distributed scheme) would do
+  // so on the deciding rank alone.
+  std::vector<char> redundant_;
 };
 
 // Threads outnumber the cores of this rank, or all ranks on this host together outnumber its
@@ -133,6 +137,8 @@ MpiRun::MpiRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
   for (int m = 0; m < M_; ++m) bytes_[m] = workload.state_bytes(m);
   cost_.assign(phases_, std::vector<double>(M_, 0.0));
   nominal_.assign(phases_, std::vector<double>(M_, 0.0));
+  for (int ph = 0; ph < phases_; ++ph)
+    redundant_.push_back(balancer_of(ph) && balancer_of(ph)->redundant() ? 1 : 0);
   partition();
 }
 
@@ -278,11 +284,12 @@ void MpiRun::decide(int s, int ph) {
   const double w0 = wall_now(), c0 = thread_cpu_now();
   Decision d;
   std::vector<double> figures(4, 0.0);  // act, cpu, predicted before and after
-  if (b->redundant() || ranks_.rank == 0) {
+  const bool redundant = redundant_[ph];
+  if (redundant || ranks_.rank == 0) {
     d = b->decide(view);
     figures = {d.act ? 1.0 : 0.0, thread_cpu_now() - c0, d.predicted_before, d.predicted_after};
   }
-  if (!b->redundant()) {
+  if (!redundant) {
     from_leader(figures);
     if (figures[0] != 0) {
       d.owner.resize(M_);
