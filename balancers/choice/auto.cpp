@@ -1,6 +1,7 @@
 #include "balancers/choice/auto.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
