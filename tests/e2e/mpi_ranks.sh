@@ -11,8 +11,10 @@ say() { echo "mpi_ranks: $*"; }
 command -v mpirun > /dev/null || { say "SKIP: no mpirun (Debian's openmpi-bin)"; exit 77; }
 "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null || { say "SKIP: lbbench built without MPI"; exit 77; }
 mpi=(mpirun --oversubscribe --bind-to none)
-# A sanitizer build: Open MPI's own allocations past MPI_Finalize are not lbbench's leaks.
+# A sanitizer build: Open MPI's own allocations past MPI_Finalize are not lbbench's leaks
+# (matched by library, which needs the slow unwinder: Open MPI keeps no frame pointers).
 export LSAN_OPTIONS="suppressions=$(realpath "$(dirname "$0")")/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
 config=tests/data/mpi_ranks.yaml
 fails=0
