@@ -187,7 +187,10 @@ class InterruptGuard {
         const std::size_t written = writer_->finish_before_exit(
             {{"status", std::string("failed")},
              {"interrupted", std::int64_t{1}},
-             {"error", "interrupted by " + name + " (under mpirun: another rank ended)"},
+             {"error", "interrupted by " + name +
+                           (process_world().size > 1 ? " (under mpirun: a rank ended, or the job "
+                                                       "was cancelled)"
+                                                     : "")},
              {"finished", iso_time_now()},
              {"load_end", load_average()}});
         note += "): " + std::to_string(written) + " runs written to " + printable(writer_->path()) +
