@@ -565,11 +565,7 @@ void BspRun::apply_redundant(int ph) {
 }
 
 void BspRun::apply(int ph, Decision& d) {
-  auto add = [](double& sum, double x) {  // over phases; NaN until a decision predicts
-    if (!std::isnan(x)) sum = std::isnan(sum) ? x : sum + x;
-  };
-  add(rec_.predicted_before, d.predicted_before);
-  add(rec_.predicted_after, d.predicted_after);
+  add_predictions(rec_, d.predicted_before, d.predicted_after);
   if (!d.act) return;
   check_assignment(d.owner, M_, P_);
   owner_[ph] = std::move(d.owner);

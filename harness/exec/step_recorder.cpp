@@ -1,6 +1,7 @@
 #include "harness/exec/step_recorder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace lbb {
@@ -95,6 +96,14 @@ double step_imbalance(std::span<const double> busy) {
   }
   const double mean = busy.empty() ? 0 : sum / busy.size();
   return mean > 0 ? max / mean - 1.0 : 0.0;
+}
+
+void add_predictions(StepRecord& rec, double before, double after) {
+  const auto add = [](double& sum, double x) {
+    if (!std::isnan(x)) sum = std::isnan(sum) ? x : sum + x;
+  };
+  add(rec.predicted_before, before);
+  add(rec.predicted_after, after);
 }
 
 double efficiency(double ideal, double makespan) {

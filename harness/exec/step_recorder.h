@@ -82,5 +82,8 @@ class StepRecorder {
 double step_imbalance(std::span<const double> busy);
 // Of a run or a step: ideal / makespan (0 when the makespan is 0).
 double efficiency(double ideal, double makespan);
+// Adds a decision's predicted makespans (before, after) to the step's, summed over its phases:
+// NaN until a decision predicts one.
+void add_predictions(StepRecord& rec, double before, double after);
 
 }  // namespace lbb

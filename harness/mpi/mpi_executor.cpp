@@ -306,11 +306,7 @@ void MpiRun::decide(int s, int ph) {
     recorder_.processor(p).phase[ph].end_balance = figures[1];
     recorder_.processor(p).phase[ph].end_balance_wall = wall_now() - w0;
   }
-  const auto add = [](double& sum, double x) {
-    if (!std::isnan(x)) sum = std::isnan(sum) ? x : sum + x;
-  };
-  add(rec_.predicted_before, figures[2]);
-  add(rec_.predicted_after, figures[3]);
+  add_predictions(rec_, figures[2], figures[3]);
   if (!d.act) return;
   check_assignment(d.owner, M_, P_);
   owner_[ph] = std::move(d.owner);

@@ -402,11 +402,7 @@ void SimRun::decide(int s) {
   const double c0 = timed ? thread_cpu_now() : 0.0;
   Decision d = balancer_->decide(view);
   const double seconds = settings_.decision_charge(timed ? thread_cpu_now() - c0 : 0.0);
-  auto add = [](double& sum, double x) {  // over phases; NaN until a decision predicts
-    if (!std::isnan(x)) sum = std::isnan(sum) ? x : sum + x;
-  };
-  add(rec_.predicted_before, d.predicted_before);
-  add(rec_.predicted_after, d.predicted_after);
+  add_predictions(rec_, d.predicted_before, d.predicted_after);
   for (int p = 0; p < P_; ++p) recorder_.processor(p).phase[ph_].end_balance = seconds;
   charges_.decision += seconds * P_;
   if (!d.act) return;
