@@ -73,12 +73,12 @@ Traffic exchange_outputs(Workload& workload, const RankLayout& ranks, std::span<
 Traffic share_states(ModuleStore& store, const RankLayout& ranks, std::span<const int> where) {
   std::vector<std::byte> mine;
   std::vector<std::uint64_t> sizes;
+  // Sizes change in finish_step (bodies crossing cells): each rank's are sent beside its bytes.
   each_module_of(ranks.rank, ranks, where, [&](int m) {
     const std::span<std::byte> s = store.state(m);
     mine.insert(mine.end(), s.begin(), s.end());
+    sizes.push_back(s.size());
   });
-  // Sizes change in finish_step (bodies crossing cells): each rank's are sent beside its bytes.
-  each_module_of(ranks.rank, ranks, where, [&](int m) { sizes.push_back(store.bytes(m)); });
   std::vector<std::size_t> offset, size_offset;
   const std::vector<std::byte> all = allgather_bytes(mine, ranks.ranks, offset);
   const std::vector<std::byte> all_sizes =
