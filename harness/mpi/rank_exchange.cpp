@@ -138,6 +138,33 @@ Traffic move_states(ModuleStore& store, const RankLayout& ranks, std::span<const
   return sent;
 }
 
+std::vector<std::vector<std::int64_t>> send_receive(std::span<const std::vector<std::int64_t>> to,
+                                                    std::span<const int> counts) {
+  constexpr int kTag = 8;  // one message per pair: their order needs no tag of its own
+  std::vector<std::vector<std::int64_t>> received(counts.size());
+  std::vector<MPI_Request> requests;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (counts[r] == 0) continue;
+    received[r].resize(counts[r]);
+    requests.emplace_back();
+    MPI_Irecv(received[r].data(), counts[r], MPI_INT64_T, static_cast<int>(r), kTag, MPI_COMM_WORLD,
+              &requests.back());
+  }
+  for (std::size_t r = 0; r < to.size(); ++r) {
+    if (to[r].empty()) continue;
+    requests.emplace_back();
+    MPI_Isend(to[r].data(), as_count(to[r].size()), MPI_INT64_T, static_cast<int>(r), kTag,
+              MPI_COMM_WORLD, &requests.back());
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  return received;
+}
+
+std::int64_t sum_over_ranks(std::int64_t value) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return value;
+}
+
 void sum_over_ranks(std::span<double> values) {
   MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_DOUBLE, MPI_SUM,
                 MPI_COMM_WORLD);

@@ -1,0 +1,86 @@
+#include "harness/mpi/scoped_decision.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "balancers/between_steps/decision_scope.h"
+
+namespace lbb {
+
+namespace {
+
+// Per other rank: the loads of this rank's processors that its processors read (`send`), and how
+// many of its processors' loads this rank's read (`wanted`), both in processor order.
+struct LoadRoutes {
+  std::vector<std::set<int>> send, wanted;
+};
+
+LoadRoutes routes(DecisionScope scope, const Topology& topology, const RankLayout& ranks) {
+  LoadRoutes out{std::vector<std::set<int>>(ranks.ranks), std::vector<std::set<int>>(ranks.ranks)};
+  for (int p = 0; p < topology.size(); ++p)
+    for (int q : scope_of(scope, topology, p)) {
+      const int reader = ranks.rank_of(p), holder = ranks.rank_of(q);
+      if (reader == holder) continue;
+      if (holder == ranks.rank) out.send[reader].insert(q);
+      if (reader == ranks.rank) out.wanted[holder].insert(q);
+    }
+  return out;
+}
+
+// This rank's processors' transfers to every rank, and every rank's back, in rank order.
+std::vector<UnitTransfer> share_rows(const std::vector<UnitTransfer>& mine, const RankLayout& ranks,
+                                     Traffic& traffic) {
+  const auto bytes = std::as_bytes(std::span(mine));
+  std::vector<std::size_t> offset;
+  const std::vector<std::byte> all = allgather_bytes(bytes, ranks.ranks, offset);
+  traffic.messages += ranks.ranks - 1;
+  traffic.bytes += static_cast<std::int64_t>(bytes.size()) * (ranks.ranks - 1);
+  std::vector<UnitTransfer> rows(all.size() / sizeof(UnitTransfer));
+  std::memcpy(rows.data(), all.data(), rows.size() * sizeof(UnitTransfer));
+  return rows;
+}
+
+}  // namespace
+
+ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
+                               const LoadView& view, const RankLayout& ranks) {
+  const int processors = view.processors();
+  const ModuleUnits units = module_units(view.owner, view.cost, processors);
+  ScopedDecision out;
+  // Own loads as measured; the scopes' others as received; every other one poisoned.
+  std::vector<std::int64_t> scoped(processors, kUnreadLoad);
+  for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p) scoped[p] = units.loads[p];
+  const LoadRoutes route = routes(scope, *view.topology, ranks);
+  std::vector<std::vector<std::int64_t>> to(ranks.ranks);
+  std::vector<int> counts(ranks.ranks, 0);
+  for (int r = 0; r < ranks.ranks; ++r) {
+    for (int q : route.send[r]) to[r].push_back(units.loads[q]);
+    counts[r] = static_cast<int>(route.wanted[r].size());
+    if (to[r].empty()) continue;
+    ++out.traffic.messages;
+    out.traffic.bytes += static_cast<std::int64_t>(to[r].size() * sizeof(std::int64_t));
+  }
+  const auto received = send_receive(to, counts);
+  for (int r = 0; r < ranks.ranks; ++r) {
+    auto value = received[r].begin();
+    for (int q : route.wanted[r]) scoped[q] = *value++;
+  }
+  UnitLoads in{scoped, view.speed, view.topology, view.step};
+  if (scope == DecisionScope::kOwnAndTotal) {
+    std::int64_t mine = 0;
+    for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p) mine += scoped[p];
+    in.total = sum_over_ranks(mine);
+    out.traffic.messages += ranks.ranks - 1;
+    out.traffic.bytes += static_cast<std::int64_t>(sizeof mine) * (ranks.ranks - 1);
+  }
+  const TransferPlan plan = balancer.plan(in);
+  std::vector<UnitTransfer> mine;
+  for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p)
+    for (const UnitTransfer& t : rows_of(plan, p)) mine.push_back(t);
+  const std::vector<UnitTransfer> rows = share_rows(mine, ranks, out.traffic);
+  out.decision = balancer.decide_planned(view, plan_of_rows(units.loads, rows));
+  return out;
+}
+
+}  // namespace lbb
