@@ -84,6 +84,10 @@ enum class DecisionScope {
   kAll,          // distributed: every processor reads every load and decides the same (redundant)
   kNeighbours,   // processor i's transfers read the loads of i and of its topology neighbours
   kOwnAndTotal,  // processor i's transfers read the load of i and the sum of all loads
+  // A group's decision (sync_trigger().group_size consecutive processors) reads the loads of the
+  // group's processors and the costs of their modules only; one processor of the group decides
+  // for it (redundant() false) or each of them alike.
+  kGroup,
 };
 std::string_view scope_name(DecisionScope scope);  // "leader", "all", "neighbours", ...
 

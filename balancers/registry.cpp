@@ -96,6 +96,8 @@ std::string_view scope_name(DecisionScope scope) {
       return "neighbours";
     case DecisionScope::kOwnAndTotal:
       return "own and total";
+    case DecisionScope::kGroup:
+      return "group";
   }
   return "?";
 }

@@ -10,6 +10,7 @@
 #include "balancers/balancer.h"
 #include "balancers/between_steps/decision_scope.h"
 #include "balancers/between_steps/transfer_plan.h"
+#include "balancers/load_snapshot.h"
 
 namespace lbb {
 namespace {
@@ -96,6 +97,46 @@ Mismatches check(const UnitLevelBalancer& balancer, DecisionScope declared, int 
   return out;
 }
 
+// On a random view, per group of `group_size`: modules of the group that the decision on the
+// group's view (every other processor's busy time and module costs poisoned) gives another owner
+// than the full view's decision does (`rows`), and modules the full decision moves (`moved`).
+Mismatches group_mismatches(Balancer& balancer, int group_size, std::mt19937_64& rng) {
+  const int processors = 4 + static_cast<int>(rng() % 9), modules = processors * 5;
+  const Topology chain(TopologyKind::kChain, processors);
+  LoadSnapshot full;
+  std::uniform_real_distribution<double> cost(0.1, 2.0), busy(0.5, 8.0);
+  for (int m = 0; m < modules; ++m) {
+    full.cost.push_back(cost(rng));
+    full.bytes.push_back(64);
+    full.owner.push_back(static_cast<int>(rng() % processors));
+  }
+  for (int p = 0; p < processors; ++p) {
+    full.speed.push_back(rng() % 3 == 0 ? 0.5 : 1.0);
+    full.busy.push_back(busy(rng));
+  }
+  const Decision want = balancer.decide(full.view(chain));
+  Mismatches out;
+  for (int m = 0; want.act && m < modules; ++m) out.moved += want.owner[m] != full.owner[m];
+  for (int first = 0; first < processors; first += group_size) {
+    const auto in_group = [&](int p) { return p >= first && p < first + group_size; };
+    for (double poison : {1e-3, 1e3, kUnreadSeconds}) {
+      LoadSnapshot scoped = full;
+      for (int p = 0; p < processors; ++p)
+        if (!in_group(p)) scoped.busy[p] = poison;
+      for (int m = 0; m < modules; ++m)
+        if (!in_group(full.owner[m])) scoped.cost[m] = poison;
+      const Decision got = balancer.decide(scoped.view(chain));
+      for (int m = 0; m < modules; ++m) {
+        if (!in_group(full.owner[m])) continue;
+        const int a = want.act ? want.owner[m] : full.owner[m];
+        const int b = got.act ? got.owner[m] : full.owner[m];
+        out.rows += a != b;
+      }
+    }
+  }
+  return out;
+}
+
 TEST(BalancerScope, EveryProcessorDecidesOnItsScopeAsOnTheFullView) {
   std::set<std::string> checked;
   for (const BalancerInfo& info : balancer_registry()) {
@@ -129,6 +170,21 @@ TEST(BalancerScope, AReadOutsideTheDeclaredScopeIsCaught) {
   ASSERT_NE(diffusion, nullptr);
   const auto local = diffusion->make_unit_level(resolve_params(diffusion->params, Params{}));
   EXPECT_GT(check(*local, DecisionScope::kOwnAndTotal, 10, 5).rows, 0);
+  // GCDLB shares every processor's modules by every rate: checked per group of 2, it is caught.
+  Params eager;
+  eager.set("profit", 0.0);
+  eager.set("move_threshold", 0.0);
+  const auto gcdlb = make_balancer("gcdlb", eager);
+  std::mt19937_64 rng(3);
+  int wrong = 0;
+  int moved = 0;
+  for (int c = 0; c < 10; ++c) {
+    const Mismatches m = group_mismatches(*gcdlb, 2, rng);
+    wrong += m.rows;
+    moved += m.moved;
+  }
+  EXPECT_GT(moved, 0);
+  EXPECT_GT(wrong, 0);
 }
 
 TEST(BalancerScope, RowsMakeTheFullPlanAgain) {
@@ -146,6 +202,34 @@ TEST(BalancerScope, RowsMakeTheFullPlanAgain) {
   const TransferPlan again = plan_of_rows(loads, rows);
   EXPECT_EQ(again.final_loads, full.final_loads);
   EXPECT_EQ(net_transfers(again).size(), net_transfers(full).size());
+}
+
+TEST(BalancerScope, EveryGroupDecidesOnItsOwnProcessorsAsOnTheFullView) {
+  std::set<std::string> checked;
+  std::mt19937_64 rng(23);
+  for (const BalancerInfo& info : balancer_registry())
+    for (std::int64_t k : {2, 3, 4}) {
+      if (std::none_of(info.params.begin(), info.params.end(),
+                       [](const ParamSpec& s) { return s.name == "group_size"; }))
+        continue;
+      Params given;
+      given.set("group_size", k);
+      given.set("profit", 0.0);
+      given.set("move_threshold", 0.0);
+      const auto balancer = info.make(resolve_params(info.params, given));
+      if (balancer->scope() != DecisionScope::kGroup) continue;
+      ASSERT_EQ(balancer->sync_trigger().group_size, k) << info.name;
+      Mismatches all;
+      for (int c = 0; c < 60; ++c) {
+        const Mismatches m = group_mismatches(*balancer, static_cast<int>(k), rng);
+        all.rows += m.rows;
+        all.moved += m.moved;
+      }
+      EXPECT_EQ(all.rows, 0) << info.name << " K=" << k << " read outside its group";
+      EXPECT_GT(all.moved, 100) << info.name << " K=" << k << ": the cases moved almost nothing";
+      checked.insert(info.name);
+    }
+  EXPECT_EQ(checked, (std::set<std::string>{"lcdlb", "lddlb"}));
 }
 
 }  // namespace

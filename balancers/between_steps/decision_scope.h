@@ -13,6 +13,8 @@ namespace lbb {
 // The load a scoped view holds for a processor outside the scope: a decision that reads it is
 // wrong, and the scope test sees it.
 inline constexpr std::int64_t kUnreadLoad = -(std::int64_t{1} << 40);
+// The same for a busy time or a module's cost outside a group's scope (DecisionScope::kGroup).
+inline constexpr double kUnreadSeconds = 1e9;
 
 // True for the scopes a processor decides its own transfers on (kNeighbours, kOwnAndTotal).
 bool decides_per_processor(DecisionScope scope);

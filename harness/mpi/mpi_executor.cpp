@@ -285,15 +285,17 @@ void MpiRun::finish_step(int s) {
 }
 
 // A distributed scheme of all processors decides on every rank from the shared costs; one whose
-// processors read only their scope decides each rank's part on it (decide_on_scope); a
-// centralised one decides on rank 0, which sends the new owners to the others. The decider's CPU
-// time is every processor's wait (each rank's own, when each decides its part).
+// processors or groups read only their scope decides each rank's part on it (scoped_decision.h);
+// a centralised one decides on rank 0, which sends the new owners to the others. The decider's
+// CPU time is every processor's wait (each rank's own, when each decides its part).
 void MpiRun::decide(int s, int ph) {
   Balancer* b = balancer_of(ph);
   if (!b) return;
+  const bool redundant = redundant_[ph], per_processor = decides_per_processor(scope_[ph]);
+  const bool grouped = scope_[ph] == DecisionScope::kGroup, scoped = per_processor || grouped;
   std::vector<double> busy(P_);
   for (int p = 0; p < P_; ++p) busy[p] = recorder_.processor(p).phase[ph].busy;
-  sum_over_ranks(busy);
+  if (!grouped) sum_over_ranks(busy);  // a group's go to its deciders alone
   const LoadView view =
       views_.view(s, ViewLoads(nominal_differs_ ? nominal_[ph] : cost_[ph], bytes_)
                          .owners(owner_[ph])
@@ -301,10 +303,11 @@ void MpiRun::decide(int s, int ph) {
   const double w0 = wall_now(), c0 = thread_cpu_now();
   Decision d;
   std::vector<double> figures(4, 0.0);  // act, cpu, predicted before and after
-  const bool redundant = redundant_[ph], scoped = decides_per_processor(scope_[ph]);
   if (scoped) {
     ScopedDecision sd =
-        decide_on_scope(dynamic_cast<UnitPlanBalancer&>(*b), scope_[ph], view, ranks_);
+        grouped ? decide_in_groups(*b, view,
+                                   std::span(busy).subspan(ranks_.first(), ranks_.threads), ranks_)
+                : decide_on_scope(dynamic_cast<UnitPlanBalancer&>(*b), scope_[ph], view, ranks_);
     d = std::move(sd.decision);
     step_[MpiExecutor::kBalanceMessages] += static_cast<double>(sd.traffic.messages);
     step_[MpiExecutor::kBalanceBytes] += static_cast<double>(sd.traffic.bytes);

@@ -51,6 +51,8 @@ Traffic move_states(ModuleStore& store, const RankLayout& ranks, std::span<const
 // values from each rank r whose count is not 0 (the same pairs, seen from the other side).
 std::vector<std::vector<std::int64_t>> send_receive(std::span<const std::vector<std::int64_t>> to,
                                                     std::span<const int> counts);
+std::vector<std::vector<double>> send_receive(std::span<const std::vector<double>> to,
+                                              std::span<const int> counts);
 
 // Sums each element over the ranks, in place.
 void sum_over_ranks(std::span<double> values);

@@ -21,4 +21,15 @@ struct ScopedDecision {
 ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
                                const LoadView& view, const RankLayout& ranks);
 
+// A scheme that decides each group of sync_trigger().group_size consecutive processors on the
+// group's loads alone (DecisionScope::kGroup: Zaki, Li & Parthasarathy 1997's LCDLB, LDDLB):
+// each rank sends its processors' busy times to the group's other deciding ranks, point to point
+// (the rank of the group's first processor for LCDLB, all-to-one; every rank of the group for
+// LDDLB, all-to-all); each decides its groups on a view where every other processor's busy time
+// and module costs are poisoned (kUnreadSeconds); the rank of a group's first processor sends the
+// group's new owners to every rank, and the group's other deciders check they decided the same.
+// Collective. `own_busy`: this rank's processors' busy times, in processor order.
+ScopedDecision decide_in_groups(Balancer& balancer, const LoadView& view,
+                                std::span<const double> own_busy, const RankLayout& ranks);
+
 }  // namespace lbb

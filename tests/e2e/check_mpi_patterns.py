@@ -5,7 +5,10 @@ A ring of 8 processors, T = 8 / R per rank: a neighbour scope's loads go to the 
 ranks (R > 2; one each way for R = 2), then each rank's transfers to every other rank (R (R - 1));
 the global ideal's total is one reduction (R (R - 1)); the centralised greedy's rank 0 sends R - 1;
 GDDLB reads the costs every rank already holds and sends nothing. Under an all-ranks exchange of
-loads the neighbour schemes would send R (R - 1) + R (R - 1): 24 on 4 ranks, not 20.
+loads the neighbour schemes would send R (R - 1) + R (R - 1): 24 on 4 ranks, not 20. LCDLB and
+LDDLB in groups of 4: on 2 ranks each group lies on one rank, so only the groups' new owners go
+to the other rank; on 4 ranks a group spans 2, whose second rank sends its busy times to the first
+(LCDLB: 2 groups, 2 messages) or both to each other (LDDLB: 4), then the owners go to every rank.
 """
 import sys
 
@@ -16,7 +19,9 @@ def expected(label, ranks):
     both_ways = ranks * (ranks - 1)
     neighbours = 2 if ranks == 2 else 2 * ranks
     return {"diffusion": neighbours + both_ways, "random_local": neighbours + both_ways,
-            "random_global": both_ways + both_ways, "greedy": ranks - 1, "gddlb": 0}[label]
+            "random_global": both_ways + both_ways, "greedy": ranks - 1, "gddlb": 0,
+            "lcdlb": (0 if ranks == 2 else 2) + both_ways,
+            "lddlb": (0 if ranks == 2 else 4) + both_ways}[label]
 
 
 def check(one, where, ranks):
