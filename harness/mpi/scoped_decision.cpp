@@ -11,8 +11,8 @@ namespace lbb {
 
 namespace {
 
-// Per other rank: the loads of this rank's processors that its processors read (`send`), and how
-// many of its processors' loads this rank's read (`wanted`), both in processor order.
+// Per other rank: the processors of this rank whose loads its processors read (`send`), and its
+// processors whose loads this rank's read (`wanted`), both in processor order.
 struct LoadRoutes {
   std::vector<std::set<int>> send, wanted;
 };
@@ -69,11 +69,11 @@ ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
   }
   UnitLoads in{scoped, view.speed, view.topology, view.step};
   if (scope == DecisionScope::kOwnAndTotal) {
-    std::int64_t mine = 0;
-    for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p) mine += scoped[p];
-    in.total = sum_over_ranks(mine);
+    std::int64_t own = 0;
+    for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p) own += scoped[p];
+    in.total = sum_over_ranks(own);
     out.traffic.messages += ranks.ranks - 1;
-    out.traffic.bytes += static_cast<std::int64_t>(sizeof mine) * (ranks.ranks - 1);
+    out.traffic.bytes += static_cast<std::int64_t>(sizeof own) * (ranks.ranks - 1);
   }
   const TransferPlan plan = balancer.plan(in);
   std::vector<UnitTransfer> mine;
@@ -83,10 +83,6 @@ ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
   out.decision = balancer.decide_planned(view, plan_of_rows(units.loads, rows));
   return out;
 }
-
-}  // namespace lbb
-
-namespace lbb {
 
 namespace {
 

@@ -1,11 +1,9 @@
 #pragma once
-// A unit-plan balancer whose processors decide their own transfers on their scope's loads
-// (DecisionScope::kNeighbours, kOwnAndTotal: Franklin & Govindan 1995's random and diffusion),
-// across ranks as its paper has it: each rank receives, point to point, the loads of the other
-// ranks' processors that its processors' decisions read (a neighbour scope), or the sum of all
-// loads in one reduction (kOwnAndTotal); it plans its processors' transfers on a view in which
-// every other load is poisoned (kUnreadLoad); the transfers reach every rank (the migration
-// notices: every rank keeps every owner), and every rank realises them alike.
+// Decisions across ranks of the balancers whose processors or groups read only their scope
+// (Balancer::scope()), with the messages their papers have: each rank receives only the loads its
+// processors' or groups' decisions read, decides its part on a view where every other load is
+// poisoned, and the outcome reaches every rank (the migration notices: every rank keeps every
+// owner). docs/engine.md, "Across processes", has the table of patterns.
 #include "balancers/between_steps/unit_plan_balancer.h"
 #include "harness/mpi/rank_exchange.h"
 
@@ -13,11 +11,16 @@ namespace lbb {
 
 struct ScopedDecision {
   Decision decision;  // the same on every rank
-  Traffic traffic;    // this rank's sends: loads, the total's reduction, its transfers
+  Traffic traffic;    // this rank's sends: loads, the total's reduction, its transfers or owners
 };
 
-// Collective. `view`: the full view every rank holds (its owners and topology are read; the
-// loads of processors outside this rank's scopes are not).
+// A unit-plan balancer whose processors decide their own transfers (DecisionScope::kNeighbours,
+// kOwnAndTotal: Franklin & Govindan 1995's random and diffusion): each rank receives, point to
+// point, the unit loads of the other ranks' processors that its processors read, or the sum of
+// all loads in one reduction (kOwnAndTotal); it plans its processors' transfers on a view where
+// every other load is kUnreadLoad; the transfers go to every rank, and every rank realises them
+// alike. Collective. `view`: the full view every rank holds (its owners, costs and topology are
+// read to measure and realise; the loads outside this rank's scopes are not planned on).
 ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
                                const LoadView& view, const RankLayout& ranks);
 
