@@ -76,6 +76,21 @@ struct BalancerFigure {
   double value = 0;
 };
 
+// What one processor's decision reads, as the balancer's paper says: under MPI each rank receives
+// exactly that (docs/engine.md, "Across processes"), and tests/balancer_scope_test.cpp checks that
+// a processor deciding on its scope alone, every other load poisoned, decides as on the full view.
+enum class DecisionScope {
+  kLeader,       // centralised: one processor reads every load and decides for all
+  kAll,          // distributed: every processor reads every load and decides the same (redundant)
+  kNeighbours,   // processor i's transfers read the loads of i and of its topology neighbours
+  kOwnAndTotal,  // processor i's transfers read the load of i and the sum of all loads
+  // A group's decision (sync_trigger().group_size consecutive processors) reads the loads of the
+  // group's processors and the costs of their modules only; one processor of the group decides
+  // for it (redundant() false) or each of them alike.
+  kGroup,
+};
+std::string_view scope_name(DecisionScope scope);  // "leader", "all", "neighbours", ...
+
 class Balancer {
  public:
   virtual ~Balancer() = default;
@@ -84,6 +99,10 @@ class Balancer {
   // executor calls decide on every thread at once (decide must then be safe to call concurrently)
   // and applies one result; false: one thread decides while the others wait.
   virtual bool redundant() const { return false; }
+  // Read by the MPI executor at set-up, like redundant().
+  virtual DecisionScope scope() const {
+    return redundant() ? DecisionScope::kAll : DecisionScope::kLeader;
+  }
   // Read by the executor at set-up and, for an in-step balancer, after every phase: a balancer
   // may change them at a decision (`dynamic: auto`); the next phase follows.
   virtual SyncTrigger sync_trigger() const { return {}; }

@@ -86,6 +86,22 @@ std::string_view role_name(BalancerRole role) {
   return "?";
 }
 
+std::string_view scope_name(DecisionScope scope) {
+  switch (scope) {
+    case DecisionScope::kLeader:
+      return "leader";
+    case DecisionScope::kAll:
+      return "all";
+    case DecisionScope::kNeighbours:
+      return "neighbours";
+    case DecisionScope::kOwnAndTotal:
+      return "own and total";
+    case DecisionScope::kGroup:
+      return "group";
+  }
+  return "?";
+}
+
 const BalancerInfo* find_balancer(std::string_view name) {
   for (const auto& info : balancer_registry())
     if (info.name == name) return &info;

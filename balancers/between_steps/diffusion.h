@@ -11,6 +11,8 @@ class LocalAverageDiffusion final : public UnitPlanBalancer {
   explicit LocalAverageDiffusion(double threshold) : threshold_(threshold) {}
   static BalancerInfo info();
   TransferPlan plan(const UnitLoads& in) const override;
+  // Processor i's transfers read w_i, w~_i and its neighbours' loads (eq. 6, 9).
+  DecisionScope scope() const override { return DecisionScope::kNeighbours; }
 
  private:
   double threshold_;

@@ -30,7 +30,7 @@ BalancerInfo RandomNeighbour::info() {
 TransferPlan RandomNeighbour::plan(const UnitLoads& in) const {
   TransferPlan plan = empty_plan(in.loads);
   const auto ideal = local_ideal_ ? local_ideal_loads(in.loads, in.speed, *in.topology)
-                                  : balanced_loads(in.loads, in.speed);
+                                  : balanced_loads(in.total_load(), in.speed);
   std::vector<UnitTransfer> transfers;
   for (int i = 0; i < in.processors(); ++i) {
     const double threshold = threshold_ * ideal[i];  // w*_i

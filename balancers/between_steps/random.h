@@ -14,6 +14,10 @@ class RandomNeighbour final : public UnitPlanBalancer {
       : alpha_(alpha), threshold_(threshold), local_ideal_(local_ideal), seed_(seed) {}
   static BalancerInfo info();
   TransferPlan plan(const UnitLoads& in) const override;
+  // The local ideal (eq. 6) reads the neighbours' loads; the global one (eq. 5) only the total.
+  DecisionScope scope() const override {
+    return local_ideal_ ? DecisionScope::kNeighbours : DecisionScope::kOwnAndTotal;
+  }
 
  private:
   double alpha_;

@@ -59,12 +59,19 @@ void append_phase(TransferPlan& plan, std::vector<UnitTransfer> transfers, bool 
 
 std::vector<double> balanced_loads(std::span<const std::int64_t> loads,
                                    std::span<const double> speed) {
-  const double total =
-      static_cast<double>(std::accumulate(loads.begin(), loads.end(), std::int64_t{0}));
+  return balanced_loads(std::accumulate(loads.begin(), loads.end(), std::int64_t{0}), speed);
+}
+
+std::vector<double> balanced_loads(std::int64_t total, std::span<const double> speed) {
   const double speed_sum = std::accumulate(speed.begin(), speed.end(), 0.0);
-  std::vector<double> out(loads.size());
-  for (std::size_t p = 0; p < loads.size(); ++p) out[p] = total * speed[p] / speed_sum;
+  std::vector<double> out(speed.size());
+  for (std::size_t p = 0; p < speed.size(); ++p)
+    out[p] = static_cast<double>(total) * speed[p] / speed_sum;
   return out;
+}
+
+std::int64_t UnitLoads::total_load() const {
+  return total >= 0 ? total : std::accumulate(loads.begin(), loads.end(), std::int64_t{0});
 }
 
 double imbalance(std::span<const std::int64_t> loads, std::span<const double> speed) {

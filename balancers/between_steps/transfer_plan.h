@@ -43,8 +43,12 @@ struct UnitLoads {
   // Horton 1993's communication graph between the subproblems, one per processor (node p is
   // processor p), for balancers that follow it; null when none is given.
   const ModuleGraph* communication = nullptr;
+  // The sum of every processor's load, where `loads` holds only some (a decision across MPI ranks,
+  // each on its scope's loads: DecisionScope::kOwnAndTotal); -1: the sum of `loads`.
+  std::int64_t total = -1;
 
   int processors() const { return static_cast<int>(loads.size()); }
+  std::int64_t total_load() const;
 };
 
 // Empty when the input is consistent (sizes agree, speeds positive, loads non-negative).
@@ -60,6 +64,7 @@ void append_phase(TransferPlan& plan, std::vector<UnitTransfer> transfers, bool 
 // The speed-proportional balanced vector: total * s_i / sum(s) (Franklin & Govindan 1995, eq. 5).
 std::vector<double> balanced_loads(std::span<const std::int64_t> loads,
                                    std::span<const double> speed);
+std::vector<double> balanced_loads(std::int64_t total, std::span<const double> speed);
 
 // 2-norm of loads minus the balanced vector (Horton 1993, section 5; speed-proportional here).
 double imbalance(std::span<const std::int64_t> loads, std::span<const double> speed);

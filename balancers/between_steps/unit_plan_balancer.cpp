@@ -49,7 +49,7 @@ double makespan(std::span<const int> owner, const LoadView& view) {
 
 }  // namespace
 
-UnitPlanOutcome UnitPlanBalancer::outcome(const LoadView& view) const {
+UnitPlanOutcome UnitPlanBalancer::outcome(const LoadView& view, const TransferPlan* given) const {
   if (!view.topology || view.topology->size() != view.processors())
     throw std::invalid_argument("the view's topology does not match its processors");
   UnitPlanOutcome out;
@@ -62,9 +62,11 @@ UnitPlanOutcome UnitPlanBalancer::outcome(const LoadView& view) const {
   if (units.quantum <= 0) return out;
   // The problem's communication graph reaches the plan as the one it induces between processors.
   std::optional<ModuleGraph> links;
-  if (view.communication)
+  if (view.communication && !given)
     links = induced_processor_graph(*view.communication, out.owner, view.processors());
-  out.plan = plan({units.loads, view.speed, view.topology, view.step, links ? &*links : nullptr});
+  out.plan =
+      given ? *given
+            : plan({units.loads, view.speed, view.topology, view.step, links ? &*links : nullptr});
   for (const auto& t : net_transfers(out.plan))
     out.planned.push_back({t.from, t.to, static_cast<double>(t.units) * units.quantum});
   if (out.planned.empty()) return out;
@@ -86,8 +88,15 @@ UnitPlanOutcome UnitPlanBalancer::outcome(const LoadView& view) const {
 }
 
 Decision UnitPlanBalancer::decide(const LoadView& view) {
+  return decision(view, outcome(view));
+}
+
+Decision UnitPlanBalancer::decide_planned(const LoadView& view, const TransferPlan& given) {
+  return decision(view, outcome(view, &given));
+}
+
+Decision UnitPlanBalancer::decision(const LoadView& view, UnitPlanOutcome o) const {
   const bool initial = view.owner.empty();
-  UnitPlanOutcome o = outcome(view);
   Decision keep{initial, initial ? o.owner : Owners{}, 0, o.before, o.before};
   if (o.planned.empty() || o.next == o.owner) return keep;
   if (!o.plan_met)

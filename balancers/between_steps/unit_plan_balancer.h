@@ -40,12 +40,17 @@ class UnitPlanBalancer : public Balancer, public UnitLevelBalancer {
  public:
   // Starts from the block assignment when the view has no owners yet (and then always acts).
   Decision decide(const LoadView& view) final;
-  UnitPlanOutcome outcome(const LoadView& view) const;
+  // decide with `given` in place of plan(): a plan whose rows the processors decided apart, each
+  // on its scope's loads (harness/mpi/), realised and guarded as decide's own.
+  Decision decide_planned(const LoadView& view, const TransferPlan& given);
+  // `given`: as decide_planned's; null: plan() on the view's units.
+  UnitPlanOutcome outcome(const LoadView& view, const TransferPlan* given = nullptr) const;
   // A decision moves modules only when the predicted makespan falls below (1 - min_gain) x its
   // current value: the guard against moves that do not pay (and against thrashing).
   void set_min_gain(double min_gain) { min_gain_ = min_gain; }
 
  private:
+  Decision decision(const LoadView& view, UnitPlanOutcome o) const;
   double min_gain_ = 0;
 };
 

@@ -111,6 +111,11 @@ bool ProfiledRedistribution::redundant() const {
   return is_distributed(config_.scheme);
 }
 
+DecisionScope ProfiledRedistribution::scope() const {
+  if (local()) return DecisionScope::kGroup;
+  return redundant() ? DecisionScope::kAll : DecisionScope::kLeader;
+}
+
 SyncTrigger ProfiledRedistribution::sync_trigger() const {
   return {true, local() ? config_.group_size : 0, config_.max_syncs};
 }

@@ -45,6 +45,9 @@ class ProfiledRedistribution final : public Balancer {
   static BalancerInfo info(ProfiledScheme scheme, std::string name, std::string summary);
   Decision decide(const LoadView& view) override;
   bool redundant() const override;
+  // The local schemes decide each group on its own processors' profiles (Zaki, Li & Parthasarathy
+  // 1997: all-to-one within K processors for LCDLB, all-to-all within K for LDDLB).
+  DecisionScope scope() const override;
   SyncTrigger sync_trigger() const override;
 
  private:

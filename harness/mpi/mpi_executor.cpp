@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "balancers/between_steps/decision_scope.h"
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
 #include "harness/base/clock.h"
@@ -20,6 +21,7 @@
 #include "harness/exec/load_view_builder.h"
 #include "harness/exec/team.h"
 #include "harness/mpi/rank_exchange.h"
+#include "harness/mpi/scoped_decision.h"
 
 namespace lbb {
 
@@ -39,7 +41,11 @@ constexpr std::pair<const char*, const char*> kFigureDocs[] = {
     {"local_migrations", "module states copied within a rank"},
     {"local_bytes", "bytes of the states copied within a rank"},
     {"local_seconds", "s, CPU: the slowest processor's copies within its rank"},
-    {"balance_messages", "messages of a centralised decision: rank 0 sends it to each other rank"},
+    {"balance_messages",
+     "messages of the decisions, all ranks together: rank 0's to each other rank (centralised), "
+     "or each rank's loads to the ranks whose processors' scopes read them, then its transfers "
+     "to every other rank (scoped; docs/engine.md); a collective counts each rank's part to "
+     "each other rank"},
     {"balance_bytes", "bytes of those messages"},
 };
 static_assert(std::size(kFigureDocs) == MpiExecutor::kFigures);
@@ -96,6 +102,7 @@ class MpiRun {
   // balancer that changes its mind later (`dynamic: auto` choosing a distributed scheme) would do
   // so on the deciding rank alone.
   std::vector<char> redundant_;
+  std::vector<DecisionScope> scope_;  // per phase, read once as redundant_
 };
 
 // Threads outnumber the cores of this rank, or all ranks on this host together outnumber its
@@ -137,8 +144,16 @@ MpiRun::MpiRun(Workload& workload, ModuleStore& store, const ExecutionPlan& plan
   for (int m = 0; m < M_; ++m) bytes_[m] = workload.state_bytes(m);
   cost_.assign(phases_, std::vector<double>(M_, 0.0));
   nominal_.assign(phases_, std::vector<double>(M_, 0.0));
-  for (int ph = 0; ph < phases_; ++ph)
-    redundant_.push_back(balancer_of(ph) && balancer_of(ph)->redundant() ? 1 : 0);
+  for (int ph = 0; ph < phases_; ++ph) {
+    Balancer* b = balancer_of(ph);
+    redundant_.push_back(b && b->redundant() ? 1 : 0);
+    // A processor decides on its scope only where the balancer plans in units processor by
+    // processor; any other scope is all-ranks (redundant) or the leader's.
+    const bool unit_plan = dynamic_cast<UnitPlanBalancer*>(b) != nullptr;
+    scope_.push_back(b ? b->scope() : DecisionScope::kLeader);
+    if (!unit_plan && decides_per_processor(scope_.back()))
+      throw std::logic_error("a balancer decided per processor plans no units");
+  }
   partition();
 }
 
@@ -269,14 +284,18 @@ void MpiRun::finish_step(int s) {
   }
 }
 
-// A distributed scheme decides on every rank from the shared costs; a centralised one on rank 0,
-// which sends the new owners to the others. The decider's CPU time is every processor's wait.
+// A distributed scheme of all processors decides on every rank from the shared costs; one whose
+// processors or groups read only their scope decides each rank's part on it (scoped_decision.h);
+// a centralised one decides on rank 0, which sends the new owners to the others. The decider's
+// CPU time is every processor's wait (each rank's own, when each decides its part).
 void MpiRun::decide(int s, int ph) {
   Balancer* b = balancer_of(ph);
   if (!b) return;
+  const bool redundant = redundant_[ph], per_processor = decides_per_processor(scope_[ph]);
+  const bool grouped = scope_[ph] == DecisionScope::kGroup, scoped = per_processor || grouped;
   std::vector<double> busy(P_);
   for (int p = 0; p < P_; ++p) busy[p] = recorder_.processor(p).phase[ph].busy;
-  sum_over_ranks(busy);
+  if (!grouped) sum_over_ranks(busy);  // a group's go to its deciders alone
   const LoadView view =
       views_.view(s, ViewLoads(nominal_differs_ ? nominal_[ph] : cost_[ph], bytes_)
                          .owners(owner_[ph])
@@ -284,21 +303,31 @@ void MpiRun::decide(int s, int ph) {
   const double w0 = wall_now(), c0 = thread_cpu_now();
   Decision d;
   std::vector<double> figures(4, 0.0);  // act, cpu, predicted before and after
-  const bool redundant = redundant_[ph];
-  if (redundant || ranks_.rank == 0) {
+  if (scoped) {
+    ScopedDecision sd =
+        grouped ? decide_in_groups(*b, view,
+                                   std::span(busy).subspan(ranks_.first(), ranks_.threads), ranks_)
+                : decide_on_scope(dynamic_cast<UnitPlanBalancer&>(*b), scope_[ph], view, ranks_);
+    d = std::move(sd.decision);
+    step_[MpiExecutor::kBalanceMessages] += static_cast<double>(sd.traffic.messages);
+    step_[MpiExecutor::kBalanceBytes] += static_cast<double>(sd.traffic.bytes);
+  } else if (redundant || ranks_.rank == 0) {
     d = b->decide(view);
-    figures = {d.act ? 1.0 : 0.0, thread_cpu_now() - c0, d.predicted_before, d.predicted_after};
   }
-  if (!redundant) {
+  if (scoped || redundant || ranks_.rank == 0)
+    figures = {d.act ? 1.0 : 0.0, thread_cpu_now() - c0, d.predicted_before, d.predicted_after};
+  if (!redundant && !scoped) {
     from_leader(figures);
     if (figures[0] != 0) {
       d.owner.resize(M_);
       from_leader(d.owner);
     }
     d.act = figures[0] != 0;
-    step_[MpiExecutor::kBalanceMessages] += ranks_.ranks - 1;
-    step_[MpiExecutor::kBalanceBytes] +=
-        (ranks_.ranks - 1) * (figures.size() * sizeof(double) + (d.act ? M_ * sizeof(int) : 0));
+    if (ranks_.rank == 0) {  // the ranks' figures are summed (close_step)
+      step_[MpiExecutor::kBalanceMessages] += ranks_.ranks - 1;
+      step_[MpiExecutor::kBalanceBytes] +=
+          (ranks_.ranks - 1) * (figures.size() * sizeof(double) + (d.act ? M_ * sizeof(int) : 0));
+    }
   } else if (!same_on_every_rank(d.act ? d.owner : std::vector<int>{})) {
     throw std::logic_error("a distributed balancer decided differently on two ranks");
   }
@@ -380,6 +409,8 @@ void MpiRun::close_step() {
     fields(p, [&](double& f, double& slot) { slot = ranks_.mine(p) ? f : 0.0; });
   sum_over_ranks(v);
   for (int p = 0; p < P_; ++p) fields(p, [](double& f, double& slot) { f = slot; });
+  // Messages of a decision: every rank's sends; the other figures: the slowest or busiest rank's.
+  sum_over_ranks(std::span(step_).subspan(MpiExecutor::kBalanceMessages, 2));
   max_over_ranks(step_);
   recorder_.close(rec_, serial_ + step_[MpiExecutor::kExchangeSeconds], wall_now() - step_start_);
   result_.migrations += rec_.migrations;

@@ -2,7 +2,9 @@
 // The bulk-synchronous executor across MPI ranks: processors = ranks x threads per rank. A module's
 // state lives on its owner's rank; after each phase the ranks exchange the workload's outputs
 // (Workload::phase_outputs) and the measured costs, every rank builds the same step record, and a
-// balancer decides on every rank (distributed schemes) or on rank 0, which sends its decision.
+// balancer decides on every rank (distributed schemes of all processors), each rank its own
+// processors' part on the loads their scope reads (Balancer::scope(): Franklin & Govindan 1995's
+// schemes; harness/mpi/scoped_decision.h), or on rank 0, which sends its decision.
 // A move within a rank is a copy, across ranks one MPI message of the state's bytes; both are
 // counted and timed apart in the step's metrics (docs/engine.md, "Across processes").
 #include <array>

@@ -24,6 +24,29 @@ void each_module_of(int rank, const RankLayout& ranks, std::span<const int> hold
     if (ranks.rank_of(holder[m]) == rank) visit(m);
 }
 
+template <class T>
+std::vector<std::vector<T>> send_receive_as(std::span<const std::vector<T>> to,
+                                            std::span<const int> counts, MPI_Datatype type) {
+  constexpr int kTag = 8;  // one message per pair: their order needs no tag of its own
+  std::vector<std::vector<T>> received(counts.size());
+  std::vector<MPI_Request> requests;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (counts[r] == 0) continue;
+    received[r].resize(counts[r]);
+    requests.emplace_back();
+    MPI_Irecv(received[r].data(), counts[r], type, static_cast<int>(r), kTag, MPI_COMM_WORLD,
+              &requests.back());
+  }
+  for (std::size_t r = 0; r < to.size(); ++r) {
+    if (to[r].empty()) continue;
+    requests.emplace_back();
+    MPI_Isend(to[r].data(), as_count(to[r].size()), type, static_cast<int>(r), kTag, MPI_COMM_WORLD,
+              &requests.back());
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  return received;
+}
+
 }  // namespace
 
 std::vector<std::byte> allgather_bytes(std::span<const std::byte> mine, int ranks,
@@ -136,6 +159,21 @@ Traffic move_states(ModuleStore& store, const RankLayout& ranks, std::span<const
   for (int m : moved)
     if (ranks.rank_of(where[m]) == ranks.rank && !ranks.mine(to[m])) store.release(m);
   return sent;
+}
+
+std::vector<std::vector<std::int64_t>> send_receive(std::span<const std::vector<std::int64_t>> to,
+                                                    std::span<const int> counts) {
+  return send_receive_as(to, counts, MPI_INT64_T);
+}
+
+std::vector<std::vector<double>> send_receive(std::span<const std::vector<double>> to,
+                                              std::span<const int> counts) {
+  return send_receive_as(to, counts, MPI_DOUBLE);
+}
+
+std::int64_t sum_over_ranks(std::int64_t value) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return value;
 }
 
 void sum_over_ranks(std::span<double> values) {

@@ -47,8 +47,16 @@ Traffic move_states(ModuleStore& store, const RankLayout& ranks, std::span<const
                     std::span<const int> where, std::span<const int> to,
                     std::span<const std::uint64_t> bytes);
 
+// Point to point: sends `to[r]` to each rank r whose part is not empty, and receives `counts[r]`
+// values from each rank r whose count is not 0 (the same pairs, seen from the other side).
+std::vector<std::vector<std::int64_t>> send_receive(std::span<const std::vector<std::int64_t>> to,
+                                                    std::span<const int> counts);
+std::vector<std::vector<double>> send_receive(std::span<const std::vector<double>> to,
+                                              std::span<const int> counts);
+
 // Sums each element over the ranks, in place.
 void sum_over_ranks(std::span<double> values);
+std::int64_t sum_over_ranks(std::int64_t value);
 // The largest of each element over the ranks, in place.
 void max_over_ranks(std::span<double> values);
 // Rank 0's values on every rank.

@@ -1,0 +1,174 @@
+#include "harness/mpi/scoped_decision.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+
+#include "balancers/between_steps/decision_scope.h"
+
+namespace lbb {
+
+namespace {
+
+// Per other rank: the processors of this rank whose loads its processors read (`send`), and its
+// processors whose loads this rank's read (`wanted`), both in processor order.
+struct LoadRoutes {
+  std::vector<std::set<int>> send, wanted;
+};
+
+LoadRoutes routes(DecisionScope scope, const Topology& topology, const RankLayout& ranks) {
+  LoadRoutes out{std::vector<std::set<int>>(ranks.ranks), std::vector<std::set<int>>(ranks.ranks)};
+  for (int p = 0; p < topology.size(); ++p)
+    for (int q : scope_of(scope, topology, p)) {
+      const int reader = ranks.rank_of(p), holder = ranks.rank_of(q);
+      if (reader == holder) continue;
+      if (holder == ranks.rank) out.send[reader].insert(q);
+      if (reader == ranks.rank) out.wanted[holder].insert(q);
+    }
+  return out;
+}
+
+// This rank's processors' transfers to every rank, and every rank's back, in rank order.
+std::vector<UnitTransfer> share_rows(const std::vector<UnitTransfer>& mine, const RankLayout& ranks,
+                                     Traffic& traffic) {
+  const auto bytes = std::as_bytes(std::span(mine));
+  std::vector<std::size_t> offset;
+  const std::vector<std::byte> all = allgather_bytes(bytes, ranks.ranks, offset);
+  traffic.messages += ranks.ranks - 1;
+  traffic.bytes += static_cast<std::int64_t>(bytes.size()) * (ranks.ranks - 1);
+  std::vector<UnitTransfer> rows(all.size() / sizeof(UnitTransfer));
+  std::memcpy(rows.data(), all.data(), rows.size() * sizeof(UnitTransfer));
+  return rows;
+}
+
+}  // namespace
+
+ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
+                               const LoadView& view, const RankLayout& ranks) {
+  const int processors = view.processors();
+  const ModuleUnits units = module_units(view.owner, view.cost, processors);
+  ScopedDecision out;
+  // Own loads as measured; the scopes' others as received; every other one poisoned.
+  std::vector<std::int64_t> scoped(processors, kUnreadLoad);
+  for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p) scoped[p] = units.loads[p];
+  const LoadRoutes route = routes(scope, *view.topology, ranks);
+  std::vector<std::vector<std::int64_t>> to(ranks.ranks);
+  std::vector<int> counts(ranks.ranks, 0);
+  for (int r = 0; r < ranks.ranks; ++r) {
+    for (int q : route.send[r]) to[r].push_back(units.loads[q]);
+    counts[r] = static_cast<int>(route.wanted[r].size());
+    if (to[r].empty()) continue;
+    ++out.traffic.messages;
+    out.traffic.bytes += static_cast<std::int64_t>(to[r].size() * sizeof(std::int64_t));
+  }
+  const auto received = send_receive(to, counts);
+  for (int r = 0; r < ranks.ranks; ++r) {
+    auto value = received[r].begin();
+    for (int q : route.wanted[r]) scoped[q] = *value++;
+  }
+  UnitLoads in{scoped, view.speed, view.topology, view.step};
+  if (scope == DecisionScope::kOwnAndTotal) {
+    std::int64_t own = 0;
+    for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p) own += scoped[p];
+    in.total = sum_over_ranks(own);
+    out.traffic.messages += ranks.ranks - 1;
+    out.traffic.bytes += static_cast<std::int64_t>(sizeof own) * (ranks.ranks - 1);
+  }
+  const TransferPlan plan = balancer.plan(in);
+  std::vector<UnitTransfer> mine;
+  for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p)
+    for (const UnitTransfer& t : rows_of(plan, p)) mine.push_back(t);
+  const std::vector<UnitTransfer> rows = share_rows(mine, ranks, out.traffic);
+  out.decision = balancer.decide_planned(view, plan_of_rows(units.loads, rows));
+  return out;
+}
+
+namespace {
+
+// Which ranks decide which processor's group.
+struct Groups {
+  int size = 1, processors = 1;
+  bool one_decides = true;  // the rank of the group's first processor alone
+  RankLayout ranks;
+  int first(int p) const { return p / size * size; }
+  int publisher(int p) const { return ranks.rank_of(first(p)); }
+  bool decides(int rank, int p) const {
+    const int last = std::min(first(p) + size, processors) - 1;
+    return one_decides ? rank == publisher(p)
+                       : rank >= ranks.rank_of(first(p)) && rank <= ranks.rank_of(last);
+  }
+};
+
+// The (module, new owner) pairs of every group each rank publishes, from every rank.
+std::vector<int> share_notices(const std::vector<int>& mine, const RankLayout& ranks,
+                               Traffic& traffic) {
+  const auto bytes = std::as_bytes(std::span(mine));
+  std::vector<std::size_t> offset;
+  const std::vector<std::byte> all = allgather_bytes(bytes, ranks.ranks, offset);
+  traffic.messages += ranks.ranks - 1;
+  traffic.bytes += static_cast<std::int64_t>(bytes.size()) * (ranks.ranks - 1);
+  std::vector<int> pairs(all.size() / sizeof(int));
+  std::memcpy(pairs.data(), all.data(), pairs.size() * sizeof(int));
+  return pairs;
+}
+
+}  // namespace
+
+ScopedDecision decide_in_groups(Balancer& balancer, const LoadView& view,
+                                std::span<const double> own_busy, const RankLayout& ranks) {
+  const int processors = view.processors(), modules = view.modules();
+  const int k = balancer.sync_trigger().group_size;
+  const Groups groups{k > 0 ? k : processors, processors, !balancer.redundant(), ranks};
+  ScopedDecision out;
+  std::vector<double> busy(processors, kUnreadSeconds), cost(modules, kUnreadSeconds);
+  std::vector<std::vector<double>> to(ranks.ranks);
+  std::vector<int> counts(ranks.ranks, 0);
+  for (int p = 0; p < processors; ++p) {
+    if (ranks.mine(p)) {
+      const double mine = own_busy[p - ranks.first()];
+      if (groups.decides(ranks.rank, p)) busy[p] = mine;
+      for (int r = 0; r < ranks.ranks; ++r)
+        if (r != ranks.rank && groups.decides(r, p)) to[r].push_back(mine);
+    } else if (groups.decides(ranks.rank, p)) {
+      ++counts[ranks.rank_of(p)];
+    }
+  }
+  for (const auto& part : to)
+    if (!part.empty()) {
+      ++out.traffic.messages;
+      out.traffic.bytes += static_cast<std::int64_t>(part.size() * sizeof(double));
+    }
+  const auto received = send_receive(to, counts);
+  std::vector<std::size_t> next(ranks.ranks, 0);
+  for (int p = 0; p < processors; ++p)
+    if (!ranks.mine(p) && groups.decides(ranks.rank, p))
+      busy[p] = received[ranks.rank_of(p)][next[ranks.rank_of(p)]++];
+  bool deciding = false;
+  for (int m = 0; m < modules; ++m)
+    if (groups.decides(ranks.rank, view.owner[m])) {
+      cost[m] = view.cost[m];
+      deciding = true;
+    }
+  LoadView scoped = view;
+  scoped.busy = busy;
+  scoped.cost = cost;
+  const Decision d = deciding ? balancer.decide(scoped) : Decision{};
+  auto decided = [&](int m) { return d.act ? d.owner[m] : view.owner[m]; };
+  std::vector<int> notices;  // (module, owner) of the groups this rank publishes
+  for (int m = 0; m < modules; ++m)
+    if (groups.publisher(view.owner[m]) == ranks.rank && decided(m) != view.owner[m])
+      notices.insert(notices.end(), {m, decided(m)});
+  const std::vector<int> pairs = share_notices(notices, ranks, out.traffic);
+  Owners owner(view.owner.begin(), view.owner.end());
+  for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) owner[pairs[i]] = pairs[i + 1];
+  for (int m = 0; m < modules; ++m)
+    if (groups.decides(ranks.rank, view.owner[m]) && decided(m) != owner[m])
+      throw std::logic_error("the ranks of a group decided differently");
+  out.decision.act = !pairs.empty();
+  if (out.decision.act) out.decision.owner = std::move(owner);
+  out.decision.phases = 1;
+  return out;
+}
+
+}  // namespace lbb
