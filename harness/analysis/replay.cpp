@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "harness/config/run_spec.h"
 #include "harness/exec/execution.h"
@@ -71,10 +73,9 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
   out.measured_wall = number_of(info, "wall_total");
   out.measured_makespan = number_of(info, "makespan_total");
   try {
-    // A run across MPI ranks (mpi) is bulk-synchronous too: the simulator knows no ranks, so it
-    // charges every move at --latency/--bandwidth and none of the ranks' exchange.
-    if (const std::string executor = text_of(info, "executor");
-        executor != "bsp" && executor != "mpi")
+    // A run across MPI ranks (mpi) is bulk-synchronous too.
+    const std::string executor = text_of(info, "executor");
+    if (executor != "bsp" && executor != "mpi")
       throw std::invalid_argument("executor " + executor +
                                   ": replay reproduces bulk-synchronous (bsp, mpi) runs");
     Config config = load_config_text(text_of(info, "config_yaml"), info.id);
@@ -88,6 +89,11 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     if (!workload->make) throw std::invalid_argument(spec.workload + " has no persistent modules");
     const int phases = workload->make(spec.workload_params)->phases();
     auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
+    SimSettings run_settings = settings;
+    if (executor == "mpi") {
+      run_settings.rank_threads = threads_per_rank(text_of(info, "ranks"), spec.processors);
+      recorded->read_rank_traffic(archive, info.id);
+    }
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
       out.bulk_synchronous = b->role != BalancerRole::kInStep && b->role != BalancerRole::kChoice;
     spec.executor = "simulate";
@@ -96,7 +102,7 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     spec.warmup = 0;
     spec.steps = recorded->steps();
     const auto execution = module_execution([&](const RunSpec&) {
-      return std::make_unique<SimulateExecutor>(settings, recorded);
+      return std::make_unique<SimulateExecutor>(run_settings, recorded);
     })(spec, *workload);
     CollectingSink sink;
     execution->run(sink);
@@ -108,6 +114,26 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     out.skipped = e.what();
   }
   return out;
+}
+
+int threads_per_rank(const std::string& ranks, int processors) {
+  int count = 0, threads = 0;
+  std::istringstream in(ranks);
+  for (std::string rank; std::getline(in, rank, ',');) {
+    const std::size_t colon = rank.rfind(':');
+    int t = 0;
+    const char* end = rank.data() + rank.size();
+    if (colon == std::string::npos || std::from_chars(rank.data() + colon + 1, end, t).ptr != end ||
+        t < 1 || (count > 0 && t != threads))
+      throw std::invalid_argument("ranks '" + ranks + "': not rank:host:threads, the same " +
+                                  "threads on every rank");
+    threads = t;
+    ++count;
+  }
+  if (count == 0 || count * threads != processors)
+    throw std::invalid_argument("ranks '" + ranks + "' do not make up its " +
+                                std::to_string(processors) + " processors");
+  return threads;
 }
 
 std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings) {

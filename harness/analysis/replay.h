@@ -1,9 +1,10 @@
 #pragma once
 // Validation before extrapolation (`lbbench simulate --replay ARCHIVE`): every real run archived
 // with module detail is simulated again on its own recorded costs, under its own balancers, and
-// the simulation's makespan is set beside what the run measured. A run replayed with its own
-// balancer must make the very decisions it made: the same owners every step and the same
-// migrations (`reproduced`), since its balancer sees the view the real one saw.
+// the simulation's makespan is set beside what the run measured. A run across MPI ranks is replayed
+// knowing its ranks: its exchange, decision messages and moves across ranks at the network's rates.
+// A run replayed with its own balancer must make the very decisions it made: the same owners every
+// step and the same migrations (`reproduced`), since its balancer sees the view the real one saw.
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ struct ReplayedRun {
 // run, no module detail, ...) comes back skipped, with why.
 ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
                        const SimSettings& settings);
+// Processors per rank of a run across MPI ranks from its `ranks` attribute (rank:host:threads,
+// one per rank, comma-separated); throws std::invalid_argument unless every rank has the same
+// threads and they make up `processors`.
+int threads_per_rank(const std::string& ranks, int processors);
 // Every complete run of the archive, through replay_run.
 std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings);
 

@@ -1,6 +1,7 @@
 // `lbbench simulate --replay ARCHIVE`: each real run replayed on its recorded costs under its own
 // strategy (harness/analysis/replay.h), predicted vs measured makespan and the strategies' ranking
-// agreement; `lbbench simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
+// agreement (an mpi run's ranks charged at --network-latency/--network-bandwidth); `lbbench
+// simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
 // at several P (harness/sim/contention_fit.h), and the network's latency and bandwidth from runs
 // across MPI ranks (harness/sim/network_fit.h).
 #include <CLI/CLI.hpp>
@@ -133,7 +134,9 @@ void print_calibrations(const ResultReader& archive) {
               << (net.bandwidth == 0 ? " (bytes' term fitted as free)" : "")
               << "; median |fitted / measured - 1| over the steps = " << net.median_error
               << "\nuse: execution: { executor: simulate, sim_latency: " << net.latency
-              << ", sim_bandwidth: " << net.bandwidth << " }\n";
+              << ", sim_bandwidth: " << net.bandwidth << " }"
+              << "\nreplay: lbbench simulate --replay SET --network-latency " << net.latency
+              << " --network-bandwidth " << net.bandwidth << "\n";
     any = true;
   } catch (const std::invalid_argument& e) {
     why += std::string(why.empty() ? "" : "; ") + e.what();
@@ -162,6 +165,15 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--latency", settings->latency, "replay: s charged per migrated module")
       ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
   cmd->add_option("--bandwidth", settings->bandwidth, "replay: B/s for migrated bytes; 0: free")
+      ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
+  // Latency is the cost per message: of a move across ranks, of each rank's exchange and of each
+  // centralised decision sent; no separate per-message key.
+  cmd->add_option("--network-latency", settings->network_latency,
+                  "replay of mpi runs: s per message across ranks (a move, an exchange, a "
+                  "decision sent), the L --calibrate fits; moves within a rank pay --latency")
+      ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
+  cmd->add_option("--network-bandwidth", settings->network_bandwidth,
+                  "replay of mpi runs: B/s across ranks, the B --calibrate fits; 0: free")
       ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
   cmd->callback([replay, calibrate, settings] {
     if (replay->empty() && calibrate->empty()) {
