@@ -61,6 +61,22 @@ TEST(NetworkFit, RecoversLatencyAndBandwidth) {
   std::filesystem::remove_all(dir);
 }
 
+// A loaded host delays a step (a rank waiting for a core): the fit, of relative errors, keeps to
+// the undelayed steps, where least squares of seconds would follow the delayed one.
+TEST(NetworkFit, AStepTheHostDelayedDoesNotDragTheFit) {
+  const double L = 2e-6, B = 5e9;
+  std::vector<std::array<double, 3>> steps;
+  for (double m : {1.0, 3.0, 8.0})
+    for (double bytes_each : {1e3, 4e4, 2e5})
+      steps.push_back({m, m * bytes_each, L * m + m * bytes_each / B});
+  steps.push_back({8.0, 8 * 2e5, 0.015});  // 50 times the others' rate: a 15 ms time slice
+  const auto dir = write_set("mpi", steps);
+  const NetworkFit fit = fit_network(ResultReader(dir.string()));
+  EXPECT_NEAR(fit.latency, L, 0.2 * L);
+  EXPECT_NEAR(fit.bandwidth, B, 0.2 * B);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(NetworkFit, RunsInOneProcessGiveNothingToFit) {
   const auto dir = write_set("bsp", {{{2.0, 1e4, 1e-3}}});
   EXPECT_THROW(fit_network(ResultReader(dir.string())), std::invalid_argument);

@@ -31,11 +31,13 @@ NetworkFit fit_network(const ResultReader& archive) {
     throw std::invalid_argument(
         "network calibration needs runs across MPI ranks (mpirun -np R "
         "lbbench run) whose balancers moved modules between ranks");
-  // Normal equations of t = L m + x b, x = 1 / B.
+  // Normal equations of t = L m + x b, x = 1 / B, each step weighted 1 / t^2: the relative
+  // error is minimised, so that a step a busy host delayed tenfold weighs as one of its size.
   double mm = 0, mb = 0, bb = 0, mt = 0, bt = 0;
   for (const Step& s : steps) {
-    mm += s.messages * s.messages, mb += s.messages * s.bytes, bb += s.bytes * s.bytes;
-    mt += s.messages * s.seconds, bt += s.bytes * s.seconds;
+    const double w = 1 / (s.seconds * s.seconds);
+    mm += w * s.messages * s.messages, mb += w * s.messages * s.bytes, bb += w * s.bytes * s.bytes;
+    mt += w * s.messages * s.seconds, bt += w * s.bytes * s.seconds;
   }
   const double det = mm * bb - mb * mb;
   double latency = det != 0 ? (mt * bb - bt * mb) / det : mt / mm;

@@ -1,8 +1,10 @@
 #pragma once
 // Calibration of the simulator's network charges (execution.sim_latency, sim_bandwidth) from runs
 // across MPI ranks (executor mpi, harness/mpi/): each recorded step's moves across ranks took
-// t = L m + b / B seconds for m messages of b bytes; L and 1 / B by least squares over the steps
-// that moved something, each clamped at 0 (a negative fit says the noise hides that term).
+// t = L m + b / B seconds for m messages of b bytes; L and 1 / B by least squares of the relative
+// error over the steps that moved something (a loaded host only ever slows a step: a step it
+// delayed must not drag the fit), each clamped at 0 (a negative fit says the noise hides that
+// term).
 #include <vector>
 
 #include "harness/results/result_reader.h"
