@@ -1,5 +1,5 @@
 // simulate --calibrate's network fit: latency and bandwidth recovered from the moves across
-// ranks that runs of executor mpi record per step (harness/sim/network_fit.h).
+// ranks and the exchanges that runs of executor mpi record per step (harness/sim/network_fit.h).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -12,15 +12,21 @@
 namespace lbb {
 namespace {
 
-// A set of one complete run of `executor` whose steps moved m messages of b bytes in t seconds.
+// A set of one complete run of `executor` on 2 ranks whose steps moved m messages of b bytes in t
+// seconds, and exchanged b bytes in t seconds (exchange_bytes, exchange_seconds) when `exchanged`.
 std::filesystem::path write_set(const std::string& executor,
-                                const std::vector<std::array<double, 3>>& steps) {
+                                const std::vector<std::array<double, 3>>& steps,
+                                const std::vector<std::array<double, 2>>& exchanged = {}) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("lbb_netfit_" + std::to_string(getpid()) + "_" + executor);
   std::filesystem::remove_all(dir);
   ResultWriter set(dir.string(), InvocationRecord{});
-  auto run = set.begin_run(
-      RunLayout{{"remote_migrations", "remote_bytes", "remote_seconds"}, 2, 1, false, 1});
+  auto run = set.begin_run(RunLayout{
+      {"remote_migrations", "remote_bytes", "remote_seconds", "exchange_bytes", "exchange_seconds"},
+      2,
+      1,
+      false,
+      1});
   for (const ColumnSpec& c : table_spec(TableId::kRuns).columns) {
     const std::string name(c.name);
     if (c.presence != Presence::kAlways || name == "run" || name.ends_with('*')) continue;
@@ -31,6 +37,7 @@ std::filesystem::path write_set(const std::string& executor,
     else
       run->set_int(name, 1);
   }
+  run->set_real("mpi_ranks", 2);
   for (std::size_t s = 0; s < steps.size(); ++s) {
     StepRecord r;
     r.step = static_cast<int>(s);
@@ -38,7 +45,8 @@ std::filesystem::path write_set(const std::string& executor,
          {&r.busy, &r.busy_wall, &r.idle, &r.proc_balance, &r.proc_migration, &r.external_load})
       v->assign(2, 0.0);
     r.triggered.assign(2, 0);
-    r.metrics = {steps[s][0], steps[s][1], steps[s][2]};
+    const std::array<double, 2> x = s < exchanged.size() ? exchanged[s] : std::array<double, 2>{};
+    r.metrics = {steps[s][0], steps[s][1], steps[s][2], x[0], x[1]};
     run->on_step(r);
   }
   run->end();
@@ -74,6 +82,27 @@ TEST(NetworkFit, AStepTheHostDelayedDoesNotDragTheFit) {
   const NetworkFit fit = fit_network(ResultReader(dir.string()));
   EXPECT_NEAR(fit.latency, L, 0.2 * L);
   EXPECT_NEAR(fit.bandwidth, B, 0.2 * B);
+  std::filesystem::remove_all(dir);
+}
+
+// Told that the run's steps make 3 exchanges (one message each from the other rank), the fit
+// takes each step's exchange too: here only exchanges, 3 L + b / B each.
+TEST(NetworkFit, EachStepsExchangeIsFittedWhenItsMessagesAreKnown) {
+  const double L = 4e-5, B = 2e9;
+  std::vector<std::array<double, 3>> no_moves;
+  std::vector<std::array<double, 2>> exchanged;
+  for (double bytes : {1e3, 1e5, 3e6, 5e4}) {
+    no_moves.push_back({0, 0, 0});
+    exchanged.push_back({bytes, 3 * L + bytes / B});
+  }
+  const auto dir = write_set("mpi", no_moves, exchanged);
+  const ResultReader set(dir.string());
+  EXPECT_THROW(fit_network(set), std::invalid_argument);  // no moves, exchanges not counted
+  const NetworkFit fit = fit_network(set, [](const RunInfo&) { return 3; });
+  EXPECT_EQ(fit.steps, 0);
+  EXPECT_EQ(fit.exchanges, 4);
+  EXPECT_NEAR(fit.latency, L, 1e-3 * L);
+  EXPECT_NEAR(fit.bandwidth, B, 1e-3 * B);
   std::filesystem::remove_all(dir);
 }
 

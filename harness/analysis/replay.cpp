@@ -11,6 +11,7 @@
 #include "harness/exec/execution.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/sim/cost_stream.h"
+#include "harness/sim/network_fit.h"
 #include "harness/sim/simulate_executor.h"
 #include "harness/stats/kendall.h"
 #include "harness/stats/sample_summary.h"
@@ -60,7 +61,27 @@ std::string first_difference(const ResultReader& archive, const std::string& run
   return "";
 }
 
+// The run's own config (of one run) and its workload, which must have persistent modules.
+std::pair<RunSpec, const WorkloadInfo*> recorded_spec(const RunInfo& info) {
+  Config config = load_config_text(text_of(info, "config_yaml"), info.id);
+  if (config.runs.size() != 1) throw std::invalid_argument("its config is not one run");
+  const WorkloadInfo* workload = find_workload_kind(config.runs.front().workload);
+  if (!workload) throw std::invalid_argument("unknown workload " + config.runs.front().workload);
+  if (!workload->make)
+    throw std::invalid_argument(config.runs.front().workload + " has no persistent modules");
+  return {config.runs.front(), workload};
+}
+
 }  // namespace
+
+int recorded_exchanges_per_step(const RunInfo& info) {
+  try {
+    const auto [spec, workload] = recorded_spec(info);
+    return exchanges_per_step(*workload->make(spec.workload_params));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
 
 ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
                        const SimSettings& settings) {
@@ -78,15 +99,10 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     if (executor != "bsp" && executor != "mpi")
       throw std::invalid_argument("executor " + executor +
                                   ": replay reproduces bulk-synchronous (bsp, mpi) runs");
-    Config config = load_config_text(text_of(info, "config_yaml"), info.id);
-    if (config.runs.size() != 1) throw std::invalid_argument("its config is not one run");
-    RunSpec spec = config.runs.front();
-    const WorkloadInfo* workload = find_workload_kind(spec.workload);
-    if (!workload) throw std::invalid_argument("unknown workload " + spec.workload);
+    auto [spec, workload] = recorded_spec(info);
     const bool resume = spec.warmup > 0;
     const std::vector<double> speed =
         spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
-    if (!workload->make) throw std::invalid_argument(spec.workload + " has no persistent modules");
     const int phases = workload->make(spec.workload_params)->phases();
     auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
     SimSettings run_settings = settings;

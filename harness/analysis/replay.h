@@ -40,6 +40,8 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
 // one per rank, comma-separated); throws std::invalid_argument unless every rank has the same
 // threads and they make up `processors`.
 int threads_per_rank(const std::string& ranks, int processors);
+// A recorded run's exchanges per step (harness/sim/network_fit.h), from its own config; 0: unknown.
+int recorded_exchanges_per_step(const RunInfo& info);
 // Every complete run of the archive, through replay_run.
 std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings);
 

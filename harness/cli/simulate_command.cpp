@@ -126,9 +126,10 @@ void print_calibrations(const ResultReader& archive) {
     why = e.what();
   }
   try {
-    const NetworkFit net = fit_network(archive);
+    const NetworkFit net = fit_network(archive, recorded_exchanges_per_step);
     std::cout << (any ? "\n" : "") << "network, from " << net.steps
-              << " steps that moved modules across MPI ranks in " << net.runs
+              << " steps that moved modules across MPI ranks and " << net.exchanges
+              << " exchanges of their outputs in " << net.runs
               << " runs: seconds = L messages + bytes / B, L = " << std::setprecision(4)
               << net.latency << " s, B = " << net.bandwidth << " B/s"
               << (net.bandwidth == 0 ? " (bytes' term fitted as free)" : "")

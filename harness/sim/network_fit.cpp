@@ -7,30 +7,50 @@
 
 namespace lbb {
 
-NetworkFit fit_network(const ResultReader& archive) {
+int exchanges_per_step(const Workload& workload) {
+  return workload.phases() + (workload.finish_step_reads_states() ? 1 : 0);
+}
+
+NetworkFit fit_network(const ResultReader& archive,
+                       const std::function<int(const RunInfo&)>& exchanges) {
   struct Step {
     double messages, bytes, seconds;
   };
   std::vector<Step> steps;
   NetworkFit fit;
+  auto series = [&](const RunInfo& info, const char* name) {
+    return archive.read_series(info.id, std::string("metric/") + name);
+  };
   for (const RunInfo& info : archive.runs()) {
     const auto executor = info.text.find("executor");
     const auto status = info.text.find("status");
     if (executor == info.text.end() || executor->second != "mpi" || status == info.text.end() ||
         status->second != "complete")
       continue;
-    const auto m = archive.read_series(info.id, "metric/remote_migrations");
-    const auto b = archive.read_series(info.id, "metric/remote_bytes");
-    const auto t = archive.read_series(info.id, "metric/remote_seconds");
+    const auto m = series(info, "remote_migrations"), b = series(info, "remote_bytes"),
+               t = series(info, "remote_seconds");
     if (m.size() != b.size() || m.size() != t.size()) continue;
     ++fit.runs;
     for (std::size_t s = 0; s < m.size(); ++s)
-      if (m[s] > 0 && t[s] > 0 && std::isfinite(b[s])) steps.push_back({m[s], b[s], t[s]});
+      if (m[s] > 0 && t[s] > 0 && std::isfinite(b[s])) {
+        steps.push_back({m[s], b[s], t[s]});
+        ++fit.steps;
+      }
+    const auto ranks = info.number.find("mpi_ranks");
+    const int per_step = exchanges && ranks != info.number.end() ? exchanges(info) : 0;
+    if (per_step <= 0) continue;
+    const double messages = (ranks->second - 1) * per_step;
+    const auto xb = series(info, "exchange_bytes"), xt = series(info, "exchange_seconds");
+    for (std::size_t s = 0; s < xb.size() && s < xt.size(); ++s)
+      if (messages > 0 && xt[s] > 0 && std::isfinite(xb[s])) {
+        steps.push_back({messages, xb[s], xt[s]});
+        ++fit.exchanges;
+      }
   }
   if (steps.empty())
     throw std::invalid_argument(
         "network calibration needs runs across MPI ranks (mpirun -np R "
-        "lbbench run) whose balancers moved modules between ranks");
+        "lbbench run) whose balancers moved modules between ranks or whose ranks exchanged");
   // Normal equations of t = L m + x b, x = 1 / B, each step weighted 1 / t^2: the relative
   // error is minimised, so that a step a busy host delayed tenfold weighs as one of its size.
   double mm = 0, mb = 0, bb = 0, mt = 0, bt = 0;
@@ -46,7 +66,6 @@ NetworkFit fit_network(const ResultReader& archive) {
   if (latency < 0) latency = 0, per_byte = bb > 0 ? bt / bb : 0;
   fit.latency = latency;
   fit.bandwidth = per_byte > 0 ? 1 / per_byte : 0;
-  fit.steps = static_cast<int>(steps.size());
   std::vector<double> errors;
   for (const Step& s : steps)
     errors.push_back(std::abs((latency * s.messages + per_byte * s.bytes) / s.seconds - 1));

@@ -1,13 +1,16 @@
 #pragma once
 // Calibration of the simulator's network charges (execution.sim_latency, sim_bandwidth) from runs
-// across MPI ranks (executor mpi, harness/mpi/): each recorded step's moves across ranks took
+// across MPI ranks (executor mpi, harness/mpi/): each recorded step's moves across ranks (and its
+// exchange, when the caller says how many exchanges its steps make) took
 // t = L m + b / B seconds for m messages of b bytes; L and 1 / B by least squares of the relative
 // error over the steps that moved something (a loaded host only ever slows a step: a step it
 // delayed must not drag the fit), each clamped at 0 (a negative fit says the noise hides that
 // term).
+#include <functional>
 #include <vector>
 
 #include "harness/results/result_reader.h"
+#include "workloads/workload.h"
 
 namespace lbb {
 
@@ -15,11 +18,19 @@ struct NetworkFit {
   double latency = 0;    // s a message
   double bandwidth = 0;  // B/s; 0: the bytes' term fitted as free
   int steps = 0;         // steps with moves across ranks
+  int exchanges = 0;     // steps whose exchange was fitted too
   int runs = 0;
   double median_error = 0;  // over the steps, |fitted / measured - 1|
 };
 
-// Throws std::invalid_argument when no mpi run moved a module across ranks.
-NetworkFit fit_network(const ResultReader& archive);
+// The exchanges each step of a run across ranks makes, each a message from every other rank: one
+// per phase (Workload::phase_outputs), one more when its end of step reads every state.
+int exchanges_per_step(const Workload& workload);
+
+// Given `exchanges` (a run's exchanges_per_step; 0: unknown), each step's exchange is fitted too:
+// (ranks - 1) x exchanges messages of its exchange_bytes in its exchange_seconds. Throws
+// std::invalid_argument when no mpi run moved a module across ranks or exchanged anything.
+NetworkFit fit_network(const ResultReader& archive,
+                       const std::function<int(const RunInfo&)>& exchanges = {});
 
 }  // namespace lbb

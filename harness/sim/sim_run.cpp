@@ -12,6 +12,7 @@
 #include "harness/base/clock.h"
 #include "harness/base/platform_emulation.h"
 #include "harness/exec/conservation.h"
+#include "harness/sim/network_fit.h"
 
 namespace lbb {
 
@@ -423,9 +424,9 @@ void SimRun::decide(int s) {
 double SimRun::rank_messages_seconds(int s) const {
   if (settings_.rank_threads <= 0) return 0;
   const int ranks = P_ / settings_.rank_threads;
-  const int exchanges = phases_ + (workload_.finish_step_reads_states() ? 1 : 0);
   const RankTraffic t = costs_.recorded_traffic(s);
-  return settings_.network_seconds(static_cast<double>((ranks - 1) * exchanges), t.exchange_bytes) +
+  return settings_.network_seconds(static_cast<double>((ranks - 1) * exchanges_per_step(workload_)),
+                                   t.exchange_bytes) +
          settings_.network_seconds(t.balance_messages, t.balance_bytes);
 }
 
