@@ -62,10 +62,11 @@ TEST(NetworkFit, RecoversLatencyAndBandwidth) {
       steps.push_back({m, m * bytes_each, L * m + m * bytes_each / B});
   const auto dir = write_set("mpi", steps);
   const NetworkFit fit = fit_network(ResultReader(dir.string()));
-  EXPECT_EQ(fit.steps, 12);  // the three steps without a move are left out
-  EXPECT_NEAR(fit.latency, L, 1e-9);
-  EXPECT_NEAR(fit.bandwidth, B, 1e-3 * B);
-  EXPECT_LT(fit.median_error, 1e-6);
+  EXPECT_EQ(fit.moves.steps, 12);  // the three steps without a move are left out
+  EXPECT_NEAR(fit.moves.latency, L, 1e-9);
+  EXPECT_NEAR(fit.moves.bandwidth, B, 1e-3 * B);
+  EXPECT_LT(fit.moves.median_error, 1e-6);
+  EXPECT_EQ(fit.exchange.steps, 0);  // not told how many exchanges a step makes
   std::filesystem::remove_all(dir);
 }
 
@@ -80,29 +81,29 @@ TEST(NetworkFit, AStepTheHostDelayedDoesNotDragTheFit) {
   steps.push_back({8.0, 8 * 2e5, 0.015});  // 50 times the others' rate: a 15 ms time slice
   const auto dir = write_set("mpi", steps);
   const NetworkFit fit = fit_network(ResultReader(dir.string()));
-  EXPECT_NEAR(fit.latency, L, 0.2 * L);
-  EXPECT_NEAR(fit.bandwidth, B, 0.2 * B);
+  EXPECT_NEAR(fit.moves.latency, L, 0.2 * L);
+  EXPECT_NEAR(fit.moves.bandwidth, B, 0.2 * B);
   std::filesystem::remove_all(dir);
 }
 
 // Told that the run's steps make 3 exchanges (one message each from the other rank), the fit
-// takes each step's exchange too: here only exchanges, 3 L + b / B each.
-TEST(NetworkFit, EachStepsExchangeIsFittedWhenItsMessagesAreKnown) {
+// takes each step's exchange apart from its moves: 3 L + b / B each.
+TEST(NetworkFit, EachStepsExchangeIsFittedApartWhenItsMessagesAreKnown) {
   const double L = 4e-5, B = 2e9;
-  std::vector<std::array<double, 3>> no_moves;
+  std::vector<std::array<double, 3>> moves;
   std::vector<std::array<double, 2>> exchanged;
   for (double bytes : {1e3, 1e5, 3e6, 5e4}) {
-    no_moves.push_back({0, 0, 0});
+    moves.push_back({2, 2 * bytes, 2 * 1e-6 + 2 * bytes / 5e10});
     exchanged.push_back({bytes, 3 * L + bytes / B});
   }
-  const auto dir = write_set("mpi", no_moves, exchanged);
-  const ResultReader set(dir.string());
-  EXPECT_THROW(fit_network(set), std::invalid_argument);  // no moves, exchanges not counted
-  const NetworkFit fit = fit_network(set, [](const RunInfo&) { return 3; });
-  EXPECT_EQ(fit.steps, 0);
-  EXPECT_EQ(fit.exchanges, 4);
-  EXPECT_NEAR(fit.latency, L, 1e-3 * L);
-  EXPECT_NEAR(fit.bandwidth, B, 1e-3 * B);
+  const auto dir = write_set("mpi", moves, exchanged);
+  const NetworkFit fit = fit_network(ResultReader(dir.string()), [](const RunInfo&) { return 3; });
+  EXPECT_EQ(fit.moves.steps, 4);
+  EXPECT_NEAR(fit.moves.latency, 1e-6, 1e-9);
+  EXPECT_NEAR(fit.moves.bandwidth, 5e10, 1e-3 * 5e10);
+  EXPECT_EQ(fit.exchange.steps, 4);
+  EXPECT_NEAR(fit.exchange.latency, L, 1e-3 * L);
+  EXPECT_NEAR(fit.exchange.bandwidth, B, 1e-3 * B);
   std::filesystem::remove_all(dir);
 }
 

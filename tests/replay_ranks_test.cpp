@@ -1,6 +1,7 @@
 // Replay of a run across MPI ranks (harness/analysis/replay.h, harness/sim/sim_run.cpp): each step
-// pays the ranks' exchange and a centralised decision's messages at the network's rates, a move
-// across ranks one message at those rates, a move within a rank a copy at --latency/--bandwidth;
+// pays the ranks' exchange at its rates and a centralised decision's messages at the network's, a
+// move across ranks one message at the network's rates, a move within a rank a copy at
+// --latency/--bandwidth;
 // a run of one shared memory (no ranks) is charged exactly as before.
 #include <gtest/gtest.h>
 
@@ -73,6 +74,7 @@ SimSettings charges(int rank_threads) {
   s.measured_decisions = false;  // decisions free: the makespans are the formula's alone
   s.latency = 1e-6, s.bandwidth = 1e9;
   s.network_latency = 1e-4, s.network_bandwidth = 1e6;
+  s.rank_exchange_latency = 3e-4, s.rank_exchange_bandwidth = 2e6;
   s.rank_threads = rank_threads;
   return s;
 }
@@ -80,12 +82,12 @@ SimSettings charges(int rank_threads) {
 }  // namespace
 
 // 2 ranks of 2 threads: a copy within rank 0 costs 1e-6 + 1000 / 1e9; a move to rank 1 1e-4 +
-// 1000 / 1e6; each step's exchange (1 phase, 1 other rank: 1 message) 1e-4 + 5000 / 1e6 and the
+// 1000 / 1e6; each step's exchange (1 phase, 1 other rank: 1 message) 3e-4 + 5000 / 2e6 and the
 // decision sent 1e-4 + 48 / 1e6, in the step's serial part.
 TEST(ReplayRanks, ExchangeAndMovesAcrossRanksPayTheNetworkMovesWithinARankACopy) {
   const std::vector<StepRecord> r = simulate(charges(2));
   ASSERT_EQ(r.size(), 2u);
-  const double copy = 1e-6 + 1e-6, cross = 1e-4 + 1e-3, serial = (1e-4 + 5e-3) + (1e-4 + 48e-6);
+  const double copy = 1e-6 + 1e-6, cross = 1e-4 + 1e-3, serial = (3e-4 + 2.5e-3) + (1e-4 + 48e-6);
   ASSERT_EQ(r[0].proc_migration.size(), 4u);
   EXPECT_DOUBLE_EQ(r[0].proc_migration[0], 0.0);
   EXPECT_DOUBLE_EQ(r[0].proc_migration[1], copy);
@@ -105,6 +107,7 @@ TEST(ReplayRanks, ExchangeAndMovesAcrossRanksPayTheNetworkMovesWithinARankACopy)
 TEST(ReplayRanks, WithoutRanksTheNetworkIsNotCharged) {
   SimSettings before = charges(0);
   before.network_latency = before.network_bandwidth = 0;
+  before.rank_exchange_latency = before.rank_exchange_bandwidth = 0;
   const std::vector<StepRecord> threads = simulate(charges(0)), as_before = simulate(before);
   ASSERT_EQ(threads.size(), as_before.size());
   for (std::size_t s = 0; s < threads.size(); ++s) {
@@ -135,7 +138,8 @@ TEST(ReplayRanks, ThreadRunsReplayAsBefore) {
   SimSettings plain;
   plain.measured_decisions = false;
   SimSettings network = plain;
-  network.network_latency = 1, network.network_bandwidth = 1;
+  network.network_latency = network.network_bandwidth = 1;
+  network.rank_exchange_latency = network.rank_exchange_bandwidth = 1;
   const ResultReader archive(path);
   const auto a = replay_archive(archive, plain), b = replay_archive(archive, network);
   ASSERT_EQ(a.size(), 1u);

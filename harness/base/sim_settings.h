@@ -8,8 +8,8 @@
 // busy; optionally the application's own exchange each step, every processor receiving every
 // other's modules (Franklin & Govindan 1995, Fig. 4); and whether steps are bulk-synchronous or
 // asynchronous. Replaying a run across MPI ranks, the simulator also knows its ranks: a move across
-// ranks and each of the ranks' messages are charged at the network's rates, a move within a rank
-// as any copy.
+// ranks and a centralised decision's messages are charged at the network's rates, a move within a
+// rank as any copy, and the ranks' exchange after each phase (a collective) at rates of its own.
 #include <cstdint>
 #include <string>
 
@@ -29,11 +29,14 @@ struct SimSettings {
   std::string replay_archive, replay_run;
   int replay_processors = 0;  // of the recorded run; 0: the simulation's
   // Replay of an mpi run: processors per rank, ids consecutive per rank (harness/mpi/'s
-  // RankLayout); 0: one shared memory, every move a copy. `lbbench simulate --calibrate` fits the
-  // network's rates; its latency is the cost per message.
+  // RankLayout); 0: one shared memory, every move a copy. `lbbench simulate --calibrate` fits both
+  // rates; a latency is the cost per message.
   int rank_threads = 0;
-  double network_latency = 0;    // s per message across ranks
+  double network_latency = 0;    // s per message across ranks (a move, a decision sent)
   double network_bandwidth = 0;  // B/s across ranks; 0: bytes are free
+  // The ranks' exchange after each phase, a collective: per message (one from each other rank)
+  // and B/s; 0: free.
+  double rank_exchange_latency = 0, rank_exchange_bandwidth = 0;
 
   // Latency per module plus bytes / bandwidth.
   double migration_seconds(std::int64_t modules, double bytes) const {
@@ -42,6 +45,10 @@ struct SimSettings {
   // A move or the ranks' messages across ranks: `messages` latencies plus bytes / bandwidth.
   double network_seconds(double messages, double bytes) const {
     return messages * network_latency + (network_bandwidth > 0 ? bytes / network_bandwidth : 0.0);
+  }
+  double rank_exchange_seconds(double messages, double bytes) const {
+    return messages * rank_exchange_latency +
+           (rank_exchange_bandwidth > 0 ? bytes / rank_exchange_bandwidth : 0.0);
   }
   bool across_ranks(int from, int to) const {
     return rank_threads > 0 && from / rank_threads != to / rank_threads;

@@ -1,6 +1,6 @@
 // `lbbench simulate --replay ARCHIVE`: each real run replayed on its recorded costs under its own
 // strategy (harness/analysis/replay.h), predicted vs measured makespan and the strategies' ranking
-// agreement (an mpi run's ranks charged at --network-latency/--network-bandwidth); `lbbench
+// agreement (an mpi run's ranks charged at the --network-* and --exchange-* rates); `lbbench
 // simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
 // at several P (harness/sim/contention_fit.h), and the network's latency and bandwidth from runs
 // across MPI ranks (harness/sim/network_fit.h).
@@ -114,6 +114,36 @@ void print_calibration(const ContentionFit& fit) {
             << "\nuse: execution: { executor: simulate, sim_contention: " << fit.c << " }\n";
 }
 
+// One fitted link: "L = ... s, B = ... B/s" and the fit's error.
+void print_link(const char* what, const LinkFit& fit) {
+  std::cout << "  " << what << ", from " << fit.steps << " steps: L = " << std::setprecision(4)
+            << fit.latency << " s, B = " << fit.bandwidth << " B/s"
+            << (fit.bandwidth == 0 ? " (bytes' term fitted as free)" : "")
+            << "; median |fitted / measured - 1| = " << fit.median_error << "\n";
+}
+
+// The network's two fits and the settings that pass them on.
+void print_network(const NetworkFit& net, bool after) {
+  std::cout << (after ? "\n" : "") << "network, from " << net.runs
+            << " runs across MPI ranks: seconds = L messages + bytes / B\n";
+  if (net.moves.steps > 0) print_link("moves across ranks (one message each)", net.moves);
+  if (net.exchange.steps > 0)
+    print_link("the ranks' exchange after each phase (a message from each other rank)",
+               net.exchange);
+  std::ostringstream replay;
+  replay << std::setprecision(4);
+  if (net.moves.steps > 0) {
+    std::cout << "use: execution: { executor: simulate, sim_latency: " << std::setprecision(4)
+              << net.moves.latency << ", sim_bandwidth: " << net.moves.bandwidth << " }\n";
+    replay << " --network-latency " << net.moves.latency << " --network-bandwidth "
+           << net.moves.bandwidth;
+  }
+  if (net.exchange.steps > 0)
+    replay << " --exchange-latency " << net.exchange.latency << " --exchange-bandwidth "
+           << net.exchange.bandwidth;
+  std::cout << "replay: lbbench simulate --replay SET" << replay.str() << "\n";
+}
+
 // Each fit the set's runs allow: contention from runs at several P, the network from runs across
 // MPI ranks; neither: the reasons of both.
 void print_calibrations(const ResultReader& archive) {
@@ -126,18 +156,7 @@ void print_calibrations(const ResultReader& archive) {
     why = e.what();
   }
   try {
-    const NetworkFit net = fit_network(archive, recorded_exchanges_per_step);
-    std::cout << (any ? "\n" : "") << "network, from " << net.steps
-              << " steps that moved modules across MPI ranks and " << net.exchanges
-              << " exchanges of their outputs in " << net.runs
-              << " runs: seconds = L messages + bytes / B, L = " << std::setprecision(4)
-              << net.latency << " s, B = " << net.bandwidth << " B/s"
-              << (net.bandwidth == 0 ? " (bytes' term fitted as free)" : "")
-              << "; median |fitted / measured - 1| over the steps = " << net.median_error
-              << "\nuse: execution: { executor: simulate, sim_latency: " << net.latency
-              << ", sim_bandwidth: " << net.bandwidth << " }"
-              << "\nreplay: lbbench simulate --replay SET --network-latency " << net.latency
-              << " --network-bandwidth " << net.bandwidth << "\n";
+    print_network(fit_network(archive, recorded_exchanges_per_step), any);
     any = true;
   } catch (const std::invalid_argument& e) {
     why += std::string(why.empty() ? "" : "; ") + e.what();
@@ -167,14 +186,21 @@ void add_simulate_command(CLI::App& app) {
       ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
   cmd->add_option("--bandwidth", settings->bandwidth, "replay: B/s for migrated bytes; 0: free")
       ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
-  // Latency is the cost per message: of a move across ranks, of each rank's exchange and of each
-  // centralised decision sent; no separate per-message key.
+  // A latency is the cost per message (a move across ranks, a decision sent, or one rank's part of
+  // an exchange): no separate per-message key.
   cmd->add_option("--network-latency", settings->network_latency,
-                  "replay of mpi runs: s per message across ranks (a move, an exchange, a "
-                  "decision sent), the L --calibrate fits; moves within a rank pay --latency")
+                  "replay of mpi runs: s per message across ranks (a module moved, a decision "
+                  "sent), as --calibrate fits it; moves within a rank pay --latency")
       ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
   cmd->add_option("--network-bandwidth", settings->network_bandwidth,
-                  "replay of mpi runs: B/s across ranks, the B --calibrate fits; 0: free")
+                  "replay of mpi runs: B/s across ranks, as --calibrate fits it; 0: free")
+      ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
+  cmd->add_option("--exchange-latency", settings->rank_exchange_latency,
+                  "replay of mpi runs: s per message of the ranks' exchange after each phase "
+                  "(one from each other rank), as --calibrate fits it")
+      ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
+  cmd->add_option("--exchange-bandwidth", settings->rank_exchange_bandwidth,
+                  "replay of mpi runs: B/s of the ranks' exchange, as --calibrate fits it; 0: free")
       ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
   cmd->callback([replay, calibrate, settings] {
     if (replay->empty() && calibrate->empty()) {

@@ -1,9 +1,10 @@
 #pragma once
-// Calibration of the simulator's network charges (execution.sim_latency, sim_bandwidth) from runs
-// across MPI ranks (executor mpi, harness/mpi/): each recorded step's moves across ranks (and its
-// exchange, when the caller says how many exchanges its steps make) took
-// t = L m + b / B seconds for m messages of b bytes; L and 1 / B by least squares of the relative
-// error over the steps that moved something (a loaded host only ever slows a step: a step it
+// Calibration of the simulator's network charges from runs across MPI ranks (executor mpi,
+// harness/mpi/): each recorded step's moves across ranks took t = L m + b / B seconds for m
+// messages of b bytes (execution.sim_latency, sim_bandwidth; a replay's --network-latency,
+// --network-bandwidth), and its exchange after each phase, a collective of every rank, likewise
+// at rates of its own (a replay's --exchange-latency, --exchange-bandwidth). L and 1 / B by least
+// squares of the relative error over the steps (a loaded host only ever slows a step: a step it
 // delayed must not drag the fit), each clamped at 0 (a negative fit says the noise hides that
 // term).
 #include <functional>
@@ -14,13 +15,16 @@
 
 namespace lbb {
 
-struct NetworkFit {
-  double latency = 0;    // s a message
-  double bandwidth = 0;  // B/s; 0: the bytes' term fitted as free
-  int steps = 0;         // steps with moves across ranks
-  int exchanges = 0;     // steps whose exchange was fitted too
-  int runs = 0;
+struct LinkFit {
+  double latency = 0;       // s a message
+  double bandwidth = 0;     // B/s; 0: the bytes' term fitted as free
+  int steps = 0;            // steps fitted; 0: none, nothing fitted
   double median_error = 0;  // over the steps, |fitted / measured - 1|
+};
+
+struct NetworkFit {
+  LinkFit moves, exchange;
+  int runs = 0;
 };
 
 // The exchanges each step of a run across ranks makes, each a message from every other rank: one

@@ -425,8 +425,8 @@ double SimRun::rank_messages_seconds(int s) const {
   if (settings_.rank_threads <= 0) return 0;
   const int ranks = P_ / settings_.rank_threads;
   const RankTraffic t = costs_.recorded_traffic(s);
-  return settings_.network_seconds(static_cast<double>((ranks - 1) * exchanges_per_step(workload_)),
-                                   t.exchange_bytes) +
+  return settings_.rank_exchange_seconds(
+             static_cast<double>((ranks - 1) * exchanges_per_step(workload_)), t.exchange_bytes) +
          settings_.network_seconds(t.balance_messages, t.balance_bytes);
 }
 
