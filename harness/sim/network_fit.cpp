@@ -1,5 +1,6 @@
 #include "harness/sim/network_fit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -13,28 +14,49 @@ struct Sample {
   double messages, bytes, seconds;
 };
 
-// t = L m + x b, x = 1 / B, each sample weighted 1 / t^2: the relative error is minimised, so
-// that a step a busy host delayed tenfold weighs as one of its size.
-LinkFit fit_link(const std::vector<Sample>& samples) {
-  LinkFit fit;
-  if (samples.empty()) return fit;
+struct Rates {
+  double latency = 0, per_byte = 0;
+  double relative_error(const Sample& s) const {
+    return (latency * s.messages + per_byte * s.bytes) / s.seconds - 1;
+  }
+};
+
+// Weighted least squares of t = L m + x b, x = 1 / B, each term clamped at 0.
+Rates solve(const std::vector<Sample>& samples, const std::vector<double>& weight) {
   double mm = 0, mb = 0, bb = 0, mt = 0, bt = 0;
-  for (const Sample& s : samples) {
-    const double w = 1 / (s.seconds * s.seconds);
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
+    const double w = weight[i];
     mm += w * s.messages * s.messages, mb += w * s.messages * s.bytes, bb += w * s.bytes * s.bytes;
     mt += w * s.messages * s.seconds, bt += w * s.bytes * s.seconds;
   }
   const double det = mm * bb - mb * mb;
-  double latency = det != 0 ? (mt * bb - bt * mb) / det : mt / mm;
-  double per_byte = det != 0 ? (mm * bt - mb * mt) / det : 0;
-  if (per_byte < 0) per_byte = 0, latency = mt / mm;  // one term alone, refitted
-  if (latency < 0) latency = 0, per_byte = bb > 0 ? bt / bb : 0;
-  fit.latency = latency;
-  fit.bandwidth = per_byte > 0 ? 1 / per_byte : 0;
+  Rates r{det != 0 ? (mt * bb - bt * mb) / det : mt / mm, det != 0 ? (mm * bt - mb * mt) / det : 0};
+  if (r.per_byte < 0) r = {mt / mm, 0};  // one term alone, refitted
+  if (r.latency < 0) r = {0, bb > 0 ? bt / bb : 0};
+  return r;
+}
+
+// The rates of the least sum of |fitted / measured - 1|, by iteratively reweighted least squares
+// (each round weighs a step 1 / (t^2 |its last relative error|)).
+LinkFit fit_link(const std::vector<Sample>& samples) {
+  LinkFit fit;
+  if (samples.empty()) return fit;
+  std::vector<double> weight(samples.size());
+  Rates r;
+  for (int round = 0; round < 50; ++round) {
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const double t = samples[i].seconds;
+      const double e = round == 0 ? 1.0 : std::max(std::abs(r.relative_error(samples[i])), 1e-6);
+      weight[i] = 1 / (t * t * e);
+    }
+    r = solve(samples, weight);
+  }
+  fit.latency = r.latency;
+  fit.bandwidth = r.per_byte > 0 ? 1 / r.per_byte : 0;
   fit.steps = static_cast<int>(samples.size());
   std::vector<double> errors;
-  for (const Sample& s : samples)
-    errors.push_back(std::abs((latency * s.messages + per_byte * s.bytes) / s.seconds - 1));
+  for (const Sample& s : samples) errors.push_back(std::abs(r.relative_error(s)));
   fit.median_error = stats::median(errors);
   return fit;
 }

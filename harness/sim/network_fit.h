@@ -3,10 +3,11 @@
 // harness/mpi/): each recorded step's moves across ranks took t = L m + b / B seconds for m
 // messages of b bytes (execution.sim_latency, sim_bandwidth; a replay's --network-latency,
 // --network-bandwidth), and its exchange after each phase, a collective of every rank, likewise
-// at rates of its own (a replay's --exchange-latency, --exchange-bandwidth). L and 1 / B by least
-// squares of the relative error over the steps (a loaded host only ever slows a step: a step it
-// delayed must not drag the fit), each clamped at 0 (a negative fit says the noise hides that
-// term).
+// at rates of its own (a replay's --exchange-latency, --exchange-bandwidth). L and 1 / B of the
+// least sum of |fitted / measured - 1| over the steps, each clamped at 0 (a negative fit says the
+// noise hides that term). A step a loaded host delayed by a time slice counts at most 1 however
+// long it took, so the fit keeps to the undelayed steps: the network's rates, not the host's
+// scheduling (on a host that delayed most steps, the replay falls short by those delays).
 #include <functional>
 #include <vector>
 
