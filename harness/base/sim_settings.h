@@ -8,8 +8,9 @@
 // busy; optionally the application's own exchange each step, every processor receiving every
 // other's modules (Franklin & Govindan 1995, Fig. 4); and whether steps are bulk-synchronous or
 // asynchronous. Replaying a run across MPI ranks, the simulator also knows its ranks: a move across
-// ranks and a centralised decision's messages are charged at the network's rates, a move within a
-// rank as any copy, and the ranks' exchange after each phase (a collective) at rates of its own.
+// ranks is charged at the network's rates, a move within a rank as any copy, and the ranks'
+// exchange after each phase and a centralised decision's broadcast (collectives) at rates of their
+// own.
 #include <cstdint>
 #include <string>
 
@@ -32,10 +33,10 @@ struct SimSettings {
   // RankLayout); 0: one shared memory, every move a copy. `lbbench simulate --calibrate` fits both
   // rates; a latency is the cost per message.
   int rank_threads = 0;
-  double network_latency = 0;    // s per message across ranks (a move, a decision sent)
+  double network_latency = 0;    // s per module moved across ranks
   double network_bandwidth = 0;  // B/s across ranks; 0: bytes are free
-  // The ranks' exchange after each phase, a collective: per message (one from each other rank)
-  // and B/s; 0: free.
+  // The ranks' collectives, the exchange after each phase and a decision's broadcast: s per
+  // message (one from, or to, each other rank) and B/s; 0: free.
   double rank_exchange_latency = 0, rank_exchange_bandwidth = 0;
 
   // Latency per module plus bytes / bandwidth.

@@ -186,18 +186,19 @@ void add_simulate_command(CLI::App& app) {
       ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
   cmd->add_option("--bandwidth", settings->bandwidth, "replay: B/s for migrated bytes; 0: free")
       ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
-  // A latency is the cost per message (a move across ranks, a decision sent, or one rank's part of
-  // an exchange): no separate per-message key.
+  // A latency is the cost per message (a module moved across ranks, or one rank's part of an
+  // exchange or broadcast): no separate per-message key.
   cmd->add_option("--network-latency", settings->network_latency,
-                  "replay of mpi runs: s per message across ranks (a module moved, a decision "
-                  "sent), as --calibrate fits it; moves within a rank pay --latency")
+                  "replay of mpi runs: s per module moved across ranks, as --calibrate fits it; "
+                  "moves within a rank pay --latency")
       ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
   cmd->add_option("--network-bandwidth", settings->network_bandwidth,
                   "replay of mpi runs: B/s across ranks, as --calibrate fits it; 0: free")
       ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
   cmd->add_option("--exchange-latency", settings->rank_exchange_latency,
                   "replay of mpi runs: s per message of the ranks' exchange after each phase "
-                  "(one from each other rank), as --calibrate fits it")
+                  "and of a decision's broadcast (one from, or to, each other rank), as "
+                  "--calibrate fits it")
       ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
   cmd->add_option("--exchange-bandwidth", settings->rank_exchange_bandwidth,
                   "replay of mpi runs: B/s of the ranks' exchange, as --calibrate fits it; 0: free")

@@ -417,8 +417,9 @@ void SimRun::decide(int s) {
 }
 
 // A run across MPI ranks: after each phase every rank receives every other's outputs (and, for a
-// finish_step reading states, every state), a centralised decision is sent to each rank; charged
-// to the step's serial part, as the mpi executor records its exchange. The bytes are what the run
+// finish_step reading states, every state), and rank 0 broadcasts a centralised decision to the
+// others, collectives both, at the exchange's rates; charged to the step's serial part, as the mpi
+// executor records its exchange. The bytes are what the run
 // recorded (exchange_bytes: the states shared for finish_step change size each step, which the
 // workload's outputs alone would miss).
 double SimRun::rank_messages_seconds(int s) const {
@@ -427,7 +428,7 @@ double SimRun::rank_messages_seconds(int s) const {
   const RankTraffic t = costs_.recorded_traffic(s);
   return settings_.rank_exchange_seconds(
              static_cast<double>((ranks - 1) * exchanges_per_step(workload_)), t.exchange_bytes) +
-         settings_.network_seconds(t.balance_messages, t.balance_bytes);
+         settings_.rank_exchange_seconds(t.balance_messages, t.balance_bytes);
 }
 
 // The step's record from the model's state: bookkeeping, timed apart from the model (run --costs).
