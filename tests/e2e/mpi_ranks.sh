@@ -45,9 +45,9 @@ for t in uncharged replay; do
       { fail "$t of $b's runs across ranks"; cat "$tmp/$t.txt"; }
   done
 done
-# Median error against the modelled makespan of the reproduced runs: -87 % to -83 % uncharged and
-# -41 % to -16 % charged over three runs of this config at load 3 on 2 cores (the evidence file);
-# the band is loose since the exchange's time on a shared host is noisy.
+# Median error against the modelled makespan of the reproduced runs: -82 % to -80 % uncharged and
+# -4 % to +13 % charged over three runs of this config at load 1.9 on 2 cores (docs/evidence/
+# replay-mpi-2026-11-28.md); the band is loose since the exchange's time on a shared host is noisy.
 median() { awk '$NF == "yes" && $3 != "gddlb" { sub("%", "", $9); print $9 }' "$1" | sort -g |
   awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 before=$(median "$tmp/uncharged.txt") after=$(median "$tmp/replay.txt")
