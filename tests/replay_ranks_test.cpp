@@ -149,13 +149,20 @@ TEST(ReplayRanks, ThreadRunsReplayAsBefore) {
   EXPECT_EQ(a[0].predicted, b[0].predicted);
 }
 
-TEST(ReplayRanks, ThreadsPerRankFromTheRunsRanksAttribute) {
-  EXPECT_EQ(threads_per_rank("0:node1:2,1:node2:2", 4), 2);
-  EXPECT_EQ(threads_per_rank("0:a:1,1:a:1,2:a:1,3:a:1", 4), 1);
-  EXPECT_THROW(threads_per_rank("0:a:2,1:a:1", 3), std::invalid_argument);  // uneven
-  EXPECT_THROW(threads_per_rank("0:a:2,1:a:2", 6), std::invalid_argument);  // not P
-  EXPECT_THROW(threads_per_rank("", 4), std::invalid_argument);
-  EXPECT_THROW(threads_per_rank("0:a:x", 1), std::invalid_argument);
+// Open MPI's placement, written by rank 0: threads per rank, and the most processors one host ran
+// (a run's wall clock is comparable where that fits the host's processors).
+TEST(ReplayRanks, PlacementFromTheRunsRanksAttribute) {
+  const RankPlacement two_hosts = rank_placement("0:node1:2,1:node2:2", 4);
+  EXPECT_EQ(two_hosts.threads, 2);
+  EXPECT_EQ(two_hosts.busiest_host, 2);
+  const RankPlacement one_host = rank_placement("0:a:1,1:a:1,2:b:1,3:a:1", 4);
+  EXPECT_EQ(one_host.threads, 1);
+  EXPECT_EQ(one_host.busiest_host, 3);
+  EXPECT_THROW(rank_placement("0:a:2,1:a:1", 3), std::invalid_argument);  // uneven
+  EXPECT_THROW(rank_placement("0:a:2,1:a:2", 6), std::invalid_argument);  // not P
+  EXPECT_THROW(rank_placement("", 4), std::invalid_argument);
+  EXPECT_THROW(rank_placement("0:a:x", 1), std::invalid_argument);
+  EXPECT_THROW(rank_placement("0:2", 2), std::invalid_argument);  // no host
 }
 
 }  // namespace lbb

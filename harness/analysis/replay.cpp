@@ -90,7 +90,7 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
   out.workload = text_of(info, "workload");
   out.label = text_of(info, "balancer");
   out.sweep = text_of(info, "sweep");
-  out.processors = static_cast<int>(number_of(info, "processors"));
+  out.processors = out.processors_on_a_host = static_cast<int>(number_of(info, "processors"));
   out.measured_wall = number_of(info, "wall_total");
   out.measured_makespan = number_of(info, "makespan_total");
   try {
@@ -107,7 +107,9 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
     SimSettings run_settings = settings;
     if (executor == "mpi") {
-      run_settings.rank_threads = threads_per_rank(text_of(info, "ranks"), spec.processors);
+      const RankPlacement placed = rank_placement(text_of(info, "ranks"), spec.processors);
+      run_settings.rank_threads = placed.threads;
+      out.processors_on_a_host = placed.busiest_host;
       recorded->read_rank_traffic(archive, info.id);
     }
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
@@ -132,24 +134,28 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
   return out;
 }
 
-int threads_per_rank(const std::string& ranks, int processors) {
+RankPlacement rank_placement(const std::string& ranks, int processors) {
   int count = 0, threads = 0;
+  std::map<std::string, int> on_host;
   std::istringstream in(ranks);
   for (std::string rank; std::getline(in, rank, ',');) {
-    const std::size_t colon = rank.rfind(':');
+    const std::size_t host = rank.find(':'), colon = rank.rfind(':');
     int t = 0;
     const char* end = rank.data() + rank.size();
-    if (colon == std::string::npos || std::from_chars(rank.data() + colon + 1, end, t).ptr != end ||
-        t < 1 || (count > 0 && t != threads))
+    if (host == colon || std::from_chars(rank.data() + colon + 1, end, t).ptr != end || t < 1 ||
+        (count > 0 && t != threads))
       throw std::invalid_argument("ranks '" + ranks + "': not rank:host:threads, the same " +
                                   "threads on every rank");
     threads = t;
     ++count;
+    on_host[rank.substr(host + 1, colon - host - 1)] += t;
   }
   if (count == 0 || count * threads != processors)
     throw std::invalid_argument("ranks '" + ranks + "' do not make up its " +
                                 std::to_string(processors) + " processors");
-  return threads;
+  RankPlacement out{threads, 0};
+  for (const auto& [name, held] : on_host) out.busiest_host = std::max(out.busiest_host, held);
+  return out;
 }
 
 std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings) {

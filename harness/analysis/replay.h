@@ -18,6 +18,7 @@ namespace lbb {
 struct ReplayedRun {
   std::string run, workload, label, sweep;
   int processors = 0;
+  int processors_on_a_host = 0;   // the most one host ran: a run across ranks may span hosts
   bool bulk_synchronous = true;   // balanced between steps, or not at all (no in-step scheme)
   std::string skipped;            // non-empty: why it was not replayed
   double predicted = 0;           // s, sum of the simulated step makespans
@@ -36,10 +37,13 @@ struct ReplayedRun {
 // run, no module detail, ...) comes back skipped, with why.
 ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
                        const SimSettings& settings);
-// Processors per rank of a run across MPI ranks from its `ranks` attribute (rank:host:threads,
-// one per rank, comma-separated); throws std::invalid_argument unless every rank has the same
-// threads and they make up `processors`.
-int threads_per_rank(const std::string& ranks, int processors);
+// Where a run across MPI ranks ran, from its `ranks` attribute (rank:host:threads, one per rank,
+// comma-separated): processors per rank, and the most processors on one host. Throws
+// std::invalid_argument unless every rank has the same threads and they make up `processors`.
+struct RankPlacement {
+  int threads = 0, busiest_host = 0;
+};
+RankPlacement rank_placement(const std::string& ranks, int processors);
 // A recorded run's exchanges per step (harness/sim/network_fit.h), from its own config; 0: unknown.
 int recorded_exchanges_per_step(const RunInfo& info);
 // Every complete run of the archive, through replay_run.

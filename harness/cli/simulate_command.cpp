@@ -76,7 +76,7 @@ std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReade
               << std::setprecision(1) << std::setw(8) << 100 * r.cpu_error() << "%  "
               << (r.reproduced ? "yes" : "no: " + r.difference) << "\n";
     std::cout.unsetf(std::ios::floatfield);
-    if (r.bulk_synchronous && r.processors <= available[r.run]) {
+    if (r.bulk_synchronous && r.processors_on_a_host <= available[r.run]) {
       errors.push_back(std::abs(r.error()));
       cpu_errors.push_back(std::abs(r.cpu_error()));
     }
@@ -98,7 +98,7 @@ std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReade
               << tau(a.tau) << "  tau(makespan) = " << std::setw(6) << tau(a.tau_makespan) << "\n";
   if (errors.empty()) return replayed;
   std::cout << "median |error| of the " << errors.size()
-            << " bulk-synchronous runs at P <= the host's available processors: "
+            << " bulk-synchronous runs at P (on a host) <= the host's available processors: "
             << std::setprecision(3) << 100 * stats::median(errors) << "% against wall time, "
             << 100 * stats::median(cpu_errors) << "% against the modelled makespan\n";
   return replayed;
