@@ -2,7 +2,8 @@
 // Validation before extrapolation (`lbbench simulate --replay ARCHIVE`): every real run archived
 // with module detail is simulated again on its own recorded costs, under its own balancers, and
 // the simulation's makespan is set beside what the run measured. A run across MPI ranks is replayed
-// knowing its ranks: its exchange, decision messages and moves across ranks at the network's rates.
+// knowing its ranks: its exchange and decision broadcasts at the ranks' collective rates, its moves
+// across ranks at the network's.
 // A run replayed with its own balancer must make the very decisions it made: the same owners every
 // step and the same migrations (`reproduced`), since its balancer sees the view the real one saw.
 #include <optional>

@@ -43,10 +43,11 @@ struct SimSettings {
   double migration_seconds(std::int64_t modules, double bytes) const {
     return static_cast<double>(modules) * latency + (bandwidth > 0 ? bytes / bandwidth : 0.0);
   }
-  // A move or the ranks' messages across ranks: `messages` latencies plus bytes / bandwidth.
+  // Modules moved across ranks: one latency each plus bytes / bandwidth.
   double network_seconds(double messages, double bytes) const {
     return messages * network_latency + (network_bandwidth > 0 ? bytes / network_bandwidth : 0.0);
   }
+  // The ranks' collectives: `messages` exchange latencies plus bytes / exchange bandwidth.
   double rank_exchange_seconds(double messages, double bytes) const {
     return messages * rank_exchange_latency +
            (rank_exchange_bandwidth > 0 ? bytes / rank_exchange_bandwidth : 0.0);

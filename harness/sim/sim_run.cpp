@@ -419,9 +419,8 @@ void SimRun::decide(int s) {
 // A run across MPI ranks: after each phase every rank receives every other's outputs (and, for a
 // finish_step reading states, every state), and rank 0 broadcasts a centralised decision to the
 // others, collectives both, at the exchange's rates; charged to the step's serial part, as the mpi
-// executor records its exchange. The bytes are what the run
-// recorded (exchange_bytes: the states shared for finish_step change size each step, which the
-// workload's outputs alone would miss).
+// executor records its exchange. The bytes are what the run recorded (exchange_bytes: the states
+// shared for finish_step change size each step, which the workload's outputs alone would miss).
 double SimRun::rank_messages_seconds(int s) const {
   if (settings_.rank_threads <= 0) return 0;
   const int ranks = P_ / settings_.rank_threads;

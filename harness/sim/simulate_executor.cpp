@@ -54,7 +54,7 @@ std::vector<StepMetric> simulate_metrics() {
       {"sim_contention", "s, simulate: busy time the contention model added"},
       {"sim_exchange",
        "s, simulate: the application's exchange (sim_exchange: all), summed over processors; "
-       "replaying an mpi run, the ranks' exchange and decision messages (the step's serial part)"},
+       "replaying an mpi run, the ranks' exchange and decision broadcast (the step's serial part)"},
   };
 }
 
