@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "harness/config/run_spec.h"
 #include "harness/exec/execution.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/sim/cost_stream.h"
+#include "harness/sim/network_fit.h"
 #include "harness/sim/simulate_executor.h"
 #include "harness/stats/kendall.h"
 #include "harness/stats/sample_summary.h"
@@ -58,7 +61,27 @@ std::string first_difference(const ResultReader& archive, const std::string& run
   return "";
 }
 
+// The run's own config (of one run) and its workload, which must have persistent modules.
+std::pair<RunSpec, const WorkloadInfo*> recorded_spec(const RunInfo& info) {
+  Config config = load_config_text(text_of(info, "config_yaml"), info.id);
+  if (config.runs.size() != 1) throw std::invalid_argument("its config is not one run");
+  const WorkloadInfo* workload = find_workload_kind(config.runs.front().workload);
+  if (!workload) throw std::invalid_argument("unknown workload " + config.runs.front().workload);
+  if (!workload->make)
+    throw std::invalid_argument(config.runs.front().workload + " has no persistent modules");
+  return {config.runs.front(), workload};
+}
+
 }  // namespace
+
+int recorded_exchanges_per_step(const RunInfo& info) {
+  try {
+    const auto [spec, workload] = recorded_spec(info);
+    return exchanges_per_step(*workload->make(spec.workload_params));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
 
 ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
                        const SimSettings& settings) {
@@ -67,27 +90,28 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
   out.workload = text_of(info, "workload");
   out.label = text_of(info, "balancer");
   out.sweep = text_of(info, "sweep");
-  out.processors = static_cast<int>(number_of(info, "processors"));
+  out.processors = out.processors_on_a_host = static_cast<int>(number_of(info, "processors"));
   out.measured_wall = number_of(info, "wall_total");
   out.measured_makespan = number_of(info, "makespan_total");
   try {
-    // A run across MPI ranks (mpi) is bulk-synchronous too: the simulator knows no ranks, so it
-    // charges every move at --latency/--bandwidth and none of the ranks' exchange.
-    if (const std::string executor = text_of(info, "executor");
-        executor != "bsp" && executor != "mpi")
+    // A run across MPI ranks (mpi) is bulk-synchronous too.
+    const std::string executor = text_of(info, "executor");
+    if (executor != "bsp" && executor != "mpi")
       throw std::invalid_argument("executor " + executor +
                                   ": replay reproduces bulk-synchronous (bsp, mpi) runs");
-    Config config = load_config_text(text_of(info, "config_yaml"), info.id);
-    if (config.runs.size() != 1) throw std::invalid_argument("its config is not one run");
-    RunSpec spec = config.runs.front();
-    const WorkloadInfo* workload = find_workload_kind(spec.workload);
-    if (!workload) throw std::invalid_argument("unknown workload " + spec.workload);
+    auto [spec, workload] = recorded_spec(info);
     const bool resume = spec.warmup > 0;
     const std::vector<double> speed =
         spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
-    if (!workload->make) throw std::invalid_argument(spec.workload + " has no persistent modules");
     const int phases = workload->make(spec.workload_params)->phases();
     auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
+    SimSettings run_settings = settings;
+    if (executor == "mpi") {
+      const RankPlacement placed = rank_placement(text_of(info, "ranks"), spec.processors);
+      run_settings.rank_threads = placed.threads;
+      out.processors_on_a_host = placed.busiest_host;
+      recorded->read_rank_traffic(archive, info.id);
+    }
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
       out.bulk_synchronous = b->role != BalancerRole::kInStep && b->role != BalancerRole::kChoice;
     spec.executor = "simulate";
@@ -96,7 +120,7 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     spec.warmup = 0;
     spec.steps = recorded->steps();
     const auto execution = module_execution([&](const RunSpec&) {
-      return std::make_unique<SimulateExecutor>(settings, recorded);
+      return std::make_unique<SimulateExecutor>(run_settings, recorded);
     })(spec, *workload);
     CollectingSink sink;
     execution->run(sink);
@@ -107,6 +131,30 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
   } catch (const std::exception& e) {
     out.skipped = e.what();
   }
+  return out;
+}
+
+RankPlacement rank_placement(const std::string& ranks, int processors) {
+  int count = 0, threads = 0;
+  std::map<std::string, int> on_host;
+  std::istringstream in(ranks);
+  for (std::string rank; std::getline(in, rank, ',');) {
+    const std::size_t host = rank.find(':'), colon = rank.rfind(':');
+    int t = 0;
+    const char* end = rank.data() + rank.size();
+    if (host == colon || std::from_chars(rank.data() + colon + 1, end, t).ptr != end || t < 1 ||
+        (count > 0 && t != threads))
+      throw std::invalid_argument("ranks '" + ranks + "': not rank:host:threads, the same " +
+                                  "threads on every rank");
+    threads = t;
+    ++count;
+    on_host[rank.substr(host + 1, colon - host - 1)] += t;
+  }
+  if (count == 0 || count * threads != processors)
+    throw std::invalid_argument("ranks '" + ranks + "' do not make up its " +
+                                std::to_string(processors) + " processors");
+  RankPlacement out{threads, 0};
+  for (const auto& [name, held] : on_host) out.busiest_host = std::max(out.busiest_host, held);
   return out;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // Validation before extrapolation (`lbbench simulate --replay ARCHIVE`): every real run archived
 // with module detail is simulated again on its own recorded costs, under its own balancers, and
-// the simulation's makespan is set beside what the run measured. A run replayed with its own
-// balancer must make the very decisions it made: the same owners every step and the same
-// migrations (`reproduced`), since its balancer sees the view the real one saw.
+// the simulation's makespan is set beside what the run measured. A run across MPI ranks is replayed
+// knowing its ranks: its exchange and decision broadcasts at the ranks' collective rates, its moves
+// across ranks at the network's.
+// A run replayed with its own balancer must make the very decisions it made: the same owners every
+// step and the same migrations (`reproduced`), since its balancer sees the view the real one saw.
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@ namespace lbb {
 struct ReplayedRun {
   std::string run, workload, label, sweep;
   int processors = 0;
+  int processors_on_a_host = 0;   // the most one host ran: a run across ranks may span hosts
   bool bulk_synchronous = true;   // balanced between steps, or not at all (no in-step scheme)
   std::string skipped;            // non-empty: why it was not replayed
   double predicted = 0;           // s, sum of the simulated step makespans
@@ -35,6 +38,15 @@ struct ReplayedRun {
 // run, no module detail, ...) comes back skipped, with why.
 ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
                        const SimSettings& settings);
+// Where a run across MPI ranks ran, from its `ranks` attribute (rank:host:threads, one per rank,
+// comma-separated): processors per rank, and the most processors on one host. Throws
+// std::invalid_argument unless every rank has the same threads and they make up `processors`.
+struct RankPlacement {
+  int threads = 0, busiest_host = 0;
+};
+RankPlacement rank_placement(const std::string& ranks, int processors);
+// A recorded run's exchanges per step (harness/sim/network_fit.h), from its own config; 0: unknown.
+int recorded_exchanges_per_step(const RunInfo& info);
 // Every complete run of the archive, through replay_run.
 std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings);
 

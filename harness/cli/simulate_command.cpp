@@ -1,6 +1,7 @@
 // `lbbench simulate --replay ARCHIVE`: each real run replayed on its recorded costs under its own
 // strategy (harness/analysis/replay.h), predicted vs measured makespan and the strategies' ranking
-// agreement; `lbbench simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
+// agreement (an mpi run's ranks charged at the --network-* and --exchange-* rates); `lbbench
+// simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
 // at several P (harness/sim/contention_fit.h), and the network's latency and bandwidth from runs
 // across MPI ranks (harness/sim/network_fit.h).
 #include <CLI/CLI.hpp>
@@ -75,7 +76,7 @@ std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReade
               << std::setprecision(1) << std::setw(8) << 100 * r.cpu_error() << "%  "
               << (r.reproduced ? "yes" : "no: " + r.difference) << "\n";
     std::cout.unsetf(std::ios::floatfield);
-    if (r.bulk_synchronous && r.processors <= available[r.run]) {
+    if (r.bulk_synchronous && r.processors_on_a_host <= available[r.run]) {
       errors.push_back(std::abs(r.error()));
       cpu_errors.push_back(std::abs(r.cpu_error()));
     }
@@ -97,7 +98,7 @@ std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReade
               << tau(a.tau) << "  tau(makespan) = " << std::setw(6) << tau(a.tau_makespan) << "\n";
   if (errors.empty()) return replayed;
   std::cout << "median |error| of the " << errors.size()
-            << " bulk-synchronous runs at P <= the host's available processors: "
+            << " bulk-synchronous runs at P (on a host) <= the host's available processors: "
             << std::setprecision(3) << 100 * stats::median(errors) << "% against wall time, "
             << 100 * stats::median(cpu_errors) << "% against the modelled makespan\n";
   return replayed;
@@ -113,6 +114,36 @@ void print_calibration(const ContentionFit& fit) {
             << "\nuse: execution: { executor: simulate, sim_contention: " << fit.c << " }\n";
 }
 
+// One fitted link: "L = ... s, B = ... B/s" and the fit's error.
+void print_link(const char* what, const LinkFit& fit) {
+  std::cout << "  " << what << ", from " << fit.steps << " steps: L = " << std::setprecision(4)
+            << fit.latency << " s, B = " << fit.bandwidth << " B/s"
+            << (fit.bandwidth == 0 ? " (bytes' term fitted as free)" : "")
+            << "; median |fitted / measured - 1| = " << fit.median_error << "\n";
+}
+
+// The network's two fits and the settings that pass them on.
+void print_network(const NetworkFit& net, bool after) {
+  std::cout << (after ? "\n" : "") << "network, from " << net.runs
+            << " runs across MPI ranks: seconds = L messages + bytes / B\n";
+  if (net.moves.steps > 0) print_link("moves across ranks (one message each)", net.moves);
+  if (net.exchange.steps > 0)
+    print_link("the ranks' exchange after each phase (a message from each other rank)",
+               net.exchange);
+  std::ostringstream replay;
+  replay << std::setprecision(4);
+  if (net.moves.steps > 0) {
+    std::cout << "use: execution: { executor: simulate, sim_latency: " << std::setprecision(4)
+              << net.moves.latency << ", sim_bandwidth: " << net.moves.bandwidth << " }\n";
+    replay << " --network-latency " << net.moves.latency << " --network-bandwidth "
+           << net.moves.bandwidth;
+  }
+  if (net.exchange.steps > 0)
+    replay << " --exchange-latency " << net.exchange.latency << " --exchange-bandwidth "
+           << net.exchange.bandwidth;
+  std::cout << "replay: lbbench simulate --replay SET" << replay.str() << "\n";
+}
+
 // Each fit the set's runs allow: contention from runs at several P, the network from runs across
 // MPI ranks; neither: the reasons of both.
 void print_calibrations(const ResultReader& archive) {
@@ -125,15 +156,7 @@ void print_calibrations(const ResultReader& archive) {
     why = e.what();
   }
   try {
-    const NetworkFit net = fit_network(archive);
-    std::cout << (any ? "\n" : "") << "network, from " << net.steps
-              << " steps that moved modules across MPI ranks in " << net.runs
-              << " runs: seconds = L messages + bytes / B, L = " << std::setprecision(4)
-              << net.latency << " s, B = " << net.bandwidth << " B/s"
-              << (net.bandwidth == 0 ? " (bytes' term fitted as free)" : "")
-              << "; median |fitted / measured - 1| over the steps = " << net.median_error
-              << "\nuse: execution: { executor: simulate, sim_latency: " << net.latency
-              << ", sim_bandwidth: " << net.bandwidth << " }\n";
+    print_network(fit_network(archive, recorded_exchanges_per_step), any);
     any = true;
   } catch (const std::invalid_argument& e) {
     why += std::string(why.empty() ? "" : "; ") + e.what();
@@ -162,6 +185,23 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--latency", settings->latency, "replay: s charged per migrated module")
       ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
   cmd->add_option("--bandwidth", settings->bandwidth, "replay: B/s for migrated bytes; 0: free")
+      ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
+  // A latency is the cost per message (a module moved across ranks, or one rank's part of an
+  // exchange or broadcast): no separate per-message key.
+  cmd->add_option("--network-latency", settings->network_latency,
+                  "replay of mpi runs: s per module moved across ranks, as --calibrate fits it; "
+                  "moves within a rank pay --latency")
+      ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
+  cmd->add_option("--network-bandwidth", settings->network_bandwidth,
+                  "replay of mpi runs: B/s across ranks, as --calibrate fits it; 0: free")
+      ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
+  cmd->add_option("--exchange-latency", settings->rank_exchange_latency,
+                  "replay of mpi runs: s per message of the ranks' exchange after each phase "
+                  "and of a decision's broadcast (one from, or to, each other rank), as "
+                  "--calibrate fits it")
+      ->check(checked_as(*find_spec(execution_specs(), "sim_latency")));
+  cmd->add_option("--exchange-bandwidth", settings->rank_exchange_bandwidth,
+                  "replay of mpi runs: B/s of the ranks' exchange, as --calibrate fits it; 0: free")
       ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
   cmd->callback([replay, calibrate, settings] {
     if (replay->empty() && calibrate->empty()) {

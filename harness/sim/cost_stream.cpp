@@ -56,6 +56,23 @@ std::span<const double> RecordedStream::recorded_busy(int step, int) const {
           static_cast<std::size_t>(processors_)};
 }
 
+RankTraffic RecordedStream::recorded_traffic(int step) const {
+  return step >= 0 && step < static_cast<int>(traffic_.size()) ? traffic_[step] : RankTraffic{};
+}
+
+void RecordedStream::read_rank_traffic(const ResultReader& archive, const std::string& run) {
+  const std::vector<double> exchange = archive.read_series(run, "metric/exchange_bytes");
+  const std::vector<double> messages = archive.read_series(run, "metric/balance_messages");
+  const std::vector<double> bytes = archive.read_series(run, "metric/balance_bytes");
+  if (static_cast<int>(exchange.size()) != steps_ || messages.size() != exchange.size() ||
+      bytes.size() != exchange.size())
+    throw std::invalid_argument("run " + run + ": metric/exchange_bytes, balance_messages and " +
+                                "balance_bytes of every step needed");
+  traffic_.clear();
+  for (std::size_t s = 0; s < exchange.size(); ++s)
+    traffic_.push_back({exchange[s], messages[s], bytes[s]});
+}
+
 std::string recorded_run_for(const ResultReader& archive, const std::string& run,
                              const std::string& workload, int processors) {
   for (const RunInfo& info : archive.runs()) {

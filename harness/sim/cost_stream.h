@@ -16,6 +16,12 @@ namespace lbb {
 
 class ResultReader;
 
+// What the ranks of a recorded run across MPI ranks sent each other in a step besides the moved
+// states (harness/mpi/'s metrics exchange_bytes, balance_messages, balance_bytes).
+struct RankTraffic {
+  double exchange_bytes = 0, balance_messages = 0, balance_bytes = 0;
+};
+
 class CostStream {
  public:
   virtual ~CostStream() = default;
@@ -28,6 +34,7 @@ class CostStream {
   virtual std::span<const double> recorded_busy(int /*step*/, int /*phase*/ = 0) const {
     return {};
   }
+  virtual RankTraffic recorded_traffic(int /*step*/) const { return {}; }
   virtual int steps() const { return -1; }  // -1: as many as asked for
   // Owners of a phase to start from instead of the static partition (a recorded run that had
   // warm-up steps starts where they left it); empty: partition.
@@ -67,6 +74,10 @@ class RecordedStream final : public CostStream {
   const std::vector<double>& nominal(int step, int phase) override;
   std::span<const int> recorded_owner(int step, int phase) const override;
   std::span<const double> recorded_busy(int step, int phase) const override;
+  RankTraffic recorded_traffic(int step) const override;
+  // Reads the run's RankTraffic (a run across MPI ranks); throws std::invalid_argument when it
+  // lacks them.
+  void read_rank_traffic(const ResultReader& archive, const std::string& run);
   int steps() const override { return steps_; }
   std::span<const int> start_owner(int phase) const override {
     return resume_ ? recorded_owner(0, phase) : std::span<const int>{};
@@ -79,6 +90,7 @@ class RecordedStream final : public CostStream {
   bool resume_ = false;
   std::vector<double> speed_, cost_, busy_, row_;
   std::vector<int> owner_;
+  std::vector<RankTraffic> traffic_;  // per step; empty: none recorded
 };
 
 // The first complete run of `archive` with module detail for `workload` at P processors, or

@@ -1,5 +1,6 @@
 #include "harness/sim/network_fit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -7,48 +8,98 @@
 
 namespace lbb {
 
-NetworkFit fit_network(const ResultReader& archive) {
-  struct Step {
-    double messages, bytes, seconds;
-  };
-  std::vector<Step> steps;
+namespace {
+
+struct Sample {
+  double messages, bytes, seconds;
+};
+
+struct Rates {
+  double latency = 0, per_byte = 0;
+  double relative_error(const Sample& s) const {
+    return (latency * s.messages + per_byte * s.bytes) / s.seconds - 1;
+  }
+};
+
+// Weighted least squares of t = L m + x b, x = 1 / B, each term clamped at 0.
+Rates solve(const std::vector<Sample>& samples, const std::vector<double>& weight) {
+  double mm = 0, mb = 0, bb = 0, mt = 0, bt = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
+    const double w = weight[i];
+    mm += w * s.messages * s.messages, mb += w * s.messages * s.bytes, bb += w * s.bytes * s.bytes;
+    mt += w * s.messages * s.seconds, bt += w * s.bytes * s.seconds;
+  }
+  const double det = mm * bb - mb * mb;
+  Rates r{det != 0 ? (mt * bb - bt * mb) / det : mt / mm, det != 0 ? (mm * bt - mb * mt) / det : 0};
+  if (r.per_byte < 0) r = {mt / mm, 0};  // one term alone, refitted
+  if (r.latency < 0) r = {0, bb > 0 ? bt / bb : 0};
+  return r;
+}
+
+// The rates of the least sum of |fitted / measured - 1|, by iteratively reweighted least squares
+// (each round weighs a step 1 / (t^2 |its last relative error|)).
+LinkFit fit_link(const std::vector<Sample>& samples) {
+  LinkFit fit;
+  if (samples.empty()) return fit;
+  std::vector<double> weight(samples.size());
+  Rates r;
+  for (int round = 0; round < 50; ++round) {
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const double t = samples[i].seconds;
+      const double e = round == 0 ? 1.0 : std::max(std::abs(r.relative_error(samples[i])), 1e-6);
+      weight[i] = 1 / (t * t * e);
+    }
+    r = solve(samples, weight);
+  }
+  fit.latency = r.latency;
+  fit.bandwidth = r.per_byte > 0 ? 1 / r.per_byte : 0;
+  fit.steps = static_cast<int>(samples.size());
+  std::vector<double> errors;
+  for (const Sample& s : samples) errors.push_back(std::abs(r.relative_error(s)));
+  fit.median_error = stats::median(errors);
+  return fit;
+}
+
+}  // namespace
+
+int exchanges_per_step(const Workload& workload) {
+  return workload.phases() + (workload.finish_step_reads_states() ? 1 : 0);
+}
+
+NetworkFit fit_network(const ResultReader& archive,
+                       const std::function<int(const RunInfo&)>& exchanges) {
+  std::vector<Sample> moves, exchanged;
   NetworkFit fit;
+  auto series = [&](const RunInfo& info, const char* name) {
+    return archive.read_series(info.id, std::string("metric/") + name);
+  };
   for (const RunInfo& info : archive.runs()) {
     const auto executor = info.text.find("executor");
     const auto status = info.text.find("status");
     if (executor == info.text.end() || executor->second != "mpi" || status == info.text.end() ||
         status->second != "complete")
       continue;
-    const auto m = archive.read_series(info.id, "metric/remote_migrations");
-    const auto b = archive.read_series(info.id, "metric/remote_bytes");
-    const auto t = archive.read_series(info.id, "metric/remote_seconds");
+    const auto m = series(info, "remote_migrations"), b = series(info, "remote_bytes"),
+               t = series(info, "remote_seconds");
     if (m.size() != b.size() || m.size() != t.size()) continue;
     ++fit.runs;
     for (std::size_t s = 0; s < m.size(); ++s)
-      if (m[s] > 0 && t[s] > 0 && std::isfinite(b[s])) steps.push_back({m[s], b[s], t[s]});
+      if (m[s] > 0 && t[s] > 0 && std::isfinite(b[s])) moves.push_back({m[s], b[s], t[s]});
+    const auto ranks = info.number.find("mpi_ranks");
+    const int per_step = exchanges && ranks != info.number.end() ? exchanges(info) : 0;
+    const double messages = per_step > 0 ? (ranks->second - 1) * per_step : 0;
+    if (messages <= 0) continue;
+    const auto xb = series(info, "exchange_bytes"), xt = series(info, "exchange_seconds");
+    for (std::size_t s = 0; s < xb.size() && s < xt.size(); ++s)
+      if (xt[s] > 0 && std::isfinite(xb[s])) exchanged.push_back({messages, xb[s], xt[s]});
   }
-  if (steps.empty())
+  if (moves.empty() && exchanged.empty())
     throw std::invalid_argument(
         "network calibration needs runs across MPI ranks (mpirun -np R "
-        "lbbench run) whose balancers moved modules between ranks");
-  // Normal equations of t = L m + x b, x = 1 / B.
-  double mm = 0, mb = 0, bb = 0, mt = 0, bt = 0;
-  for (const Step& s : steps) {
-    mm += s.messages * s.messages, mb += s.messages * s.bytes, bb += s.bytes * s.bytes;
-    mt += s.messages * s.seconds, bt += s.bytes * s.seconds;
-  }
-  const double det = mm * bb - mb * mb;
-  double latency = det != 0 ? (mt * bb - bt * mb) / det : mt / mm;
-  double per_byte = det != 0 ? (mm * bt - mb * mt) / det : 0;
-  if (per_byte < 0) per_byte = 0, latency = mt / mm;  // one term alone, refitted
-  if (latency < 0) latency = 0, per_byte = bb > 0 ? bt / bb : 0;
-  fit.latency = latency;
-  fit.bandwidth = per_byte > 0 ? 1 / per_byte : 0;
-  fit.steps = static_cast<int>(steps.size());
-  std::vector<double> errors;
-  for (const Step& s : steps)
-    errors.push_back(std::abs((latency * s.messages + per_byte * s.bytes) / s.seconds - 1));
-  fit.median_error = stats::median(errors);
+        "lbbench run) whose balancers moved modules between ranks or whose ranks exchanged");
+  fit.moves = fit_link(moves);
+  fit.exchange = fit_link(exchanged);
   return fit;
 }
 

@@ -12,6 +12,7 @@
 #include "harness/base/clock.h"
 #include "harness/base/platform_emulation.h"
 #include "harness/exec/conservation.h"
+#include "harness/sim/network_fit.h"
 
 namespace lbb {
 
@@ -234,9 +235,13 @@ void SimRun::run_groups(int s) {
   for (auto& group : groups_) run_group(s, *group);
 }
 
-// Module m's state is copied to processor `to`, charged to the receiver.
+// Module m's state is copied to processor `to`, charged to the receiver: one message at the
+// network's rates when it crosses ranks.
 void SimRun::copy(int m, int to, double& charge) {
-  const double seconds = settings_.migration_seconds(1, static_cast<double>(bytes_[m]));
+  const double bytes = static_cast<double>(bytes_[m]);
+  const double seconds = settings_.across_ranks(where_[m], to)
+                             ? settings_.network_seconds(1, bytes)
+                             : settings_.migration_seconds(1, bytes);
   charge += seconds;
   charges_.migration += seconds;
   ProcessorTimes& t = recorder_.processor(to);
@@ -411,6 +416,20 @@ void SimRun::decide(int s) {
   lists_ = modules_by_processor(owner_, P_);
 }
 
+// A run across MPI ranks: after each phase every rank receives every other's outputs (and, for a
+// finish_step reading states, every state), and rank 0 broadcasts a centralised decision to the
+// others, collectives both, at the exchange's rates; charged to the step's serial part, as the mpi
+// executor records its exchange. The bytes are what the run recorded (exchange_bytes: the states
+// shared for finish_step change size each step, which the workload's outputs alone would miss).
+double SimRun::rank_messages_seconds(int s) const {
+  if (settings_.rank_threads <= 0) return 0;
+  const int ranks = P_ / settings_.rank_threads;
+  const RankTraffic t = costs_.recorded_traffic(s);
+  return settings_.rank_exchange_seconds(
+             static_cast<double>((ranks - 1) * exchanges_per_step(workload_)), t.exchange_bytes) +
+         settings_.rank_exchange_seconds(t.balance_messages, t.balance_bytes);
+}
+
 // The step's record from the model's state: bookkeeping, timed apart from the model (run --costs).
 void SimRun::close_step(int s) {
   const double c0 = thread_cpu_now();
@@ -422,7 +441,9 @@ void SimRun::close_step(int s) {
     t.load.loaded = level_[p] * busy;
   }
   const double predicted_before = rec_.predicted_before, predicted_after = rec_.predicted_after;
-  recorder_.close(rec_, 0.0, 0.0);
+  const double ranks_messages = rank_messages_seconds(s);
+  charges_.exchange += ranks_messages;
+  recorder_.close(rec_, ranks_messages, 0.0);
   rec_.predicted_before = predicted_before;
   rec_.predicted_after = predicted_after;
   rec_.wall = rec_.compute_wall = rec_.makespan;  // modelled: no wall clock means anything here

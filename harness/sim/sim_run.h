@@ -42,6 +42,7 @@ class SimRun {
   void decide(int s);
   void copy(int m, int to, double& charge);
   void copy_for_next_phase();
+  double rank_messages_seconds(int s) const;
   void close_step(int s);
   double on(int m, int p) const { return nominal_[m] / rate_[p]; }  // seconds m takes on p
 

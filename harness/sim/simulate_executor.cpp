@@ -53,7 +53,8 @@ std::vector<StepMetric> simulate_metrics() {
       {"sim_decision", "s, simulate: balancer decision time charged, measured or modelled"},
       {"sim_contention", "s, simulate: busy time the contention model added"},
       {"sim_exchange",
-       "s, simulate: the application's exchange (sim_exchange: all), summed over processors"},
+       "s, simulate: the application's exchange (sim_exchange: all), summed over processors; "
+       "replaying an mpi run, the ranks' exchange and decision broadcast (the step's serial part)"},
   };
 }
 

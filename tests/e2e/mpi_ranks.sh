@@ -28,18 +28,34 @@ for ranks in 2 4; do
 done
 "$lbbench" export "$tmp/one" --to "$tmp/one.csv" > /dev/null || fail "export one"
 /usr/bin/python3 tests/e2e/check_mpi_ranks.py "$tmp/one.csv" "$tmp/r2.csv:2" "$tmp/r4.csv:4" || fail "results"
-# The simulator's network charges fitted from the moves across ranks, and the runs replayed: a
-# between-step balancer's decisions come back exactly (the simulator charges no exchange, so its
-# makespan stays far below an MPI run's: the replay's error column says by how much).
+# The simulator's network charges fitted from the moves across ranks and the ranks' exchanges,
+# and the runs replayed: a between-step balancer's decisions come back exactly, with and without
+# those charges; with them, the ranks' exchange brings the predicted makespan from far below the
+# runs' modelled makespan into a band measured in docs/evidence/replay-mpi-2026-11-28.md.
 "$lbbench" simulate --calibrate "$tmp/r4" > "$tmp/calibrate.txt" 2>&1 &&
-  grep -E "^network, from [0-9]+ steps that moved modules across MPI ranks" "$tmp/calibrate.txt" > /dev/null ||
+  grep -E "^  the ranks' exchange after each phase .*, from [0-9]+ steps: L = " "$tmp/calibrate.txt" > /dev/null ||
   { fail "calibrate"; cat "$tmp/calibrate.txt"; }
-"$lbbench" simulate --replay "$tmp/r4" > "$tmp/replay.txt" 2>&1 || { fail "replay"; tail "$tmp/replay.txt"; }
-for b in cyclic greedy diffusion; do
-  [ "$(awk -v b="$b" '$3 == b && $NF == "yes"' "$tmp/replay.txt" | wc -l)" = 4 ] ||
-    { fail "replay of $b's runs across ranks"; cat "$tmp/replay.txt"; }
+read -ra rates <<< "$(sed -n 's/^replay: lbbench simulate --replay SET //p' "$tmp/calibrate.txt")"
+"$lbbench" simulate --replay "$tmp/r4" > "$tmp/uncharged.txt" 2>&1 || { fail "replay"; tail "$tmp/uncharged.txt"; }
+"$lbbench" simulate --replay "$tmp/r4" "${rates[@]}" > "$tmp/replay.txt" 2>&1 ||
+  { fail "replay ${rates[*]}"; tail "$tmp/replay.txt"; }
+for t in uncharged replay; do
+  for b in cyclic greedy diffusion; do
+    [ "$(awk -v b="$b" '$3 == b && $NF == "yes"' "$tmp/$t.txt" | wc -l)" = 4 ] ||
+      { fail "$t of $b's runs across ranks"; cat "$tmp/$t.txt"; }
+  done
 done
-say "$(grep -o 'L = .* B/s' "$tmp/calibrate.txt"); replayed: $(grep -c ' yes$' "$tmp/replay.txt") runs reproduced"
+# Median error against the modelled makespan of the reproduced runs: -89 % to -77 % uncharged and
+# -28 % to +21 % charged over 16 runs of this test at load 1 on 2 cores (docs/evidence/
+# replay-mpi-2026-11-28.md has sittings at other loads). The band is loose: the exchange's time on
+# a shared host is noisy, and the decision's broadcast is charged but not in the modelled makespan.
+median() { awk '$NF == "yes" && $3 != "gddlb" { sub("%", "", $9); print $9 }' "$1" | sort -g |
+  awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+before=$(median "$tmp/uncharged.txt") after=$(median "$tmp/replay.txt")
+awk -v b="$before" -v a="$after" 'BEGIN { d = a < 0 ? -a : a; u = b < 0 ? -b : b
+  exit !(a > b + 10 && d < u && a > -70 && a < 70) }' ||
+  fail "the charged replay's median error $after % (uncharged $before %) is not nearer 0 within -70 % to +70 %"
+say "${rates[*]}; replayed: $(grep -c ' yes$' "$tmp/replay.txt") runs reproduced; median error against the modelled makespan $before % uncharged, $after % charged"
 
 # Rank 1 killed while the leader runs: mpirun ends the job (SIGTERM to rank 0). Killed once its
 # CPU clock shows the first run under way (0.5 s of CPU: past MPI's start), whatever the load.
