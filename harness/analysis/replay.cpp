@@ -106,6 +106,7 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     const int phases = workload->make(spec.workload_params)->phases();
     auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
     SimSettings run_settings = settings;
+    run_settings.replay_first_step = spec.warmup;
     if (executor == "mpi") {
       const RankPlacement placed = rank_placement(text_of(info, "ranks"), spec.processors);
       run_settings.rank_threads = placed.threads;

@@ -29,6 +29,9 @@ struct SimSettings {
   bool asynchronous = false;
   std::string replay_archive, replay_run;
   int replay_processors = 0;  // of the recorded run; 0: the simulation's
+  // The recorded run's warm-up steps: a replay starts at its first measured step, and a decision
+  // keyed to the step (random's draws) must see the step number the run's saw.
+  int replay_first_step = 0;
   // Replay of an mpi run: processors per rank, ids consecutive per rank (harness/mpi/'s
   // RankLayout); 0: one shared memory, every move a copy. `lbbench simulate --calibrate` fits both
   // rates; a latency is the cost per message.

@@ -400,8 +400,8 @@ void SimRun::decide(int s) {
       std::equal(recorded.begin(), recorded.end(), owner_.begin(), owner_.end())) {
     std::copy(busy.begin(), busy.end(), view_busy_.begin());
   }
-  const LoadView view =
-      views_.view(s, ViewLoads(seen_, bytes_).owners(owner_).busy_times(view_busy_));
+  const LoadView view = views_.view(s + settings_.replay_first_step,
+                                    ViewLoads(seen_, bytes_).owners(owner_).busy_times(view_busy_));
   // The thread CPU clock (a system call) only where the decision's own time is charged.
   const bool timed = settings_.measured_decisions;
   const double c0 = timed ? thread_cpu_now() : 0.0;
@@ -417,17 +417,22 @@ void SimRun::decide(int s) {
 }
 
 // A run across MPI ranks: after each phase every rank receives every other's outputs (and, for a
-// finish_step reading states, every state), and rank 0 broadcasts a centralised decision to the
-// others, collectives both, at the exchange's rates; charged to the step's serial part, as the mpi
-// executor records its exchange. The bytes are what the run recorded (exchange_bytes: the states
-// shared for finish_step change size each step, which the workload's outputs alone would miss).
+// finish_step reading states, every state), and the balancer's messages (rank 0's broadcast of a
+// centralised decision, a distributed pattern's loads and notices) go at the exchange's rates;
+// charged to the step's serial part, as the mpi executor records its exchange. The bytes are what
+// the run recorded (exchange_bytes: the states shared for finish_step change size each step, which
+// the workload's outputs alone would miss).
 double SimRun::rank_messages_seconds(int s) const {
   if (settings_.rank_threads <= 0) return 0;
   const int ranks = P_ / settings_.rank_threads;
   const RankTraffic t = costs_.recorded_traffic(s);
+  // The decision's messages are recorded summed over ranks: a centralised one's are rank 0's
+  // sends, in turn; a distributed pattern's ranks send at once, so a step waits for one's share.
+  const bool centralised = !balancer_ || balancer_->scope() == DecisionScope::kLeader;
+  const double share = centralised ? 1.0 : 1.0 / ranks;
   return settings_.rank_exchange_seconds(
              static_cast<double>((ranks - 1) * exchanges_per_step(workload_)), t.exchange_bytes) +
-         settings_.rank_exchange_seconds(t.balance_messages, t.balance_bytes);
+         settings_.rank_exchange_seconds(share * t.balance_messages, share * t.balance_bytes);
 }
 
 // The step's record from the model's state: bookkeeping, timed apart from the model (run --costs).
