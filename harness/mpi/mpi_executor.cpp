@@ -66,6 +66,7 @@ class MpiRun {
   void share_measurements(int s, int ph);
   void finish_step(int s);
   void decide(int s, int ph);
+  void gather_busy(std::vector<double>& busy, bool to_every_rank);
   void migrate(int ph);
   void close_step();
   Balancer* balancer_of(int ph) const {
@@ -295,7 +296,8 @@ void MpiRun::decide(int s, int ph) {
   const bool grouped = scope_[ph] == DecisionScope::kGroup, scoped = per_processor || grouped;
   std::vector<double> busy(P_);
   for (int p = 0; p < P_; ++p) busy[p] = recorder_.processor(p).phase[ph].busy;
-  if (!grouped) sum_over_ranks(busy);  // a group's go to its deciders alone
+  // A group's go to its deciders alone, and a processor's transfers read no busy time.
+  if (!grouped && !per_processor) gather_busy(busy, redundant);
   const LoadView view =
       views_.view(s, ViewLoads(nominal_differs_ ? nominal_[ph] : cost_[ph], bytes_)
                          .owners(owner_[ph])
@@ -341,6 +343,32 @@ void MpiRun::decide(int s, int ph) {
   owner_[ph] = std::move(d.owner);
   lists_[ph] = modules_by_processor(owner_[ph], P_);
   changed_ = true;
+}
+
+// The processors' busy times (Zaki et al.'s load function reads them) as the scheme's pattern
+// collects its loads: all to all for a distributed one, all to one (rank 0) for a centralised one;
+// counted as the decision's messages, each rank its own sends (close_step sums them).
+void MpiRun::gather_busy(std::vector<double>& busy, bool to_every_rank) {
+  const double part = static_cast<double>(ranks_.threads * sizeof(double));
+  const auto mine = std::span(busy).subspan(ranks_.first(), ranks_.threads);
+  if (to_every_rank) {
+    sum_over_ranks(busy);
+    step_[MpiExecutor::kBalanceMessages] += ranks_.ranks - 1;
+    step_[MpiExecutor::kBalanceBytes] += (ranks_.ranks - 1) * part;
+    return;
+  }
+  std::vector<std::vector<double>> to(ranks_.ranks);
+  std::vector<int> counts(ranks_.ranks, 0);
+  if (ranks_.rank != 0) {
+    to[0].assign(mine.begin(), mine.end());
+    step_[MpiExecutor::kBalanceMessages] += 1;
+    step_[MpiExecutor::kBalanceBytes] += part;
+  } else {
+    std::fill(counts.begin() + 1, counts.end(), ranks_.threads);
+  }
+  const auto received = send_receive(to, counts);
+  for (int r = 1; r < ranks_.ranks && ranks_.rank == 0; ++r)
+    std::copy(received[r].begin(), received[r].end(), busy.begin() + r * ranks_.threads);
 }
 
 // Each state goes to its owner in the next phase: across ranks as a message, within a rank as a
