@@ -42,10 +42,10 @@ constexpr std::pair<const char*, const char*> kFigureDocs[] = {
     {"local_bytes", "bytes of the states copied within a rank"},
     {"local_seconds", "s, CPU: the slowest processor's copies within its rank"},
     {"balance_messages",
-     "messages of the decisions, all ranks together: rank 0's to each other rank (centralised), "
-     "or each rank's loads to the ranks whose processors' scopes read them, then its transfers "
-     "to every other rank (scoped; docs/engine.md); a collective counts each rank's part to "
-     "each other rank"},
+     "messages of the decisions, all ranks together: the busy times to rank 0 and its owners "
+     "back (centralised), the busy times all to all (GDDLB), or each rank's loads to the ranks "
+     "whose processors' scopes read them, then its transfers or owners to every other rank "
+     "(scoped; docs/engine.md); a collective counts each rank's part to each other rank"},
     {"balance_bytes", "bytes of those messages"},
 };
 static_assert(std::size(kFigureDocs) == MpiExecutor::kFigures);
