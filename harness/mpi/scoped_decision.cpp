@@ -38,7 +38,7 @@ std::vector<UnitTransfer> share_rows(const std::vector<UnitTransfer>& mine, cons
   traffic.messages += ranks.ranks - 1;
   traffic.bytes += static_cast<std::int64_t>(bytes.size()) * (ranks.ranks - 1);
   std::vector<UnitTransfer> rows(all.size() / sizeof(UnitTransfer));
-  std::memcpy(rows.data(), all.data(), rows.size() * sizeof(UnitTransfer));
+  if (!rows.empty()) std::memcpy(rows.data(), all.data(), rows.size() * sizeof(UnitTransfer));
   return rows;
 }
 
@@ -109,7 +109,7 @@ std::vector<int> share_notices(const std::vector<int>& mine, const RankLayout& r
   traffic.messages += ranks.ranks - 1;
   traffic.bytes += static_cast<std::int64_t>(bytes.size()) * (ranks.ranks - 1);
   std::vector<int> pairs(all.size() / sizeof(int));
-  std::memcpy(pairs.data(), all.data(), pairs.size() * sizeof(int));
+  if (!pairs.empty()) std::memcpy(pairs.data(), all.data(), pairs.size() * sizeof(int));
   return pairs;
 }
 
