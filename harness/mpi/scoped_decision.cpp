@@ -29,17 +29,19 @@ LoadRoutes routes(DecisionScope scope, const Topology& topology, const RankLayou
   return out;
 }
 
-// This rank's processors' transfers to every rank, and every rank's back, in rank order.
-std::vector<UnitTransfer> share_rows(const std::vector<UnitTransfer>& mine, const RankLayout& ranks,
+// This rank's `mine` to every other rank, and every rank's back, concatenated in rank order
+// (the processors' transfers, or the groups' (module, owner) notices); counted in `traffic`.
+template <class T>
+std::vector<T> share_with_every_rank(const std::vector<T>& mine, const RankLayout& ranks,
                                      Traffic& traffic) {
   const auto bytes = std::as_bytes(std::span(mine));
   std::vector<std::size_t> offset;
   const std::vector<std::byte> all = allgather_bytes(bytes, ranks.ranks, offset);
   traffic.messages += ranks.ranks - 1;
   traffic.bytes += static_cast<std::int64_t>(bytes.size()) * (ranks.ranks - 1);
-  std::vector<UnitTransfer> rows(all.size() / sizeof(UnitTransfer));
-  if (!rows.empty()) std::memcpy(rows.data(), all.data(), rows.size() * sizeof(UnitTransfer));
-  return rows;
+  std::vector<T> out(all.size() / sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), all.data(), out.size() * sizeof(T));
+  return out;
 }
 
 }  // namespace
@@ -79,7 +81,7 @@ ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
   std::vector<UnitTransfer> mine;
   for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p)
     for (const UnitTransfer& t : rows_of(plan, p)) mine.push_back(t);
-  const std::vector<UnitTransfer> rows = share_rows(mine, ranks, out.traffic);
+  const std::vector<UnitTransfer> rows = share_with_every_rank(mine, ranks, out.traffic);
   out.decision = balancer.decide_planned(view, plan_of_rows(units.loads, rows));
   return out;
 }
@@ -99,19 +101,6 @@ struct Groups {
                        : rank >= ranks.rank_of(first(p)) && rank <= ranks.rank_of(last);
   }
 };
-
-// The (module, new owner) pairs of every group each rank publishes, from every rank.
-std::vector<int> share_notices(const std::vector<int>& mine, const RankLayout& ranks,
-                               Traffic& traffic) {
-  const auto bytes = std::as_bytes(std::span(mine));
-  std::vector<std::size_t> offset;
-  const std::vector<std::byte> all = allgather_bytes(bytes, ranks.ranks, offset);
-  traffic.messages += ranks.ranks - 1;
-  traffic.bytes += static_cast<std::int64_t>(bytes.size()) * (ranks.ranks - 1);
-  std::vector<int> pairs(all.size() / sizeof(int));
-  if (!pairs.empty()) std::memcpy(pairs.data(), all.data(), pairs.size() * sizeof(int));
-  return pairs;
-}
 
 }  // namespace
 
@@ -159,7 +148,7 @@ ScopedDecision decide_in_groups(Balancer& balancer, const LoadView& view,
   for (int m = 0; m < modules; ++m)
     if (groups.publisher(view.owner[m]) == ranks.rank && decided(m) != view.owner[m])
       notices.insert(notices.end(), {m, decided(m)});
-  const std::vector<int> pairs = share_notices(notices, ranks, out.traffic);
+  const std::vector<int> pairs = share_with_every_rank(notices, ranks, out.traffic);
   Owners owner(view.owner.begin(), view.owner.end());
   for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) owner[pairs[i]] = pairs[i + 1];
   for (int m = 0; m < modules; ++m)
