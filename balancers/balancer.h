@@ -88,6 +88,10 @@ enum class DecisionScope {
   // group's processors and the costs of their modules only; one processor of the group decides
   // for it (redundant() false) or each of them alike.
   kGroup,
+  // Horton 1993's multilevel scheme: the loads are summed up a tree of bisections of the
+  // processors, each node's host reading its children's sums, and each cut is decided top down
+  // by its host on those sums and the transfers its ancestors made into its halves.
+  kTree,
 };
 std::string_view scope_name(DecisionScope scope);  // "leader", "all", "neighbours", ...
 

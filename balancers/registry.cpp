@@ -98,6 +98,8 @@ std::string_view scope_name(DecisionScope scope) {
       return "own and total";
     case DecisionScope::kGroup:
       return "group";
+    case DecisionScope::kTree:
+      return "tree";
   }
   return "?";
 }

@@ -44,8 +44,9 @@ constexpr std::pair<const char*, const char*> kFigureDocs[] = {
     {"balance_messages",
      "messages of the decisions, all ranks together: the busy times to rank 0 and its owners "
      "back (centralised), the busy times all to all (GDDLB), or each rank's loads to the ranks "
-     "whose processors' scopes read them, then its transfers or owners to every other rank "
-     "(scoped; docs/engine.md); a collective counts each rank's part to each other rank"},
+     "whose processors' scopes read them, or the load sums up Horton's bisection tree and the "
+     "inherited transfers down it, then its transfers or owners to every other rank (scoped; "
+     "docs/engine.md); a collective counts each rank's part to each other rank"},
     {"balance_bytes", "bytes of those messages"},
 };
 static_assert(std::size(kFigureDocs) == MpiExecutor::kFigures);
@@ -293,11 +294,13 @@ void MpiRun::decide(int s, int ph) {
   Balancer* b = balancer_of(ph);
   if (!b) return;
   const bool redundant = redundant_[ph], per_processor = decides_per_processor(scope_[ph]);
-  const bool grouped = scope_[ph] == DecisionScope::kGroup, scoped = per_processor || grouped;
+  const bool grouped = scope_[ph] == DecisionScope::kGroup,
+             tree = scope_[ph] == DecisionScope::kTree;
+  const bool scoped = per_processor || grouped || tree;
   std::vector<double> busy(P_);
   for (int p = 0; p < P_; ++p) busy[p] = recorder_.processor(p).phase[ph].busy;
-  // A group's go to its deciders alone, and a processor's transfers read no busy time.
-  if (!grouped && !per_processor) gather_busy(busy, redundant);
+  // A group's go to its deciders alone, and a processor's transfers or a cut read no busy time.
+  if (!scoped) gather_busy(busy, redundant);
   const LoadView view =
       views_.view(s, ViewLoads(nominal_differs_ ? nominal_[ph] : cost_[ph], bytes_)
                          .owners(owner_[ph])
@@ -309,6 +312,7 @@ void MpiRun::decide(int s, int ph) {
     ScopedDecision sd =
         grouped ? decide_in_groups(*b, view,
                                    std::span(busy).subspan(ranks_.first(), ranks_.threads), ranks_)
+        : tree  ? decide_by_levels(dynamic_cast<MultilevelDiffusion&>(*b), view, ranks_)
                 : decide_on_scope(dynamic_cast<UnitPlanBalancer&>(*b), scope_[ph], view, ranks_);
     d = std::move(sd.decision);
     step_[MpiExecutor::kBalanceMessages] += static_cast<double>(sd.traffic.messages);

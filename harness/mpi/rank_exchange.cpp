@@ -171,6 +171,32 @@ std::vector<std::vector<double>> send_receive(std::span<const std::vector<double
   return send_receive_as(to, counts, MPI_DOUBLE);
 }
 
+std::vector<std::vector<std::int64_t>> send_receive_lists(
+    std::span<const std::vector<std::int64_t>> to, std::span<const char> sends,
+    std::span<const char> expects) {
+  constexpr int kTag = 9;  // one message per pair and call, as send_receive's
+  std::vector<MPI_Request> requests;
+  for (std::size_t r = 0; r < sends.size(); ++r) {
+    if (!sends[r]) continue;
+    requests.emplace_back();
+    MPI_Isend(to[r].data(), as_count(to[r].size()), MPI_INT64_T, static_cast<int>(r), kTag,
+              MPI_COMM_WORLD, &requests.back());
+  }
+  std::vector<std::vector<std::int64_t>> received(expects.size());
+  for (std::size_t r = 0; r < expects.size(); ++r) {
+    if (!expects[r]) continue;
+    MPI_Status status;
+    MPI_Probe(static_cast<int>(r), kTag, MPI_COMM_WORLD, &status);
+    int count = 0;
+    MPI_Get_count(&status, MPI_INT64_T, &count);
+    received[r].resize(count);
+    MPI_Recv(received[r].data(), count, MPI_INT64_T, static_cast<int>(r), kTag, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  return received;
+}
+
 std::int64_t sum_over_ranks(std::int64_t value) {
   MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   return value;

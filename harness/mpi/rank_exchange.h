@@ -53,6 +53,11 @@ std::vector<std::vector<std::int64_t>> send_receive(std::span<const std::vector<
                                                     std::span<const int> counts);
 std::vector<std::vector<double>> send_receive(std::span<const std::vector<double>> to,
                                               std::span<const int> counts);
+// The same where the receiver does not know the lengths: one message (which may be empty) to each
+// rank r with `sends[r]`, one from each rank r with `expects[r]`.
+std::vector<std::vector<std::int64_t>> send_receive_lists(
+    std::span<const std::vector<std::int64_t>> to, std::span<const char> sends,
+    std::span<const char> expects);
 
 // Sums each element over the ranks, in place.
 void sum_over_ranks(std::span<double> values);

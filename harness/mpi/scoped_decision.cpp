@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -157,6 +158,134 @@ ScopedDecision decide_in_groups(Balancer& balancer, const LoadView& view,
   out.decision.act = !pairs.empty();
   if (out.decision.act) out.decision.owner = std::move(owner);
   out.decision.phases = 1;
+  return out;
+}
+
+namespace {
+
+// One bisection tree's node hosts, seen from this rank.
+struct TreeHosts {
+  const BisectionTree& tree;
+  const RankLayout& ranks;
+  int rank_of(int node) const { return ranks.rank_of(tree.host(node)); }
+  bool mine(int node) const { return rank_of(node) == ranks.rank; }
+};
+
+// Up the tree: every node's load sum at its host, the right child's received from its host;
+// one round per depth, deepest first. Entries are (node, sum).
+std::vector<std::int64_t> sums_up(const TreeHosts& h, std::span<const std::int64_t> own,
+                                  Traffic& traffic) {
+  const auto nodes = h.tree.nodes();
+  std::vector<std::int64_t> sum(nodes.size(), kUnreadLoad);
+  for (std::size_t n = 0; n < nodes.size(); ++n)
+    if (nodes[n].leaf() && h.mine(static_cast<int>(n)))
+      sum[n] = own[h.tree.host(static_cast<int>(n))];
+  for (int depth = h.tree.depth() - 1; depth >= 0; --depth) {
+    std::vector<std::vector<std::int64_t>> to(h.ranks.ranks);
+    std::vector<int> counts(h.ranks.ranks, 0);
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      if (nodes[n].depth != depth || nodes[n].leaf()) continue;
+      const int right = nodes[n].right, parent = h.rank_of(static_cast<int>(n));
+      if (parent == h.rank_of(right)) continue;
+      if (h.mine(right))
+        to[parent].insert(to[parent].end(), {static_cast<std::int64_t>(n), sum[right]});
+      if (parent == h.ranks.rank) counts[h.rank_of(right)] += 2;
+    }
+    for (const auto& part : to)
+      if (!part.empty())
+        ++traffic.messages,
+            traffic.bytes += static_cast<std::int64_t>(part.size() * sizeof(std::int64_t));
+    const auto received = send_receive(to, counts);
+    for (const auto& part : received)
+      for (std::size_t i = 0; i + 1 < part.size(); i += 2) sum[nodes[part[i]].right] = part[i + 1];
+    for (std::size_t n = 0; n < nodes.size(); ++n)
+      if (nodes[n].depth == depth && !nodes[n].leaf() && h.mine(static_cast<int>(n)))
+        sum[n] = sum[nodes[n].left] + sum[nodes[n].right];
+  }
+  return sum;
+}
+
+// Down the tree: this rank's nodes' cuts, depth by depth, each on its halves' sums and what it
+// inherited; a right half hosted elsewhere receives its inheritance as (node, count, then count
+// transfers of from, to, units).
+std::vector<std::vector<UnitTransfer>> cuts_down(const TreeHosts& h,
+                                                 std::span<const std::int64_t> sum,
+                                                 std::span<const double> speed, Traffic& traffic) {
+  const auto nodes = h.tree.nodes();
+  std::vector<std::vector<UnitTransfer>> inherited(nodes.size()), moved(nodes.size());
+  for (int depth = 0; depth < h.tree.depth(); ++depth) {
+    std::vector<std::vector<std::int64_t>> to(h.ranks.ranks);
+    std::vector<char> sends(h.ranks.ranks, 0), expects(h.ranks.ranks, 0);
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      const BisectionNode& node = nodes[n];
+      if (node.depth != depth || node.leaf()) continue;
+      const int parent = h.rank_of(static_cast<int>(n)), child = h.rank_of(node.right);
+      if (child == h.ranks.rank && parent != child) expects[parent] = 1;
+      if (parent != h.ranks.rank) continue;
+      CutOutcome cut =
+          h.tree.descend(static_cast<int>(n), sum[node.left], sum[node.right], inherited[n], speed);
+      moved[n] = std::move(cut.moved);
+      inherited[node.left] = std::move(cut.left);
+      if (child == parent) {
+        inherited[node.right] = std::move(cut.right);
+        continue;
+      }
+      sends[child] = 1;
+      to[child].insert(to[child].end(), {node.right, static_cast<std::int64_t>(cut.right.size())});
+      for (const UnitTransfer& t : cut.right)
+        to[child].insert(to[child].end(), {t.from, t.to, t.units});
+    }
+    for (std::size_t r = 0; r < to.size(); ++r)
+      if (sends[r])
+        ++traffic.messages,
+            traffic.bytes += static_cast<std::int64_t>(to[r].size() * sizeof(std::int64_t));
+    for (const auto& part : send_receive_lists(to, sends, expects))
+      for (std::size_t i = 0; i + 1 < part.size();
+           i += 2 + 3 * static_cast<std::size_t>(part[i + 1])) {
+        std::vector<UnitTransfer>& list = inherited[part[i]];
+        for (std::int64_t k = 0; k < part[i + 1]; ++k) {
+          const std::size_t at = i + 2 + 3 * static_cast<std::size_t>(k);
+          list.push_back(
+              {static_cast<int>(part[at]), static_cast<int>(part[at + 1]), part[at + 2]});
+        }
+      }
+  }
+  return moved;
+}
+
+// A cut's transfer, tagged with its node, as it travels to every rank.
+struct NodeTransfer {
+  int node;
+  UnitTransfer transfer;
+};
+
+}  // namespace
+
+ScopedDecision decide_by_levels(MultilevelDiffusion& balancer, const LoadView& view,
+                                const RankLayout& ranks) {
+  const int processors = view.processors();
+  const ModuleUnits units = module_units(view.owner, view.cost, processors);
+  std::vector<std::int64_t> own(processors, kUnreadLoad);
+  for (int p = ranks.first(); p < ranks.first() + ranks.threads; ++p) own[p] = units.loads[p];
+  // The problem's communication graph, which every rank's owners induce alike (no load in it).
+  std::optional<ModuleGraph> links;
+  if (view.communication)
+    links = induced_processor_graph(*view.communication, view.owner, processors);
+  const BisectionTree tree =
+      balancer.tree({own, view.speed, view.topology, view.step, links ? &*links : nullptr});
+  const TreeHosts hosts{tree, ranks};
+  ScopedDecision out;
+  const std::vector<std::int64_t> sum = sums_up(hosts, own, out.traffic);
+  const auto moved = cuts_down(hosts, sum, view.speed, out.traffic);
+  std::vector<NodeTransfer> mine;
+  for (std::size_t n = 0; n < moved.size(); ++n)
+    for (const UnitTransfer& t : moved[n]) mine.push_back({static_cast<int>(n), t});
+  std::vector<NodeTransfer> all = share_with_every_rank(mine, ranks, out.traffic);
+  std::stable_sort(all.begin(), all.end(),
+                   [](const NodeTransfer& a, const NodeTransfer& b) { return a.node < b.node; });
+  std::vector<std::vector<UnitTransfer>> cuts(tree.nodes().size());
+  for (const NodeTransfer& t : all) cuts[t.node].push_back(t.transfer);
+  out.decision = balancer.decide_planned(view, plan_of_cuts(tree, units.loads, cuts));
   return out;
 }
 

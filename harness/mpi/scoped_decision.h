@@ -4,7 +4,7 @@
 // processors' or groups' decisions read, decides its part on a view where every other load is
 // poisoned, and the outcome reaches every rank (the migration notices: every rank keeps every
 // owner). docs/engine.md, "Across processes", has the table of patterns.
-#include "balancers/between_steps/unit_plan_balancer.h"
+#include "balancers/between_steps/multilevel.h"
 #include "harness/mpi/rank_exchange.h"
 
 namespace lbb {
@@ -34,5 +34,15 @@ ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
 // Collective. `own_busy`: this rank's processors' busy times, in processor order.
 ScopedDecision decide_in_groups(Balancer& balancer, const LoadView& view,
                                 std::span<const double> own_busy, const RankLayout& ranks);
+
+// Horton 1993's multilevel scheme (DecisionScope::kTree), level by level as its processors would
+// carry it out (balancers/between_steps/bisection_tree.h): up the tree, each node's host receives
+// its right child's load sum from the right child's host, one round per depth (point to point,
+// bundled per pair of ranks); down the tree, each host decides its node's cut on its halves' sums
+// and its inherited transfers and sends the right half's inheritance to that half's host; then
+// each rank sends its cuts' transfers to every rank, and every rank realises the plan alike.
+// Reads no load but its own processors'. Collective.
+ScopedDecision decide_by_levels(MultilevelDiffusion& balancer, const LoadView& view,
+                                const RankLayout& ranks);
 
 }  // namespace lbb

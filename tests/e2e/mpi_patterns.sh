@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The balancers' own message patterns across MPI ranks (harness/mpi/scoped_decision.h): diffusion
 # and random (both ideals) decide each rank's part on its scope's loads, received point to point,
-# on 2 and 4 ranks. Their checksums equal one process's; their decisions equal the one-process
+# and multilevel its cuts up and down its bisection tree, on 2 and 4 ranks. Their checksums equal one process's; their decisions equal the one-process
 # balancer's on the same recorded costs (simulate --replay takes every step's recorded costs and
 # owners and decides on the full view); and each step's balance_messages is what the pattern
 # predicts (tests/e2e/check_mpi_patterns.py). Skipped without MPI or mpirun.
@@ -27,7 +27,7 @@ for ranks in 2 4; do
   "$lbbench" export "$tmp/r$ranks" --to "$tmp/r$ranks.csv" > /dev/null || fail "export $ranks"
   "$lbbench" simulate --replay "$tmp/r$ranks" > "$tmp/replay$ranks.txt" 2>&1 ||
     { fail "replay $ranks"; tail "$tmp/replay$ranks.txt"; }
-  for b in diffusion random_local random_global; do
+  for b in diffusion random_local random_global multilevel; do
     [ "$(awk -v b="$b" '$3 == b && $NF == "yes"' "$tmp/replay$ranks.txt" | wc -l)" = 1 ] ||
       { fail "$ranks ranks: $b's decisions are not the one-process balancer's"; cat "$tmp/replay$ranks.txt"; }
   done
