@@ -1,6 +1,7 @@
 #include "balancers/between_steps/multilevel.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace lbb {
 
@@ -45,11 +46,11 @@ TransferPlan plan_of_cuts(const BisectionTree& tree, std::span<const std::int64_
                           std::span<const std::vector<UnitTransfer>> moved) {
   TransferPlan plan = empty_plan(loads);
   const auto nodes = tree.nodes();
-  for (int depth = 0; depth < tree.depth(); ++depth) {
-    std::vector<UnitTransfer> phase;
-    for (std::size_t n = 0; n < nodes.size(); ++n)
-      if (nodes[n].depth == depth) phase.insert(phase.end(), moved[n].begin(), moved[n].end());
-    append_phase(plan, std::move(phase), /*keep_empty=*/true);  // one phase per level
+  std::vector<UnitTransfer> phase;
+  for (std::size_t n = 0; n < nodes.size() && nodes[n].depth < tree.depth(); ++n) {
+    phase.insert(phase.end(), moved[n].begin(), moved[n].end());
+    if (n + 1 == nodes.size() || nodes[n + 1].depth != nodes[n].depth)    // nodes come by depth
+      append_phase(plan, std::exchange(phase, {}), /*keep_empty=*/true);  // one phase per level
   }
   return plan;
 }
