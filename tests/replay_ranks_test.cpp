@@ -2,7 +2,8 @@
 // pays the ranks' exchange and a centralised decision's broadcast at the exchange's rates, a move
 // across ranks one message at the network's rates, a move within a rank a copy at
 // --latency/--bandwidth;
-// a run of one shared memory (no ranks) is charged exactly as before.
+// a run of one shared memory (no ranks) is charged exactly as before; both pay the workload's
+// recorded serial end of step.
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -147,6 +148,11 @@ TEST(ReplayRanks, ThreadRunsReplayAsBefore) {
   EXPECT_EQ(a[0].skipped, "");
   EXPECT_GT(a[0].predicted, 0);
   EXPECT_EQ(a[0].predicted, b[0].predicted);
+  // The workload's serial end of step, which no balancer changes, is charged as it was recorded.
+  const std::vector<double> serial = archive.read_series(a[0].run, "step/serial");
+  ASSERT_EQ(a[0].steps.size(), serial.size());
+  for (std::size_t s = 0; s < serial.size(); ++s) EXPECT_EQ(a[0].steps[s].serial, serial[s]);
+  EXPECT_GT(std::accumulate(serial.begin(), serial.end(), 0.0), 0.0);
 }
 
 // Open MPI's placement, written by rank 0: threads per rank, and the most processors one host ran

@@ -1,5 +1,6 @@
 #include "harness/sim/cost_stream.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "harness/results/result_reader.h"
@@ -24,6 +25,8 @@ RecordedStream::RecordedStream(const ResultReader& archive, const std::string& r
                                 " processors needed");
   steps_ = static_cast<int>(rows);
   modules_ = static_cast<int>(cols) / phases;
+  serial_ = archive.read_series(run, "step/serial");
+  if (serial_.size() != rows) throw std::invalid_argument("run " + run + ": step/serial needed");
   owner_.reserve(owner.size());
   for (double q : owner) {
     if (q < 0 || q >= processors_) throw std::invalid_argument("run " + run + ": bad owner");
@@ -68,9 +71,18 @@ void RecordedStream::read_rank_traffic(const ResultReader& archive, const std::s
       bytes.size() != exchange.size())
     throw std::invalid_argument("run " + run + ": metric/exchange_bytes, balance_messages and " +
                                 "balance_bytes of every step needed");
+  const std::vector<double> seconds = archive.read_series(run, "metric/exchange_seconds");
+  if (seconds.size() != exchange.size())
+    throw std::invalid_argument("run " + run + ": metric/exchange_seconds of every step needed");
   traffic_.clear();
-  for (std::size_t s = 0; s < exchange.size(); ++s)
+  for (std::size_t s = 0; s < exchange.size(); ++s) {
     traffic_.push_back({exchange[s], messages[s], bytes[s]});
+    serial_[s] = std::max(0.0, serial_[s] - seconds[s]);  // the mpi executor charged it there
+  }
+}
+
+double RecordedStream::recorded_serial(int step) const {
+  return step >= 0 && step < static_cast<int>(serial_.size()) ? serial_[step] : 0.0;
 }
 
 std::string recorded_run_for(const ResultReader& archive, const std::string& run,

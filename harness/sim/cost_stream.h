@@ -35,6 +35,9 @@ class CostStream {
     return {};
   }
   virtual RankTraffic recorded_traffic(int /*step*/) const { return {}; }
+  // Recorded runs only (else 0): CPU seconds of the workload's serial end of step (Barnes-Hut's
+  // tree build), which no balancer changes; a run across ranks's exchange taken out.
+  virtual double recorded_serial(int /*step*/) const { return 0; }
   virtual int steps() const { return -1; }  // -1: as many as asked for
   // Owners of a phase to start from instead of the static partition (a recorded run that had
   // warm-up steps starts where they left it); empty: partition.
@@ -62,7 +65,7 @@ class SyntheticStream final : public CostStream {
 };
 
 // The recorded steps of one run: module/cost x the recorded owner's speed (the nominal cost the
-// real run's balancers saw), module/owner and proc/busy; of a run of several phases, each phase's
+// real run's balancers saw), module/owner, proc/busy and step/serial; of a run of several phases, each phase's
 // module/phase_cost and module/phase_owner instead. Throws std::invalid_argument when the run
 // lacks module detail or is not a run of P processors and M modules.
 class RecordedStream final : public CostStream {
@@ -75,8 +78,9 @@ class RecordedStream final : public CostStream {
   std::span<const int> recorded_owner(int step, int phase) const override;
   std::span<const double> recorded_busy(int step, int phase) const override;
   RankTraffic recorded_traffic(int step) const override;
-  // Reads the run's RankTraffic (a run across MPI ranks); throws std::invalid_argument when it
-  // lacks them.
+  double recorded_serial(int step) const override;
+  // Reads the run's RankTraffic (a run across MPI ranks), and takes its exchange out of the
+  // recorded serial part; throws std::invalid_argument when it lacks them.
   void read_rank_traffic(const ResultReader& archive, const std::string& run);
   int steps() const override { return steps_; }
   std::span<const int> start_owner(int phase) const override {
@@ -88,7 +92,7 @@ class RecordedStream final : public CostStream {
  private:
   int steps_ = 0, modules_ = 0, processors_ = 0, phases_ = 1;
   bool resume_ = false;
-  std::vector<double> speed_, cost_, busy_, row_;
+  std::vector<double> speed_, cost_, busy_, row_, serial_;
   std::vector<int> owner_;
   std::vector<RankTraffic> traffic_;  // per step; empty: none recorded
 };

@@ -448,7 +448,7 @@ void SimRun::close_step(int s) {
   const double predicted_before = rec_.predicted_before, predicted_after = rec_.predicted_after;
   const double ranks_messages = rank_messages_seconds(s);
   charges_.exchange += ranks_messages;
-  recorder_.close(rec_, ranks_messages, 0.0);
+  recorder_.close(rec_, ranks_messages + costs_.recorded_serial(s), 0.0);
   rec_.predicted_before = predicted_before;
   rec_.predicted_after = predicted_after;
   rec_.wall = rec_.compute_wall = rec_.makespan;  // modelled: no wall clock means anything here
