@@ -45,6 +45,16 @@ std::vector<T> share_with_every_rank(const std::vector<T>& mine, const RankLayou
   return out;
 }
 
+// One point-to-point message per rank whose part is not empty.
+template <class T>
+void count_parts(const std::vector<std::vector<T>>& to, Traffic& traffic) {
+  for (const auto& part : to)
+    if (!part.empty()) {
+      ++traffic.messages;
+      traffic.bytes += static_cast<std::int64_t>(part.size() * sizeof(T));
+    }
+}
+
 }  // namespace
 
 ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
@@ -61,10 +71,8 @@ ScopedDecision decide_on_scope(UnitPlanBalancer& balancer, DecisionScope scope,
   for (int r = 0; r < ranks.ranks; ++r) {
     for (int q : route.send[r]) to[r].push_back(units.loads[q]);
     counts[r] = static_cast<int>(route.wanted[r].size());
-    if (to[r].empty()) continue;
-    ++out.traffic.messages;
-    out.traffic.bytes += static_cast<std::int64_t>(to[r].size() * sizeof(std::int64_t));
   }
+  count_parts(to, out.traffic);
   const auto received = send_receive(to, counts);
   for (int r = 0; r < ranks.ranks; ++r) {
     auto value = received[r].begin();
@@ -124,11 +132,7 @@ ScopedDecision decide_in_groups(Balancer& balancer, const LoadView& view,
       ++counts[ranks.rank_of(p)];
     }
   }
-  for (const auto& part : to)
-    if (!part.empty()) {
-      ++out.traffic.messages;
-      out.traffic.bytes += static_cast<std::int64_t>(part.size() * sizeof(double));
-    }
+  count_parts(to, out.traffic);
   const auto received = send_receive(to, counts);
   std::vector<std::size_t> next(ranks.ranks, 0);
   for (int p = 0; p < processors; ++p)
@@ -191,10 +195,7 @@ std::vector<std::int64_t> sums_up(const TreeHosts& h, std::span<const std::int64
         to[parent].insert(to[parent].end(), {static_cast<std::int64_t>(n), sum[right]});
       if (parent == h.ranks.rank) counts[h.rank_of(right)] += 2;
     }
-    for (const auto& part : to)
-      if (!part.empty())
-        ++traffic.messages,
-            traffic.bytes += static_cast<std::int64_t>(part.size() * sizeof(std::int64_t));
+    count_parts(to, traffic);
     const auto received = send_receive(to, counts);
     for (const auto& part : received)
       for (std::size_t i = 0; i + 1 < part.size(); i += 2) sum[nodes[part[i]].right] = part[i + 1];
@@ -203,6 +204,17 @@ std::vector<std::int64_t> sums_up(const TreeHosts& h, std::span<const std::int64
         sum[n] = sum[nodes[n].left] + sum[nodes[n].right];
   }
   return sum;
+}
+
+// A message of (node, count, then count transfers of from, to, units), one node after another.
+void read_inheritance(std::span<const std::int64_t> part,
+                      std::vector<std::vector<UnitTransfer>>& inherited) {
+  for (std::size_t i = 0; i + 1 < part.size();) {
+    std::vector<UnitTransfer>& list = inherited[part[i]];
+    auto count = static_cast<std::size_t>(part[i + 1]);
+    for (i += 2; count-- > 0; i += 3)
+      list.push_back({static_cast<int>(part[i]), static_cast<int>(part[i + 1]), part[i + 2]});
+  }
 }
 
 // Down the tree: this rank's nodes' cuts, depth by depth, each on its halves' sums and what it
@@ -235,20 +247,9 @@ std::vector<std::vector<UnitTransfer>> cuts_down(const TreeHosts& h,
       for (const UnitTransfer& t : cut.right)
         to[child].insert(to[child].end(), {t.from, t.to, t.units});
     }
-    for (std::size_t r = 0; r < to.size(); ++r)
-      if (sends[r])
-        ++traffic.messages,
-            traffic.bytes += static_cast<std::int64_t>(to[r].size() * sizeof(std::int64_t));
+    count_parts(to, traffic);  // a part sent is never empty: it names its node
     for (const auto& part : send_receive_lists(to, sends, expects))
-      for (std::size_t i = 0; i + 1 < part.size();
-           i += 2 + 3 * static_cast<std::size_t>(part[i + 1])) {
-        std::vector<UnitTransfer>& list = inherited[part[i]];
-        for (std::int64_t k = 0; k < part[i + 1]; ++k) {
-          const std::size_t at = i + 2 + 3 * static_cast<std::size_t>(k);
-          list.push_back(
-              {static_cast<int>(part[at]), static_cast<int>(part[at + 1]), part[at + 2]});
-        }
-      }
+      read_inheritance(part, inherited);
   }
   return moved;
 }
