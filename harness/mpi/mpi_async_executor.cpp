@@ -1,7 +1,6 @@
 #include "harness/mpi/mpi_async_executor.h"
 
 #include <mpi.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -103,23 +102,6 @@ std::vector<RankFigures> figures_per_step(const AsyncRun& run,
     const auto k = std::min<std::size_t>(
         std::lower_bound(end.begin(), end.end(), all[j]) - end.begin(), end.size() - 1);
     out[k][static_cast<int>(all[j + 1])] += all[j + 2];
-  }
-  return out;
-}
-
-// rank:host:threads, one per rank, for the leader's record.
-std::string rank_placement(const RankLayout& ranks) {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  const std::string mine =
-      std::to_string(ranks.rank) + ":" + host + ":" + std::to_string(ranks.threads);
-  std::vector<std::size_t> offset;
-  const std::vector<std::byte> all =
-      allgather_bytes(std::as_bytes(std::span(mine.data(), mine.size())), ranks.ranks, offset);
-  std::string out;
-  for (int r = 0; r < ranks.ranks; ++r) {
-    if (r > 0) out += ',';
-    out.append(reinterpret_cast<const char*>(all.data()) + offset[r], offset[r + 1] - offset[r]);
   }
   return out;
 }
