@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The asynchronous executor across MPI ranks (harness/mpi/mpi_async_executor.h): a small block
-# substitution run with the predictive balancer in one process (async), on 2 ranks of 2 threads
-# and on 4 ranks of 1 thread (mpi_async) must give the same checksums, all verified; takes across
-# ranks are counted apart from takes within one, and on 4 ranks of 1 thread every take crosses
-# ranks; finished-step notices are counted. async_modelled's runs fail under mpirun, saying why. A
-# rank killed mid-run leaves the leader's set readable with the run in flight failed. Skipped
-# without mpirun or where lbbench was built without MPI (mpi_ranks.sh checks that refusal).
+# substitution run with the predictive balancer in one process (async), on 2 ranks of 2 threads and
+# on 4 ranks of 1 thread (mpi_async) must give the same checksums, all verified; takes across ranks
+# are counted apart from takes within one, and on 4 ranks of 1 thread every take crosses ranks;
+# finished-step notices are counted. async_modelled's runs fail under mpirun, saying why. A rank
+# killed mid-run leaves the leader's set readable with the run in flight failed, and `run --resume`
+# across the ranks completes it. Skipped without mpirun or where lbbench was built without MPI
+# (mpi_ranks.sh checks that refusal).
 set -uo pipefail
 lbbench=$(realpath "$1")
 . "$(dirname "$0")/lib/scratch.sh"
@@ -74,5 +75,9 @@ stopped = runs[runs.status == "failed"]
 assert len(stopped) == 1 and stopped.interrupted.iloc[0] == 1, runs.status.tolist()
 print(f"mpi_async: killed set: {(runs.status == 'complete').sum()} complete, 1 interrupted")
 PY
+"${mpi[@]}" -np 2 "$lbbench" run "$tmp/long.yaml" -o "$tmp/killed" --resume -q > "$tmp/resume.out" 2>&1 ||
+  { fail "resume"; tail "$tmp/resume.out"; }
+complete=$("$lbbench" show "$tmp/killed" | grep -c "  complete  ")
+[ "$complete" = 2 ] || fail "resume left $complete of 2 runs complete"
 say "$fails failures"
 [ "$fails" -eq 0 ]
