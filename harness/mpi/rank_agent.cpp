@@ -67,15 +67,18 @@ void RankAgent::queue(int rank, int tag, Bytes bytes) {
   outbox_.push_back({rank, tag, std::move(bytes)});
 }
 
-// Counted as notices: each message to each rank.
+// Counted as notices: each message to each rank (one event a figure: a run's events grow as
+// the run's clock spans do, by the module step).
 void RankAgent::to_every_other_rank(const Notice& notice, double when, int except) {
   const Bytes bytes = shared(encode(notice));
+  int sent = 0;
   for (int r = 0; r < ranks_.ranks; ++r) {
     if (r == ranks_.rank || r == except) continue;
     queue(r, kNoticeTag, bytes);
-    events_.push_back({when, kNoticeMessages, 1.0});
-    events_.push_back({when, kNoticeBytes, static_cast<double>(bytes->size())});
+    ++sent;
   }
+  events_.push_back({when, kNoticeMessages, static_cast<double>(sent)});
+  events_.push_back({when, kNoticeBytes, static_cast<double>(sent * bytes->size())});
 }
 
 void RankAgent::finished(int module, int step, int processor, double end, double cpu) {
