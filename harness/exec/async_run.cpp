@@ -80,12 +80,14 @@ void AsyncRun::arrival_loop(int p) {
     take_if_short(p, lock);
     const int m = ready_module(p);
     if (m < 0) {
-      wait_for_change(p, lock);
+      // A take asked of another process released the lock: the run may have ended meanwhile.
+      if (!done()) wait_for_change(p, lock);
       continue;
     }
     const double start = start_module(m, p);
     const double cpu = run_module(m, p, start, lock);
     record_run(m, p, start, cpu);
+    if (peers_) peers_->finished(m, step_[m], p, start + cpu, cpu);
     make_visible(m);
     advance_epoch();
   }
@@ -246,12 +248,20 @@ void AsyncRun::take_if_short(int p, Lock& lock) {
   const double c0 = timed ? thread_cpu_now() : 0.0;
   const auto take = predictive_->consider(p, [&](int m) { return !busy_[m]; });
   if (!take) return;
-  predictive_->apply(*take);
-  transfer(take->module, p);
-  busy_[take->module] = 1;
+  const bool elsewhere = peers_ && !peers_->here(take->from);
+  if (!elsewhere) {
+    predictive_->apply(*take);
+    transfer(take->module, p);
+    busy_[take->module] = 1;
+  }
   const double decision = work_.decision_seconds(timed ? thread_cpu_now() - c0 : 0.0);
   spans_[p].push_back({ClockSpan::kBalance, clock_[p], clock_[p] + decision});
   clock_[p] += decision;
+  if (elsewhere) {
+    take_elsewhere(*take, p, lock);
+    return;
+  }
+  if (peers_) peers_->took(*take, step_[take->module], clock_[p]);
   lock.unlock();
   const MigrationCharge copy = work_.migrate(take->module);
   lock.lock();
@@ -260,6 +270,44 @@ void AsyncRun::take_if_short(int p, Lock& lock) {
   spans_[p].push_back({ClockSpan::kMigration, clock_[p], clock_[p] + copy.seconds});
   clock_[p] += copy.seconds;
   advance_epoch();
+}
+
+// A take from a processor of another process: that process grants it (the module's state sent,
+// the take applied by move_module) or refuses it; the taker's clock is charged as for a copy.
+void AsyncRun::take_elsewhere(const ModuleTake& take, int p, Lock& lock) {
+  const std::optional<MigrationCharge> copy = peers_->take_elsewhere(take, clock_[p], lock);
+  if (!copy) return;
+  takes_.push_back({clock_[p], copy->bytes});
+  spans_[p].push_back({ClockSpan::kMigration, clock_[p], clock_[p] + copy->seconds});
+  clock_[p] += copy->seconds;
+  advance_epoch();
+}
+
+void AsyncRun::ran_elsewhere(int m, int s, double end, double cpu) {
+  if (step_[m] != s || ++runs_[index(m, s)] != 1)
+    throw std::logic_error("module " + std::to_string(m) + " ran step " + std::to_string(s) +
+                           " elsewhere out of order");
+  module_end_[2 * m + (s & 1)] = end;
+  step_end_[s] = std::max(step_end_[s], end);
+  cost_[index(m, s)] = cpu;
+  make_visible(m);
+  advance_epoch();
+}
+
+void AsyncRun::move_module(const ModuleTake& take) {
+  if (!predictive_) throw std::logic_error("a module moved without the predictive balancer");
+  predictive_->apply(take);  // throws if the take does not match the ownership
+  transfer(take.module, take.to);
+  advance_epoch();
+}
+
+void AsyncRun::adopt_processor(int p, std::vector<ClockSpan> spans, double idle_wall) {
+  spans_[p] = std::move(spans);
+  idle_wall_[p] = idle_wall;
+}
+
+void AsyncRun::add_takes(std::span<const ModuleTakeRecord> takes) {
+  takes_.insert(takes_.end(), takes.begin(), takes.end());
 }
 
 // m's owner becomes p, in both processors' ascending lists.

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "balancers/async/predictive.h"
@@ -86,12 +88,32 @@ class KernelWork final : public AsyncWork {
   MigrationCharge migrate(int m) override;
   void close_step(int s, double end, ClosedStep& c) override;
   const LoadTally& load(int p) const override { return load_[p]; }
+  // A run across processes: the tally of a processor that ran elsewhere.
+  void adopt_load(int p, const LoadTally& tally) { load_[p] = tally; }
 
  private:
   Workload& workload_;
   ModuleStore& store_;
   const PlatformEmulation& emulation_;
   std::vector<LoadTally> load_;
+};
+
+// The processes beyond this one that a run spans (harness/mpi/mpi_async_executor.h): which
+// processors run here, and what the others must learn. Every call holds the run's lock.
+class AsyncPeers {
+ public:
+  virtual ~AsyncPeers() = default;
+  virtual bool here(int processor) const = 0;
+  // A module of this process finished `step` at modelled time `end` after `cpu` seconds.
+  virtual void finished(int module, int step, int processor, double end, double cpu) = 0;
+  // A take between two processors of this process, the module at `step`, the taker's clock
+  // at `when`.
+  virtual void took(const ModuleTake& take, int step, double when) = 0;
+  // A take from a processor elsewhere, asked of its process: returns once answered (the lock
+  // released meanwhile), the take applied (AsyncRun::move_module) and the copy's charge given
+  // when granted, nothing when refused.
+  virtual std::optional<MigrationCharge> take_elsewhere(const ModuleTake& take, double when,
+                                                        std::unique_lock<std::mutex>& lock) = 0;
 };
 
 class AsyncRun {
@@ -103,6 +125,24 @@ class AsyncRun {
   // failed. Errors are kept (rethrow_if_failed) and stop every processor.
   void processor(int p) noexcept;
   void rethrow_if_failed() const;
+  // Keeps e (the first error kept wins) and stops every processor.
+  void fail(std::exception_ptr e);
+
+  // A run across processes: processor(p) runs only for processors here; what happens elsewhere
+  // arrives through the members below, each called with lock() held.
+  void span_processes(AsyncPeers& peers) { peers_ = &peers; }
+  std::unique_lock<std::mutex> lock() { return Lock(mutex_); }
+  bool over() const { return done(); }
+  bool failed() const { return failed_; }
+  const std::vector<int>& module_steps() const { return step_; }
+  bool movable(int module) const { return !busy_[module]; }
+  // Module m ran `step` elsewhere, ending at modelled time `end` after `cpu` seconds.
+  void ran_elsewhere(int m, int step, double end, double cpu);
+  // A take granted elsewhere, or given away from here: ownership and DEPEND graphs follow.
+  void move_module(const ModuleTake& take);
+  // After the run, what the processors elsewhere recorded.
+  void adopt_processor(int p, std::vector<ClockSpan> spans, double idle_wall);
+  void add_takes(std::span<const ModuleTakeRecord> takes);
 
   int steps() const { return steps_; }
   const std::vector<double>& step_end() const { return step_end_; }  // modelled, per step
@@ -134,14 +174,15 @@ class AsyncRun {
   void act(int p, Lock& lock);
   void close_step(int s);
   void take_if_short(int p, Lock& lock);
+  void take_elsewhere(const ModuleTake& take, int p, Lock& lock);
   void transfer(int m, int p);
   void wait_for_change(int p, Lock& lock);
   void advance_epoch();
-  void fail(std::exception_ptr e);
 
   AsyncWork& work_;
   const ModuleGraph& graph_;
   Predictive* predictive_;
+  AsyncPeers* peers_ = nullptr;
   int n_, steps_;
   std::mutex mutex_;
   SleepWord epoch_;                      // bumped at every change a waiting processor may act on

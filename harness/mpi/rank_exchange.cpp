@@ -1,6 +1,7 @@
 #include "harness/mpi/rank_exchange.h"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <climits>
 #include <cstring>
@@ -61,6 +62,22 @@ std::vector<std::byte> allgather_bytes(std::span<const std::byte> mine, int rank
   MPI_Allgatherv(mine.data(), my_count, MPI_BYTE, all.data(), counts.data(), displs.data(),
                  MPI_BYTE, MPI_COMM_WORLD);
   return all;
+}
+
+std::string rank_placement(const RankLayout& ranks) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  const std::string mine =
+      std::to_string(ranks.rank) + ":" + host + ":" + std::to_string(ranks.threads);
+  std::vector<std::size_t> offset;
+  const std::vector<std::byte> all =
+      allgather_bytes(std::as_bytes(std::span(mine.data(), mine.size())), ranks.ranks, offset);
+  std::string out;
+  for (int r = 0; r < ranks.ranks; ++r) {
+    if (r > 0) out += ',';
+    out.append(reinterpret_cast<const char*>(all.data()) + offset[r], offset[r + 1] - offset[r]);
+  }
+  return out;
 }
 
 Traffic exchange_outputs(Workload& workload, const RankLayout& ranks, std::span<const int> owner,

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "harness/base/module_store.h"
@@ -28,6 +29,9 @@ struct Traffic {
 // Every rank's `mine` on every rank, ranks in order; `offset[r]` is where rank r's start.
 std::vector<std::byte> allgather_bytes(std::span<const std::byte> mine, int ranks,
                                        std::vector<std::size_t>& offset);
+
+// Where each rank runs, for the leader's record: rank:host:threads, one per rank, in rank order.
+std::string rank_placement(const RankLayout& ranks);
 
 // The workload-owned outputs (Workload::phase_outputs) of each rank's modules of the phase,
 // copied to every other rank. `owner`: who ran each module in the phase.

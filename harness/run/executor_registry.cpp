@@ -10,6 +10,7 @@
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/self_scheduled_executor.h"
 #if LBB_HAVE_MPI
+#include "harness/mpi/mpi_async_executor.h"
 #include "harness/mpi/mpi_executor.h"
 #endif
 #include "harness/sim/simulate_executor.h"
@@ -87,6 +88,15 @@ std::span<const ExecutorInfo> executor_registry() {
              "lbbench run CONFIG");
        return std::make_unique<MpiExecutor>();
      })},
+    {"mpi_async",
+     "async across MPI ranks (mpirun -np R lbbench run): finished module steps and the "
+     "predictive balancer's takes cross ranks as MPI messages, a taken module's state with them",
+     WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
+       if (process_world().size < 2)
+         throw std::invalid_argument(
+             "executor mpi_async runs under an MPI launcher: mpirun -np R lbbench run CONFIG");
+       return std::make_unique<MpiAsyncExecutor>();
+     })},
 #endif
   };
   return all;
@@ -130,15 +140,17 @@ std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, Wor
 
 namespace {
 
-// Under an MPI launcher every run spans the ranks: the bulk-synchronous executor becomes the one
-// across ranks, and an executor that runs in one process is refused.
+// Under an MPI launcher every run spans the ranks: the bulk-synchronous and the asynchronous
+// executors become their versions across ranks, and an executor that runs in one process is
+// refused (async_modelled's one-thread order of the modelled clocks has no meaning across ranks).
 const ExecutorInfo& across_ranks(const ExecutorInfo& chosen) {
-  if (process_world().size < 2 || chosen.name == "mpi") return chosen;
-  if (chosen.name == "bsp")
-    if (const ExecutorInfo* mpi = find_executor("mpi")) return *mpi;
-  throw std::invalid_argument("executor " + chosen.name + " runs in one process, not across " +
-                              std::to_string(process_world().size) +
-                              " MPI ranks: run this entry without mpirun");
+  if (process_world().size < 2 || chosen.name == "mpi" || chosen.name == "mpi_async") return chosen;
+  const char* spanning = chosen.name == "bsp" ? "mpi" : chosen.name == "async" ? "mpi_async" : "";
+  if (const ExecutorInfo* across = find_executor(spanning)) return *across;
+  throw std::invalid_argument(
+      "executor " + chosen.name + " runs in one process, not across " +
+      std::to_string(process_world().size) + " MPI ranks: run this entry without mpirun" +
+      (chosen.name == "async_modelled" ? " (or with executor async, which crosses ranks)" : ""));
 }
 
 const ExecutorInfo& choose_in_one_process(const RunSpec& spec, const WorkloadInfo& workload) {

@@ -1,0 +1,61 @@
+"""tests/e2e/mpi_async.sh: asynchronous runs across MPI ranks against the same runs in one process.
+
+Arguments: the one-process set's CSV export, then DIR:RANKS for each set run across ranks.
+"""
+import sys
+
+import pandas as pd
+
+KEY = ["workload", "balancer"]
+
+
+def check(one, ranked, ranks):
+    problems = []
+    runs, steps = ranked["runs"], ranked["steps"]
+    if not (runs.status == "complete").all() or not (runs.verified == 1).all():
+        problems.append(f"{ranks} ranks: a run failed or did not verify")
+    if not (runs.executor == "mpi_async").all():
+        problems.append(f"{ranks} ranks: executor {set(runs.executor)}")
+    if not runs.ranks.map(lambda t: len(t.split(","))).eq(ranks).all():
+        problems.append(f"{ranks} ranks: placement {runs.ranks.iloc[0]}")
+    both = one.merge(runs, on=KEY, suffixes=("_one", ""))
+    if len(both) != len(one) or not (both.checksum_one == both.checksum).all():
+        problems.append(f"{ranks} ranks: checksums differ from one process's\n"
+                        f"{both[KEY + ['checksum_one', 'checksum']]}")
+    takes = runs.remote_takes_total + runs.local_takes_total
+    if not (takes == runs.migrations_total).all():
+        problems.append(f"{ranks} ranks: remote + local takes != migrations")
+    if not (steps.metric_remote_takes + steps.metric_local_takes == steps.migrations).all():
+        problems.append(f"{ranks} ranks: a step's remote + local takes != its migrations")
+    predictive = runs[runs.balancer.str.contains("predictive")]
+    if predictive.remote_takes_total.sum() <= 0:
+        problems.append(f"{ranks} ranks: the predictive balancer took nothing across ranks")
+    if ranks == 4 and predictive.local_takes_total.sum() != 0:
+        problems.append("4 ranks of 1 thread: a take within a rank")
+    if not (runs[runs.remote_takes_total > 0].remote_take_bytes_total > 0).all():
+        problems.append(f"{ranks} ranks: takes across ranks sent no bytes")
+    if not (runs.notice_messages_total > 0).all() or not (runs.notice_bytes_total > 0).all():
+        problems.append(f"{ranks} ranks: no finished-step notice counted")
+    return problems
+
+
+def main():
+    one = pd.read_csv(sys.argv[1] + "/runs.csv")
+    assert (one.verified == 1).all() and (one.executor == "async").all(), one[KEY + ["verified"]]
+    problems = []
+    for arg in sys.argv[2:]:
+        where, ranks = arg.rsplit(":", 1)
+        ranked = {t: pd.read_csv(f"{where}/{t}.csv") for t in ("runs", "steps")}
+        problems += check(one[KEY + ["checksum"]], ranked, int(ranks))
+        r = ranked["runs"]
+        print(f"mpi_async: {ranks} ranks: {len(r)} runs verified, checksums equal, "
+              f"{int(r.remote_takes_total.sum())} takes across ranks "
+              f"({int(r.remote_take_bytes_total.sum())} B, {r.remote_take_seconds_total.sum():.4f} s), "
+              f"{int(r.local_takes_total.sum())} within, {int(r.takes_refused_total.sum())} refused, "
+              f"{int(r.notice_messages_total.sum())} notices ({int(r.notice_bytes_total.sum())} B)")
+    for p in problems:
+        print("FAIL:", p)
+    sys.exit(1 if problems else 0)
+
+
+main()

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The asynchronous executor across MPI ranks (harness/mpi/mpi_async_executor.h): a small block
+# substitution run with the predictive balancer in one process (async), on 2 ranks of 2 threads and
+# on 4 ranks of 1 thread (mpi_async) must give the same checksums, all verified; takes across ranks
+# are counted apart from takes within one, and on 4 ranks of 1 thread every take crosses ranks;
+# finished-step notices are counted. async_modelled's runs fail under mpirun, saying why. A rank
+# killed mid-run leaves the leader's set readable with the run in flight failed, and `run --resume`
+# across the ranks completes it. Skipped without mpirun or where lbbench was built without MPI
+# (mpi_ranks.sh checks that refusal).
+set -uo pipefail
+lbbench=$(realpath "$1")
+. "$(dirname "$0")/lib/scratch.sh"
+say() { echo "mpi_async: $*"; }
+command -v mpirun > /dev/null || { say "SKIP: no mpirun (Debian's openmpi-bin)"; exit 77; }
+"$lbbench" list 2> /dev/null | grep '^  mpi_async - ' > /dev/null ||
+  { say "SKIP: lbbench built without MPI"; exit 77; }
+mpi=(timeout 300 mpirun --oversubscribe --bind-to none)
+[ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
+export LSAN_OPTIONS="suppressions=$(realpath "$(dirname "$0")")/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+config=tests/data/mpi_async.yaml
+fails=0
+fail() { say "FAIL: $*"; fails=$((fails + 1)); }
+
+timeout 300 "$lbbench" run "$config" -q -o "$tmp/one" > /dev/null 2> "$tmp/one.err" ||
+  { fail "one process"; cat "$tmp/one.err"; }
+"$lbbench" export "$tmp/one" --to "$tmp/one.csv" > /dev/null || fail "export one"
+for ranks in 2 4; do
+  "${mpi[@]}" -np "$ranks" "$lbbench" run "$config" -q -o "$tmp/r$ranks" > "$tmp/r$ranks.out" 2>&1 ||
+    { fail "$ranks ranks"; tail -20 "$tmp/r$ranks.out"; }
+  "$lbbench" export "$tmp/r$ranks" --to "$tmp/r$ranks.csv" > /dev/null || fail "export $ranks"
+done
+/usr/bin/python3 tests/e2e/check_mpi_async.py "$tmp/one.csv" "$tmp/r2.csv:2" "$tmp/r4.csv:4" ||
+  fail "results"
+
+# async_modelled's one-thread order has no meaning across ranks: each run fails with the reason.
+code=0
+"${mpi[@]}" -np 2 "$lbbench" run "$config" -q --no-archive --set execution.executor=async_modelled \
+  > "$tmp/modelled.out" 2>&1 || code=$?
+[ "$code" -ne 0 ] && grep -q "FAILED: executor async_modelled runs in one process" "$tmp/modelled.out" ||
+  { fail "async_modelled under mpirun: exit $code"; tail "$tmp/modelled.out"; }
+
+# Rank 1 killed while the leader runs: mpirun ends the job (SIGTERM to rank 0). Killed once its
+# CPU clock shows the first run under way (0.5 s of CPU: past MPI's start), whatever the load.
+cat > "$tmp/long.yaml" << 'YAML'
+name: mpi_async_killed
+workload: { kind: block_substitution, blocks: 32, width: 64, mean_lines: 16, sd: 1.0, seed: 1 }
+platform: { processors: 4, topology: chain }
+execution: { steps: 3000, warmup: 1, repetitions: 2, executor: async }
+balancers: [{ static: block, dynamic: predictive, threshold: 2, safety_factor: 0.5 }]
+YAML
+LBB_RESULTS_PART_SECONDS=1000 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/long.yaml" -o "$tmp/killed" \
+  > "$tmp/killed.out" 2>&1 &
+job=$!
+rank1=""
+for _ in $(seq 1800); do  # 180 s at most
+  for pid in $(pgrep -f "lbbench run $tmp/long.yaml"); do
+    tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -x OMPI_COMM_WORLD_RANK=1 > /dev/null && rank1=$pid
+  done
+  if [ -n "$rank1" ]; then
+    ticks=$(awk '{ print $14 + $15 }' "/proc/$rank1/stat" 2> /dev/null || echo 0)
+    [ "$ticks" -ge 50 ] && break
+  fi
+  sleep 0.1
+done
+[ -n "$rank1" ] && kill -KILL "$rank1" || fail "no rank 1 to kill"
+wait "$job" && fail "mpirun exited 0 after a rank was killed"
+grep -q "^lbbench: interrupted (SIGTERM): " "$tmp/killed.out" ||
+  { fail "the leader did not write on SIGTERM"; tail "$tmp/killed.out"; }
+"$lbbench" export "$tmp/killed" --to "$tmp/killed.csv" > /dev/null || fail "the killed set does not read"
+/usr/bin/python3 - "$tmp/killed.csv/runs.csv" << 'PY' || fail "the killed set's runs"
+import sys, pandas as pd
+runs = pd.read_csv(sys.argv[1])
+stopped = runs[runs.status == "failed"]
+assert len(stopped) == 1 and stopped.interrupted.iloc[0] == 1, runs.status.tolist()
+print(f"mpi_async: killed set: {(runs.status == 'complete').sum()} complete, 1 interrupted")
+PY
+"${mpi[@]}" -np 2 "$lbbench" run "$tmp/long.yaml" -o "$tmp/killed" --resume -q > "$tmp/resume.out" 2>&1 ||
+  { fail "resume"; tail "$tmp/resume.out"; }
+complete=$("$lbbench" show "$tmp/killed" | grep -c "  complete  ")
+[ "$complete" = 2 ] || fail "resume left $complete of 2 runs complete"
+say "$fails failures"
+[ "$fails" -eq 0 ]
