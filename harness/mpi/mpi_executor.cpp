@@ -2,7 +2,6 @@
 
 #include <mpi.h>
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -474,19 +473,7 @@ ExecutionResult MpiExecutor::run(Workload& workload, ModuleStore& store, const E
         "this workload does not run across MPI ranks (it names no outputs "
         "to exchange): run it without mpirun");
   totals_ = {};
-  // Who ran where, gathered from every rank for the leader's record.
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  const std::string mine = std::to_string(world.rank) + ":" + host + ":" + std::to_string(threads_);
-  std::vector<std::size_t> offset;
-  const std::vector<std::byte> all =
-      allgather_bytes(std::as_bytes(std::span(mine.data(), mine.size())), world.size, offset);
-  placement_.clear();
-  for (int r = 0; r < world.size; ++r) {
-    if (r > 0) placement_ += ',';
-    placement_.append(reinterpret_cast<const char*>(all.data()) + offset[r],
-                      offset[r + 1] - offset[r]);
-  }
+  placement_ = rank_placement(ranks);  // who ran where, for the leader's record
   MpiRun run(workload, store, plan, sink, ranks, totals_);  // its errors are every rank's
   try {
     return run.run();
