@@ -28,8 +28,12 @@ def check(one, ranked, ranks):
     if not (steps.metric_remote_takes + steps.metric_local_takes == steps.migrations).all():
         problems.append(f"{ranks} ranks: a step's remote + local takes != its migrations")
     predictive = runs[runs.balancer.str.contains("predictive")]
-    if predictive.remote_takes_total.sum() <= 0:
-        problems.append(f"{ranks} ranks: the predictive balancer took nothing across ranks")
+    # 4 ranks of 1 thread: every take crosses ranks, and the slow processor's neighbours took
+    # 31-34 times in each of 7 runs at load 3.4-4.6. On 2 ranks of 2 threads whether a take
+    # crosses follows the host's scheduling: once in 5 runs at load 3.5 a lagging rank held
+    # both neighbours up and nothing was taken at all, so only the counts' sums are checked there.
+    if ranks == 4 and predictive.remote_takes_total.sum() <= 0:
+        problems.append("4 ranks of 1 thread: the predictive balancer took nothing across ranks")
     if ranks == 4 and predictive.local_takes_total.sum() != 0:
         problems.append("4 ranks of 1 thread: a take within a rank")
     if not (runs[runs.remote_takes_total > 0].remote_take_bytes_total > 0).all():
