@@ -102,10 +102,12 @@ CutOutcome BisectionTree::descend(int node, std::int64_t left_sum, std::int64_t 
     const auto [a, b] = pairs[k];
     out.moved.push_back(units > 0 ? UnitTransfer{b, a, share} : UnitTransfer{a, b, share});
   }
+  // A leaf has no cut to decide: it inherits nothing.
+  const bool left = !nodes_[n.left].leaf(), right = !nodes_[n.right].leaf();
   for (auto list : {inherited, std::span<const UnitTransfer>(out.moved)})
     for (const UnitTransfer& t : list) {
-      if (covers(n.left, t.from) || covers(n.left, t.to)) out.left.push_back(t);
-      if (covers(n.right, t.from) || covers(n.right, t.to)) out.right.push_back(t);
+      if (left && (covers(n.left, t.from) || covers(n.left, t.to))) out.left.push_back(t);
+      if (right && (covers(n.right, t.from) || covers(n.right, t.to))) out.right.push_back(t);
     }
   return out;
 }

@@ -30,7 +30,8 @@ struct BisectionNode {
 };
 
 // A node's decision: the transfers across its cut, and those of its own and its ancestors'
-// transfers that each half inherits (an end inside the half), in the order they were made.
+// transfers that each half inherits (an end inside the half), in the order they were made; a
+// half that is one processor (a leaf) inherits nothing.
 struct CutOutcome {
   std::vector<UnitTransfer> moved, left, right;
 };

@@ -232,12 +232,14 @@ std::vector<std::vector<UnitTransfer>> cuts_down(const TreeHosts& h,
       const BisectionNode& node = nodes[n];
       if (node.depth != depth || node.leaf()) continue;
       const int parent = h.rank_of(static_cast<int>(n)), child = h.rank_of(node.right);
-      if (child == h.ranks.rank && parent != child) expects[parent] = 1;
+      const bool inherits = !nodes[node.right].leaf();  // a leaf decides no cut
+      if (inherits && child == h.ranks.rank && parent != child) expects[parent] = 1;
       if (parent != h.ranks.rank) continue;
       CutOutcome cut =
           h.tree.descend(static_cast<int>(n), sum[node.left], sum[node.right], inherited[n], speed);
       moved[n] = std::move(cut.moved);
       inherited[node.left] = std::move(cut.left);
+      if (!inherits) continue;
       if (child == parent) {
         inherited[node.right] = std::move(cut.right);
         continue;
