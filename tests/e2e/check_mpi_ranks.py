@@ -6,21 +6,12 @@ import sys
 
 import pandas as pd
 
-KEY = ["workload", "balancer"]
+from ranked_runs import KEY, runs_across_ranks
 
 
 def check(one, ranked, ranks):
-    problems = []
     runs = ranked["runs"]
-    if not (runs.status == "complete").all() or not (runs.verified == 1).all():
-        problems.append(f"{ranks} ranks: a run failed or did not verify")
-    if not (runs.executor == "mpi").all():
-        problems.append(f"{ranks} ranks: executor {set(runs.executor)}")
-    if not runs.ranks.map(lambda t: len(t.split(","))).eq(ranks).all():
-        problems.append(f"{ranks} ranks: placement {runs.ranks.iloc[0]}")
-    both = one.merge(runs, on=KEY, suffixes=("_one", ""))
-    if len(both) != len(one) or not (both.checksum_one == both.checksum).all():
-        problems.append(f"{ranks} ranks: checksums differ from one process's\n{both[KEY + ['checksum_one', 'checksum']]}")
+    problems = runs_across_ranks(one, runs, ranks, "mpi")
     moved = runs.remote_migrations_total + runs.local_migrations_total
     if not (moved == runs.migrations_total).all():
         problems.append(f"{ranks} ranks: remote + local != migrations")

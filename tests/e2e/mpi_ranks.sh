@@ -8,6 +8,7 @@
 set -uo pipefail
 lbbench=$(realpath "$1")
 . "$(dirname "$0")/lib/scratch.sh"
+. "$(dirname "$0")/lib/killed_rank.sh"
 say() { echo "mpi_ranks: $*"; }
 command -v mpirun > /dev/null || { say "SKIP: no mpirun (Debian's openmpi-bin)"; exit 77; }
 mpi=(mpirun --oversubscribe --bind-to none)
@@ -65,8 +66,7 @@ awk -v b="$before" -v a="$after" 'BEGIN { exit !(a > b) }' ||
   fail "the charged replay's median error $after % is not above the uncharged $before %"
 say "${rates[*]}; replayed: $(grep -c ' yes$' "$tmp/replay.txt") runs reproduced; median error against the modelled makespan $before % uncharged, $after % charged"
 
-# Rank 1 killed while the leader runs: mpirun ends the job (SIGTERM to rank 0). Killed once its
-# CPU clock shows the first run under way (0.5 s of CPU: past MPI's start), whatever the load.
+# A rank killed mid-run, then the run resumed across the ranks (lib/killed_rank.sh).
 cat > "$tmp/long.yaml" << 'YAML'
 name: mpi_killed
 workload: { kind: barnes_hut, particles: 20000, dimensions: 2, decomposition: curve, curve_modules: 64, seed: 1 }
@@ -74,34 +74,6 @@ platform: { processors: 4, topology: chain }
 execution: { steps: 40, warmup: 1, repetitions: 2 }
 balancers: [{ static: cyclic }]
 YAML
-LBB_RESULTS_PART_SECONDS=1000 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/long.yaml" -o "$tmp/killed" \
-  > "$tmp/killed.out" 2>&1 &
-job=$!
-rank1=""
-for _ in $(seq 1800); do  # 180 s at most
-  for pid in $(pgrep -f "lbbench run $tmp/long.yaml"); do
-    tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -x OMPI_COMM_WORLD_RANK=1 > /dev/null && rank1=$pid
-  done
-  if [ -n "$rank1" ]; then
-    ticks=$(awk '{ print $14 + $15 }' "/proc/$rank1/stat" 2> /dev/null || echo 0)
-    [ "$ticks" -ge 50 ] && break
-  fi
-  sleep 0.1
-done
-[ -n "$rank1" ] && kill -KILL "$rank1" || fail "no rank 1 to kill"
-wait "$job" && fail "mpirun exited 0 after a rank was killed"
-grep -q "^lbbench: interrupted (SIGTERM): " "$tmp/killed.out" || { fail "the leader did not write on SIGTERM"; tail "$tmp/killed.out"; }
-"$lbbench" export "$tmp/killed" --to "$tmp/killed.csv" > /dev/null || fail "the killed set does not read"
-/usr/bin/python3 - "$tmp/killed.csv/runs.csv" << 'PY' || fail "the killed set's runs"
-import sys, pandas as pd
-runs = pd.read_csv(sys.argv[1])
-stopped = runs[runs.status == "failed"]
-assert len(stopped) == 1 and stopped.interrupted.iloc[0] == 1, runs.status.tolist()
-print(f"mpi_ranks: killed set: {(runs.status == 'complete').sum()} complete, 1 interrupted")
-PY
-timeout 900 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/long.yaml" -o "$tmp/killed" --resume -q \
-  > "$tmp/resume.out" 2>&1 || { fail "resume"; tail "$tmp/resume.out"; }
-complete=$("$lbbench" show "$tmp/killed" | grep -c "  complete  ")
-[ "$complete" = 2 ] || fail "resume left $complete of 2 runs complete"
+kill_rank_and_resume mpi_ranks
 say "$fails failures"
 [ "$fails" -eq 0 ]
