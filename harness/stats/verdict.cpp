@@ -152,7 +152,6 @@ GroupJudgement judge_group(const std::vector<RowSample>& rows, const std::vector
     others.push_back(i);
     compared.push_back(exact ? compare_exactly(rows[i], best)
                              : compare_statistically(rows[i], best, 1 - 2 * rules.level()));
-
     g.broken_rounds |= compared.back().method == Method::kUnpaired;
     p.push_back(compared.back().p);
   }
