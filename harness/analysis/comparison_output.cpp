@@ -134,7 +134,8 @@ std::string verdict(const ComparisonRow& r) {
 
 const char* short_clock(const ComparisonRow& r) {
   if (r.config->simulated) return "sim";
-  return r.headline == Clock::kWall ? "wall" : "model";
+  if (r.headline == Clock::kWall) return "wall";
+  return r.modelled_by_replay ? "replay" : "model";
 }
 
 std::string interval(const stats::SampleSummary& s) {
@@ -187,7 +188,7 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
   const auto cell = [&](std::size_t w) { return std::setw(static_cast<int>(w)); };
   out << std::left << cell(ww) << "workload" << std::right << std::setw(4) << "P"
       << "  " << std::left << cell(wb) << "balancer" << cell(ws) << (ws ? "sweep" : "")
-      << std::right << std::setw(3) << "n" << std::setw(6) << "clock" << std::setw(10) << "median_s"
+      << std::right << std::setw(3) << "n" << std::setw(7) << "clock" << std::setw(10) << "median_s"
       << cell(wi) << "95% CI" << cell(wr) << ("vs " + (baseline.empty() ? "base" : baseline))
       << std::setw(7) << "binds"
       << "  verdict\n";
@@ -196,7 +197,7 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
     const stats::SampleSummary& s = ranking(r);
     out << std::left << cell(ww) << printable(k.workload) << std::right << std::setw(4)
         << k.processors << "  " << std::left << cell(wb) << (mark(r) + printable(k.label))
-        << cell(ws) << printable(k.sweep) << std::right << std::setw(3) << s.n << std::setw(6)
+        << cell(ws) << printable(k.sweep) << std::right << std::setw(3) << s.n << std::setw(7)
         << short_clock(r) << std::setw(10) << seconds(s.median) << cell(wi) << interval(s)
         << cell(wr) << ratio_text(r) << std::setw(7) << r.binds() << "  " << verdict(r) << "\n";
   }
@@ -241,6 +242,7 @@ JsonRow row_json(const ComparisonRow& r) {
           {"makespan", clock(r.makespan)},
           {"wall", clock(r.wall)},
           {"ranked_by", clock_name(r.headline)},
+          {"modelled_by_replay", r.modelled_by_replay},
           {"ranked", r.eligible},
           {"best", r.best},
           {"verdict", stats::verdict_name(r.verdict)},
