@@ -9,6 +9,7 @@
 
 #include "executor_test_support.h"
 #include "harness/analysis/comparison_table.h"
+#include "harness/analysis/replay.h"
 #include "harness/analysis/result_set.h"
 #include "harness/config/run_spec.h"
 #include "harness/results/result_reader.h"
@@ -164,6 +165,32 @@ TEST(ModelledReplay, StoredSetGivesTheLiveValue) {
     }
     EXPECT_EQ(rows, 0u) << run.id;
   }
+}
+
+// The live replay of a fastest-finish run is `simulate --replay`'s of its archive: the same
+// simulator on the same costs, from the same owners after a warm-up step; decisions modelled
+// (free), so both are exact.
+TEST(ModelledReplay, LiveReplayIsTheArchivedReplay) {
+  testing::TempDir dir;
+  const std::string path = dir.file("set");
+  const Config config = load_config_text(
+      "name: t\nworkload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 6, "
+      "sd: 2, seed: 3 }\nplatform: { processors: 4, topology: chain }\nexecution: { steps: 4, "
+      "warmup: 1, module_detail: true, sim_decision: modelled }\nbalancers: [ { dynamic: gcdlb "
+      "} ]\n",
+      "t.yaml");
+  RunOutcome live;
+  {
+    ResultWriter archive(path, {});
+    live = execute_run(config.runs.front(), 0, &archive, gather_provenance());
+    ASSERT_TRUE(live.ok()) << live.error;
+  }
+  const ResultReader set(path);
+  SimSettings settings;
+  settings.measured_decisions = false;
+  const ReplayedRun archived = replay_run(set, set.runs().front(), settings);
+  ASSERT_TRUE(archived.skipped.empty()) << archived.skipped;
+  EXPECT_NEAR(live.summary.replayed_makespan, archived.predicted, 1e-12 * archived.predicted);
 }
 
 ConfigResult row(const std::string& label, double makespan, double replayed) {
