@@ -101,18 +101,21 @@ TEST(ModelledReplay, FastestFinishReplayOrdersAgainstNoBalancing) {
   EXPECT_NEAR(none.makespan, 3 * (4 + 0.5), 1e-3) << none.problem;  // + its measured decisions
   ASSERT_TRUE(std::isfinite(gcdlb.makespan)) << gcdlb.problem;
   EXPECT_LT(gcdlb.makespan, 0.9 * none.makespan);
-  // Unequal speeds enter the model: P1's costs, measured at speed 0.25, are 0.0625 nominal
-  // each. Self-scheduling one at a time, P1 takes module 1 (4 s) while P0 runs the rest (3.25):
-  // 4 a step, by the simulator (ss) as by the OpenMP model; awf_b (Carino & Banicescu 2008) is
-  // no faster than the ideal 4.25 / 1.25.
-  const ModelledReplay ss = replayed(spec_of("schedule: ss", 2, "[1, 0.25]"), skewed_steps());
+}
+
+// P1's costs, measured at speed 0.5, are 0.125 nominal each (a replay that forgot the speed
+// would see 0.25). One at a time: P0 runs modules 0, 2, 3 (3 s) while P1 runs module 1 (2 s) and
+// then 4-7 at 0.25 s each (3 s), by the simulator (ss) as by the OpenMP model; awf_b (Carino &
+// Banicescu 2008) is no faster than the ideal 4.5 / 1.5.
+TEST(ModelledReplay, UnequalSpeedsEnterTheReplay) {
+  const ModelledReplay ss = replayed(spec_of("schedule: ss", 2, "[1, 0.5]"), skewed_steps());
   const ModelledReplay dynamic =
-      replayed(spec_of("schedule: omp_dynamic", 2, "[1, 0.25]"), skewed_steps());
-  const ModelledReplay awf = replayed(spec_of("schedule: awf_b", 2, "[1, 0.25]"), skewed_steps());
-  EXPECT_DOUBLE_EQ(ss.makespan, 3 * (4 + 0.5)) << ss.problem;
-  EXPECT_DOUBLE_EQ(dynamic.makespan, 3 * (4 + 0.5));
+      replayed(spec_of("schedule: omp_dynamic", 2, "[1, 0.5]"), skewed_steps());
+  const ModelledReplay awf = replayed(spec_of("schedule: awf_b", 2, "[1, 0.5]"), skewed_steps());
+  EXPECT_DOUBLE_EQ(ss.makespan, 3 * (3 + 0.5)) << ss.problem;
+  EXPECT_DOUBLE_EQ(dynamic.makespan, 3 * (3 + 0.5));
   ASSERT_TRUE(std::isfinite(awf.makespan)) << awf.problem;
-  EXPECT_GE(awf.makespan, 3 * (4.25 / 1.25 + 0.5) - 1e-12);
+  EXPECT_GE(awf.makespan, 3 * (4.5 / 1.5 + 0.5) - 1e-12);
 }
 
 // A capture of records without module costs leaves the replay undone, not the run.
