@@ -235,6 +235,10 @@ TEST(ModelledReplay, TableRanksAndMarksReplayedRows) {
   EXPECT_NE(text.str().find("replay = modelled"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find(" replay "), std::string::npos) << text.str();
   EXPECT_EQ(text.str().find("- = not ranked"), std::string::npos) << text.str();
+  std::ostringstream wide;
+  print_comparison(wide, c, OutputFormat::kTable, true);
+  EXPECT_NE(wide.str().find("*omp_dynamic (replay)"), std::string::npos) << wide.str();
+  EXPECT_EQ(wide.str().find("block (replay)"), std::string::npos) << wide.str();
   configs[3].reps[4].replayed_makespan = nan;
   const Comparison partly = compare_configs(configs);
   EXPECT_FALSE(partly.rows[3].eligible);

@@ -33,6 +33,12 @@ char mark(const ComparisonRow& r) {
   return ' ';
 }
 
+// The wide table's label: its mark, and " (replay)" where the ranking clock is the row's replay.
+std::string wide_label(const ComparisonRow& r) {
+  const bool replay = r.modelled_by_replay && r.headline == Clock::kModelled;
+  return mark(r) + printable(r.config->label) + (replay ? " (replay)" : "");
+}
+
 std::string seconds(double x) {
   return format_number(x, 4);
 }
@@ -65,7 +71,7 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
   std::size_t wb = 10, ws = 5, wr = 8;
   std::string baseline;
   for (const auto& r : c.rows) {
-    wb = std::max(wb, printable(r.config->label).size() + 3);
+    wb = std::max(wb, wide_label(r).size() + 2);
     ws = std::max(ws, printable(r.config->sweep).size());
     wr = std::max(wr, ratio_text(r).size() + 2);
     if (!r.baseline.empty()) baseline = printable(r.baseline);
@@ -87,8 +93,7 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
     const ConfigResult& k = *r.config;
     // Names come from the config or an archive from elsewhere: escaped for the terminal.
     out << std::left << std::setw(20) << printable(k.workload) << std::right << std::setw(4)
-        << k.processors << "  " << std::left << std::setw(static_cast<int>(wb))
-        << (mark(r) + printable(k.label));
+        << k.processors << "  " << std::left << std::setw(static_cast<int>(wb)) << wide_label(r);
     if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << printable(k.sweep);
     out << std::right << std::setw(3) << r.makespan.n;
     clock_cells(out, r.makespan);

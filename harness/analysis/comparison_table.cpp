@@ -249,7 +249,7 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::
     out.notes.push_back(
         "replay = modelled: an in-step schedule or fastest-finish scheme, its measured module "
         "costs (thread CPU time) replayed through the simulator's schedule model at P "
-        "processors (runs column replayed_makespan_total)");
+        "processors (runs column replayed_makespan_total; --wide: its makespan_s)");
   if (unranked)
     out.notes.push_back(
         "- = not ranked: on an oversubscribed host the modelled makespan misorders in-step "
