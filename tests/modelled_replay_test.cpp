@@ -227,9 +227,10 @@ TEST(ModelledReplay, TableRanksAndMarksReplayedRows) {
   ASSERT_EQ(c.rows.size(), 4u);
   EXPECT_FALSE(c.rows[1].modelled_by_replay);
   EXPECT_TRUE(c.rows[2].eligible && c.rows[2].modelled_by_replay);
-  EXPECT_TRUE(c.rows[2].starred);  // 0.5 beats block's 1
+  EXPECT_EQ(c.rows[2].verdict, stats::Verdict::kWinner);  // 0.5 beats block's 1
   EXPECT_NEAR(c.rows[2].makespan.median, 0.5 * 1.03, 1e-12);
-  EXPECT_TRUE(c.rows[3].eligible && !c.rows[3].best && !c.rows[3].tied);  // 1.5, not 0.2
+  EXPECT_TRUE(c.rows[3].eligible);
+  EXPECT_EQ(c.rows[3].verdict, stats::Verdict::kSlower);  // 1.5, not 0.2
   std::ostringstream text;
   print_comparison(text, c, OutputFormat::kTable);
   EXPECT_NE(text.str().find("replay = modelled"), std::string::npos) << text.str();
