@@ -87,7 +87,7 @@ ExecutionResult SimulateExecutor::run(Workload& workload, ModuleStore&, const Ex
   const std::shared_ptr<CostStream> costs = stream_for(workload, plan);
   if (schedule_.kind != InStepSchedule::kAssigned)
     return run_sim_schedule(workload, plan, sink, settings_, *costs, schedule_);
-  if (!settings_.asynchronous) return SimRun(workload, plan, sink, settings_, *costs).run();
+  if (!settings_.asynchronous) return run_simulated_steps(workload, plan, sink, settings_, *costs);
   SimAsyncOutcome out = run_sim_async(workload, plan, sink, settings_, *costs);
   async_ = out.figures;
   return std::move(out.result);
