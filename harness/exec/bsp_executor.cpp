@@ -423,7 +423,7 @@ void ThreadMachine::finish_step(int s) {
 
 ExecutionResult BspExecutor::run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                                  StepSink& sink) {
-  ProtocolState state(workload, plan, true);
+  ProtocolState state(workload, plan, MachineTraits{});
   ThreadMachine machine(state, store);
   return StepProtocol(state, machine, sink).run();
 }

@@ -21,17 +21,18 @@ void set(T& flag, T value) {
 
 }  // namespace
 
-ProtocolState::ProtocolState(Workload& w, const ExecutionPlan& plan_, bool graph, bool models_seen)
+ProtocolState::ProtocolState(Workload& w, const ExecutionPlan& plan_, const MachineTraits& traits_)
     : workload(w),
       plan(plan_),
       P(plan_.processors),
       M(w.module_count()),
       phases(w.phases()),
       total(plan_.warmup + plan_.steps),
-      seen_is_cost(!models_seen && std::all_of(plan_.speed.begin(), plan_.speed.end(),
-                                               [](double v) { return v == 1.0; })),
+      traits(traits_),
+      seen_is_cost(!traits_.models_seen && std::all_of(plan_.speed.begin(), plan_.speed.end(),
+                                                       [](double v) { return v == 1.0; })),
       coords(w.module_coords()),
-      communication(graph ? w.communication() : std::nullopt),
+      communication(traits_.communication ? w.communication() : std::nullopt),
       views(plan_.speed, plan_.topology, w.structure(), w.dimensions(), coords,
             communication ? &*communication : nullptr),
       phase(phases),
@@ -92,7 +93,7 @@ void ProtocolState::follow_balancer(int ph) {
   PhasePlan& b = phase[ph];
   b.redundant = b.balancer->redundant();
   const SyncTrigger trigger = b.balancer->sync_trigger();
-  b.in_step = trigger.on_fastest_finish;
+  b.in_step = traits.in_step && trigger.on_fastest_finish;
   if (!b.in_step) return;
   const int size = trigger.group_size > 0 ? std::min(trigger.group_size, P) : P;
   if (b.groups.empty() || b.group_size != size) b.groups = make_sync_groups(P, size);

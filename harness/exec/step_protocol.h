@@ -38,12 +38,16 @@ struct PhasePlan {
   bool measured = false;     // every module's cost measured once
 };
 
+// What a machine declares of itself to the protocol.
+struct MachineTraits {
+  bool communication = true;  // views carry the workload's communication graph
+  bool models_seen = false;   // it fills PhasePlan::seen itself, even at nominal speeds
+  bool in_step = true;        // it holds in-step groups (else their balancers decide at the end)
+};
+
 // What the machines share of one run, read by the protocol and by the machine it runs on.
 struct ProtocolState {
-  // `communication`: views carry the workload's communication graph; `models_seen`: the machine
-  // fills PhasePlan::seen itself, even at nominal speeds.
-  ProtocolState(Workload& workload, const ExecutionPlan& plan, bool communication,
-                bool models_seen = false);
+  ProtocolState(Workload& workload, const ExecutionPlan& plan, const MachineTraits& traits);
   std::span<const double> seen(int ph) const {
     return seen_is_cost ? phase[ph].cost : phase[ph].seen;
   }
@@ -52,6 +56,7 @@ struct ProtocolState {
   Workload& workload;
   const ExecutionPlan& plan;
   const int P, M, phases, total;
+  const MachineTraits traits;
   const bool seen_is_cost;  // every processor at nominal speed: balancers see the costs
   const std::vector<double> coords;
   const std::optional<ModuleGraph> communication;

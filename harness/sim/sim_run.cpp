@@ -421,7 +421,7 @@ void SimMachine::finish_record(StepRecord& rec) {
 
 ExecutionResult run_simulated_steps(Workload& workload, const ExecutionPlan& plan, StepSink& sink,
                                     const SimSettings& settings, CostStream& costs) {
-  ProtocolState state(workload, plan, false, true);
+  ProtocolState state(workload, plan, {.communication = false, .models_seen = true});
   SimMachine machine(state, settings, costs);
   return StepProtocol(state, machine, sink).run();
 }
