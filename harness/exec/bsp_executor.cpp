@@ -44,8 +44,7 @@ class ThreadMachine final : public StepMachine {
   bool meet(int, int, int, const std::function<void()>& f) override {
     return team_.serial_barrier(f);
   }
-  void finish_step(int s) override;
-  std::vector<double> step_metrics(int s) override { return st_.workload.step_metric_values(s); }
+  std::vector<double> finish_step(int s) override;
   int measure_view(int s, int, std::vector<double>&) override {
     st_.bytes = store_.all_bytes();
     return s;
@@ -286,20 +285,7 @@ void ThreadMachine::report_stop(int p, int ph, int round, std::size_t i) {
     report.busy = 0;
     for (std::size_t k = 0; k < i; ++k) report.busy += st_.phase[ph].cost[list[k]];
   }
-  report.ran_seconds = report.ran_weight = 0;
-  const bool ok = team_.guard([&] {
-    report.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
-    report.unrun_cost.clear();
-    const std::span<const double> seen = st_.seen(ph);
-    if (st_.phase[ph].measured) {
-      for (int m : report.unrun) report.unrun_cost.push_back(seen[m]);  // the last step's
-    } else {
-      for (std::size_t k = 0; k < i; ++k) {
-        report.ran_seconds += st_.phase[ph].cost[list[k]] * st_.plan.speed[p];
-        report.ran_weight += st_.phase[ph].weights[list[k]];
-      }
-    }
-  });
+  const bool ok = team_.guard([&] { st_.report_rest(report, ph, p, i); });
   if (!ok) report.unrun.clear();
 }
 
@@ -413,10 +399,11 @@ bool ThreadMachine::move(int p, int ph, std::span<const int> moved,
   return team_.serial_barrier(then);
 }
 
-void ThreadMachine::finish_step(int s) {
+std::vector<double> ThreadMachine::finish_step(int s) {
   serial_clock_.start();
   st_.workload.finish_step(s, store_);
   serial_cpu_ = serial_clock_.stop();
+  return st_.workload.step_metric_values(s);
 }
 
 }  // namespace

@@ -55,6 +55,25 @@ ProtocolState::ProtocolState(Workload& w, const ExecutionPlan& plan_, const Mach
   }
 }
 
+// Its modules not run yet, at their last step's costs; before any measurement, the seconds and
+// predicted weight of those it ran, to scale the predicted weights into seconds.
+void ProtocolState::report_rest(StopReport& r, int ph, int p, std::size_t i) const {
+  const PhasePlan& b = phase[ph];
+  const std::vector<int>& list = b.lists[p];
+  r.ran_seconds = r.ran_weight = 0;
+  r.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(i), list.end());
+  r.unrun_cost.clear();
+  if (b.measured) {
+    const std::span<const double> last = seen(ph);
+    for (int m : r.unrun) r.unrun_cost.push_back(last[m]);
+    return;
+  }
+  for (std::size_t k = 0; k < i; ++k) {
+    r.ran_seconds += b.cost[list[k]] * plan.speed[p];
+    r.ran_weight += b.weights[list[k]];
+  }
+}
+
 bool StepMachine::decide_everywhere(int, int, Balancer&, const LoadView&,
                                     const std::function<void(Decision&)>&) {
   throw std::logic_error("this machine decides every phase once");
@@ -174,9 +193,8 @@ void StepProtocol::record_phase_modules(int ph) {
 }
 
 void StepProtocol::finish_step(int s) {
-  m_.finish_step(s);
+  rec_.metrics = m_.finish_step(s);
   rec_.step = s - st_.plan.warmup;  // negative during warm-up: not handed to the sink
-  rec_.metrics = m_.step_metrics(s);
   if (st_.plan.record_modules) {
     rec_.module_cost = st_.phase[0].cost;
     for (int ph = 1; ph < st_.phases; ++ph)

@@ -52,6 +52,8 @@ struct ProtocolState {
     return seen_is_cost ? phase[ph].cost : phase[ph].seen;
   }
   void follow_balancer(int ph);
+  // What processor p stopped at index i of its phase-ph list leaves its group besides its times.
+  void report_rest(StopReport& report, int ph, int p, std::size_t i) const;
 
   Workload& workload;
   const ExecutionPlan& plan;
@@ -82,10 +84,8 @@ class StepMachine {
   // Every agent calls it after a phase: `f` runs once on every processor's measurements (on the
   // last thread to arrive, or on every rank after they exchanged them). False: the run stopped.
   virtual bool meet(int agent, int s, int ph, const std::function<void()>& f) = 0;
-  // The workload's serial end of step s (inside meet).
-  virtual void finish_step(int s) = 0;
-  // The workload's step metrics of step s, or what stands for them.
-  virtual std::vector<double> step_metrics(int s) = 0;
+  // The workload's serial end of step s (inside meet): its step metrics, or what stands for them.
+  virtual std::vector<double> finish_step(int s) = 0;
   // The view's measurements of phase ph (state sizes, busy times) before a decision; the view's
   // step number.
   virtual int measure_view(int s, int ph, std::vector<double>& busy) = 0;

@@ -63,8 +63,7 @@ class RankMachine final : public StepMachine {
   bool place(int) override;
   void run_phase(int, int s, int ph) override;
   bool meet(int, int s, int ph, const std::function<void()>& f) override;
-  void finish_step(int s) override;
-  std::vector<double> step_metrics(int s) override { return st_.workload.step_metric_values(s); }
+  std::vector<double> finish_step(int s) override;
   int measure_view(int s, int ph, std::vector<double>& busy) override;
   std::optional<Decision> decide(int ph, Balancer& balancer, const LoadView& view) override;
   bool move(int, int ph, std::span<const int> moved, const std::function<void()>& then) override;
@@ -198,7 +197,7 @@ bool RankMachine::meet(int, int s, int ph, const std::function<void()>& f) {
 }
 
 // The workload's serial end of step, on every rank: with every state first where it reads them.
-void RankMachine::finish_step(int s) {
+std::vector<double> RankMachine::finish_step(int s) {
   const bool needs_states = st_.workload.finish_step_reads_states();
   if (needs_states) {
     const double w0 = wall_now();
@@ -213,6 +212,7 @@ void RankMachine::finish_step(int s) {
     for (int m = 0; m < st_.M; ++m) st_.bytes[m] = store_.bytes(m);
     drop_replicas(store_, ranks_, st_.where);
   }
+  return st_.workload.step_metric_values(s);
 }
 
 // A group's busy times go to its deciders alone, and a processor's transfers or a cut read none.

@@ -81,9 +81,8 @@ class SimMachine final : public StepMachine {
     f();
     return true;
   }
-  void finish_step(int) override {}
   // No kernel ran: the workload's own step metrics are unknown.
-  std::vector<double> step_metrics(int) override {
+  std::vector<double> finish_step(int) override {
     return std::vector<double>(st_.workload.step_metrics().size(), std::nan(""));
   }
   int measure_view(int s, int ph, std::vector<double>& busy) override;
@@ -271,20 +270,11 @@ bool SimMachine::synchronise(int s, int ph, const SyncGroup& group) {
   std::size_t unfinished = 0;
   for (int q = first; q < last; ++q) {
     const InStepPlace& at = place_[q];
-    const std::vector<int>& list = b.lists[q];
     StopReport& r = reports_[q];
     r.busy = at.busy - at.busy_since;
     r.done = static_cast<int>(at.at - at.since);
     r.clock = at.clock;
-    r.ran_seconds = r.ran_weight = 0;
-    if (!b.measured)
-      for (std::size_t i = 0; i < at.at; ++i) {
-        r.ran_seconds += b.cost[list[i]] * st_.plan.speed[q];
-        r.ran_weight += b.weights[list[i]];
-      }
-    r.unrun.assign(list.begin() + static_cast<std::ptrdiff_t>(at.at), list.end());
-    r.unrun_cost.clear();
-    for (int m : r.unrun) r.unrun_cost.push_back(b.seen[m]);
+    st_.report_rest(r, ph, q, at.at);
     arrival = std::max(arrival, at.clock);
     unfinished += r.unrun.size();
   }
