@@ -45,8 +45,8 @@ dump() {  # dump TITLE FLAGS SET...
     echo "### ranks: no mpirun or no MPI build"
   fi
   # The simulator on fixed costs: recorded runs of smoke and trfd (tests/data/README.md) replayed
-  # under their configs' balancers, and synthetic costs (tests/golden/sim.yaml); decisions and
-  # migrations charged by model, so that every figure is exact.
+  # under their configs' balancers, and synthetic costs (tests/golden/sim.yaml; sim_schedules.yaml
+  # under loop schedules); decisions and migrations charged by model, so every figure is exact.
   "$lbbench" convert tests/data/v3_smoke.h5 "$tmp/rec-smoke" > /dev/null 2>&1 &&
     "$lbbench" convert tests/data/v3_trfd_modules.h5 "$tmp/rec-trfd" > /dev/null 2>&1 ||
     { say "FAIL: convert"; exit 1; }
@@ -57,7 +57,8 @@ dump() {  # dump TITLE FLAGS SET...
   run sim-trfd -- configs/trfd.yaml --set workload.n=12 --set execution.steps=4 \
     --set execution.warmup=0 "${charged[@]}" --set execution.replay_archive="$tmp/rec-trfd"
   run sim-synthetic -- tests/golden/sim.yaml
-  dump "simulator" "--phases --modelled" "$tmp"/sim-{smoke,trfd,synthetic}
+  run sim-schedules -- tests/golden/sim_schedules.yaml
+  dump "simulator" "--phases --modelled" "$tmp"/sim-{smoke,trfd,synthetic,schedules}
 } > "$tmp/behaviour.txt" || exit 1
 if [ "${2:-}" = "--update" ]; then
   cp "$tmp/behaviour.txt" tests/golden/protocol_behaviour.txt
