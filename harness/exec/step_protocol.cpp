@@ -219,7 +219,7 @@ void StepProtocol::plan_moves(int s, int ph) {
   const int next = (ph + 1) % st_.phases;
   const std::vector<int>& owner = st_.phase[next].owner;
   moved_.clear();
-  if (st_.phases > 1 || changed_)
+  if (st_.traits.moves && (st_.phases > 1 || changed_))
     for (int m = 0; m < st_.M; ++m)
       if (owner[m] != st_.where[m]) moved_.push_back(m);
   set(changed_, false);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
+#include <queue>
 #include <stdexcept>
 #include <string>
 
@@ -72,7 +74,8 @@ struct SimCharges {
 // processor's modules, groups, decisions and moves on their clocks and charges what they cost.
 class SimMachine final : public StepMachine {
  public:
-  SimMachine(ProtocolState& state, const SimSettings& settings, CostStream& costs);
+  SimMachine(ProtocolState& state, const SimSettings& settings, CostStream& costs,
+             const ScheduleChoice* schedule);
 
   void run(const std::function<void(int)>& body) override { body(0); }
   bool place(int) override { return true; }
@@ -96,6 +99,7 @@ class SimMachine final : public StepMachine {
  private:
   void start_step();
   void run_bulk(int ph);
+  void run_chunks(int s, int ph);
   void run_group(int s, int ph, SyncGroup& group);
   void run_round(int ph, const SyncGroup& group, bool stops);
   bool synchronise(int s, int ph, const SyncGroup& group);
@@ -108,6 +112,7 @@ class SimMachine final : public StepMachine {
   ProtocolState& st_;
   const SimSettings& settings_;
   CostStream& costs_;
+  std::optional<ChunkCalculator> chunks_;  // a loop schedule's technique
   // Per processor, in an in-step phase: where it is in its list and on its modelled clock, and
   // where it was at its group's last synchronisation.
   struct InStepPlace {
@@ -123,7 +128,8 @@ class SimMachine final : public StepMachine {
   double build_ = 0, build_start_ = 0;  // CPU building records from the model (run --costs)
 };
 
-SimMachine::SimMachine(ProtocolState& state, const SimSettings& settings, CostStream& costs)
+SimMachine::SimMachine(ProtocolState& state, const SimSettings& settings, CostStream& costs,
+                       const ScheduleChoice* schedule)
     : st_(state),
       settings_(settings),
       costs_(costs),
@@ -132,6 +138,7 @@ SimMachine::SimMachine(ProtocolState& state, const SimSettings& settings, CostSt
       level_(state.P, 0.0),
       rate_(state.P, 1.0),
       stretch_(state.P, 1.0) {
+  if (schedule) chunks_.emplace(schedule->technique, schedule->params, state.plan.speed);
   if (costs.steps() >= 0 && costs.steps() < st_.total)
     throw std::invalid_argument("the cost source has " + std::to_string(costs.steps()) +
                                 " steps; the run needs " + std::to_string(st_.total));
@@ -159,7 +166,9 @@ void SimMachine::run_phase(int, int s, int ph) {
   nominal_ = nominal;
   std::fill(stretch_.begin(), stretch_.end(), 1.0);
   PhasePlan& b = st_.phase[ph];
-  if (b.in_step) {
+  if (chunks_) {
+    run_chunks(s, ph);
+  } else if (b.in_step) {
     for (auto& group : b.groups) run_group(s, ph, *group);
   } else {
     run_bulk(ph);
@@ -192,6 +201,48 @@ void SimMachine::run_bulk(int ph) {
     t.finish = exchange[p] + busy[p];
     charges_.exchange += exchange[p];
   }
+}
+
+// A loop schedule's phase: the processors, earliest clock first (the lower id on a tie), each
+// reporting the chunk it just ended and asking for its next one, until none is left; who ran a
+// module is its owner in the phase.
+void SimMachine::run_chunks(int s, int ph) {
+  PhasePlan& b = st_.phase[ph];
+  chunks_->start(st_.M);
+  using Event = std::pair<double, int>;  // (clock, processor)
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> idle;
+  std::vector<ChunkTiming> pending(st_.P);
+  std::vector<double> busy(st_.P, 0.0);
+  for (int p = 0; p < st_.P; ++p) idle.push({0.0, p});
+  int next = 0;
+  while (!idle.empty()) {
+    const auto [clock, p] = idle.top();
+    idle.pop();
+    if (pending[p].iterations > 0) chunks_->finished(p, pending[p]);
+    const int count = chunks_->next(p);
+    if (count == 0) {
+      PhaseTimes& t = st_.recorder.processor(p).phase[ph];
+      t.busy = busy[p];
+      t.finish = clock;
+      continue;
+    }
+    ChunkTiming chunk{count, 0, 0, settings_.latency};
+    for (int m = next; m < next + count; ++m) {
+      b.owner[m] = p;
+      b.cost[m] = on(m, p);
+      chunk.seconds += b.cost[m];
+      chunk.square_seconds += b.cost[m] * b.cost[m];
+    }
+    next += count;
+    chunk.elapsed += chunk.seconds;
+    busy[p] += chunk.seconds;
+    charges_.synchronisation += settings_.latency;
+    pending[p] = chunk;
+    idle.push({clock + chunk.elapsed, p});
+  }
+  if (next != st_.M)  // the technique handed out every module once, or the run fails
+    throw std::logic_error("loop schedule handed out " + std::to_string(next) + " of " +
+                           std::to_string(st_.M) + " modules in step " + std::to_string(s));
 }
 
 // Module m's state is copied to processor `to`, charged to the receiver: one message at the
@@ -393,6 +444,7 @@ SimMachine::StepEnd SimMachine::end_step(int s) {
     t.busy_wall = t.load.unloaded = busy;
     t.load.loaded = level_[p] * busy;
   }
+  if (chunks_) return {};  // a loop schedule's step has no serial part
   const double ranks_messages = rank_messages_seconds(s);
   charges_.exchange += ranks_messages;
   return {ranks_messages + costs_.recorded_serial(s), 0.0};
@@ -410,9 +462,15 @@ void SimMachine::finish_record(StepRecord& rec) {
 }  // namespace
 
 ExecutionResult run_simulated_steps(Workload& workload, const ExecutionPlan& plan, StepSink& sink,
-                                    const SimSettings& settings, CostStream& costs) {
-  ProtocolState state(workload, plan, {.communication = false, .models_seen = true});
-  SimMachine machine(state, settings, costs);
+                                    const SimSettings& settings, CostStream& costs,
+                                    const ScheduleChoice* schedule) {
+  if (schedule && schedule->kind != InStepSchedule::kChunked)
+    throw std::invalid_argument(
+        "simulate: the simulator models the loop self-scheduling "
+        "techniques, not the OpenMP runtime's schedules");
+  ProtocolState state(workload, plan,
+                      {.communication = false, .models_seen = true, .moves = !schedule});
+  SimMachine machine(state, settings, costs, schedule);
   return StepProtocol(state, machine, sink).run();
 }
 
