@@ -60,9 +60,10 @@ TEST(ComparisonTable, OversubscribedHostRanksOnlyWhatTheModelOrders) {
   const auto configs = group(2, 1.5);
   const Comparison c = compare_configs(configs);
   ASSERT_EQ(c.rows.size(), 4u);
-  EXPECT_TRUE(c.rows[1].starred);  // block beats none
+  EXPECT_EQ(c.rows[1].verdict, stats::Verdict::kWinner);  // block beats none
   EXPECT_FALSE(c.rows[2].eligible);
-  EXPECT_FALSE(c.rows[2].starred || c.rows[2].best || c.rows[2].tied);
+  EXPECT_FALSE(c.rows[2].best);
+  EXPECT_EQ(c.rows[2].verdict, stats::Verdict::kNotJudged);
   EXPECT_FALSE(c.rows[3].eligible);
   EXPECT_EQ(c.rows[1].headline, Clock::kModelled);
   EXPECT_EQ(c.rows[1].baseline, "none");
@@ -104,8 +105,9 @@ TEST(ComparisonTable, FreeHostRanksEverythingByWallTime) {
   const auto configs = group(16, 0.2);
   const Comparison c = compare_configs(configs);
   EXPECT_EQ(c.rows[1].headline, Clock::kWall);
-  EXPECT_TRUE(c.rows[1].starred);
+  EXPECT_EQ(c.rows[1].verdict, stats::Verdict::kWinner);
   EXPECT_TRUE(c.rows[2].eligible && c.rows[3].eligible);
+  EXPECT_EQ(c.rows[2].verdict, stats::Verdict::kSlower);
   EXPECT_FALSE(c.rows[2].best);
 }
 
@@ -142,7 +144,7 @@ TEST(ComparisonTable, RowsLeftOutKeepTheirRatiosToTheBaseline) {
   ASSERT_EQ(c.rows.size(), 1u);
   EXPECT_EQ(c.rows[0].baseline, "none");
   EXPECT_NEAR(c.rows[0].vs_baseline.estimate, 0.5, 0.01);
-  EXPECT_TRUE(c.rows[0].starred);  // judged against the rows left out
+  EXPECT_EQ(c.rows[0].verdict, stats::Verdict::kWinner);  // judged against the rows left out
   std::ostringstream text;
   print_comparison(text, c, OutputFormat::kTable);
   EXPECT_NE(text.str().find("vs none"), std::string::npos) << text.str();
@@ -184,13 +186,77 @@ TEST(ComparisonTable, CompactRowsFitAndVerificationIsOneLineAWorkload) {
   for (const auto& r : lines_starting(wide.str(), "block_substitution")) EXPECT_GT(r.size(), 150u);
 }
 
+// Simulated rows repeat their values: one repetition each decides them by value, and the
+// table says how; repetitions that differ (beyond the decisions' measured time) are judged
+// statistically, and the table says that too.
+TEST(ComparisonTable, SimulatedRowsAreDecidedByValue) {
+  std::vector<ConfigResult> configs = {config("none", {1.0}, {1.0}, 2, 0),
+                                       config("block", {0.553}, {0.553}, 2, 0),
+                                       config("lpt", {0.553 * (1 + 1e-12)}, {0.553}, 2, 0),
+                                       config("cyclic", {0.554}, {0.554}, 2, 0)};
+  for (ConfigResult& c : configs) c.simulated = true;
+  const Comparison c = compare_configs(configs);
+  EXPECT_EQ(c.rows[1].verdict, stats::Verdict::kWinner);
+  EXPECT_EQ(c.rows[2].verdict, stats::Verdict::kEquivalent);
+  EXPECT_EQ(c.rows[3].verdict, stats::Verdict::kSlower);  // 0.2 % apart: exactly slower
+  EXPECT_EQ(c.rows[0].verdict, stats::Verdict::kSlower);
+  EXPECT_EQ(c.rows[0].method, stats::Method::kExact);
+  EXPECT_NEAR(c.rows[0].vs_baseline.estimate, 1, 1e-12);
+  EXPECT_TRUE(c.rows[0].is_baseline);
+  EXPECT_NEAR(c.rows[1].vs_baseline.estimate, 0.553, 1e-12);
+  std::ostringstream text;
+  print_comparison(text, c, OutputFormat::kTable);
+  EXPECT_NE(text.str().find("*block"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("exact = simulated rows"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("warning: fewer than"), std::string::npos) << text.str();
+  auto varying = group(2, 1.5);
+  for (ConfigResult& v : varying) v.simulated = true;
+  const Comparison judged = compare_configs(varying);
+  EXPECT_NE(judged.rows[0].method, stats::Method::kExact);
+  EXPECT_TRUE(std::any_of(judged.notes.begin(), judged.notes.end(), [](auto& n) {
+    return n.find("judged statistically") != std::string::npos;
+  }));
+}
+
+// Rounds pair the rows: a 2 % difference under a round's shared slowdown of up to 40 % is
+// slower paired, and undecided once a round is from another invocation (unpaired, said so).
+TEST(ComparisonTable, RoundsArePairedAndBrokenRoundsSaySo) {
+  const std::vector<double> host = {1.0, 1.4, 0.8, 1.2, 0.9, 1.3, 1.1, 0.85};
+  std::vector<double> fast, slow;
+  for (std::size_t k = 0; k < host.size(); ++k) {
+    fast.push_back(host[k] * (1 + 0.001 * static_cast<double>(k % 3)));
+    slow.push_back(host[k] * 1.02 * (1 - 0.001 * static_cast<double>(k % 2)));
+  }
+  std::vector<ConfigResult> configs = {config("none", slow, slow, 16, 0),
+                                       config("block", fast, fast, 16, 0)};
+  for (ConfigResult& c : configs)
+    for (std::size_t k = 0; k < c.reps.size(); ++k) c.reps[k].round = static_cast<long>(k);
+  Comparison c = compare_configs(configs);
+  EXPECT_EQ(c.rows[0].method, stats::Method::kPaired);
+  EXPECT_EQ(c.rows[0].verdict, stats::Verdict::kSlower);
+  EXPECT_EQ(c.rows[1].verdict, stats::Verdict::kWinner);
+  EXPECT_NEAR(c.rows[1].vs_baseline.estimate, 1 / 1.02, 0.003);
+  configs[0].reps[2].round = 99;
+  c = compare_configs(configs);
+  EXPECT_EQ(c.rows[0].method, stats::Method::kUnpaired);
+  EXPECT_EQ(c.rows[0].verdict, stats::Verdict::kUndecided);
+  EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](auto& n) {
+    return n.find("rounds are broken") != std::string::npos;
+  }));
+  std::ostringstream json;
+  print_comparison(json, c, OutputFormat::kJson);
+  EXPECT_NE(json.str().find("\"verdict\": \"undecided\""), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"compared\": \"unpaired\""), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"delta\": 0.05"), std::string::npos) << json.str();
+}
+
 TEST(ComparisonTable, FewRepetitionsWarn) {
   std::vector<ConfigResult> configs = {config("none", {1, 2}, {1, 2}, 16, 0),
                                        config("block", {1, 2}, {1, 2}, 16, 0)};
   const Comparison c = compare_configs(configs);
   EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(),
                           [](auto& n) { return n.starts_with("warning: fewer than 5"); }));
-  EXPECT_FALSE(c.rows[0].starred || c.rows[1].starred);
+  EXPECT_FALSE(c.rows[0].decided() || c.rows[1].decided());
 }
 
 TEST(ComparisonTable, NamesFromAnArchiveAreEscapedOnTheTerminal) {

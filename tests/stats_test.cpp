@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "harness/stats/paired_tests.h"
 #include "harness/stats/rank_tests.h"
 #include "harness/stats/sample_summary.h"
 #include "harness/stats/verdict.h"
@@ -136,63 +137,107 @@ TEST(Verdict, HolmAdjustment) {
   EXPECT_DOUBLE_EQ(adj[2], 0.06);
 }
 
-// Rows 0 and 1 are one strategy (none and block, or one balancer under two labels); rows 2-4
-// are 1.3x, 1.5x and 2x slower. Over many seeded repetition sets the twins are starred apart at
-// most as often as the 5 % level allows, every other time the twin is tied with the best, and
-// the slower rows are hardly ever tied with it (the test's power at 7 repetitions, 8 % spread).
-TEST(Verdict, IdenticalStrategiesAreNotStarredApart) {
-  std::mt19937_64 rng(42);
-  const int sets = 2000;
-  int starred_apart = 0, slower_tied = 0;
-  for (int s = 0; s < sets; ++s) {
-    std::vector<std::vector<double>> rows = {
-        lognormal_sample(rng, 7, 1.0, 0.08), lognormal_sample(rng, 7, 1.0, 0.08),
-        lognormal_sample(rng, 7, 1.3, 0.08), lognormal_sample(rng, 7, 1.5, 0.08),
-        lognormal_sample(rng, 7, 2.0, 0.08)};
-    const std::vector<std::span<const double>> spans(rows.begin(), rows.end());
-    const GroupVerdict v = judge_group(spans, std::vector<bool>(rows.size(), true));
-    ASSERT_TRUE(v.best == 0 || v.best == 1) << "set " << s;
-    const int twin = 1 - v.best;
-    if (v.starred) {
-      ++starred_apart;
-      EXPECT_FALSE(v.tied[twin]);
-    } else {
-      EXPECT_TRUE(v.tied[twin]) << "set " << s;
-    }
-    for (int slower = 2; slower < 5; ++slower) slower_tied += v.tied[slower];
-  }
-  EXPECT_LE(starred_apart, static_cast<int>(0.05 * sets)) << starred_apart << " of " << sets;
-  EXPECT_LE(slower_tied, sets / 100) << slower_tied << " of " << 3 * sets;
-  std::cout << "twins starred apart in " << starred_apart << " of " << sets << " sets\n";
+// Rows given by value, unpaired (no rounds).
+std::vector<RowSample> unpaired(const std::vector<std::vector<double>>& rows) {
+  std::vector<RowSample> out;
+  for (const auto& r : rows) out.push_back({r, {}});
+  return out;
 }
 
-TEST(Verdict, ExactlyEqualSamplesAreTied) {
+TEST(Verdict, ExactlyEqualSamplesAreNotCalledApart) {
   const std::vector<double> a = {1.0, 1.1, 0.9, 1.05, 0.95}, slow = {2, 2.1, 1.9, 2.2, 1.8};
-  const GroupVerdict v = judge_group({a, a, slow}, {true, true, true});
+  const GroupJudgement v = judge_group(unpaired({a, a, slow}), {true, true, true});
   EXPECT_EQ(v.best, 0);
-  EXPECT_FALSE(v.starred);
-  EXPECT_TRUE(v.tied[1]);
-  EXPECT_FALSE(v.tied[2]);
+  EXPECT_NE(v.rows[1].verdict, Verdict::kSlower);
+  EXPECT_EQ(v.rows[2].verdict, Verdict::kSlower);
+  EXPECT_EQ(v.rows[2].method, Method::kUnpaired);
+  EXPECT_EQ(v.rows[0].verdict, Verdict::kUndecided);  // row 1 is neither slower nor equivalent
 }
 
-TEST(Verdict, ClearWinnerIsStarredAndIneligibleRowsAreIgnored) {
-  std::mt19937_64 rng(3);
-  int starred = 0;
-  for (int s = 0; s < 500; ++s) {
-    std::vector<std::vector<double>> rows = {lognormal_sample(rng, 7, 0.5, 0.05),
-                                             lognormal_sample(rng, 7, 1.0, 0.05),
-                                             lognormal_sample(rng, 7, 1.3, 0.05)};
-    const std::vector<std::span<const double>> spans(rows.begin(), rows.end());
-    // Row 0 is fastest but not eligible (e.g. a schedule on an oversubscribed host).
-    const GroupVerdict v = judge_group(spans, {false, true, true});
-    ASSERT_EQ(v.best, 1);
-    EXPECT_FALSE(v.tied[0]);
-    starred += v.starred;
+TEST(Verdict, IneligibleRowsAreIgnoredAndOneRowIsNotJudged) {
+  const std::vector<double> fast = {0.5, 0.51, 0.49}, one = {1, 1.01, 0.99}, two = {2, 2.1, 1.9};
+  const GroupJudgement v = judge_group(unpaired({fast, one, two}), {false, true, true});
+  EXPECT_EQ(v.best, 1);
+  EXPECT_EQ(v.rows[0].verdict, Verdict::kNotJudged);
+  const GroupJudgement alone = judge_group(unpaired({one}), {true});
+  EXPECT_EQ(alone.best, 0);
+  EXPECT_EQ(alone.rows[0].verdict, Verdict::kNotJudged);
+}
+
+// Student's t on d = (0.1, 0.2, 0.15, 0.05): t = 3.873 on 3 degrees of freedom, p = 0.030466
+// (the closed form of the t distribution with 3 degrees of freedom), interval mean +- 3.1824 se.
+TEST(PairedTests, StudentOnLogRatios) {
+  const std::vector<double> b = {1, 2, 4, 8};
+  std::vector<double> a;
+  const double d[] = {0.1, 0.2, 0.15, 0.05};
+  for (int k = 0; k < 4; ++k) a.push_back(b[k] * std::exp(d[k]));
+  const PairedRatio r = paired_log_ratio(a, b);
+  EXPECT_EQ(r.pairs, 4u);
+  EXPECT_NEAR(r.p, 0.030466291662170963, 1e-9);
+  EXPECT_NEAR(r.ratio.estimate, 1.1331484530668263, 1e-12);
+  EXPECT_NEAR(r.ratio.low, 1.0225371974138309, 1e-9);
+  EXPECT_NEAR(r.ratio.high, 1.255724896791294, 1e-9);
+  EXPECT_EQ(paired_log_ratio(b, b).p, 1);
+  EXPECT_EQ(paired_log_ratio(std::vector<double>{2, 4}, std::vector<double>{1, 2}).p, 0);
+  const PairedRatio one = paired_log_ratio(std::vector<double>{2}, std::vector<double>{1});
+  EXPECT_DOUBLE_EQ(one.ratio.estimate, 2);
+  EXPECT_EQ(one.p, 1);
+  EXPECT_FALSE(std::isfinite(one.ratio.high));
+  EXPECT_FALSE(std::isfinite(paired_log_ratio(std::vector<double>{-1}, b).ratio.estimate));
+}
+
+// Rounds carry a shared host slowdown (sd 0.3 in log): pairing cancels it, so a 3 % difference
+// is found in 10 rounds, which the unpaired test cannot see through the host's noise.
+TEST(Verdict, PairingCancelsTheRoundsSharedSlowdown) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> host(0, 0.3), own(0, 0.005);
+  RowSample fast, slow;
+  for (long k = 0; k < 10; ++k) {
+    const double h = std::exp(host(rng));
+    fast.values.push_back(h * std::exp(own(rng)));
+    slow.values.push_back(1.03 * h * std::exp(own(rng)));
+    fast.rounds.push_back(k);
+    slow.rounds.push_back(k);
   }
-  EXPECT_GE(starred, 495);
-  // One eligible row has nothing to beat: no star.
-  const std::vector<double> one = {1, 2, 3};
-  EXPECT_FALSE(judge_group({one}, {true}).starred);
+  const GroupJudgement paired = judge_group({fast, slow}, {true, true});
+  EXPECT_EQ(paired.rows[1].method, Method::kPaired);
+  EXPECT_EQ(paired.rows[1].verdict, Verdict::kSlower);
+  EXPECT_EQ(paired.rows[0].verdict, Verdict::kWinner);
+  EXPECT_FALSE(paired.broken_rounds);
+  EXPECT_NEAR(paired.rows[1].vs_best.estimate, 1.03, 0.01);
+  // The same values with their rounds broken (one round of the other invocation): unpaired.
+  slow.rounds[3] = 99;
+  const GroupJudgement broken = judge_group({fast, slow}, {true, true});
+  EXPECT_EQ(broken.rows[1].method, Method::kUnpaired);
+  EXPECT_TRUE(broken.broken_rounds);
+  EXPECT_EQ(broken.rows[1].verdict, Verdict::kUndecided);
+}
+
+// Deterministic rows compare by value: any difference past the tolerance is slower, one within
+// it equivalent; a measured decision time makes the comparison a bound.
+TEST(Verdict, DeterministicRowsAreDecidedExactly) {
+  const auto det = [](double v, double u = 0) { return RowSample{{v}, {0}, true, u}; };
+  GroupJudgement v = judge_group({det(1.0), det(1.0 + 1e-7), det(1.0 + 1e-12), det(0.553)},
+                                 {true, true, true, true});
+  EXPECT_EQ(v.best, 3);
+  EXPECT_EQ(v.rows[3].verdict, Verdict::kWinner);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(v.rows[i].verdict, Verdict::kSlower) << i;
+  EXPECT_EQ(v.rows[0].method, Method::kExact);
+  v = judge_group({det(1.0), det(1.0 + 1e-12)}, {true, true});
+  EXPECT_EQ(v.rows[1].verdict, Verdict::kEquivalent);
+  EXPECT_EQ(v.rows[0].verdict, Verdict::kWinner);
+  // 1.0 and 1.01, each +- 0.02 of measured decisions: neither slower nor within 2 %.
+  VerdictRules rules;
+  rules.delta = 0.02;
+  v = judge_group({det(1.0, 0.02), det(1.01, 0.02)}, {true, true}, rules);
+  EXPECT_EQ(v.rows[1].verdict, Verdict::kUndecided);
+  v = judge_group({det(1.0, 0.001), det(1.01, 0.001)}, {true, true}, rules);
+  EXPECT_EQ(v.rows[1].verdict, Verdict::kSlower);
+  // A "deterministic" row whose repetitions differ is judged statistically, and says so.
+  const RowSample varies{{1.0, 1.2, 0.9}, {0, 1, 2}, true};
+  v = judge_group({varies, det(2.0)}, {true, true});
+  EXPECT_TRUE(v.varied_constant);
+  EXPECT_NE(v.rows[1].method, Method::kExact);
 }
 
 }  // namespace

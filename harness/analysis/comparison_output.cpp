@@ -17,9 +17,18 @@ const char* clock_name(Clock c) {
   return c == Clock::kWall ? "wall" : "modelled";
 }
 
+// The verdict at a glance, before the label: * winner, = equivalent, ? undecided, - not ranked.
 char mark(const ComparisonRow& r) {
-  if (r.starred) return '*';
-  if (r.tied || (r.best && !r.starred)) return '~';
+  switch (r.verdict) {
+    case stats::Verdict::kWinner:
+      return '*';
+    case stats::Verdict::kEquivalent:
+      return '=';
+    case stats::Verdict::kUndecided:
+      return '?';
+    default:
+      break;
+  }
   if (r.verified == "yes" && !r.eligible) return '-';
   return ' ';
 }
@@ -32,6 +41,7 @@ std::string ratio_text(const ComparisonRow& r) {
   if (r.baseline.empty()) return "";
   if (r.is_baseline) return "baseline";
   if (!std::isfinite(r.vs_baseline.estimate)) return "-";
+  if (!std::isfinite(r.vs_baseline.high)) return format_number(r.vs_baseline.estimate, 3);
   return format_number(r.vs_baseline.estimate, 3) + " [" + format_number(r.vs_baseline.low, 3) +
          "," + format_number(r.vs_baseline.high, 3) + "]";
 }
@@ -60,6 +70,7 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
     wr = std::max(wr, ratio_text(r).size() + 2);
     if (!r.baseline.empty()) baseline = printable(r.baseline);
   }
+  wr = std::max(wr, baseline.size() + 5);  // "vs " and a space before it
   const bool any_sweep =
       std::any_of(c.rows.begin(), c.rows.end(), [](auto& r) { return !r.config->sweep.empty(); });
   out << std::left << std::setw(20) << "workload" << std::right << std::setw(4) << "P"
@@ -98,7 +109,8 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
   const auto simulated = [](const ComparisonRow& r) { return r.config->simulated; };
   out << "n = verified repetitions; medians with distribution-free 95 % intervals (order "
          "statistics; at n = 5 [min, max], which covers 93.8 %); cv = sd / mean; vs = ranking "
-         "clock / baseline's, Hodges-Lehmann ratio with its 95 % Moses interval\n";
+         "clock / baseline's: paired rounds' geometric mean ratio with its 95 % t interval "
+         "(unpaired: Hodges-Lehmann with the Moses interval; exact: the values' ratio)\n";
   if (!std::all_of(c.rows.begin(), c.rows.end(), simulated))
     out << "makespan = modelled from thread CPU time (per phase, max over processors of busy + "
            "balance + migration; plus serial work), summed over steps; wall = measured; eff = "
@@ -116,9 +128,8 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
 std::string verdict(const ComparisonRow& r) {
   if (r.verified != "yes") return r.verified.starts_with("FAILED") ? "FAILED" : "unverified";
   if (!r.eligible) return "not ranked";
-  if (r.starred) return "best";
-  if (r.best || r.tied) return "tie";
-  return "slower";
+  if (r.verdict == stats::Verdict::kNotJudged) return "alone";
+  return stats::verdict_name(r.verdict);  // how it was compared: the footer, and `compared`
 }
 
 const char* short_clock(const ComparisonRow& r) {
@@ -172,6 +183,7 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
     wr = std::max(wr, ratio_text(r).size() + 2);
     if (!r.baseline.empty()) baseline = printable(r.baseline);
   }
+  wr = std::max(wr, baseline.size() + 5);  // "vs " and a space before it
   const auto cell = [&](std::size_t w) { return std::setw(static_cast<int>(w)); };
   out << std::left << cell(ww) << "workload" << std::right << std::setw(4) << "P"
       << "  " << std::left << cell(wb) << "balancer" << cell(ws) << (ws ? "sweep" : "")
@@ -200,7 +212,8 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
   out << "n = verified repetitions; median and distribution-free 95 % interval of the ranking "
          "clock"
       << legend
-      << "; vs = Hodges-Lehmann ratio to the baseline's with its 95 % Moses interval; binds = "
+      << "; vs = ratio to the baseline's over paired rounds (geometric mean, 95 % t interval); "
+         "binds = "
          "the lower bound no strategy beats: ideal (work spread by speed) or module (the "
          "largest module over the fastest speed); --wide shows both clocks, efficiency, "
          "imbalance, migrations and the workload's counts\n";
@@ -230,8 +243,12 @@ JsonRow row_json(const ComparisonRow& r) {
           {"ranked_by", clock_name(r.headline)},
           {"ranked", r.eligible},
           {"best", r.best},
-          {"starred", r.starred},
-          {"tied_with_best", r.tied},
+          {"verdict", stats::verdict_name(r.verdict)},
+          {"compared", stats::method_name(r.method)},
+          {"delta", r.delta},
+          {"ratio_to_best", finite(r.vs_best.estimate)},
+          {"ratio_to_best_low", finite(r.vs_best.low)},
+          {"ratio_to_best_high", finite(r.vs_best.high)},
           {"p_vs_best", r.p_vs_best},
           {"baseline", r.baseline},
           {"ratio_to_baseline", finite(r.vs_baseline.estimate)},

@@ -7,13 +7,11 @@
 #include <set>
 
 #include "core/text.h"
-#include "harness/stats/verdict.h"
 
 namespace lbb {
 
 namespace {
 
-constexpr double kAlpha = 0.05;
 constexpr std::size_t kFewRepetitions = 5;
 
 std::string group_key(const ConfigResult& c) {
@@ -67,27 +65,31 @@ ComparisonRow summarize_config(const ConfigResult& c) {
   return row;
 }
 
-std::vector<double> headline_sample(const ConfigResult& c, Clock clock) {
-  std::vector<double> v;
-  for (const Repetition& r : c.reps)
-    if (r.verified) v.push_back(clock == Clock::kWall ? r.wall : r.makespan);
-  return v;
+// The verified repetitions on the headline clock, with their rounds; a simulated row is
+// deterministic but for its measured decision time (its balance time, when charged).
+stats::RowSample row_sample(const ConfigResult& c, Clock clock) {
+  stats::RowSample s;
+  std::vector<double> balance;
+  for (const Repetition& r : c.reps) {
+    if (!r.verified) continue;
+    s.values.push_back(clock == Clock::kWall ? r.wall : r.makespan);
+    s.rounds.push_back(r.round);
+    balance.push_back(r.balance);
+  }
+  s.deterministic = c.simulated;
+  if (c.simulated && c.measured_decisions && !balance.empty())
+    s.uncertainty = stats::median(balance);
+  return s;
 }
 
-// Baseline, ratios and verdict of one group (rows given by index). The baseline is the row
-// labelled `named` when one is named, else the config's marked row, else `none`.
-void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& group,
-           const Headline& headline, const std::string& named) {
-  std::vector<std::vector<double>> samples;
-  std::vector<bool> eligible;
+// The group's baseline: the row labelled `named` when one is named, else the config's marked
+// row, else `none`.
+const ComparisonRow* find_baseline(const std::vector<ComparisonRow>& rows,
+                                   const std::vector<std::size_t>& group,
+                                   const std::string& named) {
   const ComparisonRow* base = nullptr;
   for (std::size_t i : group) {
-    ComparisonRow& r = rows[i];
-    r.headline = headline.clock;
-    samples.push_back(headline_sample(*r.config, headline.clock));
-    r.eligible = r.verified == "yes" && (headline.clock == Clock::kWall || headline.simulated ||
-                                         modelled_makespan_orders(*r.config));
-    eligible.push_back(r.eligible);
+    const ComparisonRow& r = rows[i];
     if (!named.empty()) {
       if (r.config->label == named) base = &r;
       continue;
@@ -95,14 +97,35 @@ void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& gro
     if (r.config->baseline && (!base || !base->config->baseline)) base = &r;
     if (!base && r.config->label == "none") base = &r;
   }
-  const std::vector<std::span<const double>> spans(samples.begin(), samples.end());
-  const stats::GroupVerdict v = stats::judge_group(spans, eligible, kAlpha);
+  return base;
+}
+
+// Baseline, ratios and verdicts of one group (rows given by index).
+stats::GroupJudgement judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& group,
+                            const Headline& headline, const std::string& named) {
+  std::vector<stats::RowSample> samples;
+  std::vector<bool> eligible;
+  for (std::size_t i : group) {
+    ComparisonRow& r = rows[i];
+    r.headline = headline.clock;
+    samples.push_back(row_sample(*r.config, headline.clock));
+    r.eligible = r.verified == "yes" && (headline.clock == Clock::kWall || headline.simulated ||
+                                         modelled_makespan_orders(*r.config));
+    eligible.push_back(r.eligible);
+  }
+  stats::VerdictRules rules;
+  rules.delta = rows[group.front()].config->equivalence;
+  for (std::size_t i : group) rules.looks = std::max(rules.looks, rows[i].config->looks);
+  const stats::GroupJudgement v = stats::judge_group(samples, eligible, rules);
+  const ComparisonRow* base = find_baseline(rows, group, named);
   for (std::size_t k = 0; k < group.size(); ++k) {
     ComparisonRow& r = rows[group[k]];
     r.best = v.best == static_cast<int>(k);
-    r.starred = r.best && v.starred;
-    r.tied = v.tied[k];
-    r.p_vs_best = v.p_adjusted[k];
+    r.verdict = v.rows[k].verdict;
+    r.method = v.rows[k].method;
+    r.vs_best = v.rows[k].vs_best;
+    r.p_vs_best = v.rows[k].p;
+    r.delta = rules.delta;
     if (!base) {
       const double nan = std::numeric_limits<double>::quiet_NaN();
       r.vs_baseline = {nan, nan, nan, 0};
@@ -110,9 +133,11 @@ void judge(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& gro
     }
     r.baseline = base->config->label;
     r.is_baseline = &r == base;
-    r.vs_baseline =
-        stats::ratio_interval(samples[k], headline_sample(*base->config, headline.clock));
+    const stats::RowSample own = row_sample(*r.config, headline.clock);
+    const stats::RowSample against = row_sample(*base->config, headline.clock);
+    r.vs_baseline = stats::compare_rows(own, against, 0.95).ratio;
   }
+  return v;
 }
 
 }  // namespace
@@ -151,7 +176,8 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::
     it->second.push_back(out.rows.size() - 1);
   }
   std::set<std::string> reasons;
-  bool unranked = false, ties = false, few = false;
+  bool unranked = false, undecided = false, few = false, broken = false, varied = false;
+  bool exact = false;
   for (const std::string& g : order) {
     const ConfigResult& first = *out.rows[groups[g].front()].config;
     // The simulator's clock ranks a group only when no thread ran any of its rows.
@@ -161,21 +187,40 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::
     const Headline h =
         choose_headline(first.processors, first.available, first.load_average, simulated);
     if (reasons.insert(h.reason).second) out.notes.push_back(h.reason);
-    judge(out.rows, groups[g], h, baseline);
+    const stats::GroupJudgement v = judge(out.rows, groups[g], h, baseline);
+    broken |= v.broken_rounds;
+    varied |= v.varied_constant;
     for (std::size_t i : groups[g]) {
       const ComparisonRow& r = out.rows[i];
       unranked |= r.verified == "yes" && !r.eligible;
-      ties |= r.tied || (r.best && !r.starred);  // as the table marks them
-      few |= r.config->reps.size() < kFewRepetitions;
+      undecided |= r.verdict == stats::Verdict::kUndecided;
+      exact |= r.method == stats::Method::kExact;
+      few |= r.eligible && !r.config->simulated && r.config->reps.size() < kFewRepetitions;
     }
   }
   out.notes.push_back(
-      "* = best on the ranking clock and faster than every other ranked row of its group "
-      "(two-sided Mann-Whitney U, Holm-adjusted over the group, 95 %)");
-  if (ties)
+      "verdicts against the group's best (lowest median): slower = significantly slower "
+      "(paired t-test on the log ratios of rounds run back to back, Holm-adjusted over the "
+      "group, 5 %); equivalent = not slower and its 90 % interval within +-delta of the best "
+      "(two one-sided tests); winner = the best, every other row slower or equivalent; "
+      "undecided = neither shown (docs/results.md, \"Verdicts\")");
+  if (exact)
     out.notes.push_back(
-        "~ = the group's best (lowest median) and every row not significantly slower than it: a "
-        "tie, the group has no significant winner");
+        "exact = simulated rows compared by value (nothing varies between their repetitions): "
+        "any difference past a relative 1e-9, and past their measured decision times, is a "
+        "difference");
+  if (broken)
+    out.notes.push_back(
+        "some rows' rounds are broken (runs of different invocations or hosts in one group): "
+        "they were compared unpaired (Mann-Whitney U, Hodges-Lehmann ratio)");
+  if (varied)
+    out.notes.push_back(
+        "a simulated row's repetitions differed by more than its measured decision time: its "
+        "group was judged statistically");
+  if (undecided)
+    out.notes.push_back(
+        "undecided rows need more rounds: execution.repetitions (or auto, which runs rounds "
+        "until each row is decided)");
   if (unranked)
     out.notes.push_back(
         "- = not ranked: on an oversubscribed host the modelled makespan misorders in-step "

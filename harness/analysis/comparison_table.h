@@ -9,6 +9,7 @@
 #include "harness/analysis/result_set.h"
 #include "harness/stats/rank_tests.h"
 #include "harness/stats/sample_summary.h"
+#include "harness/stats/verdict.h"
 
 namespace lbb {
 
@@ -46,8 +47,16 @@ struct ComparisonRow {
   std::string baseline;  // the group's baseline label; empty: none
   bool is_baseline = false;
   stats::RatioInterval vs_baseline;  // headline clock, this row / the baseline
-  bool eligible = false, best = false, starred = false, tied = false;
-  double p_vs_best = 1;  // Holm-adjusted Mann-Whitney p against the group's best
+  bool eligible = false, best = false;
+  stats::Verdict verdict = stats::Verdict::kNotJudged;  // winner, equivalent, slower, undecided
+  stats::Method method = stats::Method::kNone;          // how it was compared with the best
+  stats::RatioInterval vs_best;  // headline clock, this row / the best (equivalence interval)
+  double p_vs_best = 1;          // Holm-adjusted p against the group's best
+  double delta = 0;              // the equivalence margin it was judged with
+  bool decided() const {
+    return verdict == stats::Verdict::kWinner || verdict == stats::Verdict::kEquivalent ||
+           verdict == stats::Verdict::kSlower;
+  }
 };
 
 struct Comparison {

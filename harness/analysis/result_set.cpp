@@ -4,12 +4,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <utility>
 
 #include "harness/run/executor_registry.h"
+#include "harness/stats/racing.h"
 
 namespace lbb {
 
@@ -37,12 +39,25 @@ ConfigResult& config_for(std::vector<ConfigResult>& out, std::map<Key, std::size
   return out[it->second];
 }
 
+// A round is one repetition of one invocation on one host: live runs and runs read back of the
+// same invocation get the same id, so a resumed or racing set pairs what ran together.
+long round_id(const std::string& invocation, const std::string& host, int repetition) {
+  const std::size_t h =
+      std::hash<std::string>{}(invocation + "|" + host + "|" + std::to_string(repetition));
+  return static_cast<long>(h & 0x3fffffffffffffffULL);  // non-negative: -1 is "unknown"
+}
+
 }  // namespace
 
 bool Selection::selects(const std::string& workload, const std::string& label) const {
   if (!only.empty() && !searches(only, workload) && !searches(only, label)) return false;
   if (!exclude.empty() && (searches(exclude, workload) || searches(exclude, label))) return false;
   return true;
+}
+
+int planned_looks(const RunSpec& spec) {
+  if (!spec.race.on) return 1;
+  return static_cast<int>(stats::look_rounds(spec.race.first_look, spec.repetitions).size());
 }
 
 ConfigKey config_key(const std::string& resolved_yaml) {
@@ -55,9 +70,25 @@ ConfigKey config_key(const std::string& resolved_yaml) {
     } catch (const YAML::Exception&) {
       // Not a baseline; the key stands.
     }
+    const YAML::Node execution = std::as_const(n)["execution"];
+    try {
+      if (execution && execution["sim_decision"])
+        k.measured_decisions = execution["sim_decision"].as<std::string>() != "modelled";
+      if (execution && execution["equivalence"])
+        k.equivalence = execution["equivalence"].as<double>();
+      if (execution && execution["race"] && execution["race"].as<bool>())
+        k.looks = static_cast<int>(stats::look_rounds(execution["min_repetitions"].as<int>(4),
+                                                      execution["repetitions"].as<int>(1))
+                                       .size());
+    } catch (const YAML::Exception&) {
+      // The defaults stand.
+    }
     n.remove("name");
     n.remove("output");
-    if (n["execution"]) n["execution"].remove("repetitions");
+    if (n["execution"])
+      for (const char* key :
+           {"repetitions", "equivalence", "race", "min_repetitions", "budget", "budget_seconds"})
+        n["execution"].remove(key);
     YAML::Emitter out;
     out << n;
     k.match = out.c_str();
@@ -83,11 +114,15 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
     fields.processors = s.processors;
     fields.baseline = s.balancer.baseline;
     fields.simulated = runs_simulated(s);
+    fields.measured_decisions = s.sim.measured_decisions;
+    fields.equivalence = s.equivalence;
+    fields.looks = planned_looks(s);
     fields.available = prov.available;
     fields.load_average = load_at_start;
     Repetition r;
     r.error = o.error;
     r.verified = o.error.empty() && o.verification.passed;
+    r.round = round_id(prov.invocation, prov.host, o.repetition);
     const RunSummary& m = o.summary;
     r.makespan = m.makespan;
     r.wall = m.wall;
@@ -146,11 +181,16 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
     if (fresh) parsed->second = config_key(yaml);
     fields.match_key = parsed->second.match;
     fields.baseline = parsed->second.baseline;
+    fields.measured_decisions = parsed->second.measured_decisions;
+    fields.equivalence = parsed->second.equivalence;
+    fields.looks = parsed->second.looks;
     const ExecutorInfo* executor = find_executor(text(info, "executor"));
     fields.simulated = executor && executor->simulates;
     fields.available = static_cast<int>(number(info, "available_processors"));
     fields.load_average = std::max(0.0, load_at_start[text(info, "invocation")]);
     Repetition r;
+    r.round = round_id(text(info, "invocation"), text(info, "host"),
+                       static_cast<int>(number(info, "repetition")));
     const std::string status = text(info, "status");
     if (status != "complete")
       r.error = text(info, "error").empty() ? "status " + status : text(info, "error");

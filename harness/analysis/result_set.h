@@ -16,6 +16,7 @@ struct Repetition {
   double makespan = 0, wall = 0, ideal = 0, largest_module = 0, efficiency = 0, imbalance = 0,
          migrations = 0, megabytes = 0, balance = 0;
   bool verified = false;
+  long round = -1;    // the round it ran in: equal ids pair strategies (one invocation and host)
   std::string error;  // non-empty: the run failed before verification
   std::vector<std::pair<std::string, double>> attributes;  // the workload's (live runs only)
 };
@@ -28,7 +29,12 @@ struct ConfigResult {
   // `compare` matches between sets. Live results leave it empty: a YAML parse a run.
   std::string match_key;
   bool simulated = false;  // a simulating executor's runs: no threads ran, one clock (the model's)
-  int available = 0;       // processors the host offered, and its load average, at invocation
+  // Simulated runs repeat their value (nothing varies per repetition) but for the decisions'
+  // measured CPU time, when charged (execution.sim_decision: measured).
+  bool measured_decisions = true;
+  double equivalence = 0.05;  // execution.equivalence: the verdicts' delta
+  int looks = 1;              // a race's planned looks (harness/stats/racing.h); 1: none
+  int available = 0;          // processors the host offered, and its load average, at invocation
   double load_average = 0;
   std::vector<Repetition> reps;
 };
@@ -54,12 +60,19 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
                                            ReadCount* read = nullptr);
 
 // From one parse of a resolved config: the config less what does not change what runs (name,
-// output, repetitions), and whether its first balancer is the baseline. A text that does not
-// parse is its own key, with no baseline.
+// output, repetitions and the verdicts' and race's keys), whether its first balancer is the
+// baseline, and the keys the verdicts read. A text that does not parse is its own key, with no
+// baseline.
 struct ConfigKey {
   std::string match;
   bool baseline = false;
+  bool measured_decisions = true;  // execution.sim_decision
+  double equivalence = 0.05;       // execution.equivalence
+  int looks = 1;                   // execution.race's planned looks
 };
+
+// A race's planned looks at its rounds; 1 when the spec does not race.
+int planned_looks(const RunSpec& spec);
 ConfigKey config_key(const std::string& resolved_yaml);
 
 }  // namespace lbb

@@ -22,6 +22,15 @@ struct BalancerChoice {
   bool baseline = false;  // the entry the table's ratios divide by (default: the `none` entry)
 };
 
+// execution.race: rounds run only while a row's verdict is open (harness/stats/racing.h), up to
+// `repetitions` rounds, looking first after `min_repetitions`; the budget caps the invocation.
+struct RaceSettings {
+  bool on = false;
+  int first_look = 4;
+  int budget_runs = 0;        // 0: none
+  double budget_seconds = 0;  // 0: none
+};
+
 struct RunSpec {
   std::string name;  // the config's name
   std::string workload;
@@ -38,6 +47,8 @@ struct RunSpec {
   int steps = 1;
   int warmup = 0;
   int repetitions = 1;
+  double equivalence = 0.05;  // the verdicts' delta (harness/stats/verdict.h)
+  RaceSettings race;
   bool module_detail = false;
   std::string executor = "auto";  // harness/run/executor_registry.h
   SimSettings sim;                // the simulate executor's execution.sim_* and replay_* keys

@@ -18,10 +18,12 @@
 
 #include "core/text.h"
 #include "harness/analysis/comparison_table.h"
+#include "harness/analysis/race.h"
 #include "harness/base/clock.h"
 #include "harness/base/process_world.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
+#include "harness/cli/run_progress.h"
 #include "harness/config/run_spec.h"
 #include "harness/exec/thread_probe.h"
 #include "harness/mpi/mpi_session.h"
@@ -51,6 +53,22 @@ struct RunOptions {
   ResultOptions results;
 };
 
+// A simulated run repeats its value (no seed varies per repetition; only a measured decision
+// time may move, which the verdict bounds): one repetition decides it exactly.
+void once_if_deterministic(Config& config) {
+  int cut = 0, from = 1;
+  for (RunSpec& s : config.runs)
+    if (s.repetitions > 1 && runs_simulated(s)) {
+      from = std::max(from, s.repetitions);
+      s.repetitions = 1;
+      ++cut;
+    }
+  if (cut > 0 && process_world().leader())
+    std::cerr << "note: " << cut << " simulated configurations run 1 repetition, not up to "
+              << from << ": nothing in them varies between repetitions, so the table compares "
+                 "their values exactly (docs/results.md, \"Verdicts\")\n";
+}
+
 // The config with --repetitions applied and --only / --exclude's runs kept.
 Config load_selected(const RunOptions& o) {
   std::vector<std::string> overrides = o.overrides;
@@ -74,6 +92,7 @@ Config load_selected(const RunOptions& o) {
               << " to run\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
+  once_if_deterministic(config);
   return config;
 }
 
@@ -101,7 +120,9 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
   try {
     if (o.resume && o.no_archive && process_world().leader())
       throw std::invalid_argument("--resume needs a result set: it runs what the set lacks");
-    if (!o.slice.empty()) plan = slice_of(plan, parse_slice(o.slice));  // checked at the option
+    if (!o.slice.empty())  // checked at the option; a race's slices are whole groups
+      plan = Race(config.runs).any() ? slice_groups_of(plan, parse_slice(o.slice))
+                                     : slice_of(plan, parse_slice(o.slice));
     whole = plan;
     int team = 1;  // the most threads a run of the plan starts (a simulated run starts none)
     for (const auto& r : plan)
@@ -138,16 +159,6 @@ void warn_oversubscribed(const std::vector<PlannedRun>& plan, const Provenance& 
   std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
             << " available cores: oversubscribed (archived as oversubscribed = 1); the table "
                "ranks by the modelled makespan, which is taken from thread CPU time\n";
-}
-
-std::string duration(double s) {
-  const int t = static_cast<int>(std::lround(s));
-  char buf[32];
-  if (t >= 60)
-    std::snprintf(buf, sizeof buf, "%dm%02ds", t / 60, t % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%ds", t);
-  return buf;
 }
 
 // SIGINT and SIGTERM, taken by a thread of their own (blocked in every other thread): the runs
@@ -224,43 +235,16 @@ void warn_omp_num_threads(const std::vector<PlannedRun>& plan) {
             << "); set processors in the config or with --set platform.processors=N\n";
 }
 
-// Runs the plan: one progress line per run on stderr, with an ETA, on a terminal or a log file
-// (a Slurm job's) alike; `quiet` keeps only the lines of runs that failed.
-std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* archive,
-                                const Provenance& prov, bool quiet) {
-  const bool tty = !quiet && isatty(fileno(stderr)) != 0;
-  const int total = static_cast<int>(plan.size());
-  std::vector<RunOutcome> outcomes;
-  outcomes.reserve(total);
-  ReferenceCache references;  // each problem's serial reference, shared by its runs
-  for (const auto& r : plan) expect_references(references, *r.spec);
-  const auto start = std::chrono::steady_clock::now();
-  int n = 0;
-  for (const auto& [spec_ptr, rep] : plan) {
-    const RunSpec& spec = *spec_ptr;
-    ++n;
-    const std::string what =
-        printable("[" + std::to_string(n) + "/" + std::to_string(total) + "] " + spec.workload +
-                  " P=" + std::to_string(spec.processors) + " " + spec.balancer.label +
-                  (spec.sweep_label.empty() ? "" : " " + spec.sweep_label) +
-                  (spec.repetitions > 1
-                       ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
-                       : ""));
-    if (tty) std::cerr << what << std::flush;  // the rest of the line when the run ends
-    outcomes.push_back(execute_run(spec, rep, archive, prov, &references));
-    const RunOutcome& r = outcomes.back();
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!r.error.empty())
-      std::cerr << (tty ? "" : what) << "  FAILED: " << printable(r.error) << "\n";
-    else if (!r.verification.passed)
-      std::cerr << (tty ? "" : what)
-                << "  VERIFICATION FAILED: " << printable(r.verification.detail) << "\n";
-    else if (!quiet)
-      std::cerr << (tty ? "" : what) << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
-                << duration(elapsed / n * (total - n)) << "\n";
-  }
-  return outcomes;
+// Under --resume, the runs the result set already holds of the config's configurations: a race
+// judges them with this invocation's.
+std::vector<ConfigResult> earlier_runs(const RunOptions& o, const Config& config) {
+  if (!o.resume || !process_world().leader()) return {};
+  const std::string& output = o.output.empty() ? config.output : o.output;
+  std::set<std::string> keys;
+  for (const RunSpec& s : config.runs) keys.insert(config_key(s.resolved_yaml).match);
+  std::vector<ConfigResult> out = results_from_set(ResultReader(output), Selection{});
+  std::erase_if(out, [&](const ConfigResult& c) { return !keys.count(c.match_key); });
+  return out;
 }
 
 void run(const RunOptions& o) {
@@ -281,7 +265,14 @@ void run(const RunOptions& o) {
   std::vector<RunOutcome> outcomes;
   {
     const InterruptGuard guard(archive.get(), o.command + (o.resume ? "" : " --resume"));
-    outcomes = run_all(plan, archive.get(), prov, o.quiet);
+    if (const Race race(config.runs); race.any()) {
+      outcomes = race_all(config.runs, plan,
+                          {archive.get(), &prov, load_at_start, o.quiet, earlier_runs(o, config)});
+    } else {
+      ReferenceCache references;  // each problem's serial reference, shared by its runs
+      for (const auto& r : plan) expect_references(references, *r.spec);
+      outcomes = run_all(plan, archive.get(), prov, o.quiet, references);
+    }
   }
   const double finish_start = process_cpu_now();
   std::string unwritten;  // why the last runs could not be written, if they could not
@@ -366,8 +357,8 @@ void add_run_command(CLI::App& app) {
                 "run only what the result set lacks: the runs an interrupted invocation did not "
                 "write");
   cmd->add_option("--slice", o->slice,
-                  "run slice i/n of the runs (0 <= i < n; run k belongs to slice k mod n), "
-                  "one node of many, all writing the same result set")
+                  "run slice i/n of the runs (0 <= i < n; run k belongs to slice k mod n; in a "
+                  "race, group k), one node of many, all writing the same result set")
       ->check(CLI::Validator(
           [](std::string& text) {
             try {

@@ -131,7 +131,24 @@ std::span<const ParamSpec> execution_specs() {
       string_param("mode", "real", "real: threads execute the kernels", {"real"}),
       int_param("steps", 50, "recorded steps", 1, 1e9),
       int_param("warmup", 0, "steps run first and not recorded", 0, 1e9),
-      int_param("repetitions", 1, "independent runs of each configuration", 1, 10000),
+      int_param("repetitions", 1,
+                "runs of each configuration, in rounds (one of every configuration each); with "
+                "race, the most rounds; `auto` is race: true with 20",
+                1, 10000),
+      bool_param("race", false,
+                 "run rounds only while a row's verdict is open: a decided row leaves the race "
+                 "(Birattari et al. 2002); looks after min_repetitions rounds, then about 1.5 "
+                 "times as many each, each at 5 % / looks"),
+      int_param("min_repetitions", 4, "race: rounds before the first look", 2, 10000),
+      int_param("budget", 0, "race: the most runs this invocation starts; 0: no limit", 0, 1e9),
+      real_param("budget_seconds", 0.0,
+                 "race: no round starts that would end past this many seconds of runs "
+                 "(estimated from the runs so far); 0: no limit",
+                 0.0, 1e9),
+      real_param("equivalence", 0.05,
+                 "delta: a row whose ratio to the group's best is shown within [1 - delta, "
+                 "1 + delta] is equivalent to it (docs/results.md, \"Verdicts\")",
+                 1e-6, 1.0),
       bool_param("module_detail", false, "archive module/cost and module/owner per step"),
       string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
                    executor_choices()),
@@ -192,6 +209,11 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.steps = static_cast<int>(execution.integer("steps"));
   run.warmup = static_cast<int>(execution.integer("warmup"));
   run.repetitions = static_cast<int>(execution.integer("repetitions"));
+  run.equivalence = execution.real("equivalence");
+  run.race.on = execution.boolean("race");
+  run.race.first_look = static_cast<int>(execution.integer("min_repetitions"));
+  run.race.budget_runs = static_cast<int>(execution.integer("budget"));
+  run.race.budget_seconds = execution.real("budget_seconds");
   run.module_detail = execution.boolean("module_detail");
   run.executor = execution.text("executor");
   run.sim.latency = execution.real("sim_latency");

@@ -19,6 +19,8 @@ namespace lbb {
 
 namespace {
 
+constexpr int kAutoRounds = 20;  // repetitions: auto: a race of at most this many rounds
+
 void read_names(const YAML::Node& root, Config& config, Problems& problems) {
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
@@ -76,6 +78,14 @@ void read_workloads(const YAML::Node& root, ConfigSections& sections, Problems& 
   }
 }
 
+// `repetitions: auto` is a race of at most 20 rounds (issue 46: verdicts that settle).
+void expand_auto_repetitions(YAML::Node execution) {
+  const YAML::Node given = execution["repetitions"];
+  if (!given || !given.IsScalar() || given.Scalar() != "auto") return;
+  execution["repetitions"] = kAutoRounds;
+  if (!execution["race"]) execution["race"] = true;
+}
+
 std::vector<Axis> read_keyed_section(const YAML::Node& root, const char* name,
                                      std::span<const ParamSpec> specs, bool needed,
                                      Problems& problems) {
@@ -88,6 +98,7 @@ std::vector<Axis> read_keyed_section(const YAML::Node& root, const char* name,
     problems.at(n, std::string(name) + " must be a map");
     return {};
   }
+  if (std::string(name) == "execution") expand_auto_repetitions(n);
   return read_section(n, name, specs, {}, problems);
 }
 

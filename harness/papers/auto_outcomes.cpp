@@ -118,8 +118,13 @@ AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>&
     names.push_back(c.chosen);
     samples.emplace_back(own);
   }
-  const stats::GroupVerdict v =
-      stats::judge_group(samples, std::vector<bool>(names.size(), true), alpha);
+  std::vector<stats::RowSample> rows;  // unpaired: the candidates' runs are not rounds
+  for (std::span<const double> sample : samples)
+    rows.push_back({{sample.begin(), sample.end()}, {}});
+  stats::VerdictRules rules;
+  rules.alpha = alpha;
+  const stats::GroupJudgement v =
+      stats::judge_group(rows, std::vector<bool>(names.size(), true), rules);
   const auto chosen = std::find(names.begin(), names.end(), c.chosen) - names.begin();
   if (v.best < 0 || chosen == static_cast<std::ptrdiff_t>(names.size())) return c;
   c.best = names[v.best];
@@ -130,8 +135,9 @@ AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>&
   for (const RunInfo* r : autos) runs.push_back(number(*r, "makespan_total"));
   c.auto_seconds = stats::median(runs);
   c.auto_regret = c.auto_seconds / c.best_seconds - 1;
-  c.p_vs_best = v.p_adjusted[chosen];
-  c.outcome = c.chosen == c.best     ? (v.starred ? AutoOutcome::kHit : AutoOutcome::kTie)
+  c.p_vs_best = v.rows[chosen].p;
+  const bool won = v.rows[v.best].verdict == stats::Verdict::kWinner;
+  c.outcome = c.chosen == c.best     ? (won ? AutoOutcome::kHit : AutoOutcome::kTie)
               : c.p_vs_best <= alpha ? AutoOutcome::kMiss
                                      : AutoOutcome::kTie;
   return c;

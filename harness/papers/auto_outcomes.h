@@ -15,7 +15,7 @@
 namespace lbb {
 
 enum class AutoOutcome {
-  kHit,   // auto chose the best, and the best beats every other candidate significantly
+  kHit,   // auto chose the best, and every other candidate is slower or equivalent to it
   kTie,   // the measurement cannot tell auto's choice from the best
   kMiss,  // auto's choice is significantly slower than the best
 };

@@ -18,6 +18,19 @@ std::vector<PlannedRun> plan_runs(const std::vector<RunSpec>& specs) {
   return plan;
 }
 
+std::vector<PlannedRun> slice_groups_of(const std::vector<PlannedRun>& plan, Slice slice) {
+  std::map<std::string, std::size_t> groups;  // first-seen order
+  std::vector<PlannedRun> out;
+  for (const PlannedRun& r : plan) {
+    const std::string key =
+        r.spec->workload + "|" + std::to_string(r.spec->processors) + "|" + r.spec->sweep_label;
+    const std::size_t g = groups.try_emplace(key, groups.size()).first->second;
+    if (g % static_cast<std::size_t>(slice.count) == static_cast<std::size_t>(slice.index))
+      out.push_back(r);
+  }
+  return out;
+}
+
 Slice parse_slice(const std::string& text) {
   const auto slash = text.find('/');
   Slice s;

@@ -27,6 +27,9 @@ Slice parse_slice(const std::string& text);
 // Runs k of the plan with k % count == index: deterministic, and the slices of one plan are
 // disjoint and together the whole plan.
 std::vector<PlannedRun> slice_of(const std::vector<PlannedRun>& plan, Slice slice);
+// A race's slices (execution.race): whole groups (workload, P, sweep point), group g of the plan
+// in slice g % count, since a race judges a group's rows together.
+std::vector<PlannedRun> slice_groups_of(const std::vector<PlannedRun>& plan, Slice slice);
 
 // The plan less the runs the archive already holds complete or failed (matched by resolved
 // config and repetition, each archived run standing for one planned run). Partial runs, left

@@ -36,9 +36,8 @@ def pick_busy_maps(rows, runs, highlight):
     base = ranked[ranked.baseline].label.tolist()
     others = [lab for lab in ranked.label if lab not in best[:1] + base[:1]]
     chosen = [highlight] if highlight in others else others[:1]
-    starred = ranked[ranked.label == best[0]].starred.any()
-    picks = [("best (starred)" if starred else "best median (tied: no significant winner)",
-              best[0])]
+    won = (ranked[ranked.label == best[0]].verdict == "winner").any()
+    picks = [("winner" if won else "best median (undecided: no winner yet)", best[0])]
     picks += [("baseline", lab) for lab in base[:1] if lab != best[0]]
     picks += [("chosen (--highlight)" if highlight in chosen else "runner-up", lab)
               for lab in chosen]

@@ -1,6 +1,6 @@
 """The one source of the report's statistics: `lbbench table SET --format json`.
 
-Medians, 95 % intervals, the baseline ratio, stars and ties are the table's, never recomputed
+Medians, 95 % intervals, the baseline ratio and the verdicts are the table's, never recomputed
 here. table_rows() returns them as a DataFrame with the columns below, whatever the JSON's
 spelling; everything else in the report reads this frame.
 """
@@ -13,11 +13,11 @@ NUMBERS = ["makespan_median", "makespan_ci_low", "makespan_ci_high", "makespan_c
            "makespan_min", "makespan_max", "makespan_cv",
            "wall_median", "wall_ci_low", "wall_ci_high", "wall_ci_level",
            "wall_min", "wall_max", "wall_cv",
-           "ratio", "ratio_ci_low", "ratio_ci_high", "p_vs_best", "efficiency"]
+           "ratio", "ratio_ci_low", "ratio_ci_high", "p_vs_best", "delta", "efficiency"]
 COLUMNS = ["workload", "label", "processors", "sweep", "n", "headline", *NUMBERS,
-           "best", "starred", "tied", "baseline", "ranked", "verified"]
+           "best", "verdict", "baseline", "ranked", "verified"]
 # The table's JSON name -> the report's.
-RENAMES = {"ranked_by": "headline", "tied_with_best": "tied", "ratio_to_baseline": "ratio"}
+RENAMES = {"ranked_by": "headline", "ratio_to_baseline": "ratio"}
 CLOCKS = {"modelled": "makespan", "wall": "wall"}  # ranked_by values -> column prefixes
 
 
@@ -74,7 +74,7 @@ def normalise(rows):
     frame["baseline"] = [b is True or (isinstance(b, str) and b == lab)
                          for b, lab in zip(frame.baseline, frame.label)]
     frame["headline"] = frame.headline.map(lambda c: CLOCKS.get(c, c))
-    for c in ["best", "starred", "tied", "baseline", "ranked"]:
+    for c in ["best", "baseline", "ranked"]:
         frame[c] = frame[c].fillna(False).astype(bool)
     for c in NUMBERS:
         frame[c] = pd.to_numeric(frame[c], errors="coerce")

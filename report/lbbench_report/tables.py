@@ -2,7 +2,7 @@
 platform; and the provenance of each invocation."""
 import html
 
-from .figures.common import MARK_BEST, MARK_TIE, MARK_UNRANKED, group_title, mark
+from .figures.common import group_title, mark
 from .notes import whole
 from .platform import describe
 
@@ -22,11 +22,12 @@ def verdict(r):
     """The table's mark in words."""
     if r.verified != "yes":
         return f"verified: {r.verified}; not ranked"
-    if r.best and not r.starred:
-        return "lowest median, tied: no significant winner"
-    return {MARK_BEST: "best: faster than every other (significant)",
-            MARK_TIE: "tie with the best", MARK_UNRANKED: "not ranked on this host"
-            }.get(mark(r), "slower than the best")
+    if not r.ranked:
+        return "not ranked on this host"
+    return {"winner": "winner: every other row slower or equivalent",
+            "equivalent": f"equivalent to the best (within {100 * r.delta:.3g} %)",
+            "slower": "slower than the best (significant)",
+            "undecided": "undecided: more rounds needed"}.get(r.verdict, "alone in its group")
 
 
 def _verdict_row(r, clock):
@@ -50,8 +51,8 @@ def verdict_tables(table, runs, procs):
         return ""
     out = ['<h2 id="verdicts">Verdicts in numbers</h2><p>As <code>lbbench table</code> gives '
            "them: the median of each strategy's total over its repetitions, its spread, its "
-           "ratio to the baseline (Hodges-Lehmann, with its interval) and the verdict. A "
-           "difference inside the noise is a tie.</p>"]
+           "ratio to the baseline (over paired rounds, with its interval) and the verdict. A "
+           "difference inside the noise is undecided, never a win.</p>"]
     for (w, p, s), rows in table.groupby(["workload", "processors", "sweep"], sort=False):
         clock = rows.headline.iloc[0]
         rows = rows.sort_values(f"{clock}_median")

@@ -110,8 +110,8 @@ def check_verdicts(tables, table_json, procs):
                     and not np.isclose(number(ratio.split()[0]), r["ratio_to_baseline"],
                                        rtol=5e-3):
                 fail(f"{cell['balancer']}: ratio {ratio!r}, the table {r['ratio_to_baseline']}")
-            if r["starred"] != cell["verdict"].startswith("best:") or \
-                    r["tied_with_best"] and "tie" not in cell["verdict"]:
+            if r["ranked"] and r["verdict"] and \
+                    not cell["verdict"].startswith(r["verdict"]):
                 fail(f"{cell['balancer']}: verdict {cell['verdict']!r}, the table {r}")
     return verdicts
 

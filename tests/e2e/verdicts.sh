@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end: the verdict commands. --format json rows carry their keys, --only / --exclude
 # select what they say, `table` reprints every run (one invocation with --invocation), identical
-# samples are never starred apart, and `compare` finds no difference between a set and its
+# samples are never called apart, and `compare` finds no difference between a set and its
 # copy but finds a 1.2x scaling; runs without a match are listed.
 set -euo pipefail
 lbbench=$1
@@ -18,13 +18,15 @@ import json, sys
 rows = json.load(open(sys.argv[1]))
 assert [r["label"] for r in rows] == ["none", "block", "cyclic"], rows
 for r in rows:
-    for k in ["workload", "label", "processors", "sweep", "n", "best", "tied_with_best"]:
+    for k in ["workload", "label", "processors", "sweep", "n", "best", "verdict", "compared",
+              "delta", "ratio_to_best"]:
         assert k in r, (k, r)
     for clock in ["makespan", "wall"]:
         for k in ["median", "ci_low", "ci_high", "min", "max", "cv"]:
             assert k in r[clock], (clock, k, r)
         assert r[clock]["ci_low"] <= r[clock]["median"] <= r[clock]["ci_high"], r
     assert r["n"] == 6 and r["baseline"] == "none", r
+    assert r["compared"] == "paired" and r["delta"] == 0.05, r  # one invocation: rounds pair
 PY
 
 # --only / --exclude on balancer labels and workload kinds, in run and in table.
@@ -95,9 +97,9 @@ $py - "$tmp/twins.json" <<'PY'
 import json, sys
 rows = {r["label"]: r for r in json.load(open(sys.argv[1]))}
 for a, b in [("none", "block"), ("block", "none")]:
-    assert not rows[a]["starred"], rows[a]
+    assert rows[a]["verdict"] != "winner", rows[a]
     if rows[a]["best"]:
-        assert rows[b]["tied_with_best"] and rows[b]["p_vs_best"] == 1.0, rows[b]
+        assert rows[b]["verdict"] != "slower" and rows[b]["p_vs_best"] > 0.99, rows[b]
 PY
 
 "$lbbench" compare "$tmp/a" "$tmp/a" --format json > "$tmp/same.json"

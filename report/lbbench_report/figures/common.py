@@ -12,7 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 DPI = 110
 FAMILY_COLOURS = {"static": "#1f77b4", "between-step dynamic": "#2ca02c",
                   "fastest-finish dynamic": "#d62728", "in-step schedule": "#9467bd"}
-MARK_BEST, MARK_TIE, MARK_UNRANKED, MARK_BASELINE = "*", "~", "-", "(baseline)"
+MARK_BEST, MARK_EQUIVALENT, MARK_UNDECIDED, MARK_UNRANKED, MARK_BASELINE = \
+    "*", "=", "?", "-", "(baseline)"
 
 # A set's labels are text, never TeX: "$" in a name must not start mathtext (or fail to parse).
 plt.rcParams.update({"font.size": 10, "axes.titlesize": 11, "axes.grid": True,
@@ -31,12 +32,11 @@ class Figure:
 
 
 def mark(r):
-    """The table's mark of a row (`lbbench table`): a significant winner, a tie with the best
-    (the best itself when nothing beats the rest significantly), or not ranked on this host."""
-    if r.starred:
-        return MARK_BEST
-    if r.tied or r.best:
-        return MARK_TIE
+    """The table's mark of a row (`lbbench table`): the winner, equivalent to it, undecided, or
+    not ranked on this host (a slower row has none)."""
+    marks = {"winner": MARK_BEST, "equivalent": MARK_EQUIVALENT, "undecided": MARK_UNDECIDED}
+    if r.verdict in marks:
+        return marks[r.verdict]
     if r.verified == "yes" and not r.ranked:
         return MARK_UNRANKED
     return ""

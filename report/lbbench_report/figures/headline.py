@@ -1,8 +1,9 @@
 """Per group (workload, P, sweep point): each strategy's headline measure with its interval."""
 import numpy as np
 
-from .common import (FAMILY_COLOURS, MARK_BASELINE, MARK_BEST, MARK_TIE, MARK_UNRANKED, Figure,
-                     group_title, mark, plt, save, seconds_unit, tick_labels)
+from .common import (FAMILY_COLOURS, MARK_BASELINE, MARK_BEST, MARK_EQUIVALENT, MARK_UNDECIDED,
+                     MARK_UNRANKED, Figure, group_title, mark, plt, save, seconds_unit,
+                     tick_labels)
 
 
 def row_label(r):
@@ -67,8 +68,8 @@ def headline_figure(rows, families, out_dir, key):
     ax.set_title(f"{group_title(w, p, s)}: ranked by {name}", pad=14)
     caption = (f"Each strategy's {name} (dot: median; bar: distribution-free 95 % interval of the "
                f"median; colour: strategy family; hollow: not ranked on this host), shortest at the "
-               f"top; marks as in `lbbench table`: {MARK_BEST} a significant winner, {MARK_TIE} "
-               f"indistinguishable from the best, {MARK_UNRANKED} not ranked. Right: the ratio to "
+               f"top; marks as in `lbbench table`: {MARK_BEST} the winner, {MARK_EQUIVALENT} "
+               f"equivalent to it, {MARK_UNDECIDED} undecided, {MARK_UNRANKED} not ranked. Right: the ratio to "
                f"the baseline with its interval (below 1 is faster) and the gap of the modelled "
                f"makespan to the ideal bound (sum of work / sum of speeds).")
     record = Figure(key, "Headline", f"Strategies on {group_title(w, p, s)}", caption)

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..strategies import label_params, sweep_params
-from .common import MARK_BEST, MARK_TIE, Figure, mark, plt, save, tick_labels
+from .common import MARK_BEST, MARK_EQUIVALENT, Figure, mark, plt, save, tick_labels
 
 
 def _value(text):
@@ -78,6 +78,6 @@ def sweep_map_figure(workload, processors, x, y, by_base, out_dir, key):
     fig.suptitle(title)
     caption = (f"Each cell is one point of the {x} x {y} sweep: the table's ratio of the "
                f"strategy's median to the baseline's at that point (blue, below 1: faster; red: "
-               f"slower), with {MARK_BEST} for a significant winner of its group and {MARK_TIE} "
-               f"for a tie with it.")
+               f"slower), with {MARK_BEST} for the winner of its group and {MARK_EQUIVALENT} "
+               f"for a strategy equivalent to it.")
     return save(fig, out_dir, Figure(key, "Parameter sweeps", f"Sweep {title}", caption))
