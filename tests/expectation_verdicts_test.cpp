@@ -1,7 +1,8 @@
 // The verdicts of a paper config's expectations, on runs built here: a value is exact only
-// within the paper's printed precision (or a stated tolerance), an order holds only when a U test
-// over the runs finds it, rows true by construction are context and never counted, open choices
-// are not counted; bounds, no runs, not built; and where-matching.
+// within the paper's printed precision (or a stated tolerance), an order holds only when the
+// verdicts' comparison finds it (paired by trial and round, exact for simulated runs), rows true
+// by construction are context and never counted, open choices are not counted; bounds, no runs,
+// not built; where-matching; and monotone claims over a swept key.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -115,7 +116,7 @@ TEST(ExpectationVerdicts, AnOrderHoldsOnlyWhenSignificant) {
   EXPECT_EQ(holds[1].kind, VerdictKind::kHolds);
   const auto differs = judge_expectations(reversed, many);
   EXPECT_EQ(differs[0].kind, VerdictKind::kDiffers);
-  EXPECT_NE(differs[0].verdict.find("order reversed against 'high'"), std::string::npos)
+  EXPECT_NE(differs[0].verdict.find("order reversed (unpaired) against 'high'"), std::string::npos)
       << differs[0].verdict;
 }
 
@@ -239,6 +240,151 @@ TEST(ExpectationVerdicts, AReadRowStatesWhereItsToleranceComesFrom) {
                 .find("cause must start with"),
             std::string::npos);
   EXPECT_EQ(read("expectations: [{row: a, metric: m, paper: 3, cause: \"paper: swaps\"}]"), "");
+}
+
+// A seeded trial of `label`: run `seed` of one invocation, as Iqbal et al. 1986 seed theirs.
+RunInfo trial(const std::string& label, int seed, double efficiency,
+              const std::string& invocation = "i1") {
+  RunInfo r = run(label, "seed=" + std::to_string(seed), efficiency);
+  r.text["invocation"] = invocation;
+  r.text["host"] = "h";
+  r.number["repetition"] = 0;
+  return r;
+}
+
+// Trials that differ by 30 % from seed to seed, where b is 3 % above a in each (+-0.5 %):
+// paired by seed the order holds; the same values unpaired (b's runs from another invocation,
+// so no round pairs) are tied, the trials' spread hiding the 3 %.
+TEST(ExpectationVerdicts, SeededTrialsArePairedBySeed) {
+  std::vector<RunInfo> paired, unpaired;
+  for (int k = 0; k < 25; ++k) {
+    const double a = 0.5 * (1 + 0.3 * ((k * 7) % 25) / 24.0);
+    const double b = a * (1.03 + 0.005 * ((k % 3) - 1));
+    paired.push_back(trial("a", k, a));
+    paired.push_back(trial("b", k, b));
+    unpaired.push_back(trial("a", k, a));
+    unpaired.push_back(trial("b", k, b, "i2"));
+  }
+  const std::vector<Expectation> rows = {ranked("a", 1, "t"), ranked("b", 2, "t")};
+  const auto holds = judge_expectations(rows, paired);
+  EXPECT_EQ(holds[0].kind, VerdictKind::kHolds) << holds[0].verdict;
+  EXPECT_NE(holds[0].verdict.find("order holds (paired, 25 trials) against 'b'"), std::string::npos)
+      << holds[0].verdict;
+  const auto tied = judge_expectations(rows, unpaired);
+  EXPECT_EQ(tied[0].kind, VerdictKind::kTied) << tied[0].verdict;
+  EXPECT_NE(tied[0].verdict.find("(unpaired)"), std::string::npos) << tied[0].verdict;
+}
+
+// A simulated run (executor simulate): deterministic, one run each decides by value.
+RunInfo simulated(const std::string& label, double efficiency, const std::string& execution,
+                  double balance = 0) {
+  RunInfo r = trial(label, 1, efficiency);
+  r.text["executor"] = "simulate";
+  r.text["config_yaml"] = "execution: {" + execution + "}";
+  r.number["balance_total"] = balance;
+  r.number["makespan_total"] = 10;
+  return r;
+}
+
+// One simulated run against another: 1 % apart is an order, by value (no test of one run
+// against one could find it); equal values tie; so do values whose measured decisions (0.2 s of
+// 10 s: 2 %) could move them past each other.
+TEST(ExpectationVerdicts, SimulatedRowsAreOrderedByValue) {
+  const std::vector<Expectation> rows = {ranked("a", 1, "t"), ranked("b", 2, "t")};
+  const std::string modelled = "sim_decision: modelled";
+  const auto holds =
+      judge_expectations(rows, {simulated("a", 0.50, modelled), simulated("b", 0.505, modelled)});
+  EXPECT_EQ(holds[0].kind, VerdictKind::kHolds) << holds[0].verdict;
+  EXPECT_NE(holds[0].verdict.find("(exact)"), std::string::npos) << holds[0].verdict;
+  const auto reversed =
+      judge_expectations(rows, {simulated("a", 0.51, modelled), simulated("b", 0.50, modelled)});
+  EXPECT_EQ(reversed[0].kind, VerdictKind::kDiffers) << reversed[0].verdict;
+  const auto equal =
+      judge_expectations(rows, {simulated("a", 0.50, modelled), simulated("b", 0.50, modelled)});
+  EXPECT_EQ(equal[0].kind, VerdictKind::kTied) << equal[0].verdict;
+  const std::string measured = "sim_decision: measured";
+  const auto moved = judge_expectations(
+      rows, {simulated("a", 0.50, measured, 0.2), simulated("b", 0.505, measured, 0.2)});
+  EXPECT_EQ(moved[0].kind, VerdictKind::kTied) << moved[0].verdict;
+  const auto still = judge_expectations(
+      rows, {simulated("a", 0.50, measured, 0.001), simulated("b", 0.505, measured, 0.001)});
+  EXPECT_EQ(still[0].kind, VerdictKind::kHolds) << still[0].verdict;
+}
+
+// Franklin & Govindan 1995 in their setting replay one recording: the order says so.
+TEST(ExpectationVerdicts, AnOrderOfOneRecordingSaysSo) {
+  const std::vector<Expectation> rows = {ranked("a", 1, "t"), ranked("b", 2, "t")};
+  const std::string replay = "sim_decision: modelled, replay_archive: results/rec";
+  const auto r =
+      judge_expectations(rows, {simulated("a", 0.50, replay), simulated("b", 0.60, replay)});
+  EXPECT_EQ(r[0].kind, VerdictKind::kHolds) << r[0].verdict;
+  EXPECT_NE(r[0].verdict.find("(exact; the order of one recording, results/rec)"),
+            std::string::npos)
+      << r[0].verdict;
+}
+
+Expectation falling(const std::string& name) {
+  Expectation e;
+  e.row = name;
+  e.where = {{"workload", "trfd"}};
+  e.metric = "efficiency";
+  e.over = "safety_factor";
+  e.monotone = "non_increasing";
+  return e;
+}
+
+// 20 seeded trials at each of the factors 0.5, 1, 2, 4, 8, the curve's values `level(f)` of each
+// trial's own size (spread 30 %), +-0.2 % noise.
+std::vector<RunInfo> curve(const std::vector<double>& level) {
+  const std::vector<std::string> factors = {"0.5", "1", "2", "4", "8"};
+  std::vector<RunInfo> runs;
+  for (std::size_t f = 0; f < factors.size(); ++f)
+    for (int k = 0; k < 20; ++k) {
+      const double size = 1 + 0.3 * ((k * 7) % 20) / 19.0;
+      const double noise = 1 + 0.002 * (((k + static_cast<int>(f)) % 3) - 1);
+      runs.push_back(trial("p+predictive(safety_factor=" + factors[f] + ")", k,
+                           0.4 * size * level[f] * noise));
+    }
+  return runs;
+}
+
+// Iqbal, Saltz & Bokhari 1986, Figs. 6-7: non-increasing over the sampled factors holds when no
+// step rises and the last falls below the first (flat steps allowed); a step that rises
+// significantly differs; a flat curve is tied.
+TEST(ExpectationVerdicts, AMonotoneClaimIsJudgedStepByStep) {
+  const std::vector<Expectation> rows = {falling("curve")};
+  const auto holds = judge_expectations(rows, curve({1, 0.98, 0.98, 0.95, 0.9}));
+  EXPECT_EQ(holds[0].kind, VerdictKind::kHolds) << holds[0].verdict;
+  EXPECT_TRUE(holds[0].counted);
+  EXPECT_EQ(holds[0].runs, 100);
+  EXPECT_NEAR(*holds[0].measured, 0.9, 0.01);
+  EXPECT_NE(holds[0].verdict.find("non-increasing over safety_factor 0.5-8 holds (paired, 20 "
+                                  "trials)"),
+            std::string::npos)
+      << holds[0].verdict;
+  const auto rises = judge_expectations(rows, curve({1, 0.95, 0.97, 0.9, 0.85}));
+  EXPECT_EQ(rises[0].kind, VerdictKind::kDiffers) << rises[0].verdict;
+  EXPECT_NE(rises[0].verdict.find("rises 1->2"), std::string::npos) << rises[0].verdict;
+  const auto flat = judge_expectations(rows, curve({1, 1, 1, 1, 1}));
+  EXPECT_EQ(flat[0].kind, VerdictKind::kTied) << flat[0].verdict;
+  const VerdictSummary s = summarize_verdicts(holds);
+  EXPECT_EQ(s.holds, 1);
+  EXPECT_EQ(s.open_choices, 0);
+}
+
+TEST(ExpectationVerdicts, AMonotoneRowNamesItsSweptKey) {
+  const auto read = [](const std::string& yaml) {
+    Problems problems("t.yaml");
+    read_expectations(YAML::Load(yaml), problems);
+    return problems.text();
+  };
+  EXPECT_EQ(read("expectations: [{row: a, metric: m, over: sf, monotone: non_increasing}]"), "");
+  EXPECT_NE(read("expectations: [{row: a, metric: m, monotone: non_increasing}]")
+                .find("'monotone' and 'over' go together"),
+            std::string::npos);
+  EXPECT_NE(read("expectations: [{row: a, metric: m, over: sf, monotone: falling}]")
+                .find("monotone must be non_increasing or non_decreasing"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -75,9 +75,7 @@ std::string Race::after_round(int k, const std::vector<ConfigResult>& results) {
   }
   const bool last = k + 1 == *looks_.rbegin();
   std::string line = "race: after round " + std::to_string(k + 1) + ", " +
-                     std::to_string(undecided) + " rows undecided, " +
-                     (last ? "no rounds left (raise execution.repetitions)"
-                           : std::to_string(left) + " configurations still running");
+                     std::to_string(undecided) + " rows undecided";
   if (!open_names.empty()) {
     line += " (";
     int shown = 0;
@@ -90,6 +88,11 @@ std::string Race::after_round(int k, const std::vector<ConfigResult>& results) {
     }
     line += ")";
   }
+  if (left == 0)
+    line += "; every configuration decided";
+  else
+    line += last ? "; no rounds left (execution.repetitions)"
+                 : "; " + std::to_string(left) + " configurations still running";
   return line;
 }
 

@@ -53,20 +53,14 @@ struct RunOptions {
   ResultOptions results;
 };
 
-// A simulated run repeats its value (no seed varies per repetition; only a measured decision
-// time may move, which the verdict bounds): one repetition decides it exactly.
+// A simulated config runs one repetition (run_selection.h), and says so.
 void once_if_deterministic(Config& config) {
-  int cut = 0, from = 1;
-  for (RunSpec& s : config.runs)
-    if (s.repetitions > 1 && runs_simulated(s)) {
-      from = std::max(from, s.repetitions);
-      s.repetitions = 1;
-      ++cut;
-    }
-  if (cut > 0 && process_world().leader())
-    std::cerr << "note: " << cut << " simulated configurations run 1 repetition, not up to "
-              << from << ": nothing in them varies between repetitions, so the table compares "
-                 "their values exactly (docs/results.md, \"Verdicts\")\n";
+  const DeterministicCut cut = once_if_deterministic(config.runs);
+  if (cut.configurations > 0 && process_world().leader())
+    std::cerr << "note: " << cut.configurations
+              << " simulated configurations run 1 repetition, not up to " << cut.asked
+              << ": nothing in them varies between repetitions, so the table compares their "
+                 "values exactly (docs/results.md, \"Verdicts\")\n";
 }
 
 // The config with --repetitions applied and --only / --exclude's runs kept.

@@ -114,6 +114,15 @@ std::string over_budget(const Budget& b, int started, int size, double elapsed) 
   return "";
 }
 
+// "; 24 runs left in the budget, about 2 rounds of 10".
+std::string budget_left(const Budget& b, int started, std::size_t next_round) {
+  if (b.runs <= 0 || next_round == 0) return "";
+  const int left = std::max(0, b.runs - started);
+  return "; " + std::to_string(left) + " runs left in the budget, about " +
+         std::to_string(left / static_cast<int>(next_round)) + " rounds of " +
+         std::to_string(next_round);
+}
+
 }  // namespace
 
 std::vector<RunOutcome> race_all(const std::vector<RunSpec>& specs,
@@ -151,11 +160,7 @@ std::vector<RunOutcome> race_all(const std::vector<RunSpec>& specs,
     std::move(done.begin(), done.end(), std::back_inserter(outcomes));
     const std::string line = race.after_round(k, results_so_far(outcomes, c));
     if (!line.empty() && leader && !c.quiet)
-      std::cerr << line
-                << (budget.runs > 0
-                        ? "; " + std::to_string(budget.runs - started) + " runs left in the budget"
-                        : "")
-                << "\n";
+      std::cerr << line << budget_left(budget, started, race.round(k + 1).size()) << "\n";
   }
   return outcomes;
 }

@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "harness/config/run_spec.h"
 #include "harness/results/h5_table.h"
 #include "harness/results/part_file.h"
+#include "harness/run/run_selection.h"
 
 namespace lbb {
 
@@ -22,9 +24,16 @@ void add_validate_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->callback([config, overrides] {
     try {
-      const Config c = load_config(*config, *overrides);
-      int total = 0;
-      for (const auto& r : c.runs) total += r.repetitions;
+      Config c = load_config(*config, *overrides);
+      once_if_deterministic(c.runs);  // as run does
+      int total = 0, budget = 0;
+      bool race = false;
+      for (const auto& r : c.runs) {
+        total += r.repetitions;
+        race |= r.race.on;
+        budget = std::max(budget, r.race.budget_runs);
+      }
+      if (race && budget > 0) total = std::min(total, budget);
       try {
         std::error_code ec;
         if (std::filesystem::exists(c.output, ec)) require_set_directory(c.output, false);
@@ -32,8 +41,9 @@ void add_validate_command(CLI::App& app) {
         std::cerr << "lbbench: output " << printable(e.what()) << "\n";
         throw CLI::RuntimeError(kExitBadInput);
       }
-      std::cout << printable(*config) << ": OK, " << c.runs.size() << " configurations, " << total
-                << " runs, results " << printable(c.output) << "\n";
+      std::cout << printable(*config) << ": OK, " << c.runs.size() << " configurations, "
+                << (race ? "a race of at most " : "") << total << " runs, results "
+                << printable(c.output) << "\n";
       for (const auto& r : c.runs)
         std::cout << "  " << r.workload << " P=" << r.processors << " " << topology_name(r.topology)
                   << " " << printable(r.balancer.label)

@@ -171,6 +171,9 @@ nlohmann::ordered_json config_json_schema() {
       {{"type", "array"}, {"minItems", 1}, {"items", {{"$ref", "#/$defs/workload"}}}}};
   properties["platform"].update(section_schema(platform_specs()));
   properties["execution"].update(section_schema(execution_specs()));
+  // `repetitions: auto`, a race (config_loader.cpp), beside a number or a sweep of numbers.
+  properties["execution"]["properties"]["repetitions"]["anyOf"].push_back(
+      Json{{"const", "auto"}});
   properties["balancers"].update(
       {{"type", "array"}, {"minItems", 1}, {"items", {{"$ref", "#/$defs/balancer_entry"}}}});
   properties["output"].update({{"type", "string"}, {"minLength", 1}});

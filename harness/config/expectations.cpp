@@ -16,7 +16,8 @@ std::span<const ExpectationKey> expectation_keys() {
        "matched are pooled (trials, repetitions)"},
       {"metric",
        "a numeric run attribute (efficiency, utilization, makespan_total, ... see "
-       "`lbbench schema`), auto_hit_rate (hits of the cases a U test decides: ties left out) / "
+       "`lbbench schema`), auto_hit_rate (hits of the cases the verdicts' test decides: ties left "
+       "out) / "
        "auto_max_regret (per case, `auto` runs), or "
        "matrix_model_error (the largest |model - measured| / measured speedup of Franklin & "
        "Govindan 1995's matrix iterative model; `runs` counts the comparisons)"},
@@ -38,9 +39,21 @@ std::span<const ExpectationKey> expectation_keys() {
        "upper or lower: the paper's number is a bound (\"never over 10 %\"); a measured "
        "value on its side of it is exact"},
       {"trend",
-       "a group name: a row's order against each other row of the group holds when a "
-       "Mann-Whitney U test over their runs (Holm-adjusted, 5 %) finds the paper's order, is "
-       "tied when it finds no difference and differs when it finds the opposite"},
+       "a group name: a row's order against each other row of the group holds when the "
+       "verdicts' comparison (docs/results.md, \"Verdicts\": paired by trial and round where "
+       "every run has its partner, else Mann-Whitney U; by value for simulated runs; "
+       "Holm-adjusted, 5 %) finds the paper's order, is tied when it finds no difference and "
+       "differs when it finds the opposite"},
+      {"monotone",
+       "non_increasing or non_decreasing, with 'over' instead of paper or rank: the claim that "
+       "the metric falls (rises) with the swept key. Each sampled value is compared with the "
+       "next and the last with the first, paired by trial and round (Holm over those k "
+       "comparisons, 5 %): holds when no step goes the wrong way and the last differs from "
+       "the first the claimed way, differs when a step goes the wrong way, else tied; "
+       "measured: the last value's ratio to the first"},
+      {"over",
+       "the swept key of a monotone row (a sweep's key, a run attribute, or a parameter of "
+       "the balancer's label, as safety_factor in \"block+predictive(safety_factor=2)\")"},
       {"not_built", "why the row cannot be measured here; printed as its verdict"},
       {"context",
        "why the row holds by construction (a lower bound, an ideal): shown beside the others, "
@@ -148,6 +161,12 @@ void read_fields(const YAML::Node& n, Expectation& e, Problems& problems) {
   if (n["tolerance_source"])
     e.tolerance_source = read_text(n["tolerance_source"], "tolerance_source", problems);
   if (n["trend"]) e.trend = read_text(n["trend"], "trend", problems);
+  if (n["over"]) e.over = read_text(n["over"], "over", problems);
+  if (n["monotone"]) {
+    e.monotone = read_text(n["monotone"], "monotone", problems);
+    if (!e.monotone.empty() && e.monotone != "non_increasing" && e.monotone != "non_decreasing")
+      problems.at(n["monotone"], "monotone must be non_increasing or non_decreasing");
+  }
   if (n["bound"]) {
     e.bound = read_text(n["bound"], "bound", problems);
     if (!e.bound.empty() && e.bound != "upper" && e.bound != "lower")
@@ -169,8 +188,15 @@ void read_fields(const YAML::Node& n, Expectation& e, Problems& problems) {
 // A row's keys that only make sense together.
 void check_row(const YAML::Node& n, const Expectation& e, Problems& problems) {
   if (e.row.empty()) problems.at(n, "an expectation row needs 'row'");
-  if (e.not_built.empty() && (e.metric.empty() || (!e.paper && !e.rank)))
-    problems.at(n, "an expectation row needs 'metric' and 'paper' or 'rank' (or 'not_built')");
+  if (e.not_built.empty() && (e.metric.empty() || (!e.paper && !e.rank && e.monotone.empty())))
+    problems.at(n,
+                "an expectation row needs 'metric' and 'paper', 'rank' or 'monotone' (or "
+                "'not_built')");
+  if (e.monotone.empty() != e.over.empty())
+    problems.at(n, "'monotone' and 'over' go together: a claim over a swept key names it");
+  if (!e.monotone.empty() && (e.paper || e.rank || !e.trend.empty() || !e.relative_to.empty()))
+    problems.at(n,
+                "a monotone row is judged on its own runs: no paper, rank, trend or relative_to");
   if (e.rank && e.trend.empty()) problems.at(n, "a row with 'rank' needs a 'trend' group");
   if (e.tolerance.has_value() != !e.tolerance_source.empty())
     problems.at(n,

@@ -37,8 +37,12 @@ struct Expectation {
   std::string tolerance_source;     // where a stated tolerance comes from
   std::string bound;                // "upper" / "lower": the paper's number is a bound, not a value
   std::string trend;                // a group whose rows' order is tested against the paper's
-  std::string not_built;            // why the row cannot be measured (printed as its verdict)
-  std::string context;              // why the row holds by construction: shown, never counted
+  // A claim over a swept key instead of a value: the metric is non-increasing (or
+  // non-decreasing) over the sampled values of `over` (Iqbal, Saltz & Bokhari 1986, Figs. 6-7).
+  std::string monotone;   // "non_increasing" / "non_decreasing"
+  std::string over;       // the swept key (a sweep's key, a run attribute or a balancer parameter)
+  std::string not_built;  // why the row cannot be measured (printed as its verdict)
+  std::string context;    // why the row holds by construction: shown, never counted
   std::string open_choice;  // what the paper leaves open: judged, not counted as a reproduction
   std::string cause;        // why it differs: "setting: ...", "paper: ...", "implementation: ..."
   std::string where_in_config;  // file:line:col of the row

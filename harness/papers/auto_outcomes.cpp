@@ -4,10 +4,10 @@
 #include <iomanip>
 #include <map>
 #include <ostream>
-#include <span>
 #include <tuple>
 
 #include "core/text.h"
+#include "harness/papers/expectation_samples.h"
 #include "harness/stats/sample_summary.h"
 #include "harness/stats/verdict.h"
 
@@ -77,7 +77,14 @@ std::string group_of(const RunInfo& r) {
   return out;
 }
 
-using Samples = std::map<std::string, std::vector<double>>;  // strategy -> makespans
+// strategy -> makespans with their rounds: the candidates run round-robin (run_selection.h), so
+// repetition k of each ran in the same minute and the verdicts pair them.
+using Samples = std::map<std::string, stats::RowSample>;
+
+void add_run(stats::RowSample& s, const RunInfo& r) {
+  s.values.push_back(number(r, "makespan_total"));
+  s.rounds.push_back(run_round(r));
+}
 
 // The strategy auto chose most often among `runs`, and how often.
 std::pair<std::string, int> most_chosen(const std::vector<const RunInfo*>& runs) {
@@ -101,26 +108,23 @@ AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>&
       break;
     }
   std::vector<std::string> names;
-  std::vector<std::span<const double>> samples;
+  std::vector<stats::RowSample> rows;
   for (const auto& kv : autos.front()->number) {
     if (kv.first.rfind(kPredicted, 0) != 0 || of_later_phase(kv.first)) continue;
     const std::string name = kv.first.substr(std::string(kPredicted).size());
     if (auto it = measured.find(name); it != measured.end()) {
       names.push_back(name);
-      samples.emplace_back(it->second);
+      rows.push_back(it->second);
     }
   }
   c.candidates = static_cast<int>(names.size());
   // A choice no candidate ran alone (phases that chose differently): auto's own runs stand for it.
-  std::vector<double> own;
   if (std::find(names.begin(), names.end(), c.chosen) == names.end() && !names.empty()) {
-    for (const RunInfo* r : autos) own.push_back(number(*r, "makespan_total"));
+    stats::RowSample own;
+    for (const RunInfo* r : autos) add_run(own, *r);
     names.push_back(c.chosen);
-    samples.emplace_back(own);
+    rows.push_back(own);
   }
-  std::vector<stats::RowSample> rows;  // unpaired: the candidates' runs are not rounds
-  for (std::span<const double> sample : samples)
-    rows.push_back({{sample.begin(), sample.end()}, {}});
   stats::VerdictRules rules;
   rules.alpha = alpha;
   const stats::GroupJudgement v =
@@ -128,8 +132,8 @@ AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>&
   const auto chosen = std::find(names.begin(), names.end(), c.chosen) - names.begin();
   if (v.best < 0 || chosen == static_cast<std::ptrdiff_t>(names.size())) return c;
   c.best = names[v.best];
-  c.best_seconds = stats::median(samples[v.best]);
-  c.chosen_seconds = stats::median(samples[chosen]);
+  c.best_seconds = stats::median(rows[v.best].values);
+  c.chosen_seconds = stats::median(rows[chosen].values);
   c.regret = c.chosen_seconds / c.best_seconds - 1;
   std::vector<double> runs;  // auto's own, its choosing included
   for (const RunInfo* r : autos) runs.push_back(number(*r, "makespan_total"));
@@ -153,7 +157,7 @@ std::vector<AutoCase> auto_cases(const std::vector<RunInfo>& runs, double alpha)
     if (is_auto(r))
       autos[group_of(r)].push_back(&r);
     else
-      measured[group_of(r)][strategy(r)].push_back(number(r, "makespan_total"));
+      add_run(measured[group_of(r)][strategy(r)], r);
   }
   std::vector<AutoCase> out;
   for (const auto& [where, mine] : autos) {
@@ -219,7 +223,7 @@ void print_auto_cases(std::ostream& out, const std::vector<AutoCase>& cases) {
         << "\n";
   const AutoFigures f = auto_figures(cases);
   out << "auto per case: " << f.hits << " hits, " << f.ties << " ties, " << f.misses
-      << " misses of " << f.cases << " (a tie: the U test cannot tell its choice from the best); "
+      << " misses of " << f.cases << " (a tie: the test cannot tell its choice from the best); "
       << "largest regret " << format_number(100 * f.max_regret, 3)
       << " %; the paper: the best in 16 of 20, never over 10 %\n"
       << "auto's own runs (its first synchronisation and choice included) against the best: "

@@ -2,8 +2,9 @@
 // How often `dynamic: auto` picked the candidate that measured best, and its regret when it did
 // not (Zaki, Li & Parthasarathy 1997: 16 of 20, never over 10 %). A case is one workload, sweep
 // point and processor count: its auto runs (one a repetition) against its candidates' own runs.
-// The best candidate is the one of smallest median modelled makespan; a Mann-Whitney U test over
-// the repetitions says whether it is distinguishable, so a case is a hit, a tie or a miss. An
+// The best candidate is the one of smallest median modelled makespan; the verdicts' comparison
+// (harness/stats/verdict.h: paired by round, as the candidates run round-robin, else Mann-Whitney
+// U) says whether it is distinguishable, so a case is a hit, a tie or a miss. An
 // auto run's choice is its attribute auto_chose_<name>; phases that chose differently make a
 // choice no candidate ran alone, measured by auto's own runs.
 #include <iosfwd>
@@ -32,7 +33,7 @@ struct AutoCase {
   double regret = 0;        // chosen / best - 1
   double auto_seconds = 0;  // median makespan_total of auto's own runs (choosing included)
   double auto_regret = 0;   // auto_seconds / best - 1
-  double p_vs_best = 1;     // Holm-adjusted U test p of the chosen against the best (1: the best)
+  double p_vs_best = 1;     // Holm-adjusted p of the chosen against the best (1: the best)
   int candidates = 0;       // candidates measured
   AutoOutcome outcome = AutoOutcome::kTie;
 };

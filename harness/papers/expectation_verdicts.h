@@ -2,16 +2,18 @@
 // A config's expectations (the paper's numbers) judged against archived runs. Per row: the
 // measured median, the paper's number with the tolerance it carries (its printed precision or a
 // stated spread), the value's verdict (exact within that tolerance, or differs), and the order
-// against the row's trend group, decided by a Mann-Whitney U test over the runs (holds, tied,
-// differs). Rows true by construction (context) and rows resting on a choice the paper leaves
-// open are shown but not counted.
+// against the row's trend group, decided as the comparison table decides (harness/stats/
+// verdict.h: paired by trial and round where every run has its partner, else Mann-Whitney U; by
+// value for simulated runs) and Holm-adjusted: holds, tied, differs. A monotone row's claim over
+// a swept key is judged step by step. Rows true by construction (context) and rows resting on a
+// choice the paper leaves open are shown but not counted.
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/results/result_reader.h"
 #include "harness/config/expectations.h"
+#include "harness/results/result_reader.h"
 
 namespace lbb {
 
@@ -22,11 +24,16 @@ enum class OrderKind { kNone, kHolds, kTied, kDiffers };
 
 struct ExpectationResult {
   const Expectation* expectation = nullptr;
-  std::optional<double> measured;  // the median (or ratio of medians, or auto figure)
-  double low = 0, high = 0;        // the smallest and largest run's value (plain metrics)
-  int runs = 0;                    // runs counted
-  std::vector<double> samples;     // one value per run (relative_to: base median / run's value)
-  double tolerance = 0;            // half-width of "exact" (value rows)
+  std::optional<double> measured;   // the median (or ratio of medians, or auto figure)
+  double low = 0, high = 0;         // the smallest and largest run's value (plain metrics)
+  int runs = 0;                     // runs counted
+  std::vector<double> samples;      // one value per run (relative_to: base median / run's value)
+  std::vector<long> rounds;         // per sample: its trial and round; equal ids pair two rows
+  std::vector<std::string> trials;  // per sample: its swept values but the row's own keys
+  bool deterministic = false;       // every run simulated: compared by value
+  double uncertainty = 0;           // deterministic: how far a sample may move (its decisions)
+  std::string recording;            // every run replays this one archive ("": none, or several)
+  double tolerance = 0;             // half-width of "exact" (value rows)
   OrderKind order = OrderKind::kNone;
   VerdictKind kind = VerdictKind::kNoRuns;
   bool counted = true;     // false: context or open choice

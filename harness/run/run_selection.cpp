@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "harness/run/runner.h"
+
 namespace lbb {
 
 std::vector<PlannedRun> plan_runs(const std::vector<RunSpec>& specs) {
@@ -29,6 +31,17 @@ std::vector<PlannedRun> slice_groups_of(const std::vector<PlannedRun>& plan, Sli
       out.push_back(r);
   }
   return out;
+}
+
+DeterministicCut once_if_deterministic(std::vector<RunSpec>& specs) {
+  DeterministicCut cut;
+  for (RunSpec& s : specs)
+    if (s.repetitions > 1 && runs_simulated(s)) {
+      cut.asked = std::max(cut.asked, s.repetitions);
+      s.repetitions = 1;
+      ++cut.configurations;
+    }
+  return cut;
 }
 
 Slice parse_slice(const std::string& text) {

@@ -18,6 +18,14 @@ struct PlannedRun {
 // on every strategy alike instead of on one.
 std::vector<PlannedRun> plan_runs(const std::vector<RunSpec>& specs);
 
+// A simulated run repeats its value (no seed varies per repetition; only a measured decision
+// time may move, which the verdict bounds): specs that simulate run one repetition. Returns how
+// many were cut, and the most repetitions asked of them.
+struct DeterministicCut {
+  int configurations = 0, asked = 1;
+};
+DeterministicCut once_if_deterministic(std::vector<RunSpec>& specs);
+
 struct Slice {
   int index = 0;  // 0 <= index < count
   int count = 1;

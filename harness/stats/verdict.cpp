@@ -155,8 +155,10 @@ GroupJudgement judge_group(const std::vector<RowSample>& rows, const std::vector
     g.broken_rounds |= compared.back().method == Method::kUnpaired;
     p.push_back(compared.back().p);
   }
-  // The best is chosen from the data, so its comparisons stand for all the group's pairs.
-  const std::vector<double> adjusted = holm_adjust(p, ranked.size() * (ranked.size() - 1) / 2);
+  // The best is chosen from the data: one look adjusts over all the group's pairs; a race's looks,
+  // each at alpha / looks, leave room for the choice (tests/verdict_error_rates_test.cpp).
+  const std::size_t pairs = ranked.size() * (ranked.size() - 1) / 2;
+  const std::vector<double> adjusted = holm_adjust(p, rules.looks > 1 ? p.size() : pairs);
   bool all_decided = true;
   for (std::size_t k = 0; k < others.size(); ++k) {
     RowJudgement& r = g.rows[others[k]];

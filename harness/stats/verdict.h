@@ -65,7 +65,9 @@ struct GroupJudgement {
 // is paired with the best by round when every value of the shorter row has its partner (paired
 // t-test on log ratios, paired_tests.h), else unpaired (Mann-Whitney U, Moses interval). As
 // the best is picked from the data, p values are Holm-adjusted (Holm 1979) as a part of the
-// family of all the group's pairs, m (m - 1) / 2, and judged at level(); a row is slower
+// family of all the group's pairs, m (m - 1) / 2, at one look; a race's looks, each at
+// alpha / looks, leave room for that choice and adjust over the m - 1 comparisons made. Each is
+// judged at level(); a row is slower
 // when significant, else equivalent when its interval at 1 - 2 level() lies within
 // [1 - delta, 1 + delta] (two one-sided tests, Schuirmann 1987), else undecided. The best is
 // the winner when every other eligible row is equivalent or slower; one eligible row is not

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # End to end: Franklin & Govindan 1995's Table 5 in the paper's setting as a user runs it, shortened
-# to 10 iterations: configs/papers/franklin1995_network_record.yaml records module
-# costs on real threads, configs/papers/franklin1995_network.yaml replays them on simulated
-# workstations of unequal speed with network charges (migrations and the exchange of bodies), and
-# `lbbench expect` finds runs for every row (one each: a replay repeats its value, so asking for 2
-# repetitions runs 1); a speed pool shorter than a run's processors is
-# refused, exit 2.
+# to 10 iterations (2 repetitions asked, 1 run: nothing varies between them):
+# configs/papers/franklin1995_network_record.yaml records module costs on real threads,
+# configs/papers/franklin1995_network.yaml replays them on simulated workstations of unequal speed
+# with network charges (migrations and the exchange of bodies), and `lbbench expect` finds runs
+# for every row, each order by value and saying it is that of the one recording replayed; a
+# speed pool shorter than a run's processors is refused, exit 2.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -16,9 +16,11 @@ config=configs/papers/franklin1995_network.yaml
   --set "execution.replay_archive=$tmp/rec" -o "$tmp/net" > "$tmp/run.txt"
 "$lbbench" expect "$config" "$tmp/net" > "$tmp/out.txt"
 check() { grep -qE "$1" "$2" || { echo "missing: $1"; cat "$2"; exit 1; }; }
+# One run a row: a simulated config runs one repetition whatever repetitions says (7ddfe1f).
 check '^T5 n=16 redistribution +makespan_total +[0-9.]+ .*\(1\) +2.75 ' "$tmp/out.txt"
 check '^T5 n=2 ideal +ideal_total .*context: ideal balance' "$tmp/out.txt"
 check ', 0 without runs, 0 not built; not counted: 4 context, 0 open choices$' "$tmp/out.txt"
+check "^T5 n=4 random .*order [a-z]+ \(exact; the order of one recording, $tmp/rec\)" "$tmp/out.txt"
 runs=(/usr/bin/python3 tests/e2e/result_runs.py)
 mapfile -t ids < <("${runs[@]}" ids "$tmp/net")
 [ "$("${runs[@]}" attr "$tmp/net" "${ids[0]}" executor)" = simulate ] || { echo "not simulated"; exit 1; }
