@@ -33,6 +33,12 @@ char mark(const ComparisonRow& r) {
   return ' ';
 }
 
+// The wide table's label: its mark, and " (replay)" where the ranking clock is the row's replay.
+std::string wide_label(const ComparisonRow& r) {
+  const bool replay = r.modelled_by_replay && r.headline == Clock::kModelled;
+  return mark(r) + printable(r.config->label) + (replay ? " (replay)" : "");
+}
+
 std::string seconds(double x) {
   return format_number(x, 4);
 }
@@ -65,7 +71,7 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
   std::size_t wb = 10, ws = 5, wr = 8;
   std::string baseline;
   for (const auto& r : c.rows) {
-    wb = std::max(wb, printable(r.config->label).size() + 3);
+    wb = std::max(wb, wide_label(r).size() + 2);
     ws = std::max(ws, printable(r.config->sweep).size());
     wr = std::max(wr, ratio_text(r).size() + 2);
     if (!r.baseline.empty()) baseline = printable(r.baseline);
@@ -87,8 +93,7 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
     const ConfigResult& k = *r.config;
     // Names come from the config or an archive from elsewhere: escaped for the terminal.
     out << std::left << std::setw(20) << printable(k.workload) << std::right << std::setw(4)
-        << k.processors << "  " << std::left << std::setw(static_cast<int>(wb))
-        << (mark(r) + printable(k.label));
+        << k.processors << "  " << std::left << std::setw(static_cast<int>(wb)) << wide_label(r);
     if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << printable(k.sweep);
     out << std::right << std::setw(3) << r.makespan.n;
     clock_cells(out, r.makespan);
@@ -134,7 +139,8 @@ std::string verdict(const ComparisonRow& r) {
 
 const char* short_clock(const ComparisonRow& r) {
   if (r.config->simulated) return "sim";
-  return r.headline == Clock::kWall ? "wall" : "model";
+  if (r.headline == Clock::kWall) return "wall";
+  return r.modelled_by_replay ? "replay" : "model";
 }
 
 std::string interval(const stats::SampleSummary& s) {
@@ -187,7 +193,7 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
   const auto cell = [&](std::size_t w) { return std::setw(static_cast<int>(w)); };
   out << std::left << cell(ww) << "workload" << std::right << std::setw(4) << "P"
       << "  " << std::left << cell(wb) << "balancer" << cell(ws) << (ws ? "sweep" : "")
-      << std::right << std::setw(3) << "n" << std::setw(6) << "clock" << std::setw(10) << "median_s"
+      << std::right << std::setw(3) << "n" << std::setw(7) << "clock" << std::setw(10) << "median_s"
       << cell(wi) << "95% CI" << cell(wr) << ("vs " + (baseline.empty() ? "base" : baseline))
       << std::setw(7) << "binds"
       << "  verdict\n";
@@ -196,7 +202,7 @@ void print_compact_table(std::ostream& out, const Comparison& c) {
     const stats::SampleSummary& s = ranking(r);
     out << std::left << cell(ww) << printable(k.workload) << std::right << std::setw(4)
         << k.processors << "  " << std::left << cell(wb) << (mark(r) + printable(k.label))
-        << cell(ws) << printable(k.sweep) << std::right << std::setw(3) << s.n << std::setw(6)
+        << cell(ws) << printable(k.sweep) << std::right << std::setw(3) << s.n << std::setw(7)
         << short_clock(r) << std::setw(10) << seconds(s.median) << cell(wi) << interval(s)
         << cell(wr) << ratio_text(r) << std::setw(7) << r.binds() << "  " << verdict(r) << "\n";
   }
@@ -241,6 +247,7 @@ JsonRow row_json(const ComparisonRow& r) {
           {"makespan", clock(r.makespan)},
           {"wall", clock(r.wall)},
           {"ranked_by", clock_name(r.headline)},
+          {"modelled_by_replay", r.modelled_by_replay},
           {"ranked", r.eligible},
           {"best", r.best},
           {"verdict", stats::verdict_name(r.verdict)},

@@ -32,7 +32,7 @@ ComparisonRow summarize_config(const ConfigResult& c) {
       ++failed;
       continue;
     }
-    mk.push_back(r.makespan);
+    mk.push_back(modelled_value(r, c));
     wl.push_back(r.wall);
     id.push_back(r.ideal);
     lm.push_back(r.largest_module);
@@ -49,6 +49,7 @@ ComparisonRow summarize_config(const ConfigResult& c) {
     }
   }
   row.makespan = stats::summarize(mk);
+  row.modelled_by_replay = modelled_by_replay(c);
   row.wall = stats::summarize(wl);
   row.ideal = stats::median(id);
   row.largest_module = stats::median(lm);
@@ -72,7 +73,7 @@ stats::RowSample row_sample(const ConfigResult& c, Clock clock) {
   std::vector<double> balance;
   for (const Repetition& r : c.reps) {
     if (!r.verified) continue;
-    s.values.push_back(clock == Clock::kWall ? r.wall : r.makespan);
+    s.values.push_back(clock == Clock::kWall ? r.wall : modelled_value(r, c));
     s.rounds.push_back(r.round);
     balance.push_back(r.balance);
   }
@@ -160,9 +161,31 @@ Headline choose_headline(int processors, int available, double load_average, boo
                                 " free cores: " + host + "); wall time is shown beside it"};
 }
 
-bool modelled_makespan_orders(const ConfigResult& c) {
+namespace {
+
+bool makespan_misorders(const ConfigResult& c) {
   static const std::set<std::string> fastest_finish = {"gcdlb", "gddlb", "lcdlb", "lddlb", "auto"};
-  return c.schedule_name.empty() && !fastest_finish.count(c.dynamic_name);
+  return !c.schedule_name.empty() || fastest_finish.count(c.dynamic_name);
+}
+
+}  // namespace
+
+bool modelled_by_replay(const ConfigResult& c) {
+  bool any = false;
+  for (const Repetition& r : c.reps) {
+    if (!r.verified) continue;
+    if (!std::isfinite(r.replayed_makespan)) return false;
+    any = true;
+  }
+  return any && makespan_misorders(c);
+}
+
+double modelled_value(const Repetition& r, const ConfigResult& c) {
+  return modelled_by_replay(c) ? r.replayed_makespan : r.makespan;
+}
+
+bool modelled_makespan_orders(const ConfigResult& c) {
+  return !makespan_misorders(c) || modelled_by_replay(c);
 }
 
 Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::string& baseline) {
@@ -177,7 +200,7 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::
   }
   std::set<std::string> reasons;
   bool unranked = false, undecided = false, few = false, broken = false, varied = false;
-  bool exact = false;
+  bool exact = false, replayed = false;
   for (const std::string& g : order) {
     const ConfigResult& first = *out.rows[groups[g].front()].config;
     // The simulator's clock ranks a group only when no thread ran any of its rows.
@@ -196,6 +219,7 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::
       undecided |= r.verdict == stats::Verdict::kUndecided;
       exact |= r.method == stats::Method::kExact;
       few |= r.eligible && !r.config->simulated && r.config->reps.size() < kFewRepetitions;
+      replayed |= r.eligible && r.modelled_by_replay && r.headline == Clock::kModelled;
     }
   }
   out.notes.push_back(
@@ -221,10 +245,17 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::
     out.notes.push_back(
         "undecided rows need more rounds: execution.repetitions (or auto, which runs rounds "
         "until each row is decided)");
+  if (replayed)
+    out.notes.push_back(
+        "replay = modelled: an in-step schedule or fastest-finish scheme, its measured module "
+        "costs (thread CPU time) replayed through the simulator's schedule model at P "
+        "processors (runs column replayed_makespan_total; --wide: its makespan_s)");
   if (unranked)
     out.notes.push_back(
         "- = not ranked: on an oversubscribed host the modelled makespan misorders in-step "
-        "schedules and fastest-finish schemes (see README, \"Reading the table\")");
+        "schedules and fastest-finish schemes, and these rows have no replayed makespan "
+        "(omp_runtime, runs across ranks, level workloads, sets older than the column; see "
+        "README, \"Reading the table\")");
   if (few)
     out.notes.push_back("warning: fewer than " + std::to_string(kFewRepetitions) +
                         " repetitions in some rows: intervals are wide and few differences can "

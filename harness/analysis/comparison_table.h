@@ -31,7 +31,15 @@ Headline choose_headline(int processors, int available, double load_average,
 // oversubscribed: bulk-synchronous strategies that balance between steps. In-step schedules
 // and the fastest-finish schemes (Zaki, Li & Parthasarathy 1997: gcdlb, gddlb, lcdlb, lddlb) it
 // misorders.
+// It does order them where every verified repetition has a replayed makespan
+// (harness/run/modelled_replay.h): modelled_by_replay.
 bool modelled_makespan_orders(const ConfigResult& c);
+// Whether the configuration's modelled clock is its replay: a strategy the recorded makespan
+// misorders, replayed at P modelled processors in every verified repetition.
+bool modelled_by_replay(const ConfigResult& c);
+// A repetition's value on the modelled clock: its replayed makespan where c is modelled by
+// replay, else its recorded makespan.
+double modelled_value(const Repetition& r, const ConfigResult& c);
 
 struct ComparisonRow {
   const ConfigResult* config = nullptr;
@@ -43,6 +51,8 @@ struct ComparisonRow {
   const char* binds() const { return largest_module > ideal ? "module" : "ideal"; }
   std::string attributes;  // the workload's run attributes, "  name=value" (medians)
   std::string verified;    // yes, NO (k), FAILED: reason
+  // makespan holds the replayed values (modelled_by_replay above): the table marks the row
+  bool modelled_by_replay = false;
   Clock headline = Clock::kModelled;
   std::string baseline;  // the group's baseline label; empty: none
   bool is_baseline = false;

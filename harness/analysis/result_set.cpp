@@ -133,6 +133,7 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
     r.migrations = static_cast<double>(m.migrations);
     r.megabytes = static_cast<double>(m.bytes_moved) / 1e6;
     r.balance = m.balance;
+    r.replayed_makespan = m.replayed_makespan;
     for (const auto& a : o.attributes) r.attributes.push_back({a.name, a.value});
     config_for(out, index, o.spec, fields).reps.push_back(std::move(r));
   }
@@ -206,6 +207,8 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
     r.migrations = number(info, "migrations_total");
     r.megabytes = number(info, "bytes_moved_total") / 1e6;
     r.balance = number(info, "balance_total");
+    if (auto it = info.number.find("replayed_makespan_total"); it != info.number.end())
+      r.replayed_makespan = it->second;  // absent: not replayed, or a set older than the column
     config_for(out, index, fields.match_key, fields).reps.push_back(std::move(r));
   }
   if (read) read->invocations = invocations.size();

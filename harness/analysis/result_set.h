@@ -1,6 +1,7 @@
 #pragma once
 // The repetitions of each configuration, from a live `lbbench run` or read back from a result set:
 // what the comparison table and `lbbench compare` judge.
+#include <limits>
 #include <regex>
 #include <set>
 #include <string>
@@ -15,6 +16,8 @@ namespace lbb {
 struct Repetition {
   double makespan = 0, wall = 0, ideal = 0, largest_module = 0, efficiency = 0, imbalance = 0,
          migrations = 0, megabytes = 0, balance = 0;
+  // s, replayed_makespan_total: an in-step run's costs replayed at P modelled processors; NaN: none
+  double replayed_makespan = std::numeric_limits<double>::quiet_NaN();
   bool verified = false;
   long round = -1;    // the round it ran in: equal ids pair strategies (one invocation and host)
   std::string error;  // non-empty: the run failed before verification

@@ -20,6 +20,7 @@ struct ModuleRun {
   int module = 0;
   int phase = 0;
   double wall = 0;  // s, emulation included
+  double cpu = 0;   // s, thread CPU time, where threads outnumber cores (else 0)
 };
 
 // The runs of one thread in the current step, padded against false sharing.
@@ -50,6 +51,9 @@ class SelfScheduledRun : ModuleRunContext {
 
   const InStepSchedule schedule_;
   const int chunk_;
+  // Where threads outnumber cores a module's wall time holds other threads' time slices, which
+  // a thread-wide CPU/wall ratio spreads over all its modules: each module's own CPU time instead.
+  const bool cpu_module_costs_;
   std::unique_ptr<ChunkDispenser> chunks_;  // kChunked: the technique's hand-out
   ExecutionResult result_;
   std::vector<int> home_;                // the thread that placed each module's state
@@ -57,7 +61,7 @@ class SelfScheduledRun : ModuleRunContext {
   std::vector<ThreadRuns> runs_;
   // Per (phase, module) of the current step, gathered from the threads' runs.
   std::vector<int> run_count_, runner_;
-  std::vector<double> run_wall_;
+  std::vector<double> run_wall_, run_cpu_;
   StepRecord rec_;
   std::int64_t remote_runs_ = 0;
 };
@@ -67,6 +71,7 @@ SelfScheduledRun::SelfScheduledRun(const ScheduleChoice& schedule, Workload& wor
     : ModuleRunContext(workload, store, plan, sink),
       schedule_(schedule.kind),
       chunk_(schedule.chunk),
+      cpu_module_costs_(team_.outnumbers_cores()),
       chunks_(
           schedule.kind == InStepSchedule::kChunked
               ? std::make_unique<ChunkDispenser>(schedule.technique, schedule.params, plan.speed)
@@ -76,7 +81,8 @@ SelfScheduledRun::SelfScheduledRun(const ScheduleChoice& schedule, Workload& wor
       runs_(P_),
       run_count_(static_cast<std::size_t>(phases_) * M_),
       runner_(run_count_.size()),
-      run_wall_(run_count_.size()) {
+      run_wall_(run_count_.size()),
+      run_cpu_(run_count_.size()) {
   for (ThreadRuns& r : runs_) {  // room for a whole step: no allocation inside a timed step
     r.runs.reserve(static_cast<std::size_t>(phases_) * M_);
     r.phase_clocks.assign(phases_, StretchClock(team_.outnumbers_cores()));
@@ -204,9 +210,11 @@ double SelfScheduledRun::run_module(int m, int s, int ph, int q) {
   double wall = 0;
   team_.guard([&] {
     ProcessorTimes& t = recorder_.processor(q);
+    const double c0 = cpu_module_costs_ ? thread_cpu_now() : 0.0;
     wall = run_emulated(emulation_, q, t.load,
                         [&] { workload_.run_module(m, s, ph, store_.state(m)); });
-    runs_[q].runs.push_back({m, ph, wall});
+    const double cpu = cpu_module_costs_ ? thread_cpu_now() - c0 : 0.0;
+    runs_[q].runs.push_back({m, ph, wall, cpu});
     t.busy_wall += wall;
   });
   return wall;
@@ -242,6 +250,7 @@ std::int64_t SelfScheduledRun::gather_runs(int s) {
       ++run_count_[i];
       runner_[i] = q;
       run_wall_[i] = r.wall;
+      run_cpu_[i] = r.cpu;
       remote += home_[r.module] != q;
     }
   for (std::size_t i = 0; i < run_count_.size(); ++i)
@@ -253,7 +262,8 @@ std::int64_t SelfScheduledRun::gather_runs(int s) {
 }
 
 // Module costs and who ran each module, from the gathered runs. As in the bulk-synchronous
-// executor, a thread's wall times shrink by its CPU/wall ratio when preemption inflated them.
+// executor, a thread's wall times shrink by its CPU/wall ratio when preemption inflated them,
+// or, where threads outnumber cores, each module's thread CPU time is its cost.
 void SelfScheduledRun::record_modules() {
   std::vector<double> scale(P_, 1.0);
   for (int q = 0; q < P_; ++q) {
@@ -261,13 +271,18 @@ void SelfScheduledRun::record_modules() {
     if (wall > rec_.busy[q] && wall > 0) scale[q] = rec_.busy[q] / wall;
   }
   rec_.module_cost.assign(M_, 0.0);
+  if (phases_ > 1) rec_.phase_module_cost.resize(run_wall_.size());
   for (int ph = 0; ph < phases_; ++ph)
     for (int m = 0; m < M_; ++m) {
       const std::size_t i = static_cast<std::size_t>(ph) * M_ + m;
-      rec_.module_cost[m] += run_wall_[i] * scale[runner_[i]];
+      const double cost = cpu_module_costs_ ? run_cpu_[i] : run_wall_[i] * scale[runner_[i]];
+      rec_.module_cost[m] += cost;
+      if (phases_ > 1) rec_.phase_module_cost[i] = cost;
     }
-  // Who ran each module in the first phase, as the bulk-synchronous executor records it.
+  // Who ran each module in the first phase, as the bulk-synchronous executor records it; of
+  // several phases, each phase's too (what a replay of each phase needs).
   rec_.module_owner.assign(runner_.begin(), runner_.begin() + M_);
+  if (phases_ > 1) rec_.phase_module_owner = runner_;
 }
 
 void SelfScheduledRun::clear() {

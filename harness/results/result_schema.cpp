@@ -66,6 +66,11 @@ constexpr ColumnSpec kRuns[] = {
     {"largest_module_total", T::kFloat64, "s",
      "sum over steps of the largest module's cost over the fastest speed (0: costs not recorded)",
      P::kSometimes},
+    {"replayed_makespan_total", T::kFloat64, "s",
+     "in-step schedules and fastest-finish schemes run on threads: the run's measured module costs "
+     "(thread CPU time) replayed through the simulator's model at P processors of its speeds, "
+     "summed over steps; the modelled verdict on an oversubscribed host (NaN: not replayed)",
+     P::kSometimes},
     {"efficiency", T::kFloat64, "", "ideal_total / makespan_total", P::kSometimes},
     {"imbalance", T::kFloat64, "", "mean over steps of max/mean busy - 1", P::kSometimes},
     {"balance_total", T::kFloat64, "s", "sum of decision times", P::kSometimes},

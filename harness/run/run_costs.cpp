@@ -27,6 +27,7 @@ RunCosts& RunCosts::operator+=(const RunCosts& o) {
   record += o.record;
   reference += o.reference;
   verify += o.verify;
+  replay += o.replay;
   archive += o.archive;
   return *this;
 }
@@ -40,11 +41,12 @@ double RunCosts::harness() const {
 }
 
 double RunCosts::overhead() const {
-  return reference + verify + archive + record + harness();
+  return reference + verify + replay + archive + record + harness();
 }
 
 void print_costs(std::ostream& out, const RunCosts& c, double total, double load) {
-  const double other = std::max(0.0, total - c.setup - c.run - c.reference - c.verify - c.archive);
+  const double other =
+      std::max(0.0, total - c.setup - c.run - c.reference - c.verify - c.replay - c.archive);
   auto line = [&](const char* what, double s) {
     out << "  " << std::left << std::setw(40) << what << std::right << std::fixed
         << std::setprecision(3) << std::setw(10) << s << " s " << std::setprecision(1)
@@ -60,6 +62,7 @@ void print_costs(std::ostream& out, const RunCosts& c, double total, double load
   line("harness in the runs, waits incl.", c.harness());
   line("serial references", c.reference);
   line("verification against them", c.verify);
+  if (c.replay > 0) line("modelled replays (in-step schemes)", c.replay);
   line("results: step records", c.record);
   line("results: run headers, ends, parts written", c.archive);
   line("setup (workloads, balancers)", c.setup);

@@ -19,6 +19,7 @@ struct RunCosts {
   double record = 0;     // of the run: handing step records to the archive (wall, one thread)
   double reference = 0;  // the serial reference; 0 where a shared one served
   double verify = 0;     // comparing the result with it
+  double replay = 0;     // the modelled replay of an in-step run (harness/run/modelled_replay.h)
   double archive = 0;    // the run's header, summary and outcome; the archive's open and close
   RunCosts& operator+=(const RunCosts& o);
   // What the run's parts above account for: the kernels, balancing, a simulator, records.
@@ -26,7 +27,8 @@ struct RunCosts {
   // The rest of the run: the harness's own work (clocks, records, scheduling, barriers) and
   // the CPU its threads burn waiting at barriers.
   double harness() const;
-  // What the harness adds: verification (with its references), archive writing, harness().
+  // What the harness adds: verification (with its references), modelled replays, archive
+  // writing, harness().
   double overhead() const;
 };
 

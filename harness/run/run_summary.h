@@ -1,6 +1,7 @@
 #pragma once
 // Whole-run figures from the step records (definitions in docs/ARCHITECTURE.md, "Metrics").
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -21,6 +22,9 @@ struct RunSummary {
   double imbalance = 0;       // mean over steps of max/mean processor busy time - 1
   std::int64_t migrations = 0;
   std::int64_t bytes_moved = 0;
+  // s, of in-step schedules and fastest-finish schemes on threads: the run's module costs
+  // replayed at P modelled processors (harness/run/modelled_replay.h); NaN: not replayed
+  double replayed_makespan = std::numeric_limits<double>::quiet_NaN();
   double efficiency() const;  // harness/exec/step_recorder.h
 };
 

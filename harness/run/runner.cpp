@@ -1,13 +1,16 @@
 #include "harness/run/runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "core/text.h"
 #include "harness/base/clock.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
+#include "harness/run/modelled_replay.h"
 
 namespace lbb {
 
@@ -73,6 +76,7 @@ void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult&
   w.set_real("wall_total", s.wall);
   w.set_real("ideal_total", s.ideal);
   w.set_real("largest_module_total", s.largest_module);
+  if (!std::isnan(s.replayed_makespan)) w.set_real("replayed_makespan_total", s.replayed_makespan);
   w.set_real("efficiency", s.efficiency());
   w.set_real("imbalance", s.imbalance);
   w.set_real("balance_total", s.balance);
@@ -174,7 +178,12 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
   try {
     const WorkloadInfo* info = find_workload_kind(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
-    const std::unique_ptr<Execution> execution = choose_executor(spec, *info).make(spec, *info);
+    const ExecutorInfo& executor = choose_executor(spec, *info);
+    // A replayed run records its module costs for the replay, archived or not.
+    const bool replayed = gets_modelled_replay(spec, executor.name);
+    std::optional<RunSpec> detailed;
+    if (replayed && !spec.module_detail) detailed = spec, detailed->module_detail = true;
+    const std::unique_ptr<Execution> execution = executor.make(detailed ? *detailed : spec, *info);
     out.oversubscribed = runs_oversubscribed(spec, provenance);
     lap(costs.setup);
     if (archive) {
@@ -191,9 +200,15 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
       lap(costs.archive);
     }
     SummarySink sink(writer.get(), spec.speeds);
-    const ExecutionResult x = execution->run(sink);
+    std::optional<ReplayCapture> capture;
+    if (replayed) capture.emplace(sink, spec, execution->modules(), execution->phases());
+    const ExecutionResult x = execution->run(capture ? static_cast<StepSink&>(*capture) : sink);
     lap(costs.run);
     out.summary = sink.summary();
+    if (capture) {
+      out.summary.replayed_makespan = replay_in_model(spec, *info, *capture).makespan;
+      lap(costs.replay);
+    }
     costs.record = x.record_seconds;
     out.run_wall = x.run_wall;
     const int steps = execution->reference_steps(x);

@@ -20,7 +20,7 @@ YAML
 "$lbbench" run "$tmp/s.yaml" -o "$tmp/s" --wide > "$tmp/out.txt" 2> "$tmp/err.txt"
 rows=$(grep -cE '^block_substitution +4 .* yes  remote_runs=[0-9]+$' "$tmp/out.txt" || true)
 [ "$rows" -eq 4 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
-grep -qE '[ *~-]omp_static .* yes  remote_runs=0$' "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }
+grep -qE '[ *=?-]omp_static .* yes  remote_runs=0$' "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }
 runs() { /usr/bin/python3 tests/e2e/result_runs.py "$1" "$tmp/s" "${@:2}"; }
 [ "$(runs attr '#0' executor)" = bsp ]
 [ "$(runs attr '#2' executor)" = omp_dynamic ]
