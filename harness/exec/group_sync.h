@@ -78,7 +78,7 @@ struct alignas(64) StopReport {
   // The load function's inputs since the last synchronisation (the phase's start at first):
   // wall seconds running modules, emulated load included (the trigger's clock: the processor
   // that finishes first on the wall clock triggers), and the modules completed; where threads
-  // outnumber cores, since the phase began and in CPU seconds (bsp_executor.cpp, report_stop).
+  // outnumber cores, since the phase began and in CPU seconds (ThreadMachine::report_stop).
   double busy = 0;
   int done = 0;
   double clock = 0;  // s, its modelled CPU time since the phase began, at the stop

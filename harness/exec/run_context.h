@@ -1,9 +1,9 @@
 #pragma once
-// The state every run of an executor starts from, built once when the run is: the team of P
-// processors, the emulated platform over the run's own start, the recorder of the processors'
-// times, and where the records go. A run class (BspRun, SelfScheduledRun, LevelRun, the async
-// run) derives from the context its workload's shape needs, so that its steps read these members
-// under the same names in every executor.
+// The state the other executors' runs start from (the step protocol keeps its own,
+// step_protocol.h), built once when the run is: the team of P processors, the emulated platform
+// over the run's own start, the recorder of the processors' times, and where the records go. A
+// run class (SelfScheduledRun, LevelRun, the async run) derives from the context its workload's
+// shape needs, so that its steps read these members under the same names in every executor.
 #include <span>
 
 #include "harness/base/clock.h"

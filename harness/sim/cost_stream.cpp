@@ -35,7 +35,7 @@ RecordedStream::RecordedStream(const ResultReader& archive, const std::string& r
   row_.resize(cols);
 }
 
-// The nominal cost the real run's balancer saw: measured x the owner's speed (BspRun's view).
+// The nominal cost the real run's balancer saw: measured x the owner's speed (the threads' view).
 const std::vector<double>& RecordedStream::nominal(int step, int phase) {
   if (step < 0 || step >= steps_ || phase < 0 || phase >= phases_)
     throw std::invalid_argument("the recorded run has " + std::to_string(steps_) + " steps of " +

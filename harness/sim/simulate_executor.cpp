@@ -10,7 +10,6 @@
 #include "harness/results/result_reader.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
-#include "harness/sim/sim_schedule_run.h"
 #include "harness/sim/tree_execution.h"
 
 namespace lbb {
@@ -86,8 +85,8 @@ ExecutionResult SimulateExecutor::run(Workload& workload, ModuleStore&, const Ex
                                       StepSink& sink) {
   const std::shared_ptr<CostStream> costs = stream_for(workload, plan);
   if (schedule_.kind != InStepSchedule::kAssigned)
-    return run_sim_schedule(workload, plan, sink, settings_, *costs, schedule_);
-  if (!settings_.asynchronous) return SimRun(workload, plan, sink, settings_, *costs).run();
+    return run_simulated_steps(workload, plan, sink, settings_, *costs, &schedule_);
+  if (!settings_.asynchronous) return run_simulated_steps(workload, plan, sink, settings_, *costs);
   SimAsyncOutcome out = run_sim_async(workload, plan, sink, settings_, *costs);
   async_ = out.figures;
   return std::move(out.result);

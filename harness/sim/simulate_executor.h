@@ -33,7 +33,7 @@ std::vector<StepMetric> simulate_metrics();
 class SimulateExecutor final : public Executor {
  public:
   // costs: null takes them from a SyntheticCosts workload, or from settings.replay_archive.
-  // schedule: a loop self-scheduling technique (harness/sim/sim_schedule_run.h) in place of
+  // schedule: a loop self-scheduling technique (harness/sim/sim_run.h) in place of
   // the plan's balancers; kAssigned: the balancers.
   explicit SimulateExecutor(SimSettings settings, std::shared_ptr<CostStream> costs = nullptr,
                             ScheduleChoice schedule = {})
