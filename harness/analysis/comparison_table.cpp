@@ -14,10 +14,6 @@ namespace {
 
 constexpr std::size_t kFewRepetitions = 5;
 
-std::string group_key(const ConfigResult& c) {
-  return c.workload + "|" + std::to_string(c.processors) + "|" + c.sweep;
-}
-
 // Medians of the verified repetitions; the verification column counts the rest.
 ComparisonRow summarize_config(const ConfigResult& c) {
   ComparisonRow row;
@@ -142,6 +138,10 @@ stats::GroupJudgement judge(std::vector<ComparisonRow>& rows, const std::vector<
 }
 
 }  // namespace
+
+std::string group_key(const ConfigResult& c) {
+  return c.workload + "|" + std::to_string(c.processors) + "|" + c.sweep;
+}
 
 Headline choose_headline(int processors, int available, double load_average, bool simulated) {
   if (simulated)

@@ -74,6 +74,9 @@ struct Comparison {
   std::vector<std::string> notes;  // the footer, one line each
 };
 
+// A row's group: workload, P and sweep point; the rows of one group are judged together.
+std::string group_key(const ConfigResult& c);
+
 // `baseline`: the label every group's ratios are taken against (a group without it has none);
 // empty: the config's `baseline: true` row, else `none`.
 Comparison compare_configs(const std::vector<ConfigResult>& configs,

@@ -10,15 +10,11 @@ namespace lbb {
 
 namespace {
 
-std::string group_of(const ConfigResult& c) {
-  return c.workload + "|" + std::to_string(c.processors) + "|" + c.sweep;
-}
-
 // Per group: does any row other than the best still need rounds?
 std::map<std::string, bool> open_groups(const Comparison& c) {
   std::map<std::string, bool> open;
   for (const ComparisonRow& r : c.rows)
-    open[group_of(*r.config)] |= !r.best && r.verdict == stats::Verdict::kUndecided;
+    open[group_key(*r.config)] |= !r.best && r.verdict == stats::Verdict::kUndecided;
   return open;
 }
 
@@ -62,7 +58,7 @@ std::string Race::after_round(int k, const std::vector<ConfigResult>& results) {
                                   [&](const ComparisonRow& r) { return r.config == c; });
     const bool races =
         row != judged.rows.end() && row->eligible &&
-        (row->verdict == stats::Verdict::kUndecided || (row->best && open.at(group_of(*c))));
+        (row->verdict == stats::Verdict::kUndecided || (row->best && open.at(group_key(*c))));
     if (!races) {
       decided_.insert(s);
       continue;
