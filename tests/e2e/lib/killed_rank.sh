@@ -1,24 +1,22 @@
 # Sourced by the e2e scripts across MPI ranks (mpi_ranks.sh, mpi_async.sh): a rank killed mid-run.
-# kill_rank_and_resume NAME: runs $tmp/long.yaml (two runs) on 2 ranks and kills rank 1 while the
-# leader runs: mpirun ends the job (SIGTERM to rank 0). Killed once its CPU clock shows the first
-# run under way (0.5 s of CPU: past MPI's start), whatever the load. The leader must write on
-# SIGTERM, the set must read with the run in flight failed (interrupted), and `run --resume`
-# across the ranks must complete both runs. Uses $lbbench, $tmp, the mpi array and fail; NAME
-# heads its line of output.
+# kill_rank_and_resume NAME: runs $tmp/long.yaml (two runs) on 2 ranks and kills rank 1 once the
+# leader has printed the first run's line (so the second is in flight, whatever the load; a CPU
+# clock is no sign: a rank waiting in a collective busy-polls while the leader has not yet taken
+# SIGTERM over): mpirun ends the job (SIGTERM to rank 0). The leader must write on SIGTERM, the
+# set must read with the first run complete and the one in flight failed (interrupted), and
+# `run --resume` across the ranks must complete both runs. Uses $lbbench, $tmp, the mpi array and
+# fail; NAME heads its line of output.
 kill_rank_and_resume() {
-  local name=$1 job rank1="" pid ticks complete
+  local name=$1 job rank1="" pid complete
   LBB_RESULTS_PART_SECONDS=1000 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/long.yaml" -o "$tmp/killed" \
     > "$tmp/killed.out" 2>&1 &
   job=$!
-  for _ in $(seq 1800); do  # 180 s at most
-    for pid in $(pgrep -f "lbbench run $tmp/long.yaml"); do
-      tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -x OMPI_COMM_WORLD_RANK=1 > /dev/null && rank1=$pid
-    done
-    if [ -n "$rank1" ]; then
-      ticks=$(awk '{ print $14 + $15 }' "/proc/$rank1/stat" 2> /dev/null || echo 0)
-      [ "$ticks" -ge 50 ] && break
-    fi
+  for _ in $(seq 3000); do  # 300 s at most
+    grep -q '^\[1/2\] .*verified' "$tmp/killed.out" && break
     sleep 0.1
+  done
+  for pid in $(pgrep -f "lbbench run $tmp/long.yaml"); do
+    tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -x OMPI_COMM_WORLD_RANK=1 > /dev/null && rank1=$pid
   done
   [ -n "$rank1" ] && kill -KILL "$rank1" || fail "no rank 1 to kill"
   wait "$job" && fail "mpirun exited 0 after a rank was killed"
@@ -30,6 +28,7 @@ import sys, pandas as pd
 runs = pd.read_csv(sys.argv[1])
 stopped = runs[runs.status == "failed"]
 assert len(stopped) == 1 and stopped.interrupted.iloc[0] == 1, runs.status.tolist()
+assert (runs.status == "complete").sum() == 1, runs.status.tolist()
 print(f"{sys.argv[2]}: killed set: {(runs.status == 'complete').sum()} complete, 1 interrupted")
 PY
   timeout 900 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/long.yaml" -o "$tmp/killed" --resume -q \
