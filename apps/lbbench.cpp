@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   lbb::add_show_command(app);
   lbb::add_partition_command(app);
   lbb::add_balance_command(app);
+  lbb::add_schedule_command(app);
   lbb::add_table_command(app);
   lbb::add_compare_command(app);
   lbb::add_schema_command(app);

@@ -2,7 +2,9 @@
 // formulas, then each one run by the simulator, whose chunks of equal modules must be the same.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include "balancers/in_step/loop_schedules.h"
@@ -11,6 +13,7 @@
 #include "harness/base/schedule.h"
 #include "harness/config/run_spec.h"
 #include "harness/run/executor_registry.h"
+#include "harness/sim/schedule_model.h"
 
 namespace lbb {
 namespace {
@@ -142,6 +145,36 @@ TEST(LoopSchedules, AwfDWeighsTheOverheadToo) {
     c.finished(1, {250, 500, 0, 500});
     // AWF-B: pi = (1, 2), weight 4/3 of 125; AWF-D: pi = (3, 2), weight 0.8 of 125.
     EXPECT_EQ(c.next(0), std::string(name) == "awf_d" ? 100 : 167);
+  }
+}
+
+// Carino & Banicescu 2008: at equal speeds every pi_i is equal and every weight 1, so each AWF
+// variant hands out FAC2's chunks. Iteration times that are not binary fractions (1 us, and
+// log-uniform draws from 0.1 us to 10 ms) make the measured pi_i equal only up to rounding; the
+// chunks must not grow by one for a weight a rounding error above 1. N 1e2-1e6, P 1-64.
+TEST(LoopSchedules, EveryAwfVariantIsFac2AtEqualSpeeds) {
+  std::mt19937_64 draw(2026);
+  std::uniform_real_distribution<double> log_n(2, 6), log_t(-7, -2);
+  std::uniform_int_distribution<int> processors(1, 64);
+  const auto sizes = [](const char* name, const std::vector<double>& nominal, int P) {
+    const ScheduleInfo* info = find_schedule(name);
+    std::vector<int> out;
+    for (const ModelledChunk& c :
+         modelled_chunks(schedule_choice(name, resolve_params(info->params, {})), nominal,
+                         std::vector<double>(P, 1.0)))
+      out.push_back(c.count);
+    return out;
+  };
+  for (int trial = 0; trial < 80; ++trial) {
+    const int n =
+        trial < 2 ? (trial == 0 ? 100 : 1'000'000) : static_cast<int>(std::pow(10, log_n(draw)));
+    const int P = trial < 2 ? 64 : processors(draw);
+    const double t = trial < 8 ? 1e-6 : std::pow(10, log_t(draw));
+    const std::vector<double> nominal(n, t);
+    const std::vector<int> fac2 = sizes("fac2", nominal, P);
+    for (const char* name : {"awf_b", "awf_c", "awf_d", "awf_e"})
+      ASSERT_EQ(sizes(name, nominal, P), fac2)
+          << name << ": N " << n << ", P " << P << ", " << t << " s";
   }
 }
 

@@ -16,7 +16,7 @@
 #include "harness/run/modelled_replay.h"
 #include "harness/run/provenance.h"
 #include "harness/run/runner.h"
-#include "harness/sim/omp_schedule_model.h"
+#include "harness/sim/schedule_model.h"
 #include "test_support.h"
 
 namespace lbb {
@@ -35,14 +35,14 @@ ScheduleChoice omp(const std::string& name, int chunk = 1) {
 // dynamic, 1: P0 2, P1 1, P1 2, P0 (tie, lower id) 2.5, P1 3.
 TEST(OmpScheduleModel, FinishesAsComputedByHand) {
   const std::vector<double> cost = {4, 1, 1, 1, 1}, equal = {1, 1}, fast = {2, 1};
-  EXPECT_DOUBLE_EQ(omp_phase_finish(omp("omp_dynamic"), cost, equal), 4.0);
-  EXPECT_DOUBLE_EQ(omp_phase_finish(omp("omp_dynamic", 2), cost, equal), 5.0);
-  EXPECT_DOUBLE_EQ(omp_phase_finish(omp("omp_static"), cost, equal), 6.0);
-  EXPECT_DOUBLE_EQ(omp_phase_finish(omp("omp_guided"), cost, equal), 6.0);
-  EXPECT_DOUBLE_EQ(omp_phase_finish(omp("omp_tasks"), cost, equal), 4.0);
-  EXPECT_DOUBLE_EQ(omp_phase_finish(omp("omp_dynamic"), cost, fast), 3.0);
-  EXPECT_FALSE(omp_model_problem(InStepSchedule::kOmpRuntime).empty());
-  EXPECT_THROW(omp_phase_finish(omp("omp_runtime"), cost, equal), std::invalid_argument);
+  EXPECT_DOUBLE_EQ(modelled_phase_finish(omp("omp_dynamic"), cost, equal), 4.0);
+  EXPECT_DOUBLE_EQ(modelled_phase_finish(omp("omp_dynamic", 2), cost, equal), 5.0);
+  EXPECT_DOUBLE_EQ(modelled_phase_finish(omp("omp_static"), cost, equal), 6.0);
+  EXPECT_DOUBLE_EQ(modelled_phase_finish(omp("omp_guided"), cost, equal), 6.0);
+  EXPECT_DOUBLE_EQ(modelled_phase_finish(omp("omp_tasks"), cost, equal), 4.0);
+  EXPECT_DOUBLE_EQ(modelled_phase_finish(omp("omp_dynamic"), cost, fast), 3.0);
+  EXPECT_FALSE(schedule_model_problem(InStepSchedule::kOmpRuntime).empty());
+  EXPECT_THROW(modelled_phase_finish(omp("omp_runtime"), cost, equal), std::invalid_argument);
 }
 
 RunSpec spec_of(const std::string& entry, int processors, const std::string& speeds = "") {

@@ -96,11 +96,22 @@ int factoring_chunk(int remaining, int p, double ratio) {
   return std::max(1, static_cast<int>(std::ceil(remaining / (ratio * p))));
 }
 
+namespace {
+
+// ceil of a positive size, blind to a rounding error above a whole number: a weight of 1 + 1e-16
+// times 250 is 250, not 251 (250 + a rounding error from -O1 vs -O2, or from sums of measured
+// times that are equal in exact arithmetic).
+double ceil_of_size(double x) {
+  return std::ceil(x * (1 - 1e-9));
+}
+
+}  // namespace
+
 int af_chunk(int remaining, double mu_i, double d, double t) {
   const double r = remaining;
   d = std::max(0.0, d);  // sums kept as chunks end may leave a zero variance a rounding below 0
   const double x = (d + 2.0 * t * r - std::sqrt(d * d + 4.0 * d * t * r)) / (2.0 * mu_i);
-  const double k = std::ceil(x * (1 - 1e-9));  // 250 + a rounding error (-O1 vs -O2) is 250
+  const double k = ceil_of_size(x);
   return k >= 1 ? static_cast<int>(std::min(k, r)) : 1;
 }
 
@@ -187,7 +198,7 @@ double ChunkCalculator::size_for(int worker) {
   const int k = batch_chunk();
   if (technique_ == LoopTechnique::kFAC || technique_ == LoopTechnique::kFAC2) return k;
   const bool each_chunk = technique_ == LoopTechnique::kAWFC || technique_ == LoopTechnique::kAWFE;
-  return std::ceil((each_chunk ? awf_weight_of(worker) : weight_[worker]) * k);
+  return ceil_of_size((each_chunk ? awf_weight_of(worker) : weight_[worker]) * k);
 }
 
 double ChunkCalculator::awf_weight_of(int worker) const {

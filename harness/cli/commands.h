@@ -22,6 +22,7 @@ void add_list_command(CLI::App& app);
 void add_show_command(CLI::App& app);
 void add_partition_command(CLI::App& app);
 void add_balance_command(CLI::App& app);
+void add_schedule_command(CLI::App& app);
 void add_table_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_schema_command(CLI::App& app);

@@ -5,7 +5,7 @@
 
 #include "harness/base/schedule.h"
 #include "harness/exec/execution.h"
-#include "harness/sim/omp_schedule_model.h"
+#include "harness/sim/schedule_model.h"
 #include "harness/sim/simulate_executor.h"
 
 namespace lbb {
@@ -27,7 +27,7 @@ double omp_total(const ScheduleChoice& schedule, CapturedStream& costs) {
   double total = 0;
   for (int s = 0; s < costs.steps(); ++s) {
     for (int ph = 0; ph < costs.phases(); ++ph)
-      total += omp_phase_finish(schedule, costs.nominal(s, ph), costs.speed());
+      total += modelled_phase_finish(schedule, costs.nominal(s, ph), costs.speed());
     total += costs.recorded_serial(s);
   }
   return total;

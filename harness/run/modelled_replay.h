@@ -3,7 +3,7 @@
 // in-step schedules and the fastest-finish schemes (Zaki, Li & Parthasarathy 1997), whose
 // hand-out and synchronisations follow which threads the host happened to run. The run's
 // measured module costs (thread CPU time, at nominal speed) are replayed at P processors of its
-// speeds: the OpenMP schedules by harness/sim/omp_schedule_model.h, the loop self-scheduling
+// speeds: the OpenMP schedules by harness/sim/schedule_model.h, the loop self-scheduling
 // techniques and the fastest-finish schemes by the simulate executor, charged by the config's
 // execution.sim_* keys. Archived as the runs column replayed_makespan_total.
 #include <limits>

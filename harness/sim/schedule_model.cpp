@@ -1,86 +1,113 @@
-#include "harness/sim/omp_schedule_model.h"
+#include "harness/sim/schedule_model.h"
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <stdexcept>
 #include <utility>
-#include <vector>
 
 namespace lbb {
 
 namespace {
 
-// libgomp's static schedule without a chunk: thread i's block of q or q + 1 modules.
-double static_finish(std::span<const double> nominal, std::span<const double> speed) {
-  const std::size_t M = nominal.size(), P = speed.size(), q = M / P, extra = M % P;
-  double finish = 0;
-  std::size_t first = 0;
-  for (std::size_t p = 0; p < P; ++p) {
-    const std::size_t n = q + (p < extra ? 1 : 0);
+// libgomp's static schedule without a chunk: thread i's block of q or q + 1 iterations.
+std::vector<ModelledChunk> static_chunks(std::span<const double> nominal,
+                                         std::span<const double> speed) {
+  const int M = static_cast<int>(nominal.size()), P = static_cast<int>(speed.size());
+  std::vector<ModelledChunk> out;
+  for (int p = 0, first = 0; p < P; ++p) {
+    const int n = M / P + (p < M % P ? 1 : 0);
     double busy = 0;
-    for (std::size_t m = first; m < first + n; ++m) busy += nominal[m];
-    finish = std::max(finish, busy / speed[p]);
+    for (int m = first; m < first + n; ++m) busy += nominal[m];
+    if (n > 0) out.push_back({p, first, n, 0.0, busy / speed[p]});
     first += n;
   }
-  return finish;
+  return out;
 }
 
-// Self-scheduling in index order: the processor idle first takes the next `size(remaining)`.
-double self_scheduled_finish(std::span<const double> nominal, std::span<const double> speed,
-                             const std::function<int(int)>& size) {
+// Self-scheduling in index order: the processor idle first reports its last chunk, then takes the
+// next `size(processor, remaining)`; a size of 0 leaves it idle for good.
+std::vector<ModelledChunk> self_scheduled_chunks(
+    std::span<const double> nominal, std::span<const double> speed,
+    const std::function<int(int, int)>& size,
+    const std::function<void(int, const ChunkTiming&)>& finished) {
   using Event = std::pair<double, int>;  // (clock, processor)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> idle;
+  std::vector<std::optional<ChunkTiming>> last(speed.size());
   for (int p = 0; p < static_cast<int>(speed.size()); ++p) idle.push({0.0, p});
   const int M = static_cast<int>(nominal.size());
-  double finish = 0;
-  for (int next = 0; next < M;) {
+  std::vector<ModelledChunk> out;
+  for (int next = 0; next < M && !idle.empty();) {
     const auto [clock, p] = idle.top();
     idle.pop();
-    const int n = std::clamp(size(M - next), 1, M - next);
-    double seconds = 0;
-    for (int m = next; m < next + n; ++m) seconds += nominal[m] / speed[p];
+    if (last[p]) finished(p, *last[p]);
+    const int n = std::min(size(p, M - next), M - next);
+    if (n <= 0) continue;
+    ChunkTiming t{n, 0, 0, 0};
+    for (int m = next; m < next + n; ++m) {
+      const double c = nominal[m] / speed[p];
+      t.seconds += c, t.square_seconds += c * c;
+    }
+    t.elapsed = t.seconds;
+    last[p] = t;
+    out.push_back({p, next, n, clock, clock + t.seconds});
     next += n;
-    finish = std::max(finish, clock + seconds);
-    idle.push({clock + seconds, p});
+    idle.push({clock + t.seconds, p});
   }
-  return finish;
+  return out;
 }
 
 }  // namespace
 
-std::string omp_model_problem(InStepSchedule kind) {
+std::string schedule_model_problem(InStepSchedule kind) {
   switch (kind) {
-    case InStepSchedule::kOmpStatic:
-    case InStepSchedule::kOmpDynamic:
-    case InStepSchedule::kOmpGuided:
-    case InStepSchedule::kOmpTasks:
-      return "";
     case InStepSchedule::kOmpRuntime:
       return "omp_runtime: the runtime picked the schedule (OMP_SCHEDULE), which the model does "
              "not know";
+    case InStepSchedule::kAssigned:
+      return "not a schedule";
     default:
-      return "not an OpenMP runtime schedule";
+      return "";
   }
 }
 
-double omp_phase_finish(const ScheduleChoice& schedule, std::span<const double> nominal,
-                        std::span<const double> speed) {
-  if (std::string why = omp_model_problem(schedule.kind); !why.empty())
+std::vector<ModelledChunk> modelled_chunks(const ScheduleChoice& schedule,
+                                           std::span<const double> nominal,
+                                           std::span<const double> speed) {
+  if (std::string why = schedule_model_problem(schedule.kind); !why.empty())
     throw std::invalid_argument(why);
   if (speed.empty()) throw std::invalid_argument("no processors");
   const int P = static_cast<int>(speed.size()), chunk = std::max(1, schedule.chunk);
+  const auto none = [](int, const ChunkTiming&) {};
   switch (schedule.kind) {
     case InStepSchedule::kOmpStatic:
-      return static_finish(nominal, speed);
+      return static_chunks(nominal, speed);
     case InStepSchedule::kOmpGuided:
-      return self_scheduled_finish(nominal, speed,
-                                   [&](int r) { return std::max(chunk, (r + P - 1) / P); });
+      return self_scheduled_chunks(
+          nominal, speed, [&](int, int r) { return std::max(chunk, (r + P - 1) / P); }, none);
     case InStepSchedule::kOmpTasks:
-      return self_scheduled_finish(nominal, speed, [](int) { return 1; });
+      return self_scheduled_chunks(
+          nominal, speed, [](int, int) { return 1; }, none);
+    case InStepSchedule::kChunked: {
+      ChunkCalculator c(schedule.technique, schedule.params, speed);
+      c.start(static_cast<int>(nominal.size()));
+      return self_scheduled_chunks(
+          nominal, speed, [&](int p, int) { return c.next(p); },
+          [&](int p, const ChunkTiming& t) { c.finished(p, t); });
+    }
     default:
-      return self_scheduled_finish(nominal, speed, [&](int) { return chunk; });
+      return self_scheduled_chunks(
+          nominal, speed, [&](int, int) { return chunk; }, none);
   }
+}
+
+double modelled_phase_finish(const ScheduleChoice& schedule, std::span<const double> nominal,
+                             std::span<const double> speed) {
+  double finish = 0;
+  for (const ModelledChunk& c : modelled_chunks(schedule, nominal, speed))
+    finish = std::max(finish, c.end);
+  return finish;
 }
 
 }  // namespace lbb
