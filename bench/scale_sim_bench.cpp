@@ -25,16 +25,18 @@
 namespace lbb {
 namespace {
 
-// Argument 0 of both benchmarks: gossip at its defaults (log2 P rounds of fanout 2, every
-// processor keeping all it hears: P^2 knowledge in all), multilevel, and gossip of fanout 4
-// (log4 P rounds) whose processors keep 32 underloaded processors at most. BM_ScaleSim runs
-// multilevel on the chain's ranges and the capped gossip on holdings kept across steps (the
-// ordinary balancers' decisions, tests/scale_sim_test.cpp), the default gossip through decide.
-const char* const kBalancers[] = {"gossip", "multilevel", "gossip"};
+// Argument 0 of both benchmarks: gossip at its defaults (log2 P rounds of fanout 2, each
+// processor keeping 32 underloaded processors at most), 1 multilevel, 2 gossip of fanout 4 (log4 P
+// rounds) keeping 32, 3 gossip keeping all it hears (P^2 knowledge in all, the default before
+// knowledge was bounded). BM_ScaleSim runs multilevel on the chain's ranges and the bounded
+// gossips on holdings kept across steps (the ordinary balancers' decisions,
+// tests/scale_sim_test.cpp), the unbounded one through decide.
+const char* const kBalancers[] = {"gossip", "multilevel", "gossip", "gossip"};
 
 Params given(std::int64_t kind) {
   Params params;
   if (kind == 2) params.set("fanout", std::int64_t{4}), params.set("knowledge", std::int64_t{32});
+  if (kind == 3) params.set("knowledge", std::int64_t{0});
   return params;
 }
 
@@ -100,14 +102,15 @@ void BM_ScaleSim(benchmark::State& state) {
     const double min_gain =
         resolve_params(find_balancer("multilevel")->params, {}).real("min_gain");
     const GossipSettings gossip =
-        gossip_settings(resolve_params(find_balancer("gossip")->params, given(2)));
+        gossip_settings(resolve_params(find_balancer("gossip")->params, given(state.range(0))));
+    const bool on_holdings = state.range(0) == 0 || state.range(0) == 2;
     const double ideal = std::accumulate(cost.begin(), cost.end(), 0.0) / processors;
     f = Figures{};
     f.setup = wall_now() - w0;
     for (int s = 0; s < steps; ++s) {
-      const ScaleStep step = state.range(0) == 1   ? sim.step(s, multilevel, min_gain)
-                             : state.range(0) == 2 ? sim.step(s, gossip)
-                                                   : sim.step(s, *dynamic);
+      const ScaleStep step = state.range(0) == 1 ? sim.step(s, multilevel, min_gain)
+                             : on_holdings       ? sim.step(s, gossip)
+                                                 : sim.step(s, *dynamic);
       f.decide += step.decide_cpu;
       f.migrations += step.migrations;
       f.moving_steps += step.migrations > 0;
@@ -140,7 +143,10 @@ void BM_OrdinarySim(benchmark::State& state) {
       " }\nplatform: { processors: " + std::to_string(processors) +
       ", topology: chain }\nexecution: { executor: simulate, sim_decision: modelled, steps: " +
       std::to_string(steps) + " }\nbalancers: [ { dynamic: " + balancer +
-      (state.range(0) == 2 ? ", fanout: 4, knowledge: 32" : "") + " } ]\n";
+      (state.range(0) == 2   ? ", fanout: 4, knowledge: 32"
+       : state.range(0) == 3 ? ", knowledge: 0"
+                             : "") +
+      " } ]\n";
   const Config config = load_config_text(yaml, "scale.yaml");
   const RunSpec& spec = config.runs.front();
   const WorkloadInfo& info = *find_workload(spec.workload);
@@ -157,22 +163,22 @@ void BM_OrdinarySim(benchmark::State& state) {
   report(state, f, processors, static_cast<double>(modules), steps);
 }
 
-// Arguments: balancer (0 gossip, 1 multilevel, 2 gossip of fanout 4 keeping 32), processors,
-// modules, steps. The growth series multiplies processors and modules by 4 a size up to the full
-// one (default gossip: to 16,384 processors, its P^2 knowledge's limit here); then, for the
-// scale paths, processors x4 at 25,000,000 modules and modules x4 at 65,536 processors (less
-// the sizes the first series ran).
+// Arguments: balancer (0 gossip, 1 multilevel, 2 gossip of fanout 4 keeping 32, 3 gossip keeping
+// all), processors, modules, steps. The growth series multiplies processors and modules by 4 a
+// size up to the full one (gossip keeping all: to 16,384 processors, its P^2 knowledge's limit
+// here); then, for the scale paths, processors x4 at 25,000,000 modules and modules x4 at 65,536
+// processors (less the sizes the first series ran).
 // bench/scale/sim_scale.sh picks one size per process with --benchmark_filter.
 void scale_sizes(benchmark::internal::Benchmark* b, bool ordinary) {
-  for (int balancer : {1, 0, 2})
+  for (int balancer : {1, 0, 2, 3})
     for (std::int64_t k = 0, p = 4096, m = 390625; k < 5; ++k, p *= 4, m *= 4) {
       if (ordinary && m > (1 << 24)) break;  // the synthetic workload's largest
-      if (balancer == 0 && p > 16384) break;
+      if (balancer == 3 && p > 16384) break;
       b->Args({balancer, p, m, 10});
     }
   if (ordinary) return;
-  for (int balancer : {1, 2}) b->Args({balancer, 1048576, 100000000, 100});
-  for (int balancer : {1, 2}) {
+  for (int balancer : {1, 0, 2}) b->Args({balancer, 1048576, 100000000, 100});
+  for (int balancer : {1, 0, 2}) {
     for (std::int64_t p : {16384, 65536, 1048576}) b->Args({balancer, p, 25000000, 10});
     for (std::int64_t m : {1562500, 100000000}) b->Args({balancer, 65536, m, 10});
   }

@@ -209,6 +209,26 @@ TEST(RuntimeBalancers, GossipSendsOnlyToTheProcessorsItKeeps) {
   EXPECT_LE(receivers(2), 2);
 }
 
+// The default bounds knowledge (memory linear in P, issue 52): 2,048 processors, 8,192 unit
+// modules all on p0 (average 4): p0 hears of at most 32 underloaded processors and sends to no
+// others; keeping all (knowledge 0), it sends to more.
+TEST(RuntimeBalancers, GossipKeepsBoundedKnowledgeByDefault) {
+  Case c(std::vector<double>(8192, 1.0), std::vector<int>(8192, 0), std::vector<double>(2048, 1.0));
+  auto receivers = [&](const Params& p) {
+    const Decision d = c.decide("gossip", p);
+    std::vector<int> to(d.owner.begin(), d.owner.end());
+    std::sort(to.begin(), to.end());
+    to.erase(std::unique(to.begin(), to.end()), to.end());
+    return static_cast<int>(to.size()) - 1;  // p0 keeps some
+  };
+  Params all;
+  all.set("knowledge", std::int64_t{0});
+  const int bounded = receivers({});
+  EXPECT_GE(bounded, 1);
+  EXPECT_LE(bounded, 32);
+  EXPECT_GT(receivers(all), 32);
+}
+
 // Each strategy in the simulator on drifting synthetic costs: the run completes, every step's
 // owners are a valid assignment, and the last step's makespan beats never balancing.
 TEST(RuntimeBalancers, EachRunsInTheSimulator) {

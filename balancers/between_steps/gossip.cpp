@@ -25,8 +25,10 @@ BalancerInfo GossipBalancer::info() {
       "underloaded they heard of (Menon & Kale 2013, GrapevineLB; vt's TemperedLB criterion)",
       {int_param("fanout", 2, "processors each informed processor forwards to per round", 1, 64),
        int_param("rounds", 0, "gossip rounds; 0: log_fanout P (Menon & Kale 2013)", 0, 1000),
-       int_param("knowledge", 0,
-                 "underloaded processors a processor keeps and forwards at most; 0: all", 0, 1e9),
+       int_param("knowledge", 32,
+                 "underloaded processors a processor keeps and forwards at most (bounded "
+                 "memory at a million processors); 0: all",
+                 0, 1e9),
        real_param("threshold", 1.05, "overloaded: above this x the average load", 1.0, 100.0),
        string_param(
            "criterion", "grapevine",
