@@ -98,6 +98,16 @@ void sync_fd(int fd, const std::string& what) {
   if (fsync(fd) != 0) throw ResultError(what + ": " + errno_text());
 }
 
+// Why a file of a part's name that is not a regular file is left out.
+std::string not_a_part(mode_t mode) {
+  const char* what = S_ISLNK(mode)    ? "a symbolic link"
+                     : S_ISDIR(mode)  ? "a directory"
+                     : S_ISFIFO(mode) ? "a FIFO"
+                     : S_ISSOCK(mode) ? "a socket"
+                                      : "a device";
+  return std::string(what) + ", not a part: a part is a regular file (links are never followed)";
+}
+
 }  // namespace
 
 void require_set_directory(const std::string& path, bool create) {
@@ -141,10 +151,7 @@ std::vector<std::string> list_parts(const std::string& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.starts_with('.') || !name.ends_with(".h5")) continue;
-    std::error_code type_ec;
-    if (it->is_regular_file(type_ec) && !it->is_symlink(type_ec))
-      parts.push_back(it->path().string());
+    if (!name.starts_with('.') && name.ends_with(".h5")) parts.push_back(it->path().string());
   }
   if (ec) throw ResultError(dir + ": " + ec.message());
   std::sort(parts.begin(), parts.end());
@@ -152,10 +159,13 @@ std::vector<std::string> list_parts(const std::string& dir) {
 }
 
 hid_t open_part(const std::string& path) {
-  Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st {};
-  if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-    throw ResultError(path + ": not a regular file");
+  if (lstat(path.c_str(), &st) != 0) throw ResultError(path + ": " + errno_text());
+  if (!S_ISREG(st.st_mode)) throw ResultError(path + ": " + not_a_part(st.st_mode));
+  Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (fd.get() < 0) throw ResultError(path + ": unreadable: " + errno_text());
+  if (fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw ResultError(path + ": " + not_a_part(st.st_mode));
   char seal[kSealBytes + 1] = {};
   unsigned crc = 0;
   unsigned long long size = 0;

@@ -30,7 +30,9 @@ void publish_part(const std::string& dir, const std::string& name, std::uint64_t
 std::vector<std::string> list_parts(const std::string& dir);
 
 // Opens a part read-only once its seal (the CRC-32 of its bytes, in its HDF5 user block) holds:
-// a regular file, no file locking (parts never change). Throws ResultError.
+// a regular file, no file locking (parts never change). Throws ResultError: a symbolic link, a
+// directory, a FIFO (never opened for reading: it would block) or an unreadable file, each
+// named as what it is.
 hid_t open_part(const std::string& path);
 
 }  // namespace lbb

@@ -116,10 +116,10 @@ ResultReader::ResultReader(const std::string& path) : path_(path) {
 }
 
 void ResultReader::add_part(const std::string& path) {
+  H5Id file(open_part(path), H5Fclose, path);  // first: it says why a path is no part
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw ResultError(path + ": unreadable");
   Part part{path, kExpansion * static_cast<std::uint64_t>(st.st_size) + (1u << 20)};
-  H5Id file(open_part(path), H5Fclose, path);
   check_schema(file.get(), path);
   const ColumnTable runs = read_table(file.get(), table_spec(TableId::kRuns), path, part.budget);
   for (const char* required : {"run", "invocation", "started", "status"})
