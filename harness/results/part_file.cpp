@@ -209,6 +209,12 @@ std::vector<std::string> remove_stale_temporaries(const std::string& dir, double
   return removed;
 }
 
+void reseal_part(const std::string& path) {
+  Fd fd(open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.get() < 0) throw ResultError(path + ": " + errno_text());
+  seal(fd.get(), path);
+}
+
 std::vector<std::string> list_parts(const std::string& dir) {
   std::vector<std::string> parts;
   std::error_code ec;

@@ -38,6 +38,10 @@ void require_writable(const std::string& dir, const std::string& probe, std::uin
 // Returns the names removed.
 std::vector<std::string> remove_stale_temporaries(const std::string& dir, double min_age_seconds);
 
+// Writes the seal of the file `path` anew over its first 512 bytes (what a tool that edits a
+// part does; the fuzz target's damages are resealed so that they reach HDF5). Throws ResultError.
+void reseal_part(const std::string& path);
+
 // The files of a set that should be parts, sorted by name: every entry named *.h5 not starting
 // with '.' (open_part refuses, and says why, one that is not a regular file).
 std::vector<std::string> list_parts(const std::string& dir);
