@@ -1,7 +1,9 @@
 // libFuzzer target for the result set reader: a valid part, written once by ResultWriter, is
 // damaged by the input (each 5 bytes: a 4-byte offset into the part and a byte XORed there, as
-// bit flips and overwrites on a disk would), then read every way the commands read it. Any
-// outcome but data or a ResultError (a crash, a sanitizer report, another exception) is a finding.
+// bit flips and overwrites on a disk would), resealed when the input's first byte is odd (as a
+// tool that edits a part reseals it: the damage then reaches HDF5 past the seal), then read every
+// way the commands read it. Any outcome but data or a ResultError (a crash, a sanitizer report,
+// another exception) is a finding.
 #include <unistd.h>
 
 #include <cstddef>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/results/part_file.h"
 #include "harness/results/result_reader.h"
 #include "harness/results/result_writer.h"
 
@@ -82,6 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fs::create_directories(damaged);
   std::ofstream(damaged / "part.h5", std::ios::binary | std::ios::trunc)
       .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (size > 0 && (data[0] & 1)) lbb::reseal_part((damaged / "part.h5").string());
   read_everything(damaged.string());
   return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "core/text.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/left_out.h"
 #include "harness/config/expectations.h"
 #include "harness/config/run_spec.h"
 #include "harness/config/yaml_reader.h"
@@ -65,6 +66,7 @@ void expect(const ExpectOptions& o) {
   const std::string path = o.archive.empty() ? config.output : o.archive;
   try {
     const ResultReader reader(path);
+    print_left_out(reader);
     const std::vector<RunInfo> all = reader.runs();
     std::string latest;
     for (const RunInfo& r : runs_of(all, config.name, ""))

@@ -12,13 +12,16 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "core/text.h"
 #include "harness/analysis/run_trace.h"
 #include "harness/analysis/timeline.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/left_out.h"
 #include "harness/formats/vt_datafile.h"
 #include "harness/results/result_reader.h"
 
@@ -91,19 +94,52 @@ void write_file(const std::string& dir, const std::string& name, const std::stri
   }
 }
 
-void export_set(const std::string& set, const std::string& dir) {
-  const ResultReader reader(set);
+// Whether `name` is a file a CSV export writes: a table's CSV, or its hidden temporary.
+bool export_file_name(const std::string& name) {
+  for (const TableSpec& t : result_tables()) {
+    const std::string csv = std::string(t.name) + ".csv";
+    if (name == csv || name == "." + csv + ".tmp") return true;
+  }
+  return false;
+}
+
+// The folder `dir` for a CSV export, created when absent; returns the files an earlier export
+// left there. Anything else in it is refused: an export replaces an export, and nothing more.
+std::vector<std::string> export_folder(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
+  std::vector<std::string> earlier, foreign;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code type_ec;
+    const bool file = it->symlink_status(type_ec).type() == std::filesystem::file_type::regular;
+    (file && export_file_name(name) ? earlier : foreign).push_back(name);
+  }
+  if (ec) throw ResultError(dir + ": " + ec.message());
+  if (!foreign.empty())
+    throw ResultError(dir + ": holds " + std::to_string(foreign.size()) +
+                      " files that are not an lbbench export's (" + foreign.front() +
+                      (foreign.size() > 1 ? ", ..." : "") +
+                      "): export into a new or empty folder, or one of an earlier export");
+  return earlier;
+}
+
+void export_set(const std::string& set, const std::string& dir) {
+  const ResultReader reader(set);
+  std::vector<std::string> earlier = export_folder(dir);
   for (const TableSpec& t : result_tables()) {
     const ColumnTable table = reader.table(t.id);
     if (t.id == TableId::kModules && table.rows() == 0) continue;
-    write_file(dir, std::string(t.name) + ".csv", csv(table));
-    std::cout << printable(dir) << "/" << t.name << ".csv: " << table.rows() << " rows\n";
+    const std::string name = std::string(t.name) + ".csv";
+    write_file(dir, name, csv(table));
+    std::erase(earlier, name);
+    std::cout << printable(dir) << "/" << name << ": " << table.rows() << " rows\n";
   }
-  for (const std::string& p : reader.problems())  // parts and tables left out
-    std::cerr << "lbbench: left out: " << printable(p) << "\n";
+  for (const std::string& name : earlier)  // what this export did not write: not this set's
+    if (unlink((dir + "/" + name).c_str()) != 0 && errno != ENOENT)
+      throw ResultError(dir + "/" + name + ": an earlier export's file: " + std::strerror(errno));
+  print_left_out(reader);  // parts and tables left out
 }
 
 // A file name for a run id: what is not a letter, digit or '-' becomes '_'.
@@ -121,16 +157,34 @@ std::string run_folder(const std::string& dir, const std::string& run) {
   return path;
 }
 
+// Exports each run with module detail (or `run`) through `one`; a run whose tables fail their
+// checks is left out and named, and the parts left out are named after.
+void export_runs(const ResultReader& reader, const std::string& run,
+                 const std::function<void(const RunInfo&)>& one) {
+  std::size_t exported = 0, named = print_left_out(reader);
+  for (const RunInfo* info : runs_with_modules(reader, run)) {
+    try {
+      one(*info);
+      ++exported;
+    } catch (const ResultError& e) {
+      std::cerr << "lbbench: left out: run " << printable(info->id) << ": " << printable(e.what())
+                << "\n";
+    }
+    named = print_left_out(reader, named);
+  }
+  if (exported == 0) throw ResultError("no run could be exported (see above why)");
+}
+
 // Each run with module detail (or `run`) as DIR/<run>/data.<rank>.json.
 void export_vt(const std::string& set, const std::string& dir, const std::string& run) {
   const ResultReader reader(set);
-  for (const RunInfo* info : runs_with_modules(reader, run)) {
-    const Trace trace = trace_of_run(reader, *info);
-    const std::string folder = run_folder(dir, info->id);
+  export_runs(reader, run, [&](const RunInfo& info) {
+    const Trace trace = trace_of_run(reader, info);
+    const std::string folder = run_folder(dir, info.id);
     for (const auto& [name, text] : vt_files(trace)) write_file(folder, name, text);
     std::cout << printable(folder) << ": " << trace.ranks << " LBDatafiles, " << trace.steps
               << " phases of " << trace.modules << " tasks\n";
-  }
+  });
 }
 
 // Each run with module detail (or `run`) as DIR/<run>.trace.json.
@@ -139,11 +193,11 @@ void export_timelines(const std::string& set, const std::string& dir, const std:
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
-  for (const RunInfo* info : runs_with_modules(reader, run)) {
-    const std::string name = file_name(info->id) + ".trace.json";
-    write_file(dir, name, chrome_timeline(reader, *info));
+  export_runs(reader, run, [&](const RunInfo& info) {
+    const std::string name = file_name(info.id) + ".trace.json";
+    write_file(dir, name, chrome_timeline(reader, info));
     std::cout << printable(dir) << "/" << name << ": Chrome trace events (Perfetto opens it)\n";
-  }
+  });
 }
 
 }  // namespace

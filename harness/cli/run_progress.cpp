@@ -32,6 +32,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Whether the leader's result writer failed (a full disk, a folder gone): every rank stops.
+bool write_failed(ResultWriter* archive) {
+  std::vector<int> failed{archive && !archive->failure().empty() ? 1 : 0};
+  share_from_leader(failed);
+  return failed.front() != 0;
+}
+
 }  // namespace
 
 std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* archive,
@@ -64,6 +71,11 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
     else if (!quiet)
       std::cerr << (tty ? "" : what) << "  " << format_number(r.run_wall, 3) << " s, verified, ETA "
                 << duration(elapsed / n * (total - n)) << "\n";
+    if (write_failed(archive)) {
+      std::cerr << "lbbench: stopped after run " << n << " of " << total
+                << ": its results could not be written; the parts written before are kept\n";
+      break;
+    }
   }
   return outcomes;
 }
@@ -158,6 +170,7 @@ std::vector<RunOutcome> race_all(const std::vector<RunSpec>& specs,
     std::vector<RunOutcome> done = run_all(round, c.archive, *c.prov, c.quiet, references);
     started += static_cast<int>(round.size());
     std::move(done.begin(), done.end(), std::back_inserter(outcomes));
+    if (write_failed(c.archive)) break;
     const std::string line = race.after_round(k, results_so_far(outcomes, c));
     if (!line.empty() && leader && !c.quiet)
       std::cerr << line << budget_left(budget, started, race.round(k + 1).size()) << "\n";

@@ -17,6 +17,7 @@
 #include "core/text.h"
 #include "harness/analysis/replay.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/left_out.h"
 #include "harness/cli/number_options.h"
 #include "harness/config/config_keys.h"
 #include "harness/sim/contention_fit.h"
@@ -211,10 +212,16 @@ void add_simulate_command(CLI::App& app) {
     try {
       if (!replay->empty()) {
         const ResultReader archive(*replay);
-        if (print_replay(replay_archive(archive, *settings), archive) == 0)
+        const std::size_t named = print_left_out(archive);
+        const std::size_t replayed = print_replay(replay_archive(archive, *settings), archive);
+        print_left_out(archive, named);
+        if (replayed == 0)
           throw std::invalid_argument(*replay + ": no run could be replayed (see above why)");
       } else {
-        print_calibrations(ResultReader(*calibrate));
+        const ResultReader archive(*calibrate);
+        const std::size_t named = print_left_out(archive);
+        print_calibrations(archive);
+        print_left_out(archive, named);
       }
     } catch (const std::exception& e) {
       std::cerr << "lbbench: " << printable(e.what()) << "\n";

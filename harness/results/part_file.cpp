@@ -1,6 +1,7 @@
 #include "harness/results/part_file.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <utility>
 
@@ -94,8 +96,48 @@ void write_hdf5(const std::string& path, int fd, std::uint64_t reserve,
   if (H5Fclose(file) < 0) throw ResultError(path + ": HDF5 could not finish it (disk full?)");
 }
 
+// Why a file of a part's name that is not a regular file is left out.
+std::string not_a_part(mode_t mode) {
+  const char* what = S_ISLNK(mode)    ? "a symbolic link"
+                     : S_ISDIR(mode)  ? "a directory"
+                     : S_ISFIFO(mode) ? "a FIFO"
+                     : S_ISSOCK(mode) ? "a socket"
+                                      : "a device";
+  return std::string(what) + ", not a part: a part is a regular file (links are never followed)";
+}
+
 void sync_fd(int fd, const std::string& what) {
   if (fsync(fd) != 0) throw ResultError(what + ": " + errno_text());
+}
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// A file system without flock (some cluster file systems): no lock, and no stale temporary is
+// ever removed there, since none can be told from a live writer's.
+bool no_locks(int error) {
+  return error == ENOLCK || error == EOPNOTSUPP || error == ENOSYS || error == EINVAL;
+}
+
+// The temporary `temp`, created and locked (flock, held until it is closed): a lock that a
+// killed writer's kernel drops, which tells remove_stale_temporaries its file is no one's.
+int locked_temporary(const std::string& temp) {
+  for (;;) {
+    const int fd = open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) throw ResultError(temp + ": " + errno_text());
+    if (flock(fd, LOCK_EX) != 0 && !no_locks(errno)) {
+      const std::string why = errno_text();
+      close(fd);
+      throw ResultError(temp + ": " + why);
+    }
+    struct stat mine {
+    }, named{};
+    // A cleaner took it between open and flock, as it took a killed writer's: create it again.
+    if (fstat(fd, &mine) == 0 && lstat(temp.c_str(), &named) == 0 && same_file(mine, named))
+      return fd;
+    close(fd);
+  }
 }
 
 }  // namespace
@@ -119,8 +161,7 @@ void require_set_directory(const std::string& path, bool create) {
 void publish_part(const std::string& dir, const std::string& name, std::uint64_t reserve,
                   const std::function<void(hid_t)>& fill) {
   const std::string target = dir + "/" + name, temp = dir + "/." + name + ".tmp";
-  Fd fd(open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (fd.get() < 0) throw ResultError(temp + ": " + errno_text());
+  Fd fd(locked_temporary(temp));
   try {
     write_hdf5(temp, fd.get(), reserve, fill);
     seal(fd.get(), temp);
@@ -136,15 +177,50 @@ void publish_part(const std::string& dir, const std::string& name, std::uint64_t
   sync_fd(directory.get(), dir);
 }
 
+void require_writable(const std::string& dir, const std::string& probe, std::uint64_t bytes) {
+  const std::string path = dir + "/" + probe;
+  Fd fd(open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (fd.get() < 0) throw ResultError(dir + ": cannot write a part there: " + errno_text());
+  const int failed = fallocate(fd.get(), 0, 0, static_cast<off_t>(bytes)) != 0 ? errno : 0;
+  unlink(path.c_str());
+  if (failed != 0 && failed != EOPNOTSUPP)
+    throw ResultError(dir + ": cannot write a part there: " + std::to_string(bytes >> 10) +
+                      " KiB: " + std::strerror(failed));
+}
+
+std::vector<std::string> remove_stale_temporaries(const std::string& dir, double min_age_seconds) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with('.') || !name.ends_with(".h5.tmp")) continue;
+    const std::string path = it->path().string();
+    Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    struct stat st {
+    }, named{};
+    if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (flock(fd.get(), LOCK_EX | LOCK_NB) != 0) continue;  // a live writer's, or no locks here
+    const double age = difftime(time(nullptr), st.st_mtime);
+    if (age < min_age_seconds || lstat(path.c_str(), &named) != 0 || !same_file(st, named))
+      continue;
+    if (unlink(path.c_str()) == 0) removed.push_back(name);
+  }
+  std::sort(removed.begin(), removed.end());
+  return removed;
+}
+
+void reseal_part(const std::string& path) {
+  Fd fd(open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.get() < 0) throw ResultError(path + ": " + errno_text());
+  seal(fd.get(), path);
+}
+
 std::vector<std::string> list_parts(const std::string& dir) {
   std::vector<std::string> parts;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.starts_with('.') || !name.ends_with(".h5")) continue;
-    std::error_code type_ec;
-    if (it->is_regular_file(type_ec) && !it->is_symlink(type_ec))
-      parts.push_back(it->path().string());
+    if (!name.starts_with('.') && name.ends_with(".h5")) parts.push_back(it->path().string());
   }
   if (ec) throw ResultError(dir + ": " + ec.message());
   std::sort(parts.begin(), parts.end());
@@ -152,10 +228,13 @@ std::vector<std::string> list_parts(const std::string& dir) {
 }
 
 hid_t open_part(const std::string& path) {
-  Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st {};
-  if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-    throw ResultError(path + ": not a regular file");
+  if (lstat(path.c_str(), &st) != 0) throw ResultError(path + ": " + errno_text());
+  if (!S_ISREG(st.st_mode)) throw ResultError(path + ": " + not_a_part(st.st_mode));
+  Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (fd.get() < 0) throw ResultError(path + ": unreadable: " + errno_text());
+  if (fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw ResultError(path + ": " + not_a_part(st.st_mode));
   char seal[kSealBytes + 1] = {};
   unsigned crc = 0;
   unsigned long long size = 0;

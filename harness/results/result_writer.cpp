@@ -201,6 +201,12 @@ ResultWriter::ResultWriter(std::string path, InvocationRecord invocation)
   for (char c : invocation.id)
     stem_ += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
   stem_ += "." + writer_;
+  require_writable(path_, "." + stem_ + ".probe", kMetadataBytes);
+  const std::vector<std::string> stale = remove_stale_temporaries(path_, kStaleSeconds);
+  if (!stale.empty())
+    std::cerr << "note: " << path_ << ": removed " << stale.size()
+              << " temporary files of killed writers (" << stale.front()
+              << (stale.size() > 1 ? ", ..." : "") << ")\n";
 }
 
 ResultWriter::~ResultWriter() {
@@ -221,6 +227,7 @@ std::unique_ptr<RunWriter> ResultWriter::begin_run(const RunLayout& layout) {
 
 void ResultWriter::take(RunWriter& run, bool ended) {
   const std::lock_guard lock(mutex_);
+  if (!failure_.empty()) throw ResultError(failure_);  // nothing more is kept in memory
   const auto move_rows = [&](ColumnTable& from, ColumnTable& into) {
     if (from.rows() == 0) return;
     ColumnTable rows;
@@ -248,20 +255,26 @@ void ResultWriter::write_part() {
   if (runs_.rows() == 0 && steps_.rows() == 0) return;
   char seq[16];
   std::snprintf(seq, sizeof seq, "%04d", parts_);
-  std::uint64_t reserve = std::uint64_t{64} << 10;  // the file's own metadata, and the seal
+  std::uint64_t reserve = kMetadataBytes;  // the file's own metadata, and the seal
   for (const ColumnTable* t : {&runs_, &steps_, &procs_, &modules_, &invocation_})
     for (const Column& c : t->columns) {  // raw bytes: deflate never grows them by much
       std::uint64_t width = 8;
       for (const std::string& s : c.text) width = std::max<std::uint64_t>(width, s.size());
       reserve += 1024 + c.rows() * width * 101 / 100;
     }
-  publish_part(path_, stem_ + "." + seq + ".h5", reserve, [&](hid_t file) {
-    write_text_attribute(file, "schema", kResultSchemaName);
-    write_int_attribute(file, "schema_version", kResultSchemaVersion);
-    const ColumnTable* tables[] = {&runs_, &steps_, &procs_, &modules_, &invocation_};
-    for (const TableSpec& t : result_tables())
-      write_table(file, t, *tables[static_cast<int>(t.id)]);
-  });
+  try {
+    publish_part(path_, stem_ + "." + seq + ".h5", reserve, [&](hid_t file) {
+      write_text_attribute(file, "schema", kResultSchemaName);
+      write_int_attribute(file, "schema_version", kResultSchemaVersion);
+      const ColumnTable* tables[] = {&runs_, &steps_, &procs_, &modules_, &invocation_};
+      for (const TableSpec& t : result_tables())
+        write_table(file, t, *tables[static_cast<int>(t.id)]);
+    });
+  } catch (const ResultError& e) {
+    failure_ = e.what();
+    throw;
+  }
+  failure_.clear();
   ++parts_;
   runs_written_ += runs_.rows();
   runs_ = {}, steps_ = {}, procs_ = {}, modules_ = {};
@@ -288,6 +301,11 @@ std::size_t ResultWriter::finish_before_exit(
   }
   write_part();
   return runs_written_;
+}
+
+std::string ResultWriter::failure() {
+  const std::lock_guard lock(mutex_);
+  return failure_;
 }
 
 void ResultWriter::finish() {

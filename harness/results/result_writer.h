@@ -69,7 +69,9 @@ class RunWriter final : public StepSink {
 
 class ResultWriter {
  public:
-  // Opens (creating it when absent) the set directory `path`; throws ResultError.
+  // Opens (creating it when absent) the set directory `path`, and checks that it takes a file;
+  // removes the temporaries killed writers left (remove_stale_temporaries, said on stderr).
+  // Throws ResultError.
   ResultWriter(std::string path, InvocationRecord invocation);
   ~ResultWriter();  // finish(); a failure is printed, not thrown
   std::unique_ptr<RunWriter> begin_run(const RunLayout& layout);
@@ -83,6 +85,9 @@ class ResultWriter {
   // once its header is written (RunWriter::mark_in_flight).
   // Returns the runs written.
   std::size_t finish_before_exit(const std::vector<std::pair<std::string, ResultValue>>& ending);
+  // Why the last part could not be written (a full disk, a folder gone), else empty: from then
+  // on a run's end throws it and keeps nothing, and the invocation stops (run_progress.h).
+  std::string failure();
   int parts_written() const { return parts_; }
   std::size_t runs_written() const { return runs_written_; }
   // A part is due this long after the previous one (LBB_RESULTS_PART_SECONDS overrides it):
@@ -90,6 +95,11 @@ class ResultWriter {
   static constexpr double kPartSeconds = 2;
   // Pending rows beyond this many bytes are written at once (LBB_RESULTS_BUDGET_MB overrides it).
   static constexpr std::size_t kBudgetBytes = std::size_t{256} << 20;
+  // A part's bytes beyond its columns' (HDF5's metadata, the seal): what the set's folder must
+  // take before a run starts.
+  static constexpr std::uint64_t kMetadataBytes = std::uint64_t{64} << 10;
+  // A killed writer's temporary, unlocked and unchanged this long, is removed by the next writer.
+  static constexpr double kStaleSeconds = 600;
 
  private:
   friend class RunWriter;
@@ -104,6 +114,7 @@ class ResultWriter {
   std::size_t next_run_ = 0, budget_ = kBudgetBytes, runs_written_ = 0;
   int parts_ = 0;
   bool finish_failed_ = false;
+  std::string failure_;       // of the last write_part
   std::string in_flight_id_;  // the run between its first step and its end, and its header
   std::map<std::string, ResultValue> in_flight_;
   double interval_ = kPartSeconds;
