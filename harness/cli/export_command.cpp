@@ -93,6 +93,7 @@ void write_file(const std::string& dir, const std::string& name, const std::stri
 
 void export_set(const std::string& set, const std::string& dir) {
   const ResultReader reader(set);
+  require_runs(reader, set);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
@@ -124,6 +125,7 @@ std::string run_folder(const std::string& dir, const std::string& run) {
 // Each run with module detail (or `run`) as DIR/<run>/data.<rank>.json.
 void export_vt(const std::string& set, const std::string& dir, const std::string& run) {
   const ResultReader reader(set);
+  require_runs(reader, set);
   for (const RunInfo* info : runs_with_modules(reader, run)) {
     const Trace trace = trace_of_run(reader, *info);
     const std::string folder = run_folder(dir, info->id);
@@ -136,6 +138,7 @@ void export_vt(const std::string& set, const std::string& dir, const std::string
 // Each run with module detail (or `run`) as DIR/<run>.trace.json.
 void export_timelines(const std::string& set, const std::string& dir, const std::string& run) {
   const ResultReader reader(set);
+  require_runs(reader, set);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
