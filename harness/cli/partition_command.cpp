@@ -6,6 +6,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -119,13 +120,18 @@ void add_partition_command(CLI::App& app) {
       if (*input == "-") {
         weights = read_weights(std::cin, "<stdin>");
       } else {
+        // A device or FIFO can go on forever (and opening a FIFO waits for a writer): a stream
+        // is for standard input ('-'), capped.
+        std::error_code ec;
+        if (std::filesystem::exists(*input, ec) && !std::filesystem::is_regular_file(*input, ec))
+          throw PartitionInputError(*input + ": not a regular file (pipe a stream to '-')");
         std::ifstream file(*input);
         if (!file) throw PartitionInputError(*input + ": cannot open");
         weights = read_weights(file, *input);
       }
       std::cout << run_partition(*request, weights).dump() << "\n";
     } catch (const PartitionInputError& e) {
-      std::cerr << "lbbench partition: " << e.what() << "\n";
+      std::cerr << "lbbench partition: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
   });
