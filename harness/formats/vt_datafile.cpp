@@ -9,6 +9,8 @@
 #include <memory>
 #include <sstream>
 
+#include "core/text.h"
+
 namespace lbb {
 
 namespace {
@@ -118,11 +120,15 @@ void read_task(const json& task, std::int64_t phase, const std::string& where, T
   if (id < 0) throw TraceError(where + ".entity: a task's entity must be an object");
   const std::int64_t node = integer(member(task, "node", where), where + ".node");
   if (node < 0) throw TraceError(where + ".node: a negative rank");
-  out.task(phase, id, number(member(task, "time", where), where + ".time"), node, where);
+  const std::string at_time = where + ".time";
+  out.task(phase, id, trace_seconds(number(member(task, "time", where), at_time), at_time), node,
+           where);
   const auto a = task.find("attributes");
   if (a == task.end() || !a->is_object()) return;
-  if (const auto b = a->find("state_bytes"); b != a->end())
-    out.bytes(id, number(*b, where + ".attributes.state_bytes"), where);
+  if (const auto b = a->find("state_bytes"); b != a->end()) {
+    const std::string at = where + ".attributes.state_bytes";
+    out.bytes(id, trace_bytes(number(*b, at), at), where);
+  }
   if (const auto c = a->find("coords"); c != a->end()) {
     std::vector<double> centre;
     for (const json& x : array(*c, where + ".attributes.coords"))
@@ -142,6 +148,8 @@ void read_phase(const json& phase, const std::string& where, std::int64_t rank, 
       const std::string w = at + "[" + std::to_string(k) + "]";
       const std::int64_t from = entity_id(member((*c)[k], "from", w), w + ".from");
       const std::int64_t to = entity_id(member((*c)[k], "to", w), w + ".to");
+      if (const auto b = (*c)[k].find("bytes"); b != (*c)[k].end())  // checked, not used
+        trace_bytes(number(*b, w + ".bytes"), w + ".bytes");
       if (from >= 0 && to >= 0) out.link(from, to, w);
     }
   }
@@ -164,12 +172,23 @@ void read_attributes(const json& metadata, const std::string& path, TraceBuilder
   }
 }
 
+// vt's `type` (at the root and in the metadata), where given, must be "LBDatafile": another
+// JSON object with `phases` is some other file.
+void check_type(const json& object, const std::string& where) {
+  const auto t = object.find("type");
+  if (t != object.end() && *t != "LBDatafile")
+    throw TraceError(where + ": '" + printable(t->dump().substr(0, 60)) +
+                     "' is not an LBDatafile (vt's type is \"LBDatafile\")");
+}
+
 }  // namespace
 
 void read_vt_file(const std::string& path, TraceBuilder& out) {
   const json root = parse_json(path);
+  check_type(root, path + ": type");
   std::int64_t rank = -1;  // the file's own rank, where its metadata says
   if (const auto m = root.find("metadata"); m != root.end() && m->is_object()) {
+    check_type(*m, path + ": metadata.type");
     if (const auto r = m->find("rank"); r != m->end()) rank = integer(*r, path + ": metadata.rank");
     read_attributes(*m, path, out);
   }
