@@ -104,7 +104,7 @@ def default_out(path):
         + "_report"
 
 
-REPORT_FILES = (".png", ".json", ".html")  # what a report writes into its folder
+REPORT_FILES = (".png", ".json", ".html", ".csv")  # what a report writes into its folder
 
 
 def check_out(out):
