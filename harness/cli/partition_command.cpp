@@ -120,11 +120,13 @@ void add_partition_command(CLI::App& app) {
       if (*input == "-") {
         weights = read_weights(std::cin, "<stdin>");
       } else {
-        // A device or FIFO can go on forever (and opening a FIFO waits for a writer): a stream
-        // is for standard input ('-'), capped.
+        // A device (/dev/zero) or a directory is no file of weights; a pipe (<(...)) is read, as
+        // standard input is, up to the cap.
         std::error_code ec;
-        if (std::filesystem::exists(*input, ec) && !std::filesystem::is_regular_file(*input, ec))
-          throw PartitionInputError(*input + ": not a regular file (pipe a stream to '-')");
+        const auto st = std::filesystem::status(*input, ec);
+        if (std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st) ||
+            std::filesystem::is_directory(st) || std::filesystem::is_socket(st))
+          throw PartitionInputError(*input + ": not a regular file (a device or a directory)");
         std::ifstream file(*input);
         if (!file) throw PartitionInputError(*input + ": cannot open");
         weights = read_weights(file, *input);
