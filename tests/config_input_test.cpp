@@ -198,7 +198,7 @@ TEST(ConfigInput, NameIsOnePlainFileName) {
   EXPECT_NE(config_error_of(std::string(kHead) + "name: ..\n").find("not a plain file name"),
             std::string::npos);
   EXPECT_EQ(config_error_of(std::string(kHead) + "name: \"a\\eb\"\n"),
-            "FILE:4:7: name 'a\\x1Bb' holds a control character (shown as \\xNN)");
+            "FILE:4:7: name 'a\\x1Bb' holds a control character (shown escaped, \\xNN or \\uNNNN)");
   EXPECT_EQ(config_error_of(std::string(kHead) + "name: " + std::string(201, 'n') + "\n"),
             "FILE:4:7: name is 201 bytes long; at most 200");
   testing::TempDir dir;

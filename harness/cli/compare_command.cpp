@@ -31,8 +31,9 @@ void add_compare_command(CLI::App& app) {
   cmd->callback([o] {
     const std::vector<ConfigResult> a = read_results(o->a, o->results.selection);
     const std::vector<ConfigResult> b = read_results(o->b, o->results.selection);
-    if (a.empty() && b.empty()) throw CLI::RuntimeError(kExitBadInput);
-    print_archive_comparison(std::cout, compare_archives(a, b), o->a, o->b, o->results.format);
+    // read_results said which set has no runs: nothing to compare.
+    if (a.empty() || b.empty()) throw CLI::RuntimeError(kExitBadInput);
+      print_archive_comparison(std::cout, compare_archives(a, b), o->a, o->b, o->results.format);
   });
 }
 

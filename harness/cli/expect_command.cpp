@@ -63,6 +63,12 @@ void expect(const ExpectOptions& o) {
     std::cerr << e.what() << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
+  if (config.expectations.empty()) {
+    std::cerr << "lbbench expect: " << printable(o.config)
+              << ": the config has no expectations: (the paper's numbers to judge against; "
+                 "lbbench expect --keys lists their keys)\n";
+    throw CLI::RuntimeError(kExitBadInput);
+  }
   const std::string path = o.archive.empty() ? config.output : o.archive;
   try {
     const ResultReader reader(path);

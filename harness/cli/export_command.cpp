@@ -127,6 +127,7 @@ std::vector<std::string> export_folder(const std::string& dir) {
 
 void export_set(const std::string& set, const std::string& dir) {
   const ResultReader reader(set);
+  require_runs(reader, set);
   std::vector<std::string> earlier = export_folder(dir);
   for (const TableSpec& t : result_tables()) {
     const ColumnTable table = reader.table(t.id);
@@ -178,6 +179,7 @@ void export_runs(const ResultReader& reader, const std::string& run,
 // Each run with module detail (or `run`) as DIR/<run>/data.<rank>.json.
 void export_vt(const std::string& set, const std::string& dir, const std::string& run) {
   const ResultReader reader(set);
+  require_runs(reader, set);
   export_runs(reader, run, [&](const RunInfo& info) {
     const Trace trace = trace_of_run(reader, info);
     const std::string folder = run_folder(dir, info.id);
@@ -190,6 +192,7 @@ void export_vt(const std::string& set, const std::string& dir, const std::string
 // Each run with module detail (or `run`) as DIR/<run>.trace.json.
 void export_timelines(const std::string& set, const std::string& dir, const std::string& run) {
   const ResultReader reader(set);
+  require_runs(reader, set);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -119,13 +120,20 @@ void add_partition_command(CLI::App& app) {
       if (*input == "-") {
         weights = read_weights(std::cin, "<stdin>");
       } else {
+        // A device (/dev/zero) or a directory is no file of weights; a pipe (<(...)) is read, as
+        // standard input is, up to the cap.
+        std::error_code ec;
+        const auto st = std::filesystem::status(*input, ec);
+        if (std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st) ||
+            std::filesystem::is_directory(st) || std::filesystem::is_socket(st))
+          throw PartitionInputError(*input + ": not a regular file (a device or a directory)");
         std::ifstream file(*input);
         if (!file) throw PartitionInputError(*input + ": cannot open");
         weights = read_weights(file, *input);
       }
       std::cout << run_partition(*request, weights).dump() << "\n";
     } catch (const PartitionInputError& e) {
-      std::cerr << "lbbench partition: " << e.what() << "\n";
+      std::cerr << "lbbench partition: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
   });

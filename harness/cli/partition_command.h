@@ -25,6 +25,11 @@ std::vector<double> read_weights(std::istream& in, const std::string& source);
 // larger P only fills memory with empty parts (10^8 ended in std::bad_alloc).
 inline constexpr int kMaxPartitionProcessors = 1 << 20;
 
+// The most input `partition` reads, and the longest token: /dev/zero or an endless pipe is
+// refused at these instead of filling memory (a million weights are about 10 MB).
+inline constexpr std::size_t kMaxWeightInputBytes = std::size_t{256} << 20;
+inline constexpr std::size_t kMaxWeightTokenBytes = 1024;
+
 struct PartitionRequest {
   std::string method;               // a static balancer's name
   int processors = 0;               // >= 1

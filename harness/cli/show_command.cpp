@@ -18,6 +18,9 @@ void add_show_command(CLI::App& app) {
     std::unique_ptr<ResultReader> reader;
     try {
       reader = std::make_unique<ResultReader>(*path);
+      for (const std::string& p : reader->problems())
+        if (reader->runs().empty()) std::cerr << "lbbench: left out: " << printable(p) << "\n";
+      require_runs(*reader, *path);
     } catch (const std::exception& e) {
       std::cerr << "lbbench: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);

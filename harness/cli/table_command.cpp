@@ -21,6 +21,10 @@ struct TableOptions {
 
 }  // namespace
 
+void require_runs(const ResultReader& reader, const std::string& path) {
+  if (reader.runs().empty()) throw ResultError(path + ": no runs");
+}
+
 std::vector<ConfigResult> read_results(const std::string& path, const Selection& selection) {
   try {
     const ResultReader reader(path);

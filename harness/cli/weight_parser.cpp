@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/text.h"
 #include "harness/cli/partition_command.h"
 
 namespace lbb {
@@ -38,6 +39,7 @@ class WeightScan {
         bad({p, static_cast<std::size_t>(token_end - p)}, "is not a number");
       }
       const std::string_view token(p, stop - p);
+      check_length(token);
       if (ec == std::errc::result_out_of_range) bad(token, "is out of range");
       if (ec != std::errc()) bad(token, "is not a number");
       if (!std::isfinite(value)) bad(token, "is not a finite number");
@@ -49,10 +51,20 @@ class WeightScan {
 
  private:
   [[noreturn]] void bad(std::string_view token, const char* what) const {
-    throw PartitionInputError(source_ + ":" + std::to_string(line_) + ": '" + std::string(token) +
-                              "' " + what);
+    throw PartitionInputError(source_ + ":" + std::to_string(line_) + ": '" +
+                              printable(std::string(token.substr(0, kShown))) +
+                              (token.size() > kShown ? "...' " : "' ") + what);
   }
 
+ public:
+  // A token longer than kMaxWeightTokenBytes, whole or unfinished, is no number (/dev/zero is
+  // one endless token).
+  void check_length(std::string_view token) const {
+    if (token.size() > kMaxWeightTokenBytes) bad(token, "is longer than any number");
+  }
+
+ private:
+  static constexpr std::size_t kShown = 40;  // a bad token's bytes a message shows
   const std::string& source_;
   int line_ = 1;
 };
@@ -64,15 +76,21 @@ std::vector<double> parse_weights(std::istream& in, const std::string& source) {
   WeightScan scan(source);
   std::string buffer(1 << 20, '\0');
   std::size_t kept = 0;  // the start of an unfinished token, moved to the buffer's front
+  std::size_t total = 0;
   while (true) {
     in.read(buffer.data() + kept, static_cast<std::streamsize>(buffer.size() - kept));
     const std::size_t filled = kept + static_cast<std::size_t>(in.gcount());
+    total += static_cast<std::size_t>(in.gcount());
+    if (total > kMaxWeightInputBytes)
+      throw PartitionInputError(source + ": more than " +
+                                std::to_string(kMaxWeightInputBytes >> 20) +
+                                " MiB of weights; lbbench partition reads no more");
     const bool at_end = !in;
     const std::size_t used = scan.scan({buffer.data(), filled}, at_end, weights);
     if (at_end) break;
     kept = filled - used;
+    scan.check_length({buffer.data() + used, kept});
     std::memmove(buffer.data(), buffer.data() + used, kept);
-    if (kept == buffer.size()) buffer.resize(2 * buffer.size());  // one token fills the buffer
   }
   if (in.bad()) throw PartitionInputError(source + ": read error");
   if (weights.empty()) throw PartitionInputError(source + ": no weights");

@@ -38,10 +38,12 @@ void read_names(const YAML::Node& root, Config& config, Problems& problems) {
   }
   config.output = "results/" + config.name;
   if (root["output"]) {
-    if (root["output"].IsScalar() && !root["output"].Scalar().empty())
-      config.output = root["output"].Scalar();
-    else
+    if (!root["output"].IsScalar() || root["output"].Scalar().empty())
       problems.at(root["output"], "output must be a file path");
+    else if (auto why = output_problem(root["output"].Scalar()))
+      problems.at(root["output"], "output " + *why);
+    else
+      config.output = root["output"].Scalar();
   }
 }
 

@@ -14,10 +14,15 @@ void Problems::add_override(const YAML::Node& node, std::size_t index, const std
   if (index >= override_texts_.size()) override_texts_.resize(index + 1);
   if (override_texts_[index].empty()) override_texts_[index] = override_origin(text);
   override_nodes_.emplace_back(node, index);
-  // Lists are descended (a sweep's elements are what problems point at); the reader refused
-  // aliases and deep nesting, so the descent ends.
+  // Lists and maps are descended (a sweep's elements, a map's keys and values are what problems
+  // point at, never the config file); the reader refused aliases and deep nesting, so it ends.
   if (node.IsSequence())
     for (const auto& child : node) add_override(child, index, text);
+  if (node.IsMap())
+    for (const auto& kv : node) {
+      add_override(kv.first, index, text);
+      add_override(kv.second, index, text);
+    }
 }
 
 std::string Problems::where(const YAML::Node& node) const {

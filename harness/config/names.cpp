@@ -1,5 +1,7 @@
 #include "harness/config/names.h"
 
+#include <filesystem>
+
 #include "core/text.h"
 
 namespace lbb {
@@ -9,7 +11,7 @@ std::optional<std::string> label_problem(const std::string& label) {
     return "is " + std::to_string(label.size()) + " bytes long; at most " +
            std::to_string(kMaxNameBytes);
   if (const std::string shown = printable(label); shown != label)
-    return "'" + shown + "' holds a control character (shown as \\xNN)";
+    return "'" + shown + "' holds a control character (shown escaped, \\xNN or \\uNNNN)";
   return std::nullopt;
 }
 
@@ -18,6 +20,16 @@ std::optional<std::string> config_name_problem(const std::string& name) {
   if (name == "." || name == ".." || name.find('/') != std::string::npos)
     return "'" + name + "' is not a plain file name (no '/', not '.' or '..'): the archive is " +
            "results/<name>.h5 unless output: says otherwise";
+  return std::nullopt;
+}
+
+std::optional<std::string> output_problem(const std::string& path) {
+  if (const std::string shown = printable(path); shown != path)
+    return "'" + shown + "' holds a control character (shown escaped, \\xNN or \\uNNNN)";
+  for (const auto& part : std::filesystem::path(path))
+    if (part == "..")
+      return "'" + path + "' has a '..' component: a config's result set stays below where it " +
+             "is run or at an absolute path (lbbench run -o names any other)";
   return std::nullopt;
 }
 

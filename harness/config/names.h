@@ -18,4 +18,9 @@ std::optional<std::string> label_problem(const std::string& label);
 // ('/', "." or ".."), so that results/<name>.h5 stays in results/.
 std::optional<std::string> config_name_problem(const std::string& name);
 
+// Why `path` cannot be a config's `output:`: a control character (it would name a folder), or a
+// '..' component (a config from elsewhere writes nothing above where it is run; checked before
+// any folder is created).
+std::optional<std::string> output_problem(const std::string& path);
+
 }  // namespace lbb

@@ -75,7 +75,8 @@ struct Expansion {
   const ConfigSections& sections;
   Config& config;
   Problems& problems;
-  std::map<std::string, bool> balancer_ok;  // by name and parameters
+  std::map<std::string, bool> balancer_ok;         // by name and parameters
+  std::map<std::string, std::string> async_known;  // async_workload_problem by workload
 
   void workload(const WorkloadEntry& we);
   bool expand_patterns(const WorkloadEntry& we, const TaggedAxes& global,
@@ -156,6 +157,21 @@ bool runs_simulated(const RunSpec& run, const WorkloadInfo& workload) {
     return choose_executor(run, workload).simulates;
   } catch (const std::invalid_argument&) {
     return false;  // reported where the entry's executor is checked
+  }
+}
+
+// Why the run's asynchronous steps cannot run its workload ("" when they can, or the steps are
+// bulk-synchronous): the run's own check, asked of the workload built once per parameter set.
+std::string async_problem(const RunSpec& run, const WorkloadInfo& workload,
+                          std::map<std::string, std::string>& known) {
+  try {
+    if (!workload.make || !asynchronous_steps(choose_executor(run, workload), run)) return "";
+    const auto [it, fresh] =
+        known.emplace(workload.name + " " + run.workload_params.describe(), "");
+    if (fresh) it->second = async_workload_problem(*workload.make(run.workload_params));
+    return it->second;
+  } catch (const std::exception&) {
+    return "";  // reported where the entry's executor or the workload is checked
   }
 }
 
@@ -261,10 +277,14 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
         return;
       }
     if (runs_simulated(run, *we.info))
-      if (const std::string why = simulation_problem(run); !why.empty()) {
+      if (const std::string why = simulated_run_problem(run, *we.info); !why.empty()) {
         problems.at(entry.node, why);
         return;
       }
+    if (const std::string why = async_problem(run, *we.info, async_known); !why.empty()) {
+      problems.at(entry.node, we.info->name + ": " + why);
+      return;
+    }
     b.label = entry.label;
     b.baseline = entry.baseline;
     if (const std::string sw = swept(local.axes, c); !sw.empty()) b.label += "(" + sw + ")";

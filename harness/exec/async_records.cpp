@@ -12,15 +12,21 @@
 
 namespace lbb {
 
-ModuleGraph async_dependencies(const Workload& workload, const ExecutionPlan& plan) {
-  auto graph = workload.dependencies();
+std::string async_workload_problem(const Workload& workload) {
+  const auto graph = workload.dependencies();
   if (!graph)
-    throw std::invalid_argument(
-        "an asynchronous run needs workloads that declare their module dependencies "
-        "(block_substitution, or synthetic with dependencies: chain); this one needs "
-        "bulk-synchronous steps");
+    return "an asynchronous run needs workloads that declare their module dependencies "
+           "(block_substitution, or synthetic with dependencies: chain); this one needs "
+           "bulk-synchronous steps";
   if (graph->modules() != workload.module_count() || workload.phases() != 1)
-    throw std::invalid_argument("asynchronous run: one phase and one graph vertex per module");
+    return "asynchronous run: one phase and one graph vertex per module";
+  return "";
+}
+
+ModuleGraph async_dependencies(const Workload& workload, const ExecutionPlan& plan) {
+  if (std::string why = async_workload_problem(workload); !why.empty())
+    throw std::invalid_argument(why);
+  auto graph = workload.dependencies();
   if (plan.dynamic && !dynamic_cast<Predictive*>(plan.dynamic) &&
       !dynamic_cast<NoBalance*>(plan.dynamic))
     throw std::invalid_argument("an asynchronous run takes the predictive balancer or none");

@@ -4,6 +4,7 @@
 // of its inputs, the start (partition and the predictive balancer's DEPEND graphs), and the step
 // records and whole-run figures taken from the run's modelled clocks.
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "balancers/async/predictive.h"
@@ -12,6 +13,10 @@
 #include "harness/exec/executor.h"
 
 namespace lbb {
+
+// Why `workload` cannot run asynchronous steps ("" when it can): no module dependencies, or more
+// than one phase. async_dependencies (at the run) and `validate` (the config's expansion) ask it.
+std::string async_workload_problem(const Workload& workload);
 
 // The workload's module dependencies; throws std::invalid_argument when it has none, has more
 // than one phase, or the plan's dynamic balancer is neither the predictive one nor none.

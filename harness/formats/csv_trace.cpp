@@ -91,8 +91,10 @@ void read_csv_trace(const std::string& path, TraceBuilder& out) {
     auto field = [&](std::size_t k) { return trim(f[*at[k]]); };
     const std::int64_t task = integer(field(1), where);
     const std::int64_t owner = at[3] && !field(3).empty() ? integer(field(3), where) : -1;
-    out.task(integer(field(0), where), task, real(field(2), where), owner, where);
-    if (at[4] && !field(4).empty()) out.bytes(task, real(field(4), where), where);
+    out.task(integer(field(0), where), task, trace_seconds(real(field(2), where), where + ": cost"),
+             owner, where);
+    if (at[4] && !field(4).empty())
+      out.bytes(task, trace_bytes(real(field(4), where), where + ": bytes"), where);
     if (at[5] && !field(5).empty())
       for (std::string_view id : split(field(5), ';'))
         out.link(task, integer(trim(id), where), where);

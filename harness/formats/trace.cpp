@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/text.h"
 #include "harness/formats/csv_trace.h"
 #include "harness/formats/vt_datafile.h"
 
@@ -49,11 +50,24 @@ void fill_owners(Trace& t) {
 
 }  // namespace
 
+double trace_seconds(double v, const std::string& where) {
+  check(std::isfinite(v) && v >= 0 && v <= kTraceMaxSeconds, where,
+        format_number(v) + " is not a time in [0, " + format_number(kTraceMaxSeconds) +
+            "] s (a finite number of seconds)");
+  return v;
+}
+
+double trace_bytes(double v, const std::string& where) {
+  check(std::isfinite(v) && v >= 0 && v < kTraceMaxBytes, where,
+        format_number(v) + " is not a byte count in [0, " + format_number(kTraceMaxBytes) + ")");
+  return v;
+}
+
 void TraceBuilder::task(std::int64_t step, std::int64_t task, double cost, std::int64_t rank,
                         const std::string& where) {
   check(step >= 0, where, "a negative phase or step id");
   check(task >= 0, where, "a negative task id");
-  check(std::isfinite(cost) && cost >= 0, where, "a task's time must be a finite number >= 0");
+  trace_seconds(cost, where + " (a task's time)");
   check(rank >= -1 && rank < kTraceMaxRanks, where,
         "a rank (node, owner) must be in [0, " + std::to_string(kTraceMaxRanks) + ")");
   check(static_cast<std::int64_t>(records_.size()) < kTraceMaxCells, where,
@@ -62,8 +76,7 @@ void TraceBuilder::task(std::int64_t step, std::int64_t task, double cost, std::
 }
 
 void TraceBuilder::bytes(std::int64_t task, double bytes, const std::string& where) {
-  check(std::isfinite(bytes) && bytes >= 0 && bytes < 1e15, where,
-        "bytes must be a finite number in [0, 1e15)");
+  trace_bytes(bytes, where + " (a task's bytes)");
   double& b = bytes_[task];
   b = std::max(b, bytes);
 }
@@ -76,7 +89,7 @@ void TraceBuilder::link(std::int64_t a, std::int64_t b, const std::string& where
 
 void TraceBuilder::busy(std::int64_t step, std::int64_t rank, double seconds,
                         const std::string& where) {
-  check(std::isfinite(seconds) && seconds >= 0, where, "busy must be a finite number >= 0");
+  trace_seconds(seconds, where + " (busy)");
   check(rank >= 0 && rank < kTraceMaxRanks, where, "busy of a rank out of range");
   check(static_cast<std::int64_t>(busy_.size()) < kTraceMaxCells, where, "too many busy times");
   busy_[{step, rank}] = seconds;

@@ -28,6 +28,18 @@ inline constexpr std::uintmax_t kTraceMaxFileBytes = std::uintmax_t(1) << 27;  /
 inline constexpr int kTraceMaxDepth = 16;               // JSON nesting; vt's files nest 6 deep
 inline constexpr int kTraceMaxPhasesPerStep = 1 << 10;  // a step's phases (TRFD has 2)
 
+// Bounds on a trace's numbers, far past any recorded run: a time (a task's in one phase, a rank's
+// busy time) is finite in [0, kTraceMaxSeconds] s, about 11.6 days; bytes (a task's state, a
+// communication's) are finite in [0, kTraceMaxBytes), a petabyte. 1e30 s, 2^64 s, -1 or 1e30
+// bytes are refused, never simulated.
+inline constexpr double kTraceMaxSeconds = 1e6;
+inline constexpr double kTraceMaxBytes = 1e15;
+
+// `v` when it is such a time (bytes), else a TraceError "WHERE: ..." (`where` names the file and
+// the field).
+double trace_seconds(double v, const std::string& where);
+double trace_bytes(double v, const std::string& where);
+
 struct Trace {
   int steps = 0, modules = 0, ranks = 0;  // ranks: processors of the recording
   // A run's steps of F phases, each balanced on its own, are F trace steps each: trace step

@@ -3,11 +3,14 @@
 #include <brotli/decode.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <limits>
 #include <memory>
 #include <sstream>
+
+#include "core/text.h"
 
 namespace lbb {
 
@@ -60,19 +63,40 @@ bool starts_an_object(const std::string& text) {
   return first != std::string::npos && text[first] == '{';
 }
 
-// Parsed with the nesting capped while parsing, so a file of a million '[' is refused early.
+// The deepest nesting of '[' and '{' outside strings, in one pass. nlohmann's parser with a
+// callback (the earlier cap) was quadratic in an array's objects (its end_object walks the
+// parent's elements): 80k tasks took 5 s, 1M did not end.
+int nesting_depth(const std::string& text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+// Parsed once the nesting is known to be capped, so a file of a million '[' is refused early.
 json parse_json(const std::string& path) {
   std::string text = read_text(path);
   if (!starts_an_object(text)) text = inflate_brotli(text, path);
   if (!starts_an_object(text)) throw TraceError(path + ": not a JSON object");
-  auto capped = [&](int depth, json::parse_event_t, json&) {
-    if (depth > kTraceMaxDepth)
-      throw TraceError(path + ": JSON nested deeper than " + std::to_string(kTraceMaxDepth) +
-                       " levels");
-    return true;
-  };
+  if (nesting_depth(text) > kTraceMaxDepth)
+    throw TraceError(path + ": JSON nested deeper than " + std::to_string(kTraceMaxDepth) +
+                     " levels");
   try {
-    return json::parse(text, capped);
+    return json::parse(text);
   } catch (const json::exception& e) {
     throw TraceError(path + ": not valid JSON: " + e.what());
   }
@@ -118,11 +142,15 @@ void read_task(const json& task, std::int64_t phase, const std::string& where, T
   if (id < 0) throw TraceError(where + ".entity: a task's entity must be an object");
   const std::int64_t node = integer(member(task, "node", where), where + ".node");
   if (node < 0) throw TraceError(where + ".node: a negative rank");
-  out.task(phase, id, number(member(task, "time", where), where + ".time"), node, where);
+  const std::string at_time = where + ".time";
+  out.task(phase, id, trace_seconds(number(member(task, "time", where), at_time), at_time), node,
+           where);
   const auto a = task.find("attributes");
   if (a == task.end() || !a->is_object()) return;
-  if (const auto b = a->find("state_bytes"); b != a->end())
-    out.bytes(id, number(*b, where + ".attributes.state_bytes"), where);
+  if (const auto b = a->find("state_bytes"); b != a->end()) {
+    const std::string at = where + ".attributes.state_bytes";
+    out.bytes(id, trace_bytes(number(*b, at), at), where);
+  }
   if (const auto c = a->find("coords"); c != a->end()) {
     std::vector<double> centre;
     for (const json& x : array(*c, where + ".attributes.coords"))
@@ -142,6 +170,8 @@ void read_phase(const json& phase, const std::string& where, std::int64_t rank, 
       const std::string w = at + "[" + std::to_string(k) + "]";
       const std::int64_t from = entity_id(member((*c)[k], "from", w), w + ".from");
       const std::int64_t to = entity_id(member((*c)[k], "to", w), w + ".to");
+      if (const auto b = (*c)[k].find("bytes"); b != (*c)[k].end())  // checked, not used
+        trace_bytes(number(*b, w + ".bytes"), w + ".bytes");
       if (from >= 0 && to >= 0) out.link(from, to, w);
     }
   }
@@ -164,12 +194,23 @@ void read_attributes(const json& metadata, const std::string& path, TraceBuilder
   }
 }
 
+// vt's `type` (at the root and in the metadata), where given, must be "LBDatafile": another
+// JSON object with `phases` is some other file.
+void check_type(const json& object, const std::string& where) {
+  const auto t = object.find("type");
+  if (t != object.end() && *t != "LBDatafile")
+    throw TraceError(where + ": '" + printable(t->dump().substr(0, 60)) +
+                     "' is not an LBDatafile (vt's type is \"LBDatafile\")");
+}
+
 }  // namespace
 
 void read_vt_file(const std::string& path, TraceBuilder& out) {
   const json root = parse_json(path);
+  check_type(root, path + ": type");
   std::int64_t rank = -1;  // the file's own rank, where its metadata says
   if (const auto m = root.find("metadata"); m != root.end() && m->is_object()) {
+    check_type(*m, path + ": metadata.type");
     if (const auto r = m->find("rank"); r != m->end()) rank = integer(*r, path + ": metadata.rank");
     read_attributes(*m, path, out);
   }

@@ -30,16 +30,21 @@ ExecutorInfo simulate_executor_info() {
       true,
       true,
       [modules = module_execution([](const RunSpec& spec) {
-         if (std::string why = simulation_problem(spec); !why.empty())
-           throw std::invalid_argument(why);
          return std::make_unique<SimulateExecutor>(
              simulation_settings(spec), nullptr,
              schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
        })](const RunSpec& spec, const WorkloadInfo& workload) {
+        if (std::string why = simulated_run_problem(spec, workload); !why.empty())
+          throw std::invalid_argument(why);
         // Hwang & Hong's random trees are balanced generation by generation, not as modules.
         return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);
       }};
   info.simulates = true;
+  return info;
+}
+
+ExecutorInfo asynchronous(ExecutorInfo info) {
+  info.asynchronous = true;
   return info;
 }
 
@@ -65,17 +70,19 @@ std::span<const ExecutorInfo> executor_registry() {
      "level-synchronous: the tasks of level i are born, balanced and run before any of level "
      "i+1 (Hwang & Hong 2001, section 3)",
      WorkShape::kLevels, true, true, level_execution},
-    {"async",
-     "no barrier between steps: a module runs step s once the modules it depends on finished "
-     "s-1; the predictive balancer moves modules meanwhile (Iqbal, Saltz & Bokhari 1986)",
-     WorkShape::kModules, true, false,
-     module_execution([](const RunSpec&) { return std::make_unique<AsyncExecutor>(); })},
-    {"async_modelled",
-     "async in the order of the modelled clocks, one processor acting at a time: the run P "
-     "dedicated processors would make, on a host with fewer free cores",
-     WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
-       return std::make_unique<AsyncExecutor>(AsyncOrder::kModelled);
-     })},
+    asynchronous(
+        {"async",
+         "no barrier between steps: a module runs step s once the modules it depends on finished "
+         "s-1; the predictive balancer moves modules meanwhile (Iqbal, Saltz & Bokhari 1986)",
+         WorkShape::kModules, true, false,
+         module_execution([](const RunSpec&) { return std::make_unique<AsyncExecutor>(); })}),
+    asynchronous(
+        {"async_modelled",
+         "async in the order of the modelled clocks, one processor acting at a time: the run P "
+         "dedicated processors would make, on a host with fewer free cores",
+         WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
+           return std::make_unique<AsyncExecutor>(AsyncOrder::kModelled);
+         })}),
     simulate_executor_info(),
 #if LBB_HAVE_MPI
     {"mpi",
@@ -88,15 +95,17 @@ std::span<const ExecutorInfo> executor_registry() {
              "lbbench run CONFIG");
        return std::make_unique<MpiExecutor>();
      })},
-    {"mpi_async",
-     "async across MPI ranks (mpirun -np R lbbench run): finished module steps and the "
-     "predictive balancer's takes cross ranks as MPI messages, a taken module's state with them",
-     WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
-       if (process_world().size < 2)
-         throw std::invalid_argument(
-             "executor mpi_async runs under an MPI launcher: mpirun -np R lbbench run CONFIG");
-       return std::make_unique<MpiAsyncExecutor>();
-     })},
+    asynchronous(
+        {"mpi_async",
+         "async across MPI ranks (mpirun -np R lbbench run): finished module steps and the "
+         "predictive balancer's takes cross ranks as MPI messages, a taken module's state with "
+         "them",
+         WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
+           if (process_world().size < 2)
+             throw std::invalid_argument(
+                 "executor mpi_async runs under an MPI launcher: mpirun -np R lbbench run CONFIG");
+           return std::make_unique<MpiAsyncExecutor>();
+         })}),
 #endif
   };
   return all;
@@ -168,6 +177,10 @@ const ExecutorInfo& choose_in_one_process(const RunSpec& spec, const WorkloadInf
 }
 
 }  // namespace
+
+bool asynchronous_steps(const ExecutorInfo& info, const RunSpec& spec) {
+  return info.asynchronous || (info.simulates && simulation_settings(spec).asynchronous);
+}
 
 const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload) {
   return across_ranks(choose_in_one_process(spec, workload));

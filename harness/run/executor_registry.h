@@ -23,7 +23,8 @@ struct ExecutorInfo {
   bool takes_balancers = true;  // static and dynamic balancers (or none)
   bool takes_schedule = false;  // an in-step schedule instead of balancers
   ExecutionFactory make;
-  bool simulates = false;  // runs no kernel: module workloads' recorded costs or synthetic ones
+  bool simulates = false;     // runs no kernel: module workloads' recorded costs or synthetic ones
+  bool asynchronous = false;  // no barrier between steps (async, async_modelled, mpi_async)
 };
 
 // Every executor, in the order `lbbench list` shows them and "auto" tries them.
@@ -37,5 +38,9 @@ std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, Wor
 // The executor spec.executor names, or for "auto" the first that runs the spec. Throws
 // std::invalid_argument saying why none does.
 const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload);
+
+// Whether `info` runs `spec`'s steps asynchronously: an asynchronous executor, or the simulator
+// with an asynchronous balancer (predictive).
+bool asynchronous_steps(const ExecutorInfo& info, const RunSpec& spec);
 
 }  // namespace lbb

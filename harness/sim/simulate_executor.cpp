@@ -64,10 +64,8 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
     return std::make_shared<SyntheticStream>(*synthetic);
   if (auto* source = dynamic_cast<const CostSource*>(&workload))
     return source->stream(plan.processors, plan.initial != nullptr);
-  if (settings_.replay_archive.empty())
-    throw std::invalid_argument(
-        "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "
-        "use workload kind synthetic");
+  if (std::string why = recorded_costs_problem(settings_); !why.empty())
+    throw std::invalid_argument(why);
   const ResultReader archive(settings_.replay_archive);
   const int recorded =
       settings_.replay_processors > 0 ? settings_.replay_processors : plan.processors;
@@ -120,6 +118,17 @@ SimSettings simulation_settings(const RunSpec& spec) {
   const BalancerInfo* dynamic = find_balancer(spec.balancer.dynamic_name);
   if (dynamic && dynamic->role == BalancerRole::kAsync) settings.asynchronous = true;
   return settings;
+}
+
+std::string recorded_costs_problem(const SimSettings& settings) {
+  if (!settings.replay_archive.empty()) return "";
+  return "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "
+         "use workload kind synthetic";
+}
+
+std::string simulated_run_problem(const RunSpec& spec, const WorkloadInfo& workload) {
+  if (std::string why = simulation_problem(spec); !why.empty()) return why;
+  return workload.simulated_only ? "" : recorded_costs_problem(simulation_settings(spec));
 }
 
 std::string simulation_problem(const RunSpec& spec) {

@@ -56,7 +56,14 @@ class SimulateExecutor final : public Executor {
 // The simulator's settings for `spec`: its execution.sim_* keys, asynchronous under an async
 // balancer (predictive) too.
 SimSettings simulation_settings(const RunSpec& spec);
-// Why the simulator cannot run `spec` ("" when it can): `validate` reports it before any run.
+// Why a workload with a kernel has no costs to simulate under `settings` ("" when it has):
+// no execution.replay_archive to read them from.
+std::string recorded_costs_problem(const SimSettings& settings);
+// Why the simulator cannot run `spec` on any costs ("" when it can).
 std::string simulation_problem(const RunSpec& spec);
+// Why the simulate executor cannot run `spec` of `workload` from its config ("" when it can):
+// simulation_problem, or a kernel's costs not recorded. The executor table (before the run) and
+// `validate` (through the config's expansion) both ask this one function.
+std::string simulated_run_problem(const RunSpec& spec, const WorkloadInfo& workload);
 
 }  // namespace lbb

@@ -104,7 +104,28 @@ def default_out(path):
         + "_report"
 
 
+REPORT_FILES = (".png", ".json", ".html", ".csv")  # what a report writes into its folder
+
+
+def check_out(out):
+    """--out must be a new folder, or one holding only what a report writes (an earlier or an
+    interrupted report's): a file, or a folder of other files, is refused before anything is read
+    or written."""
+    if not os.path.lexists(out):
+        return
+    if not os.path.isdir(out):
+        raise Refused(f"--out {out}: exists and is not a folder; name a new folder or an "
+                      "earlier report's")
+    other = sorted(f for f in os.listdir(out)
+                   if not (f.endswith(REPORT_FILES) and os.path.isfile(os.path.join(out, f))))
+    if other:
+        raise Refused(f"--out {out}: the folder holds {other[0]!r}, which no report writes; "
+                      "name a new folder or an earlier report's (nothing was written)")
+
+
 def report(args):
+    out = args.out or default_out(args.sets[0])
+    check_out(out)
     for path in args.sets:
         if not os.path.isdir(path) and not os.path.isfile(path):
             raise Refused(f"{path}: not a result set (a directory of *.h5 parts, or one part)")
@@ -117,8 +138,10 @@ def report(args):
         raise Refused(f"--timeline-run {wanted}: no run of that id with module detail in "
                       f"{args.sets[0]} (or in the selection); runs with execution.module_detail:"
                       " true have it")
-    out = args.out or default_out(args.sets[0])
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        raise Refused(f"--out {out}: {e.strerror}") from e
     figures, missing = build_figures(rs, table, out, args.highlight, args.timeline_run)
     missing = notes.missing_runs(rs) + missing
     if len(args.sets) == 2:

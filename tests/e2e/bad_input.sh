@@ -45,6 +45,30 @@ expect 2 "no_graph.yaml:8:5: matmul: multilevel with bisect: communication needs
   "$lbbench" validate "$tmp/no_graph.yaml"
 [ "$("$lbbench" validate "$tmp/no_graph.yaml" 2>&1 | grep -c 'communication graph')" -eq 1 ] ||
   { echo "FAIL: the entry was refused for block_substitution too"; fails=$((fails + 1)); }
+# validate makes the whole-run checks run makes, so that it never says OK where every run fails:
+# the simulator on a kernel without recorded costs, and the predictive balancer's asynchronous
+# steps on a trace (it declares no module dependencies).
+cat > "$tmp/sim_kernel.yaml" <<'YAML'
+name: sim_kernel
+workload: { kind: block_substitution, blocks: 16, width: 16 }
+platform: { processors: 4 }
+execution: { steps: 3, executor: simulate }
+balancers:
+  - { dynamic: none }
+YAML
+for cmd in validate "run -o $tmp/sim_kernel"; do
+  expect 2 "sim_kernel.yaml:6:5: simulate: a workload with a kernel needs recorded costs" -- \
+    "$lbbench" $cmd "$tmp/sim_kernel.yaml"
+done
+printf '%s\n' "name: async_trace" "workload: { kind: trace, file: tests/data/trace.csv }" \
+  "platform: { processors: 2 }" "execution: { steps: 2 }" "balancers:" "  - { dynamic: predictive }" \
+  > "$tmp/async_trace.yaml"
+for cmd in validate "run -o $tmp/async_trace"; do
+  expect 2 "async_trace.yaml:6:5: trace: an asynchronous run needs workloads that declare their module dependencies" -- \
+    "$lbbench" $cmd "$tmp/async_trace.yaml"
+done
+[ ! -e "$tmp/sim_kernel" ] && [ ! -e "$tmp/async_trace" ] ||
+  { echo "FAIL: a refused config created its result set"; fails=$((fails + 1)); }
 echo "not an archive" > "$tmp/notes.h5"
 expect 2 "notes.h5: not a directory" -- "$lbbench" run configs/smoke.yaml -o "$tmp/notes.h5"
 expect 2 "notes.h5: not a part lbbench wrote" -- "$lbbench" show "$tmp/notes.h5"

@@ -169,7 +169,25 @@ hostile type.json 'phases\[0\]\.tasks\[0\]\.time: expected a number'
 echo '{"type": "LBDatafile"}' >"$tmp/h/nophases.json"
 hostile nophases.json "missing 'phases'"
 echo "{\"phases\": [{\"id\": 0, \"tasks\": [${good/0.5/-1.0}]}]}" >"$tmp/h/negative.json"
-hostile negative.json "time must be a finite number >= 0"
+hostile negative.json 'negative.json: phases\[0\]\.tasks\[0\]\.time: -1 is not a time in \[0, 1e\+06\] s'
+# Times and bytes past any recording (docs/workloads.md gives the bounds), and a file that says it
+# is no LBDatafile: each refused with its file and field.
+echo "{\"phases\": [{\"id\": 0, \"tasks\": [${good/0.5/1e30}]}]}" >"$tmp/h/eons.json"
+hostile eons.json 'eons.json: phases\[0\]\.tasks\[0\]\.time: 1e\+30 is not a time'
+echo "{\"phases\": [{\"id\": 0, \"tasks\": [${good/0.5/18446744073709551616}]}]}" >"$tmp/h/two64.json"
+hostile two64.json 'two64.json: phases\[0\]\.tasks\[0\]\.time: 1\.845e\+19 is not a time'
+entity='{"type": "object", "id": 1, "home": 0, "migratable": true}'
+for b in -1:-1 1e30:1e\\+30; do  # the value written, and as the message prints it
+  echo "{\"phases\": [{\"id\": 0, \"tasks\": [$good], \"communications\": [{\"type\": \"SendRecv\"," \
+    "\"from\": $entity, \"to\": $entity, \"messages\": 1, \"bytes\": ${b%%:*}}]}]}" >"$tmp/h/bytes.json"
+  hostile bytes.json "bytes.json: phases\[0\]\.communications\[0\]\.bytes: ${b#*:} is not a byte count"
+done
+echo "{\"type\": \"NotLB\", \"phases\": [{\"id\": 0, \"tasks\": [$good]}]}" >"$tmp/h/other.json"
+hostile other.json "other.json: type: '\"NotLB\"' is not an LBDatafile"
+printf 'step,task,cost\n0,1,1e30\n' >"$tmp/h/eons.csv"
+hostile eons.csv 'eons.csv:2: cost: 1e\+30 is not a time'
+printf 'step,task,cost,bytes\n0,1,0.1,-1\n' >"$tmp/h/bytes.csv"
+hostile bytes.csv 'bytes.csv:2: bytes: -1 is not a byte count'
 echo "{\"phases\": [{\"id\": 0, \"tasks\": [${good/\"node\": 0/\"node\": 99999999}]}]}" >"$tmp/h/rank.json"
 hostile rank.json "a rank .* must be in"
 $py -c "print('{\"phases\": ' + '[' * 200000 + ']' * 200000 + '}')" >"$tmp/h/deep.json"
