@@ -29,7 +29,7 @@ char mark(const ComparisonRow& r) {
     default:
       break;
   }
-  if (r.verified == "yes" && !r.eligible) return '-';
+  if (r.complete() && !r.eligible) return '-';
   return ' ';
 }
 
@@ -131,7 +131,7 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
 
 // The compact table's verdict of a row, in words (the mark before its label says the same).
 std::string verdict(const ComparisonRow& r) {
-  if (r.verified != "yes") return r.verified.starts_with("FAILED") ? "FAILED" : "unverified";
+  if (!r.complete()) return r.verified.starts_with("FAILED") ? "FAILED" : "unverified";
   if (!r.eligible) return "not ranked";
   if (r.verdict == stats::Verdict::kNotJudged) return "alone";
   return stats::verdict_name(r.verdict);  // how it was compared: the footer, and `compared`
@@ -156,20 +156,29 @@ void print_verification(std::ostream& out, const Comparison& c) {
     if (std::find(workloads.begin(), workloads.end(), r.config->workload) == workloads.end())
       workloads.push_back(r.config->workload);
   for (const std::string& w : workloads) {
-    std::size_t rows = 0;
+    std::size_t rows = 0, simulated = 0;
     std::string failed;
     for (const auto& r : c.rows) {
       if (r.config->workload != w) continue;
       ++rows;
-      if (r.verified != "yes")
+      simulated += r.verified == kNotVerifiedSimulated;
+      if (!r.complete())
         failed +=
             (failed.empty() ? "" : "; ") + printable(r.config->label) + " " + printable(r.verified);
     }
-    out << "verified: " << printable(w) << ": "
-        << (failed.empty() ? "every repetition of its " + std::to_string(rows) +
-                                 (rows == 1 ? " row" : " rows") + " matched its reference"
-                           : "NOT every row: " + failed)
-        << "\n";
+    const auto count = [](std::size_t n) {
+      return std::to_string(n) + (n == 1 ? " row" : " rows");
+    };
+    out << "verified: " << printable(w) << ": ";
+    if (!failed.empty())
+      out << "NOT every row: " << failed;
+    else if (simulated == rows)
+      out << kNotVerifiedSimulated << ": every repetition of its " << count(rows)
+          << " complete; no kernel ran, so nothing was checked against a reference";
+    else
+      out << "every repetition of its " << count(rows - simulated) << " matched its reference"
+          << (simulated ? "; " + count(simulated) + " " + kNotVerifiedSimulated : "");
+    out << "\n";
   }
 }
 

@@ -10,6 +10,10 @@
 
 namespace lbb {
 
+bool ComparisonRow::complete() const {
+  return verified == "yes" || verified == kNotVerifiedSimulated;
+}
+
 namespace {
 
 constexpr std::size_t kFewRepetitions = 5;
@@ -57,8 +61,9 @@ ComparisonRow summarize_config(const ConfigResult& c) {
   for (const auto& [name, values] : attrs)
     row.attributes += "  " + name + "=" + format_number(stats::median(values), 7);
   row.verified = !error.empty() ? "FAILED: " + error
-                 : failed == 0  ? "yes"
-                                : "NO (" + std::to_string(failed) + ")";
+                 : failed > 0   ? "NO (" + std::to_string(failed) + ")"
+                 : c.simulated  ? kNotVerifiedSimulated
+                                : "yes";
   return row;
 }
 
@@ -106,8 +111,8 @@ stats::GroupJudgement judge(std::vector<ComparisonRow>& rows, const std::vector<
     ComparisonRow& r = rows[i];
     r.headline = headline.clock;
     samples.push_back(row_sample(*r.config, headline.clock));
-    r.eligible = r.verified == "yes" && (headline.clock == Clock::kWall || headline.simulated ||
-                                         modelled_makespan_orders(*r.config));
+    r.eligible = r.complete() && (headline.clock == Clock::kWall || headline.simulated ||
+                                  modelled_makespan_orders(*r.config));
     eligible.push_back(r.eligible);
   }
   stats::VerdictRules rules;
@@ -215,7 +220,7 @@ Comparison compare_configs(const std::vector<ConfigResult>& configs, const std::
     varied |= v.varied_constant;
     for (std::size_t i : groups[g]) {
       const ComparisonRow& r = out.rows[i];
-      unranked |= r.verified == "yes" && !r.eligible;
+      unranked |= r.complete() && !r.eligible;
       undecided |= r.verdict == stats::Verdict::kUndecided;
       exact |= r.method == stats::Method::kExact;
       few |= r.eligible && !r.config->simulated && r.config->reps.size() < kFewRepetitions;

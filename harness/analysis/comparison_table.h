@@ -41,6 +41,9 @@ bool modelled_by_replay(const ConfigResult& c);
 // replay, else its recorded makespan.
 double modelled_value(const Repetition& r, const ConfigResult& c);
 
+// A simulated row's verification: it ran no kernel, so neither matched nor failed.
+inline constexpr const char* kNotVerifiedSimulated = "not verified: simulated";
+
 struct ComparisonRow {
   const ConfigResult* config = nullptr;
   stats::SampleSummary makespan, wall;  // over the verified repetitions
@@ -50,7 +53,11 @@ struct ComparisonRow {
   // "module".
   const char* binds() const { return largest_module > ideal ? "module" : "ideal"; }
   std::string attributes;  // the workload's run attributes, "  name=value" (medians)
-  std::string verified;    // yes, NO (k), FAILED: reason
+  // yes, kNotVerifiedSimulated (every repetition complete, none with a kernel to check), NO (k),
+  // FAILED: reason
+  std::string verified;
+  // Every repetition counts: matched its reference, or simulated (nothing to verify).
+  bool complete() const;
   // makespan holds the replayed values (modelled_by_replay above): the table marks the row
   bool modelled_by_replay = false;
   Clock headline = Clock::kModelled;

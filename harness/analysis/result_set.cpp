@@ -140,6 +140,14 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
   return out;
 }
 
+bool simulated_run(const RunInfo& run) {
+  if (auto it = run.number.find("simulated"); it != run.number.end() && it->second >= 0)
+    return it->second == 1;
+  const auto executor = run.text.find("executor");
+  const ExecutorInfo* info = executor == run.text.end() ? nullptr : find_executor(executor->second);
+  return info && info->simulates;
+}
+
 std::vector<ConfigResult> results_from_set(const ResultReader& set, const Selection& sel,
                                            ReadCount* read) {
   const std::vector<RunInfo>& runs = set.runs();  // by invocation: the latest last
@@ -160,10 +168,23 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
     auto [it, fresh] = load_at_start.try_emplace(text(r, "invocation"), number(r, "load_start"));
     if (!fresh) it->second = std::min(it->second, number(r, "load_start"));
   }
+  // An interrupted run is superseded by a run of its config and repetition that ended on its
+  // own (run --resume runs it again, run_selection.cpp): it counts that one instead.
+  auto attempt = [&](const RunInfo& r) {
+    return std::make_pair(text(r, "config_yaml"), number(r, "repetition"));
+  };
+  auto stopped = [](const RunInfo& r) {
+    auto it = r.number.find("interrupted");
+    return it != r.number.end() && it->second == 1;
+  };
+  std::set<std::pair<std::string, double>> ended_on_their_own;
+  for (const RunInfo& r : runs)
+    if (!stopped(r)) ended_on_their_own.insert(attempt(r));
   std::vector<ConfigResult> out;
   std::map<std::string, std::size_t> index;
   std::map<std::string, ConfigKey> parsed_configs;
   for (const RunInfo& info : runs) {
+    if (stopped(info) && ended_on_their_own.count(attempt(info))) continue;
     if (!wanted.empty() && text(info, "invocation") != wanted) continue;
     if (!sel.selects(text(info, "workload"), text(info, "balancer"))) continue;
     invocations.insert(text(info, "invocation"));
@@ -185,8 +206,7 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
     fields.measured_decisions = parsed->second.measured_decisions;
     fields.equivalence = parsed->second.equivalence;
     fields.looks = parsed->second.looks;
-    const ExecutorInfo* executor = find_executor(text(info, "executor"));
-    fields.simulated = executor && executor->simulates;
+    fields.simulated = simulated_run(info);
     fields.available = static_cast<int>(number(info, "available_processors"));
     fields.load_average = std::max(0.0, load_at_start[text(info, "invocation")]);
     Repetition r;

@@ -189,7 +189,7 @@ class InterruptGuard {
       note += "): nothing written (--no-archive)";
     } else {
       try {
-        const std::size_t written = writer_->finish_before_exit(
+        const ResultWriter::Exit ended = writer_->finish_before_exit(
             {{"status", std::string("failed")},
              {"interrupted", std::int64_t{1}},
              {"error", "interrupted by " + name +
@@ -198,8 +198,11 @@ class InterruptGuard {
                                                      : "")},
              {"finished", iso_time_now()},
              {"load_end", load_average()}});
-        note += "): " + std::to_string(written) + " runs written to " + printable(writer_->path()) +
-                ", the run in flight as failed; `" + resume_ + "` runs the rest";
+        note += "): " + std::to_string(ended.runs) + " runs written to " +
+                printable(writer_->path()) +
+                (ended.in_flight ? ", the run in flight among them as failed (interrupted = 1)"
+                                 : " (no run was in flight)") +
+                "; `" + resume_ + "` runs the rest";
       } catch (const std::exception& e) {
         note += "): the runs that ended could not be written: " + printable(e.what());
       }

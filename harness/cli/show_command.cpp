@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "core/text.h"
+#include "harness/analysis/result_set.h"
 #include "harness/cli/commands.h"
 #include "harness/results/result_reader.h"
 
@@ -53,11 +54,14 @@ void add_show_command(CLI::App& app) {
                 << std::setw(20) << text(r, "workload") << std::setw(static_cast<int>(wb) + 2)
                 << text(r, "balancer") << std::right << std::setw(4) << whole(r, "processors")
                 << std::setw(7) << whole(r, "steps") << std::setw(10) << text(r, "status")
-                << std::setw(5) << (number(r, "verified") == 1 ? "yes" : "no") << std::fixed
-                << std::setprecision(4) << std::setw(12) << number(r, "makespan_total")
-                << std::setw(10) << number(r, "wall_total") << std::setprecision(3) << std::setw(7)
-                << number(r, "efficiency") << std::setw(9) << whole(r, "migrations_total") << "  "
-                << text(r, "started") << "\n";
+                << std::setw(5)
+                << (number(r, "verified") == 1 ? "yes"
+                    : simulated_run(r)         ? "sim"
+                                               : "no")
+                << std::fixed << std::setprecision(4) << std::setw(12)
+                << number(r, "makespan_total") << std::setw(10) << number(r, "wall_total")
+                << std::setprecision(3) << std::setw(7) << number(r, "efficiency") << std::setw(9)
+                << whole(r, "migrations_total") << "  " << text(r, "started") << "\n";
       std::cout.unsetf(std::ios::floatfield);
     }
     std::cout << runs.size() << " runs of " << reader->invocations().size() << " invocations in "

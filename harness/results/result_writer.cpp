@@ -98,11 +98,16 @@ void add_modules(ColumnTable& t, const StepRecord& r, const RunLayout& layout) {
   }
 }
 
+// Whether every row of the table has the column: else the run's layout adds it (a step metric).
+bool every_row(const ColumnSpec& c) {
+  return c.name != "run" && !c.name.ends_with('*') && c.presence == Presence::kAlways;
+}
+
 // A table's columns as the schema gives them (less `run`, added when the rows leave the run).
 ColumnTable columns_of(TableId table) {
   ColumnTable t;
   for (const ColumnSpec& c : table_spec(table).columns)
-    if (c.name != "run" && !c.name.ends_with('*')) t.column(c.name, c.type);
+    if (every_row(c)) t.column(c.name, c.type);
   return t;
 }
 
@@ -146,7 +151,7 @@ void RunWriter::on_step(const StepRecord& r) {
   const auto steps_spec = table_spec(TableId::kSteps).columns;
   std::size_t k = 0;
   for (const ColumnSpec& c : steps_spec) {
-    if (c.name == "run" || c.name.ends_with('*')) continue;
+    if (!every_row(c)) continue;
     Column& col = steps_.columns[k++];
     if (c.name == "step")
       col.ints.push_back(r.step);
@@ -292,15 +297,16 @@ void ResultWriter::note_in_flight(const RunWriter& run) {
   in_flight_ = run.attributes_;
 }
 
-std::size_t ResultWriter::finish_before_exit(
+ResultWriter::Exit ResultWriter::finish_before_exit(
     const std::vector<std::pair<std::string, ResultValue>>& ending) {
   mutex_.lock();  // never unlocked: the process exits
-  if (!in_flight_id_.empty()) {
+  const bool in_flight = !in_flight_id_.empty();
+  if (in_flight) {
     for (const auto& [name, value] : ending) in_flight_[name] = value;
     runs_.append(one_row("run", in_flight_id_, TableId::kRuns, in_flight_));
   }
   write_part();
-  return runs_written_;
+  return {runs_written_, in_flight};
 }
 
 std::string ResultWriter::failure() {

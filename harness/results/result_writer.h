@@ -83,8 +83,11 @@ class ResultWriter {
   // (a run's end would wait forever). The run in flight is written
   // as failed with `ending` (status, error, finished, load_end) and the steps it handed over,
   // once its header is written (RunWriter::mark_in_flight).
-  // Returns the runs written.
-  std::size_t finish_before_exit(const std::vector<std::pair<std::string, ResultValue>>& ending);
+  struct Exit {
+    std::size_t runs = 0;    // the runs written, by this writer, the one in flight included
+    bool in_flight = false;  // whether a run was in flight (and written as failed)
+  };
+  Exit finish_before_exit(const std::vector<std::pair<std::string, ResultValue>>& ending);
   // Why the last part could not be written (a full disk, a folder gone), else empty: from then
   // on a run's end throws it and keeps nothing, and the invocation stops (run_progress.h).
   std::string failure();

@@ -52,6 +52,7 @@ void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int mod
   w.set_int("warmup", spec.warmup);
   w.set_int("repetition", repetition);
   w.set_int("verified", 0);
+  w.set_int("interrupted", 0);  // 1 only when an interrupt ends the run (run_command.cpp)
   w.set_text("config_yaml", spec.resolved_yaml);
   w.set_text("git_sha", prov.git_sha);
   w.set_text("compiler", prov.compiler);
@@ -195,6 +196,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
       out.run_id = writer->id();
       write_run_header(*writer, spec, repetition, execution->modules(), provenance,
                        out.oversubscribed, execution->name());
+      writer->set_int("simulated", executor.simulates ? 1 : 0);  // nothing to verify when 1
       execution->write_header(*writer);
       writer->mark_in_flight();
       lap(costs.archive);

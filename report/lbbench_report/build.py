@@ -12,14 +12,16 @@ from .figures.sweep_map import two_parameter_sweeps, sweep_map_figure
 from .figures.timeline import timeline_figure, timeline_spans
 from .notes import load_context
 from .platform import describe
+from .results import simulated
 from .strategies import sweep_params
 
 GROUP = ["workload", "processors", "sweep"]
 
 
 def complete(runs):
-    """Runs that finished and verified: the only ones a figure of results shows."""
-    return runs[(runs.status == "complete") & (runs.verified == 1)]
+    """Runs that finished and verified, or were simulated (nothing to verify): the only ones a
+    figure of results shows."""
+    return runs[(runs.status == "complete") & ((runs.verified == 1) | simulated(runs))]
 
 
 def group_runs(complete, key, labels):
@@ -63,7 +65,8 @@ def group_figures(rs, rows, key, out_dir, highlight, missing):
     figures = [headline_figure(rows, families, out_dir, f"headline-{name}")]
     runs = group_runs(complete(rs.runs), key, list(rows.label))
     if not runs:
-        missing.append(f"{key[0]} P={int(key[1])} {key[2]}: no complete, verified run to plot")
+        missing.append(f"{key[0]} P={int(key[1])} {key[2]}: no complete run (verified, or "
+                       "simulated) to plot")
         return figures
     ids = {lab: list(r.run) for lab, r in runs.items()}
     figures.append(steps_figure(rs, ids, key, out_dir, f"steps-{name}"))
@@ -138,7 +141,7 @@ def build_figures(rs, table, out_dir, highlight=None, timeline_run=None):
     figures, missing = [], []
     done = complete(rs.runs)
     if table.empty or done.empty:
-        missing.append("No complete, verified run in the set (or the selection): "
+        missing.append("No complete run (verified, or simulated) in the set (or the selection): "
                        "no figure of results can be drawn.")
     for key, rows in table.groupby(GROUP, sort=False):
         runs = done[(done.workload == key[0]) & (done.processors == key[1])

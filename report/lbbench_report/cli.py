@@ -8,6 +8,7 @@ import sys
 from . import notes, table_stats, tables
 from .build import build_figures
 from .figures.compare import compare_figure
+from .help import HelpAction
 from .page import write_page
 from .results import PartError, read_set
 from .strategies import report_runs
@@ -24,17 +25,22 @@ class Refused(Exception):
 
 
 def parse(argv):
-    p = argparse.ArgumentParser(prog="lbbench report", description=(
-        "Write PNG figures and one self-contained HTML page (figures embedded) of a result set; "
-        "with a second set, add the comparison of the two (as lbbench compare)."))
+    p = argparse.ArgumentParser(prog="lbbench report", add_help=False, description=(
+        "write PNG figures and one self-contained HTML page (figures embedded) of a result set; "
+        "with a second set, add the comparison of the two (as lbbench compare)"))
+    p.add_argument("-h", "--help", action=HelpAction)  # the other commands' style (CLI11's)
     p.add_argument("sets", nargs="+", metavar="SET",
                    help="result set (one or two): a directory, e.g. results/default, or one part")
     p.add_argument("--out", help="folder to write into (default: SET_report beside SET)")
     p.add_argument("--invocation", metavar="ID|latest",
                    help="only the runs of this invocation (latest: the last one); default: all")
-    p.add_argument("--only", help="regex: keep balancer labels / workload kinds it matches")
-    p.add_argument("--exclude", help="regex: drop balancer labels / workload kinds it matches")
-    p.add_argument("--highlight", help="strategy label for the third busy-time heat map")
+    p.add_argument("--only", metavar="REGEX",
+                   help="keep only balancer labels or workload kinds matching this regular "
+                        "expression")
+    p.add_argument("--exclude", metavar="REGEX",
+                   help="drop balancer labels and workload kinds matching this regular expression")
+    p.add_argument("--highlight", metavar="LABEL",
+                   help="strategy label for the third busy-time heat map")
     p.add_argument("--timeline-run", metavar="RUN_ID",
                    help="run whose modules the timeline draws (one with module detail); default:"
                         " the first complete one that moved modules, else the first")

@@ -1,4 +1,6 @@
 """The words beside the figures: warnings, what is missing, and where every run came from."""
+from .results import simulated
+
 FEW_REPETITIONS = 5  # below this the table warns too (issue 9)
 
 
@@ -17,13 +19,20 @@ def warnings(rs, table):
         out.append(f"Oversubscribed: {len(over)} of {len(runs)} runs had more threads "
                    f"(P = {', '.join(procs)}) than free cores ({', '.join(cores)}); their wall "
                    "times measure time-sharing, so the table ranks them by the modelled makespan.")
-    few = table[table.n.astype(float) < FEW_REPETITIONS]
+    # Simulated rows repeat their value: one repetition is all they need (as the table says).
+    few = table[(table.n.astype(float) < FEW_REPETITIONS)
+                & (table.verified != "not verified: simulated")]
     if len(few):
         least = int(few.n.min())
         out.append(f"Few repetitions: {len(few)} of {len(table)} configurations have fewer "
                    f"than {FEW_REPETITIONS} (least: {least}); their intervals are wide"
                    + (" or absent (fewer than two repetitions give no interval)"
                       if least < 2 else "") + ".")
+    sim = int(simulated(runs).sum()) if len(runs) else 0
+    if sim:
+        out.append(f"Not verified: simulated: {sim} of {len(runs)} runs ran no kernel (a "
+                   "simulating executor: trace imports, synthetic loads), so nothing was checked "
+                   "against a reference; their figures show the simulator's modelled times.")
     serial = sorted({b for b in runs.openblas if b and "USE_OPENMP" not in b})
     if serial:
         out.append("OpenBLAS fallback: the runs used an OpenBLAS that is not the OpenMP build "
@@ -37,7 +46,10 @@ def missing_runs(rs):
     if rs.unended:
         out.append(f"{len(rs.unended)} runs began but have not ended (killed, or still running; "
                    f"e.g. {rs.unended[0]}): their steps are left out.")
-    for r in rs.runs.itertuples():
+    if rs.superseded:
+        out.append(f"{len(rs.superseded)} interrupted runs (e.g. {rs.superseded[0]}) were run "
+                   "again by `run --resume`: the runs that completed them stand for them.")
+    for r in rs.runs.assign(simulated_run=simulated(rs.runs)).itertuples():
         where = (f"{r.run} ({r.workload}, {r.label}, P={whole(r.processors)}, "
                  f"repetition {whole(r.repetition)})")
         if r.status == "failed":
@@ -46,7 +58,7 @@ def missing_runs(rs):
         elif r.status != "complete":
             out.append(f"{where}: {r.status or 'no status'}, {r.steps_recorded} of "
                        f"{whole(r.steps)} steps recorded; left out of every figure.")
-        elif r.verified != 1:
+        elif r.verified != 1 and not r.simulated_run:
             out.append(f"{where}: its result did not verify; left out of every figure.")
     return out
 

@@ -33,6 +33,7 @@ class ResultSet:
     parts: list = field(default_factory=list)     # file names of the parts read
     problems: list = field(default_factory=list)  # parts and rows left out, in words
     unended: list = field(default_factory=list)   # runs with steps but no /runs row (killed)
+    superseded: list = field(default_factory=list)  # interrupted runs a resumed run completed
     tables: dict = field(default_factory=dict)    # table name -> DataFrame
 
     def __getattr__(self, name):  # rs.runs, rs.steps, ...
@@ -163,6 +164,21 @@ def _combine(rs, read):
         rs.tables[table] = frame.reset_index(drop=True)
     if twice:
         rs.problems.append(f"/runs: {twice} runs held twice, each kept once with its rows")
+    _supersede(rs)
+
+
+def _supersede(rs):
+    """Drops the interrupted runs that a run of the same config and repetition, ended on its own,
+    stands for (`run --resume` runs them again), as `lbbench table` does."""
+    runs = rs.tables["runs"]
+    if not {"interrupted", "config_yaml", "repetition"} <= set(runs.columns):
+        return
+    stopped = runs.interrupted == 1
+    attempt = list(zip(runs.config_yaml, runs.repetition))
+    ended = {a for a, s in zip(attempt, stopped) if not s}
+    gone = [s and a in ended for a, s in zip(attempt, stopped)]
+    rs.superseded = list(runs.run[gone])
+    rs.tables["runs"] = runs[[not g for g in gone]].reset_index(drop=True)
 
 
 def read_set(directory, parts=None):
@@ -187,6 +203,15 @@ def read_set(directory, parts=None):
                         + (f" ({rs.problems[0]})" if rs.problems else " (no *.h5 file)"))
     _combine(rs, read)
     return rs
+
+
+def simulated(runs):
+    """Whether each run was simulated (no kernel ran, nothing verified): its `simulated` column,
+    or in a set older than it the simulator's verification text."""
+    column = runs["simulated"] if "simulated" in runs else pd.Series(-1, index=runs.index)
+    older = runs.verification.fillna("").astype(str).str.startswith("simulated:") \
+        if "verification" in runs else False
+    return (column == 1) | (~column.isin([0, 1]) & older)
 
 
 SEAL_BYTES = 512  # the HDF5 user block that holds a part's seal (harness/results/part_file.cpp)

@@ -2,7 +2,7 @@
 platform; and the provenance of each invocation."""
 import html
 
-from .figures.common import group_title, mark
+from .figures.common import COMPLETE, group_title, mark
 from .notes import whole
 from .platform import describe
 
@@ -20,7 +20,7 @@ def _num(value, digits=4):
 
 def verdict(r):
     """The table's mark in words."""
-    if r.verified != "yes":
+    if r.verified not in COMPLETE:
         return f"verified: {r.verified}; not ranked"
     if not r.ranked:
         return "not ranked on this host"

@@ -31,13 +31,17 @@ class Figure:
     context: str = ""  # the conditions of the runs it shows (load average, cores)
 
 
+# The table's `verified` of a row whose every repetition counts (lbbench table).
+COMPLETE = ("yes", "not verified: simulated")
+
+
 def mark(r):
     """The table's mark of a row (`lbbench table`): the winner, equivalent to it, undecided, or
     not ranked on this host (a slower row has none)."""
     marks = {"winner": MARK_BEST, "equivalent": MARK_EQUIVALENT, "undecided": MARK_UNDECIDED}
     if r.verdict in marks:
         return marks[r.verdict]
-    if r.verified == "yes" and not r.ranked:
+    if r.verified in COMPLETE and not r.ranked:
         return MARK_UNRANKED
     return ""
 
@@ -126,3 +130,28 @@ def seconds_unit(values):
         if top * scale >= 1:
             return scale, name
     return 1e6, "µs"
+
+
+def speeds_of(text, processors):
+    """A run's processor speeds (its `speeds` column, comma-separated), 1 where not given."""
+    try:
+        given = [float(s) for s in str(text).split(",") if s.strip()]
+    except ValueError:
+        given = []
+    return [given[p] if p < len(given) else 1.0 for p in range(processors)]
+
+
+def processor_ticks(ax, axis, processors, speeds_text):
+    """Ticks processor by processor on `axis` ("x" or "y"); where the speeds differ, each
+    labelled with its processor's speed ("2 (x0.5)"). Returns whether they differ."""
+    speeds = speeds_of(speeds_text, processors)
+    unequal = len(set(speeds)) > 1
+    if processors > 16 and not unequal:
+        return False  # matplotlib's own ticks read better than 17 or more
+    ticks = list(range(processors))
+    labels = [f"{p} (x{s:g})" if unequal else str(p) for p, s in zip(ticks, speeds)]
+    getattr(ax, f"set_{axis}ticks")(ticks)
+    getattr(ax, f"set_{axis}ticklabels")(labels, fontsize=7 if unequal else None)
+    if unequal:
+        getattr(ax, f"set_{axis}label")("processor (x its speed)")
+    return unequal

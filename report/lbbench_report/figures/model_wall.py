@@ -1,8 +1,27 @@
 """Modelled makespan against measured wall time, every run, coloured by strategy family."""
+import math
+
 import numpy as np
-from matplotlib.ticker import LogFormatter
+from matplotlib.ticker import Formatter
 
 from .common import FAMILY_COLOURS, Figure, plt, save
+
+
+class _Seconds(Formatter):
+    """Plain seconds ("0.002", "20"): every decade; between decades only 2 and 5, and only where
+    the axis spans less than a decade, so that no two labels meet."""
+
+    def __init__(self, minor):
+        self.minor = minor
+
+    def __call__(self, value, pos=None):
+        if value <= 0:
+            return ""
+        low, high = sorted(self.axis.get_view_interval())
+        mantissa = round(value / 10 ** math.floor(math.log10(value) + 1e-9), 6)
+        if self.minor and (mantissa not in (2, 5) or low <= 0 or high / low >= 10):
+            return ""
+        return f"{value:g}"
 
 
 def model_wall_figure(runs, out_dir, key="model-vs-wall"):
@@ -33,8 +52,8 @@ def model_wall_figure(runs, out_dir, key="model-vs-wall"):
         ax.set_xscale("log")
         ax.set_yscale("log")
         for axis in (ax.xaxis, ax.yaxis):  # plain text: mathtext is off (figures/common.py)
-            axis.set_major_formatter(LogFormatter())
-            axis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
+            axis.set_major_formatter(_Seconds(minor=False))
+            axis.set_minor_formatter(_Seconds(minor=True))
         ax.set_xlabel("modelled makespan (s)")
         ax.set_ylabel("wall time (s)")
         ax.legend(fontsize=7)

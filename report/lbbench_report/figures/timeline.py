@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
 
-from .common import Figure, plt, rows_of, save, seconds_unit
+from .common import Figure, plt, processor_ticks, rows_of, save, seconds_unit
 from .module_moves import module_rows
 
 STEPS_SHOWN = 8  # the first measured steps: more make each span too thin to see
@@ -49,8 +49,11 @@ def timeline_figure(spans, run, out_dir, key):
                        edgecolors=["#d00" if m else "white" for m in g.moved], linewidth=0.6)
     for s in spans.groupby("step").start.min() * scale:
         ax.axvline(s, color="#444", lw=0.6, ls=":")
-    ax.set_yticks(sorted(spans.proc.unique()))
     ax.set_ylabel("processor")
+    processors = int(run.processors) if run.processors == run.processors else 0
+    if not processor_ticks(ax, "y", max(processors, int(spans.proc.max()) + 1),
+                           run.get("speeds", "")):
+        ax.set_yticks(sorted(spans.proc.unique()))
     ax.set_xlabel(f"modelled time ({unit}); dotted: the start of each step")
     ax.invert_yaxis()
     ax.grid(False)

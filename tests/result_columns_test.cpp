@@ -1,0 +1,119 @@
+// Every result column has its own unit and meaning in the one column table (result_schema.cpp):
+// a name that says seconds or bytes has that unit, no two columns of a table share a meaning, and
+// every column that a run of each executor and workload writes is described by name, not by the
+// generic family ("*", "metric_*") that stands for figures the table does not know.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/config/run_spec.h"
+#include "harness/results/result_reader.h"
+#include "harness/results/result_schema.h"
+#include "harness/results/result_writer.h"
+#include "harness/run/provenance.h"
+#include "harness/run/runner.h"
+
+namespace lbb {
+namespace {
+
+// The unit a name's ending says, or "" when it says none.
+std::string unit_said(std::string_view name) {
+  for (std::string_view end : {"_total", "_per_step"}) {
+    if (name.ends_with(end)) name.remove_suffix(end.size());
+  }
+  if (name.ends_with("seconds") || name.ends_with("_wall") || name == "wall") return "s";
+  if (name.ends_with("_bytes") || name == "bytes_moved") return "B";
+  return "";
+}
+
+TEST(ResultColumns, NamesThatSaySecondsOrBytesHaveThatUnit) {
+  for (const TableSpec& t : result_tables())
+    for (const ColumnSpec& c : t.columns) {
+      const std::string said = unit_said(c.name);
+      if (!said.empty()) {
+        EXPECT_EQ(c.unit, said) << t.name << "/" << c.name;
+      }
+    }
+}
+
+TEST(ResultColumns, NoTwoColumnsOfATableShareAMeaning) {
+  for (const TableSpec& t : result_tables()) {
+    std::map<std::string_view, std::string_view> seen;
+    for (const ColumnSpec& c : t.columns) {
+      EXPECT_FALSE(c.meaning.empty()) << t.name << "/" << c.name;
+      const auto [it, fresh] = seen.try_emplace(c.meaning, c.name);
+      EXPECT_TRUE(fresh) << t.name << ": " << it->second << " and " << c.name << " both mean \""
+                         << c.meaning << "\"";
+    }
+  }
+}
+
+// One small config of each executor and workload: every column its run writes.
+const char* const kConfigs[] = {
+    // bsp: block_substitution's step metric
+    "workload: { kind: block_substitution, blocks: 8, width: 8, mean_lines: 2, sd: 1.0, seed: 3 }\n"
+    "balancers: [ { dynamic: none } ]\n",
+    // an in-step schedule on threads
+    "workload: { kind: block_substitution, blocks: 8, width: 8, mean_lines: 2, sd: 1.0, seed: 3 }\n"
+    "balancers: [ { schedule: omp_dynamic, chunk: 1 } ]\n",
+    // the asynchronous executor on threads
+    "workload: { kind: block_substitution, blocks: 8, width: 8, mean_lines: 2, sd: 1.0, seed: 3 }\n"
+    "balancers: [ { dynamic: predictive } ]\n",
+    // the simulator, bulk-synchronous and asynchronous
+    "workload: { kind: synthetic, model: truncated_normal, mean: 1, sd: 1.0, modules: 16, seed: "
+    "1}\n"
+    "execution: { executor: simulate }\nbalancers: [ { dynamic: diffusion } ]\n",
+    "workload: { kind: synthetic, model: truncated_normal, mean: 1, sd: 1.0, modules: 16, seed: 1, "
+    "dependencies: chain }\nexecution: { executor: simulate }\n"
+    "balancers: [ { dynamic: predictive } ]\n",
+    // level workloads: a UTS tree on threads, a simulated task tree
+    "workload: { kind: tree_search, t: 1, a: 3, d: 4, b: 4, r: 19, g: 1, batch: 8 }\n"
+    "balancers: [ { dynamic: tree_mesh } ]\n",
+    "workload: { kind: task_tree, c_cost: 0.3, min: 4, max: 16, seed: 1 }\n"
+    "execution: { executor: simulate }\nbalancers: [ { dynamic: tree_mesh } ]\n",
+    // the other workloads' metrics and figures
+    "workload: { kind: barnes_hut, particles: 256, curve_modules: 16, seed: 1 }\n"
+    "balancers: [ { dynamic: none } ]\n",
+    "workload: { kind: trfd, n: 8, seed: 1 }\nbalancers: [ { dynamic: none } ]\n",
+    "workload: { kind: matmul, n: 40, r: 40, m: 40, block_rows: 10, seed: 1 }\n"
+    "balancers: [ { dynamic: none } ]\n",
+};
+
+TEST(ResultColumns, EveryColumnARunWritesIsDescribedByName) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("lbb_columns_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  {
+    ResultWriter set(dir.string(), InvocationRecord{});
+    const Provenance prov = gather_provenance();
+    for (const char* body : kConfigs) {
+      const std::string yaml =
+          std::string("name: columns\n") + body + "platform: { processors: 2, topology: chain }\n";
+      Config config =
+          load_config_text(yaml, "columns.yaml", {"execution.steps=2", "execution.warmup=0"});
+      ASSERT_FALSE(config.runs.empty()) << yaml;
+      const RunOutcome out = execute_run(config.runs.front(), 0, &set, prov);
+      EXPECT_TRUE(out.error.empty()) << yaml << out.error;
+    }
+  }
+  const ResultReader back(dir.string());
+  std::size_t columns = 0;
+  for (TableId id : {TableId::kRuns, TableId::kSteps, TableId::kProcs, TableId::kModules})
+    for (const Column& c : back.table(id).columns) {
+      const ColumnSpec* spec = find_column(id, c.name);
+      ASSERT_NE(spec, nullptr) << c.name;
+      EXPECT_EQ(spec->name, c.name) << table_spec(id).name << "/" << c.name
+                                    << " is described only by the family " << spec->name;
+      ++columns;
+    }
+  EXPECT_GT(columns, 100u);  // the runs read back hold every table's columns
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace lbb
