@@ -325,7 +325,7 @@ double configuration_count(const ConfigSections& sections) {
 }
 
 void expand_runs(const ConfigSections& sections, Config& config, Problems& problems) {
-  Expansion expansion{sections, config, problems, {}};
+  Expansion expansion{sections, config, problems, {}, {}};
   for (const auto& we : sections.workloads) expansion.workload(we);
 }
 

@@ -144,6 +144,8 @@ def speeds_of(text, processors):
 def processor_ticks(ax, axis, processors, speeds_text):
     """Ticks processor by processor on `axis` ("x" or "y"); where the speeds differ, each
     labelled with its processor's speed ("2 (x0.5)"). Returns whether they differ."""
+    if not 0 < processors <= 32:
+        return False  # a label a processor would not fit (and a set's odd P must not fill memory)
     speeds = speeds_of(speeds_text, processors)
     unequal = len(set(speeds)) > 1
     if processors > 16 and not unequal:
