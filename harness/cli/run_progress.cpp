@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/text.h"
+#include "harness/analysis/comparison_table.h"
 #include "harness/analysis/race.h"
 #include "harness/base/process_world.h"
 #include "harness/mpi/mpi_session.h"
