@@ -329,7 +329,9 @@ std::size_t BarnesHut::state_bytes(int module) const {
 void BarnesHut::init_state(int module, std::span<std::byte> state) const {
   header_of(state) = {module, dims_,
                       static_cast<std::int64_t>(initial_[module].size() / record_doubles())};
-  std::memcpy(records_of(state), initial_[module].data(), sizeof(double) * initial_[module].size());
+  if (!initial_[module].empty())  // an empty cell's data() may be null, which memcpy must not get
+    std::memcpy(records_of(state), initial_[module].data(),
+                sizeof(double) * initial_[module].size());
 }
 
 void BarnesHut::step_module(NbodySweep& sweep, int module, int step,
