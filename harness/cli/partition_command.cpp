@@ -28,24 +28,28 @@ std::vector<double> read_weights(std::istream& in, const std::string& source) {
   return parse_weights(in, source);
 }
 
+std::vector<double> checked_speeds(int processors, int most, std::vector<double> speeds) {
+  if (processors < 1 || processors > most)
+    throw PartitionInputError("--processors must be in [1, " + std::to_string(most) + "], got " +
+                              std::to_string(processors));
+  if (speeds.empty()) speeds.assign(processors, 1.0);
+  if (static_cast<int>(speeds.size()) != processors)
+    throw PartitionInputError("--speeds gives " + std::to_string(speeds.size()) + " speeds for " +
+                              std::to_string(processors) + " processors");
+  for (double s : speeds)
+    if (auto why = check_value(relative_speed_spec(), s))
+      throw PartitionInputError("--speeds: " + format_number(s) + " " + *why);
+  return speeds;
+}
+
 nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights) {
   const BalancerInfo* info = find_balancer(request.method);
   if (!info)
     throw PartitionInputError("unknown method '" + request.method + "' (see lbbench list)");
   if (info->kind() != BalancerKind::kStatic)
     throw PartitionInputError("'" + request.method + "' is not a static balancer");
-  if (request.processors < 1 || request.processors > kMaxPartitionProcessors)
-    throw PartitionInputError("--processors must be in [1, " +
-                              std::to_string(kMaxPartitionProcessors) + "], got " +
-                              std::to_string(request.processors));
-  std::vector<double> speeds = request.speeds;
-  if (speeds.empty()) speeds.assign(request.processors, 1.0);
-  if (static_cast<int>(speeds.size()) != request.processors)
-    throw PartitionInputError("--speeds gives " + std::to_string(speeds.size()) + " speeds for " +
-                              std::to_string(request.processors) + " processors");
-  for (double s : speeds)
-    if (auto why = check_value(relative_speed_spec(), s))
-      throw PartitionInputError("--speeds: " + format_number(s) + " " + *why);
+  const std::vector<double> speeds =
+      checked_speeds(request.processors, kMaxPartitionProcessors, request.speeds);
   // Every load a partitioner forms is at most this; past a double's range it became inf (and
   // the bottleneck printed as null).
   const double most = std::accumulate(weights.begin(), weights.end(), 0.0) /

@@ -21,6 +21,10 @@ class PartitionInputError : public std::runtime_error {
 // the input in messages ("weights.txt:3: 'x1' is not a number"). Throws PartitionInputError.
 std::vector<double> read_weights(std::istream& in, const std::string& source);
 
+// `processors` in [1, most] and one positive speed each (`speeds`, or all 1 when empty), as
+// `partition` and `schedule` take them. Throws PartitionInputError naming the option.
+std::vector<double> checked_speeds(int processors, int most, std::vector<double> speeds);
+
 // The most processors a request may name: the result lists every processor's part, so a
 // larger P only fills memory with empty parts (10^8 ended in std::bad_alloc).
 inline constexpr int kMaxPartitionProcessors = 1 << 20;

@@ -7,11 +7,8 @@
 #include <memory>
 #include <variant>
 
-#include "core/text.h"
-#include "harness/base/platform_emulation.h"
 #include "harness/base/schedule.h"
 #include "harness/cli/commands.h"
-#include "harness/cli/number_options.h"
 #include "harness/cli/partition_command.h"
 #include "harness/config/memory_estimate.h"
 #include "harness/sim/schedule_model.h"
@@ -36,22 +33,6 @@ ScheduleChoice choice_of(const ScheduleRequest& request, Params& resolved) {
   } catch (const std::invalid_argument& e) {
     throw PartitionInputError(e.what());
   }
-}
-
-std::vector<double> speeds_of(const ScheduleRequest& request) {
-  if (request.processors < 1 || request.processors > kMaxScheduleProcessors)
-    throw PartitionInputError("--processors must be in [1, " +
-                              std::to_string(kMaxScheduleProcessors) + "], got " +
-                              std::to_string(request.processors));
-  std::vector<double> speeds = request.speeds;
-  if (speeds.empty()) speeds.assign(request.processors, 1.0);
-  if (static_cast<int>(speeds.size()) != request.processors)
-    throw PartitionInputError("--speeds gives " + std::to_string(speeds.size()) + " speeds for " +
-                              std::to_string(request.processors) + " processors");
-  for (double s : speeds)
-    if (auto why = check_value(relative_speed_spec(), s))
-      throw PartitionInputError("--speeds: " + format_number(s) + " " + *why);
-  return speeds;
 }
 
 // The loop's nominal times: the file's, N of them (N 0: all), or N of 1 s. A chunk of one
@@ -83,7 +64,8 @@ nlohmann::json to_json(const ParamValue& value) {
 nlohmann::json run_schedule(const ScheduleRequest& request, std::span<const double> times) {
   Params resolved;
   const ScheduleChoice schedule = choice_of(request, resolved);
-  const std::vector<double> speeds = speeds_of(request);
+  const std::vector<double> speeds =
+      checked_speeds(request.processors, kMaxScheduleProcessors, request.speeds);
   const std::vector<double> nominal = nominal_of(request, times);
   nlohmann::json chunks = nlohmann::json::array(), per = nlohmann::json::array(),
                  params = nlohmann::json::object();
