@@ -125,6 +125,25 @@ TEST(ExecutorRegistry, AutoKeepsTheExecutorEachWorkloadAndEntryRanUnderBefore) {
   EXPECT_EQ(choose_executor(spec_of("tree_search", "omp_tasks", "auto"), levels).name, "level");
 }
 
+TEST(ExecutorRegistry, ExpandingAConfigChoosesEachRunsExecutorOnce) {
+  testing::TempDir dir;
+  const Config c = load_config(dir.write(
+      "a.yaml",
+      "workload: { kind: block_substitution, blocks: 8, width: 8, mean_lines: 2 }\n"
+      "platform: { processors: 2 }\nexecution: { steps: 2 }\n"
+      "balancers: [ { static: lpt }, { schedule: omp_dynamic } ]\n"));
+  ASSERT_EQ(c.runs.size(), 2u);
+  EXPECT_EQ(c.runs[0].executor, "bsp");
+  EXPECT_EQ(c.runs[1].executor, "self_scheduled");
+  // The resolved YAML says what the config asked (resume matches it), the spec what runs it.
+  EXPECT_NE(c.runs[1].resolved_yaml.find("executor: auto"), std::string::npos);
+  // Kept, not chosen again: a spec naming an executor gets that one (checked at expansion).
+  EXPECT_EQ(executor_of(c.runs[1]).name, "self_scheduled");
+  EXPECT_EQ(executor_of(spec_of("block_substitution", "omp_dynamic", "auto")).name,
+            "self_scheduled");
+  EXPECT_THROW(executor_of(spec_of("block_substitution", "", "nope")), std::invalid_argument);
+}
+
 TEST(ExecutorRegistry, ANamedExecutorMustRunTheEntry) {
   const WorkloadInfo& modules = *find_workload("block_substitution");
   EXPECT_EQ(choose_executor(spec_of("block_substitution", "", "bsp"), modules).name, "bsp");
@@ -151,7 +170,7 @@ TEST(ExecutorRegistry, ConfigKeyNamesAnExecutorAndRefusesOneThatCannotRunAnEntry
   EXPECT_NE(c.runs[0].resolved_yaml.find("executor: bsp"), std::string::npos);
   EXPECT_EQ(
       load_config(dir.write("b.yaml", head + "balancers: [ { static: lpt } ]\n")).runs[0].executor,
-      "auto");
+      "bsp");  // "auto" chosen once, as the config is expanded
   try {
     load_config(dir.write("c.yaml", head + "execution: { executor: bsp }\n"
                                            "balancers: [ { schedule: omp_static } ]\n"));

@@ -50,7 +50,8 @@ struct RunSpec {
   double equivalence = 0.05;  // the verdicts' delta (harness/stats/verdict.h)
   RaceSettings race;
   bool module_detail = false;
-  std::string executor = "auto";  // harness/run/executor_registry.h
+  // As configured, until expanding the config puts the chosen one (run/executor_registry.h)
+  std::string executor = "auto";
   SimSettings sim;                // the simulate executor's execution.sim_* and replay_* keys
   BalancerChoice balancer;
   std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"

@@ -151,21 +151,12 @@ std::string communication_problem(const BalancerChoice& b, const WorkloadInfo& w
   return "";
 }
 
-// Whether the executor named (or the one "auto" picks) is the simulator.
-bool runs_simulated(const RunSpec& run, const WorkloadInfo& workload) {
-  try {
-    return choose_executor(run, workload).simulates;
-  } catch (const std::invalid_argument&) {
-    return false;  // reported where the entry's executor is checked
-  }
-}
-
 // Why the run's asynchronous steps cannot run its workload ("" when they can, or the steps are
 // bulk-synchronous): the run's own check, asked of the workload built once per parameter set.
-std::string async_problem(const RunSpec& run, const WorkloadInfo& workload,
-                          std::map<std::string, std::string>& known) {
+std::string async_problem(const RunSpec& run, const ExecutorInfo& executor,
+                          const WorkloadInfo& workload, std::map<std::string, std::string>& known) {
   try {
-    if (!workload.make || !asynchronous_steps(choose_executor(run, workload), run)) return "";
+    if (!workload.make || !asynchronous_steps(executor, run)) return "";
     const auto [it, fresh] =
         known.emplace(workload.name + " " + run.workload_params.describe(), "");
     if (fresh) it->second = async_workload_problem(*workload.make(run.workload_params));
@@ -276,19 +267,28 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
         problems.at(entry.node, why);
         return;
       }
-    if (runs_simulated(run, *we.info))
+    const ExecutorInfo* executor = nullptr;  // chosen once here, kept in run.executor
+    try {
+      executor = &choose_executor(run, *we.info);
+    } catch (const std::invalid_argument& e) {
+      problems.at(entry.node, e.what());
+      return;
+    }
+    if (executor->simulates)
       if (const std::string why = simulated_run_problem(run, *we.info); !why.empty()) {
         problems.at(entry.node, why);
         return;
       }
-    if (const std::string why = async_problem(run, *we.info, async_known); !why.empty()) {
+    if (const std::string why = async_problem(run, *executor, *we.info, async_known);
+        !why.empty()) {
       problems.at(entry.node, we.info->name + ": " + why);
       return;
     }
     b.label = entry.label;
     b.baseline = entry.baseline;
     if (const std::string sw = swept(local.axes, c); !sw.empty()) b.label += "(" + sw + ")";
-    run.resolved_yaml = resolved_yaml(run, config.output);
+    run.resolved_yaml = resolved_yaml(run, config.output);  // as configured: "auto" stays
+    run.executor = executor->name;
     config.runs.push_back(std::move(run));
   });
 }

@@ -9,6 +9,7 @@
 #include "harness/exec/async_executor.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/self_scheduled_executor.h"
+#include "harness/formats/trace_workload.h"
 #if LBB_HAVE_MPI
 #include "harness/mpi/mpi_async_executor.h"
 #include "harness/mpi/mpi_executor.h"
@@ -184,6 +185,24 @@ bool asynchronous_steps(const ExecutorInfo& info, const RunSpec& spec) {
 
 const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload) {
   return across_ranks(choose_in_one_process(spec, workload));
+}
+
+const ExecutorInfo& executor_of(const RunSpec& spec) {
+  if (spec.executor != "auto") {
+    if (const ExecutorInfo* kept = find_executor(spec.executor)) return *kept;
+    throw std::invalid_argument("unknown executor " + spec.executor);
+  }
+  const WorkloadInfo* workload = find_workload_kind(spec.workload);
+  if (!workload) throw std::invalid_argument("unknown workload " + spec.workload);
+  return choose_executor(spec, *workload);
+}
+
+bool runs_simulated(const RunSpec& spec) {
+  try {
+    return executor_of(spec).simulates;
+  } catch (const std::invalid_argument&) {
+    return false;  // no executor runs it: the run fails, and says why
+  }
 }
 
 }  // namespace lbb

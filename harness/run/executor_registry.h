@@ -35,9 +35,15 @@ std::vector<std::string> executor_choices();
 
 // Empty when `info` runs `spec` (a workload of shape `shape`), else why not.
 std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, WorkShape shape);
-// The executor spec.executor names, or for "auto" the first that runs the spec. Throws
-// std::invalid_argument saying why none does.
+// The executor spec.executor names, or for "auto" the first that runs the spec; under mpirun its
+// version across ranks. Throws std::invalid_argument saying why none does. Called once a run, as
+// its config is expanded (config/sweep_expansion.cpp), which keeps the name in spec.executor.
 const ExecutorInfo& choose_executor(const RunSpec& spec, const WorkloadInfo& workload);
+// The executor kept in spec.executor; one still "auto" (a spec never expanded) is chosen now.
+// Throws std::invalid_argument when none runs it.
+const ExecutorInfo& executor_of(const RunSpec& spec);
+// Whether a simulating executor runs the spec: its processors are modelled, no thread runs.
+bool runs_simulated(const RunSpec& spec);
 
 // Whether `info` runs `spec`'s steps asynchronously: an asynchronous executor, or the simulator
 // with an asynchronous balancer (predictive).

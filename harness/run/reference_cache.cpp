@@ -2,6 +2,8 @@
 
 #include <tuple>
 
+#include "harness/run/executor_registry.h"
+
 namespace lbb {
 
 bool ReferenceCache::Key::operator<(const Key& o) const {
@@ -11,7 +13,7 @@ bool ReferenceCache::Key::operator<(const Key& o) const {
 
 ReferenceCache::Key ReferenceCache::key_of(const RunSpec& spec) {
   return {spec.workload, spec.workload_params.values(), spec.warmup + spec.steps,
-          spec.executor == "simulate"};
+          runs_simulated(spec)};
 }
 
 void ReferenceCache::expect(const RunSpec& spec) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "harness/run/executor_registry.h"
 #include "harness/run/runner.h"
 
 namespace lbb {

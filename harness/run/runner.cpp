@@ -146,15 +146,6 @@ void register_entry_runner(EntryRunner runner) {
   entry_runners().push_back(std::move(runner));
 }
 
-bool runs_simulated(const RunSpec& spec) {
-  const WorkloadInfo* info = find_workload_kind(spec.workload);
-  try {
-    return info && choose_executor(spec, *info).simulates;
-  } catch (const std::invalid_argument&) {
-    return false;  // no executor runs it: the run fails, and says why
-  }
-}
-
 bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance) {
   return spec.processors > provenance.available && !runs_simulated(spec);
 }
@@ -179,7 +170,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
   try {
     const WorkloadInfo* info = find_workload_kind(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
-    const ExecutorInfo& executor = choose_executor(spec, *info);
+    const ExecutorInfo& executor = executor_of(spec);
     // A replayed run records its module costs for the replay, archived or not.
     const bool replayed = gets_modelled_replay(spec, executor.name);
     std::optional<RunSpec> detailed;

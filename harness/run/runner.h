@@ -29,8 +29,6 @@ struct RunOutcome {
   bool ok() const { return error.empty() && verification.passed; }
 };
 
-// True when a simulating executor runs the spec: its processors are modelled, no thread runs.
-bool runs_simulated(const RunSpec& spec);
 // True when the run's P threads outnumber the host's available cores (never a simulated run's).
 bool runs_oversubscribed(const RunSpec& spec, const Provenance& provenance);
 
