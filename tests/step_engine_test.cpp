@@ -127,11 +127,11 @@ TEST(ExecutorRegistry, AutoKeepsTheExecutorEachWorkloadAndEntryRanUnderBefore) {
 
 TEST(ExecutorRegistry, ExpandingAConfigChoosesEachRunsExecutorOnce) {
   testing::TempDir dir;
-  const Config c = load_config(dir.write(
-      "a.yaml",
-      "workload: { kind: block_substitution, blocks: 8, width: 8, mean_lines: 2 }\n"
-      "platform: { processors: 2 }\nexecution: { steps: 2 }\n"
-      "balancers: [ { static: lpt }, { schedule: omp_dynamic } ]\n"));
+  const Config c = load_config(
+      dir.write("a.yaml",
+                "workload: { kind: block_substitution, blocks: 8, width: 8, mean_lines: 2 }\n"
+                "platform: { processors: 2 }\nexecution: { steps: 2 }\n"
+                "balancers: [ { static: lpt }, { schedule: omp_dynamic } ]\n"));
   ASSERT_EQ(c.runs.size(), 2u);
   EXPECT_EQ(c.runs[0].executor, "bsp");
   EXPECT_EQ(c.runs[1].executor, "self_scheduled");

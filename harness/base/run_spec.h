@@ -52,7 +52,7 @@ struct RunSpec {
   bool module_detail = false;
   // As configured, until expanding the config puts the chosen one (run/executor_registry.h)
   std::string executor = "auto";
-  SimSettings sim;                // the simulate executor's execution.sim_* and replay_* keys
+  SimSettings sim;  // the simulate executor's execution.sim_* and replay_* keys
   BalancerChoice balancer;
   std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"
   std::string resolved_yaml;  // the run's fully resolved config, archived with it
