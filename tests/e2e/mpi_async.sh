@@ -46,7 +46,7 @@ cat > "$tmp/long.yaml" << 'YAML'
 name: mpi_async_killed
 workload: { kind: block_substitution, blocks: 32, width: 64, mean_lines: 16, sd: 1.0, seed: 1 }
 platform: { processors: 4, topology: chain }
-execution: { steps: 3000, warmup: 1, repetitions: 2, executor: async }
+execution: { steps: 1000, warmup: 1, repetitions: 2, executor: async }
 balancers: [{ static: block, dynamic: predictive, threshold: 2, safety_factor: 0.5 }]
 YAML
 kill_rank_and_resume mpi_async
