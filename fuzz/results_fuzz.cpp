@@ -34,10 +34,10 @@ std::vector<char> valid_part() {
     lbb::ResultWriter writer(dir.string(), {"fuzz", {{"command", std::string("fuzz")}}});
     for (int r = 0; r < 2; ++r) {
       auto run = writer.begin_run({{"residual"}, 2, 3, true, 2});
-      for (const char* k : {"workload", "balancer", "status", "config_yaml", "started"})
-        run->set_text(k, "x");
-      run->set_text("invocation", "fuzz");
-      run->set_int("processors", 2);
+      lbb::RunRecord record;
+      record.workload = record.balancer = record.status = record.config_yaml = record.started = "x";
+      record.invocation = "fuzz";
+      record.processors = 2;
       for (int s = 0; s < 3; ++s) {
         lbb::StepRecord rec;
         rec.step = s;
@@ -47,7 +47,7 @@ std::vector<char> valid_part() {
         rec.metrics = {0.5};
         run->on_step(rec);
       }
-      run->end();
+      run->end(record);
     }
   }
   const fs::path part = *fs::directory_iterator(dir);

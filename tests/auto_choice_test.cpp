@@ -137,7 +137,7 @@ TEST(AutoChoice, RunsNothingButItsOwnRun) {
     ASSERT_TRUE(out.ok()) << out.error;
     EXPECT_EQ(out.spec, &spec);
     const auto chose =
-        std::count_if(out.attributes.begin(), out.attributes.end(),
+        std::count_if(out.record.figures.begin(), out.record.figures.end(),
                       [](const auto& a) { return a.name.rfind("auto_chose_", 0) == 0; });
     EXPECT_EQ(chose, 1);
   }

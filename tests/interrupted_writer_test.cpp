@@ -36,26 +36,35 @@ std::filesystem::path fresh_dir(const char* name) {
 }
 
 // A run's header as the runner writes it, as far as the reader needs it.
-RunWriter* header(ResultWriter& set) {
-  RunWriter* run = abandoned->runs.emplace_back(set.begin_run(RunLayout{})).get();
-  run->set_text("invocation", "test");
-  run->set_text("started", "2026-12-02T00:00:00Z");
-  run->set_text("status", "partial");
-  run->set_int("interrupted", 0);
-  return run;
+RunRecord header() {
+  RunRecord r;
+  r.name = "interrupted";
+  r.invocation = "test";
+  r.started = "2026-12-02T00:00:00Z";
+  r.status = "partial";
+  r.interrupted = 0;
+  return r;
 }
 
-const std::vector<std::pair<std::string, ResultValue>> kEnding = {{"status", std::string("failed")},
-                                                                  {"interrupted", std::int64_t{1}}};
+RunWriter* begin(ResultWriter& set) {
+  return abandoned->runs.emplace_back(set.begin_run(RunLayout{})).get();
+}
+
+void ending(RunRecord& r) {
+  r.status = "failed";
+  r.interrupted = 1;
+  r.error = "interrupted by SIGINT";
+}
 
 TEST(InterruptedWriter, BetweenRunsNoRunWasInFlight) {
   const auto dir = fresh_dir("between");
   ResultWriter& set = new_set(dir);
-  RunWriter* run = header(set);
-  run->set_text("status", "complete");
-  run->mark_in_flight();
-  run->end();
-  const ResultWriter::Exit ended = set.finish_before_exit(kEnding);
+  RunWriter* run = begin(set);
+  RunRecord record = header();
+  run->write_header(record);
+  record.status = "complete";
+  run->end(record);
+  const ResultWriter::Exit ended = set.finish_before_exit(ending);
   EXPECT_FALSE(ended.in_flight);
   EXPECT_EQ(ended.runs, 1u);
   const ResultReader back(dir.string());
@@ -68,16 +77,19 @@ TEST(InterruptedWriter, BetweenRunsNoRunWasInFlight) {
 TEST(InterruptedWriter, DuringARunItIsWrittenAsFailed) {
   const auto dir = fresh_dir("during");
   ResultWriter& set = new_set(dir);
-  RunWriter* run = header(set);
-  run->mark_in_flight();
-  const ResultWriter::Exit ended = set.finish_before_exit(kEnding);
+  RunWriter* run = begin(set);
+  run->write_header(header());
+  const ResultWriter::Exit ended = set.finish_before_exit(ending);
   EXPECT_TRUE(ended.in_flight);
   EXPECT_EQ(ended.runs, 1u);
   const ResultReader back(dir.string());
   for (const std::string& p : back.problems()) ADD_FAILURE() << p;
   ASSERT_EQ(back.runs().size(), 1u);
-  EXPECT_EQ(back.runs()[0].text.at("status"), "failed");
-  EXPECT_EQ(back.runs()[0].number.at("interrupted"), 1);
+  const RunRecord& failed = back.runs()[0].record;
+  EXPECT_EQ(failed.status, "failed");  // the ending over its header
+  EXPECT_EQ(failed.interrupted, 1);
+  EXPECT_EQ(failed.error, "interrupted by SIGINT");
+  EXPECT_EQ(failed.name, "interrupted");
   std::filesystem::remove_all(dir);
 }
 

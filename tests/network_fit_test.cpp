@@ -27,17 +27,11 @@ std::filesystem::path write_set(const std::string& executor,
       1,
       false,
       1});
-  for (const ColumnSpec& c : table_spec(TableId::kRuns).columns) {
-    const std::string name(c.name);
-    if (c.presence != Presence::kAlways || name == "run" || name.ends_with('*')) continue;
-    if (c.type == ColumnType::kText)
-      run->set_text(name, name == "status" ? "complete" : name == "executor" ? executor : "x");
-    else if (c.type == ColumnType::kFloat64)
-      run->set_real(name, 1);
-    else
-      run->set_int(name, 1);
-  }
-  run->set_real("mpi_ranks", 2);
+  RunRecord record;
+  record.status = "complete";
+  record.executor = executor;
+  record.invocation = "test";
+  record.figures = {{"mpi_ranks", 2}};
   for (std::size_t s = 0; s < steps.size(); ++s) {
     StepRecord r;
     r.step = static_cast<int>(s);
@@ -49,7 +43,7 @@ std::filesystem::path write_set(const std::string& executor,
     r.metrics = {steps[s][0], steps[s][1], steps[s][2], x[0], x[1]};
     run->on_step(r);
   }
-  run->end();
+  run->end(record);
   set.finish();
   return dir;
 }

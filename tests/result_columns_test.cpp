@@ -1,17 +1,20 @@
 // Every result column has its own unit and meaning in the one column table (result_schema.cpp):
 // a name that says seconds or bytes has that unit, no two columns of a table share a meaning, and
 // every column that a run of each executor and workload writes is described by name, not by the
-// generic family ("*", "metric_*") that stands for figures the table does not know.
+// generic family ("*", "metric_*") that stands for figures the table does not know. Every runs
+// column is a RunRecord field or one of its figures, and a record goes through a part unchanged.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "harness/config/run_spec.h"
+#include "harness/results/part_file.h"
 #include "harness/results/result_reader.h"
 #include "harness/results/result_schema.h"
 #include "harness/results/result_writer.h"
@@ -112,6 +115,125 @@ TEST(ResultColumns, EveryColumnARunWritesIsDescribedByName) {
       ++columns;
     }
   EXPECT_GT(columns, 100u);  // the runs read back hold every table's columns
+  std::filesystem::remove_all(dir);
+}
+
+// Whether a runs column's field holds its type: text in a string, integers in an int64, float64 in
+// a double; none (a figure of RunRecord::figures) only for float64.
+bool field_fits(const ColumnSpec& c) {
+  switch (c.field.index()) {
+    case 0:
+      return c.type == ColumnType::kFloat64;
+    case 5:
+      return c.type == ColumnType::kText;
+    case 6:
+      return c.type == ColumnType::kInt64 || c.type == ColumnType::kInt32;
+    case 7:
+      return c.type == ColumnType::kFloat64;
+  }
+  return false;  // a StepRecord field
+}
+
+TEST(ResultColumns, EveryRunsColumnIsARunRecordFieldOrAFigure) {
+  std::vector<ColumnField> fields;
+  for (const ColumnSpec& c : table_spec(TableId::kRuns).columns) {
+    EXPECT_TRUE(field_fits(c)) << "runs/" << c.name;
+    if (c.field.index() == 0) continue;
+    EXPECT_EQ(std::count(fields.begin(), fields.end(), c.field), 0) << "runs/" << c.name;
+    fields.push_back(c.field);
+  }
+  EXPECT_GT(fields.size(), 60u);
+}
+
+// Every field of `r` that the runs table names set to a value of its own, and two figures.
+RunRecord distinct_record() {
+  RunRecord r;
+  int k = 0;
+  for (const ColumnSpec& c : table_spec(TableId::kRuns).columns) {
+    ++k;
+    std::visit(
+        [&](auto member) {
+          using M = decltype(member);
+          if constexpr (std::is_same_v<M, std::string RunRecord::*>)
+            r.*member = "text " + std::to_string(k) + " \xc3\xa9";
+          else if constexpr (std::is_same_v<M, std::int64_t RunRecord::*>)
+            r.*member = 1000 + k;
+          else if constexpr (std::is_same_v<M, double RunRecord::*>)
+            r.*member = k + 1.0 / 3;
+        },
+        c.field);
+  }
+  r.figures = {{"utilization", 0.25}, {"auto_chose_diffusion", 1}};
+  return r;
+}
+
+std::filesystem::path one_run_set(const std::string& name, const RunRecord& record,
+                                  std::string& id) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lbb_columns_" + name + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  ResultWriter set(dir.string(), InvocationRecord{});
+  auto run = set.begin_run(RunLayout{});
+  id = run->id();
+  run->write_header(record);
+  run->end(record);
+  return dir;
+}
+
+std::vector<RunFigure> sorted(std::vector<RunFigure> figures) {
+  std::sort(figures.begin(), figures.end(),
+            [](const RunFigure& a, const RunFigure& b) { return a.name < b.name; });
+  return figures;
+}
+
+TEST(ResultColumns, ARunRecordComesBackAsWritten) {
+  RunRecord written = distinct_record();
+  std::string id;
+  const auto dir = one_run_set("roundtrip", written, id);
+  const ResultReader back(dir.string());
+  for (const std::string& p : back.problems()) ADD_FAILURE() << p;
+  ASSERT_EQ(back.runs().size(), 1u);
+  RunRecord read = back.runs()[0].record;
+  written.run = id;  // the writer's
+  written.figures = sorted(written.figures);
+  read.figures = sorted(read.figures);
+  EXPECT_TRUE(read == written);
+  for (const ColumnSpec& c : table_spec(TableId::kRuns).columns)  // which, when not
+    std::visit(
+        [&](auto member) {
+          using M = decltype(member);
+          if constexpr (std::is_same_v<M, std::string RunRecord::*> ||
+                        std::is_same_v<M, std::int64_t RunRecord::*> ||
+                        std::is_same_v<M, double RunRecord::*>) {
+            EXPECT_EQ(read.*member, written.*member) << "runs/" << c.name;
+          }
+        },
+        c.field);
+  EXPECT_TRUE(read.figures == written.figures);
+  std::filesystem::remove_all(dir);
+}
+
+// A part of schema version 4 named results_seconds archive_seconds: read under the new name.
+TEST(ResultColumns, AVersion4PartsArchiveSecondsIsReadAsResultsSeconds) {
+  RunRecord written = distinct_record();
+  std::string id;
+  const auto dir = one_run_set("v4", written, id);
+  const std::string part = (*std::filesystem::directory_iterator(dir)).path().string();
+  {
+    H5Id file(H5Fopen(part.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, part);
+    h5_check(H5Lmove(file.get(), "runs/results_seconds", file.get(), "runs/archive_seconds",
+                     H5P_DEFAULT, H5P_DEFAULT),
+             "rename");
+    h5_check(H5Adelete(file.get(), "schema_version"), "schema_version");
+    write_int_attribute(file.get(), "schema_version", 4);
+  }
+  reseal_part(part);
+  const ResultReader back(dir.string());
+  for (const std::string& p : back.problems()) ADD_FAILURE() << p;
+  ASSERT_EQ(back.runs().size(), 1u);
+  EXPECT_EQ(back.runs()[0].record.results_seconds, written.results_seconds);
+  EXPECT_EQ(back.runs()[0].number.at("results_seconds"), written.results_seconds);
+  EXPECT_TRUE(back.table(TableId::kRuns).find("results_seconds"));
   std::filesystem::remove_all(dir);
 }
 

@@ -64,13 +64,14 @@ TEST(StaleTemporaries, TheNextWriterRemovesThem) {
 
 void end_a_run(ResultWriter& writer) {
   auto run = writer.begin_run(RunLayout{});
-  run->set_text("status", "complete");
-  run->set_text("invocation", "inv");
-  run->set_text("started", "2026-12-02T00:00:00");
+  RunRecord record;
+  record.status = "complete";
+  record.invocation = "inv";
+  record.started = "2026-12-02T00:00:00";
   StepRecord step;
   step.busy = {1};
   run->on_step(step);
-  run->end();
+  run->end(record);
 }
 
 TEST(ResultWriter, RefusesAnUnwritableFolderAtOnce) {

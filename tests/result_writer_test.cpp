@@ -21,16 +21,6 @@ TEST(ResultWriter, RowsHandedOverMidRunKeepTheirColumns) {
   {
     ResultWriter set(dir.string(), InvocationRecord{});
     auto run = set.begin_run(RunLayout{{"residual"}, P, 1, false, 1});
-    for (const ColumnSpec& c : table_spec(TableId::kRuns).columns) {  // every required column
-      const std::string name(c.name);
-      if (c.presence != Presence::kAlways || name == "run" || name.ends_with('*')) continue;
-      if (c.type == ColumnType::kText)
-        run->set_text(name, name == "status" ? "complete" : "x");
-      else if (c.type == ColumnType::kFloat64)
-        run->set_real(name, 1);
-      else
-        run->set_int(name, 1);
-    }
     for (int s = 0; s < steps; ++s) {
       StepRecord r;
       r.step = s;
@@ -42,7 +32,10 @@ TEST(ResultWriter, RowsHandedOverMidRunKeepTheirColumns) {
       r.metrics = {1.0 / (s + 1)};
       run->on_step(r);
     }
-    run->end();
+    RunRecord record;
+    record.status = "complete";
+    record.invocation = "test";
+    run->end(record);
     set.finish();
     EXPECT_GT(set.parts_written(), 1);  // the budget handed rows over before the end
   }

@@ -89,7 +89,7 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
       "replay_archive: '" +
       path + "' }\nbalancers: [ { static: binary_dissection } ]\n");
   double real_utilization = -1;
-  for (const auto& a : measured.attributes)
+  for (const auto& a : measured.record.figures)
     if (a.name == "utilization") real_utilization = a.value;
   ASSERT_GT(real_utilization, 0);
   EXPECT_NEAR(sim.attributes.at("utilization"), real_utilization, 1e-12 * real_utilization);

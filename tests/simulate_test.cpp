@@ -109,7 +109,7 @@ TEST(Simulate, SimulatedRunsAreNeverOversubscribed) {
   EXPECT_FALSE(runs_oversubscribed(sim.runs.front(), host));
   const RunOutcome simulated = execute_run(sim.runs.front(), 0, nullptr, host);
   ASSERT_TRUE(simulated.ok()) << simulated.error;
-  EXPECT_FALSE(simulated.oversubscribed);
+  EXPECT_EQ(simulated.record.oversubscribed, 0);
   host.available = 4;
   EXPECT_FALSE(runs_oversubscribed(real.runs.front(), host));
 }

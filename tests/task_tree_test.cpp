@@ -119,7 +119,7 @@ RunOutcome run_tree(const std::string& balancer, int seed) {
 }
 
 double attribute(const RunOutcome& out, const std::string& name) {
-  for (const auto& a : out.attributes)
+  for (const auto& a : out.record.figures)
     if (a.name == name) return a.value;
   ADD_FAILURE() << "no attribute " << name;
   return NAN;

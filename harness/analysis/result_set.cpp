@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -98,6 +99,31 @@ ConfigKey config_key(const std::string& resolved_yaml) {
   }
 }
 
+Repetition repetition_of(const RunRecord& run, bool simulated, bool with_figures) {
+  // A field without a value (a failed run's, or a set older than its column) counts as 0.
+  const auto value = [](double v) { return std::isnan(v) ? 0.0 : v; };
+  const auto count = [](std::int64_t v) { return v == -1 ? 0.0 : static_cast<double>(v); };
+  Repetition r;
+  r.round = round_id(run.invocation, run.host, static_cast<int>(count(run.repetition)));
+  if (run.status != "complete") r.error = run.error.empty() ? "status " + run.status : run.error;
+  // A simulated run has nothing to verify (no kernel ran): complete is all it can be.
+  r.verified = run.status == "complete" && (run.verified == 1 || simulated);
+  if (run.status == "failed" && run.error.empty()) r.error.clear();  // did not verify
+  r.makespan = value(run.makespan_total);
+  r.wall = value(run.wall_total);
+  r.ideal = value(run.ideal_total);
+  r.largest_module = std::max(0.0, value(run.largest_module_total));
+  r.efficiency = value(run.efficiency);
+  r.imbalance = value(run.imbalance);
+  r.migrations = count(run.migrations_total);
+  r.megabytes = count(run.bytes_moved_total) / 1e6;
+  r.balance = value(run.balance_total);
+  r.replayed_makespan = run.replayed_makespan_total;  // NaN: not replayed, or an older set
+  if (with_figures)
+    for (const RunFigure& f : run.figures) r.attributes.push_back({f.name, f.value});
+  return r;
+}
+
 std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& outcomes,
                                                 const Provenance& prov, double load_at_start) {
   std::vector<ConfigResult> out;
@@ -119,117 +145,71 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
     fields.looks = planned_looks(s);
     fields.available = prov.available;
     fields.load_average = load_at_start;
-    Repetition r;
-    r.error = o.error;
-    r.verified = o.error.empty() && o.verification.passed;
-    r.round = round_id(prov.invocation, prov.host, o.repetition);
-    const RunSummary& m = o.summary;
-    r.makespan = m.makespan;
-    r.wall = m.wall;
-    r.ideal = m.ideal;
-    r.largest_module = m.largest_module;
-    r.efficiency = m.efficiency();
-    r.imbalance = m.imbalance;
-    r.migrations = static_cast<double>(m.migrations);
-    r.megabytes = static_cast<double>(m.bytes_moved) / 1e6;
-    r.balance = m.balance;
-    r.replayed_makespan = m.replayed_makespan;
-    for (const auto& a : o.attributes) r.attributes.push_back({a.name, a.value});
-    config_for(out, index, o.spec, fields).reps.push_back(std::move(r));
+    // Shown with the workload's figures: a set read back shows none (they are its columns).
+    config_for(out, index, o.spec, fields)
+        .reps.push_back(repetition_of(o.record, o.record.simulated == 1, true));
   }
   return out;
 }
 
 bool simulated_run(const RunInfo& run) {
-  if (auto it = run.number.find("simulated"); it != run.number.end() && it->second >= 0)
-    return it->second == 1;
-  const auto executor = run.text.find("executor");
-  const ExecutorInfo* info = executor == run.text.end() ? nullptr : find_executor(executor->second);
+  if (run.record.simulated >= 0) return run.record.simulated == 1;
+  const ExecutorInfo* info = find_executor(run.record.executor);
   return info && info->simulates;
 }
 
 std::vector<ConfigResult> results_from_set(const ResultReader& set, const Selection& sel,
                                            ReadCount* read) {
   const std::vector<RunInfo>& runs = set.runs();  // by invocation: the latest last
-  auto text = [](const RunInfo& r, const char* k) {
-    auto it = r.text.find(k);
-    return it == r.text.end() ? std::string() : it->second;
-  };
-  auto number = [](const RunInfo& r, const char* k) {
-    auto it = r.number.find(k);
-    return it == r.number.end() ? 0.0 : it->second;
-  };
   const std::string wanted = sel.invocation == "latest"
-                                 ? (runs.empty() ? "" : text(runs.back(), "invocation"))
+                                 ? (runs.empty() ? "" : runs.back().record.invocation)
                                  : sel.invocation;
   std::set<std::string> invocations;
   std::map<std::string, double> load_at_start;
-  for (const RunInfo& r : runs) {
-    auto [it, fresh] = load_at_start.try_emplace(text(r, "invocation"), number(r, "load_start"));
-    if (!fresh) it->second = std::min(it->second, number(r, "load_start"));
+  for (const RunInfo& info : runs) {
+    const RunRecord& r = info.record;
+    const double load = std::isnan(r.load_start) ? 0.0 : r.load_start;
+    auto [it, fresh] = load_at_start.try_emplace(r.invocation, load);
+    if (!fresh) it->second = std::min(it->second, load);
   }
   // An interrupted run is superseded by a run of its config and repetition that ended on its
   // own (run --resume runs it again, run_selection.cpp): it counts that one instead.
-  auto attempt = [&](const RunInfo& r) {
-    return std::make_pair(text(r, "config_yaml"), number(r, "repetition"));
-  };
-  auto stopped = [](const RunInfo& r) {
-    auto it = r.number.find("interrupted");
-    return it != r.number.end() && it->second == 1;
-  };
-  std::set<std::pair<std::string, double>> ended_on_their_own;
-  for (const RunInfo& r : runs)
-    if (!stopped(r)) ended_on_their_own.insert(attempt(r));
+  auto attempt = [](const RunRecord& r) { return std::make_pair(r.config_yaml, r.repetition); };
+  std::set<std::pair<std::string, std::int64_t>> ended_on_their_own;
+  for (const RunInfo& info : runs)
+    if (info.record.interrupted != 1) ended_on_their_own.insert(attempt(info.record));
   std::vector<ConfigResult> out;
   std::map<std::string, std::size_t> index;
   std::map<std::string, ConfigKey> parsed_configs;
   for (const RunInfo& info : runs) {
-    if (stopped(info) && ended_on_their_own.count(attempt(info))) continue;
-    if (!wanted.empty() && text(info, "invocation") != wanted) continue;
-    if (!sel.selects(text(info, "workload"), text(info, "balancer"))) continue;
-    invocations.insert(text(info, "invocation"));
+    const RunRecord& run = info.record;
+    if (run.interrupted == 1 && ended_on_their_own.count(attempt(run))) continue;
+    if (!wanted.empty() && run.invocation != wanted) continue;
+    if (!sel.selects(run.workload, run.balancer)) continue;
+    invocations.insert(run.invocation);
     if (read) ++read->runs;
     ConfigResult fields;
-    fields.workload = text(info, "workload");
-    fields.label = text(info, "balancer");
-    fields.sweep = text(info, "sweep");
-    fields.static_name = text(info, "static");
-    fields.dynamic_name = text(info, "dynamic");
-    fields.schedule_name = text(info, "schedule");
-    fields.processors = static_cast<int>(number(info, "processors"));
+    fields.workload = run.workload;
+    fields.label = run.balancer;
+    fields.sweep = run.sweep;
+    fields.static_name = run.static_name;
+    fields.dynamic_name = run.dynamic;
+    fields.schedule_name = run.schedule;
+    fields.processors = static_cast<int>(run.processors == -1 ? 0 : run.processors);
     // Repetitions share their resolved config: each distinct one is parsed once.
-    const std::string yaml = text(info, "config_yaml");
-    auto [parsed, fresh] = parsed_configs.try_emplace(yaml);
-    if (fresh) parsed->second = config_key(yaml);
+    auto [parsed, fresh] = parsed_configs.try_emplace(run.config_yaml);
+    if (fresh) parsed->second = config_key(run.config_yaml);
     fields.match_key = parsed->second.match;
     fields.baseline = parsed->second.baseline;
     fields.measured_decisions = parsed->second.measured_decisions;
     fields.equivalence = parsed->second.equivalence;
     fields.looks = parsed->second.looks;
     fields.simulated = simulated_run(info);
-    fields.available = static_cast<int>(number(info, "available_processors"));
-    fields.load_average = std::max(0.0, load_at_start[text(info, "invocation")]);
-    Repetition r;
-    r.round = round_id(text(info, "invocation"), text(info, "host"),
-                       static_cast<int>(number(info, "repetition")));
-    const std::string status = text(info, "status");
-    if (status != "complete")
-      r.error = text(info, "error").empty() ? "status " + status : text(info, "error");
-    // A simulated run has nothing to verify (no kernel ran): complete is all it can be.
-    r.verified = status == "complete" && (number(info, "verified") == 1 || fields.simulated);
-    if (status == "failed" && text(info, "error").empty()) r.error.clear();  // did not verify
-    r.makespan = number(info, "makespan_total");
-    r.wall = number(info, "wall_total");
-    r.ideal = number(info, "ideal_total");
-    r.largest_module = std::max(0.0, number(info, "largest_module_total"));  // NaN: older sets
-    r.efficiency = number(info, "efficiency");
-    r.imbalance = number(info, "imbalance");
-    r.migrations = number(info, "migrations_total");
-    r.megabytes = number(info, "bytes_moved_total") / 1e6;
-    r.balance = number(info, "balance_total");
-    if (auto it = info.number.find("replayed_makespan_total"); it != info.number.end())
-      r.replayed_makespan = it->second;  // absent: not replayed, or a set older than the column
-    config_for(out, index, fields.match_key, fields).reps.push_back(std::move(r));
+    fields.available =
+        static_cast<int>(run.available_processors == -1 ? 0 : run.available_processors);
+    fields.load_average = std::max(0.0, load_at_start[run.invocation]);
+    config_for(out, index, fields.match_key, fields)
+        .reps.push_back(repetition_of(run, fields.simulated, false));
   }
   if (read) read->invocations = invocations.size();
   return out;

@@ -50,6 +50,9 @@ struct Selection {
   bool selects(const std::string& workload, const std::string& label) const;
 };
 
+// A run's row of the table, live or read back: `simulated` whether a simulating executor ran it
+// (nothing to verify), `with_figures` whether its figures go on the row.
+Repetition repetition_of(const RunRecord& run, bool simulated, bool with_figures);
 // `load_at_start`: the host's 1-minute load average before the invocation's first run.
 std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& outcomes,
                                                 const Provenance& prov, double load_at_start);

@@ -190,15 +190,16 @@ class InterruptGuard {
       note += "): nothing written (--no-archive)";
     } else {
       try {
-        const ResultWriter::Exit ended = writer_->finish_before_exit(
-            {{"status", std::string("failed")},
-             {"interrupted", std::int64_t{1}},
-             {"error", "interrupted by " + name +
-                           (process_world().size > 1 ? " (under mpirun: a rank ended, or the job "
-                                                       "was cancelled)"
-                                                     : "")},
-             {"finished", iso_time_now()},
-             {"load_end", load_average()}});
+        const ResultWriter::Exit ended = writer_->finish_before_exit([&](RunRecord& r) {
+          r.status = "failed";
+          r.interrupted = 1;
+          r.error =
+              "interrupted by " + name +
+              (process_world().size > 1 ? " (under mpirun: a rank ended, or the job was cancelled)"
+                                        : "");
+          r.finished = iso_time_now();
+          r.load_end = load_average();
+        });
         note += "): " + std::to_string(ended.runs) + " runs written to " +
                 printable(writer_->path()) +
                 (ended.in_flight ? ", the run in flight among them as failed (interrupted = 1)"
@@ -301,7 +302,7 @@ void run(const RunOptions& o) {
     for (const auto& r : outcomes) costs += r.costs;
     const double close_start = process_cpu_now();
     archive.reset();  // its closing writes count too
-    costs.archive += archive_cpu + process_cpu_now() - close_start;
+    costs.results += archive_cpu + process_cpu_now() - close_start;
     print_costs(std::cerr, costs, process_cpu_now(), load_average());
   }
 

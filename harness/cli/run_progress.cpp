@@ -70,7 +70,7 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
       std::cerr << (tty ? "" : what)
                 << "  VERIFICATION FAILED: " << printable(r.verification.detail) << "\n";
     else if (!quiet)
-      std::cerr << (tty ? "" : what) << "  " << format_number(r.run_wall, 3) << " s, "
+      std::cerr << (tty ? "" : what) << "  " << format_number(r.record.run_wall, 3) << " s, "
                 << (r.verification.simulated ? kNotVerifiedSimulated : "verified") << ", ETA "
                 << duration(elapsed / n * (total - n)) << "\n";
     if (write_failed(archive)) {

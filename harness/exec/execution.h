@@ -9,7 +9,6 @@
 
 #include "harness/base/run_spec.h"
 #include "harness/exec/executor.h"
-#include "harness/results/result_writer.h"
 
 namespace lbb {
 
@@ -30,9 +29,9 @@ class Execution {
   virtual Verification verify(const ExecutionResult& result, const SerialReference& reference) = 0;
   // The workload's whole-run figures, then the executor's.
   virtual std::vector<WorkloadAttribute> attributes() const = 0;
-  // Run attributes of this shape of run: after the header, and after the run's summary.
-  virtual void write_header(RunWriter&) const {}
-  virtual void write_result(RunWriter&) const {}
+  // False where no static partitioner places the work (tasks start on their parent's processor):
+  // the run's `static` is then "".
+  virtual bool partitions_statically() const { return true; }
 };
 
 // Builds a module executor for a spec (its schedule, parameters).

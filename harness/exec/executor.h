@@ -12,7 +12,6 @@
 #include "harness/base/platform_emulation.h"
 #include "harness/base/step_record.h"
 #include "harness/exec/step_recorder.h"
-#include "harness/results/result_writer.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -46,6 +45,11 @@ struct ExecutionResult {
   double placement = 0;          // CPU seconds the threads spent creating the modules' states
   std::vector<int> final_owner;  // of phase 0
   std::vector<std::vector<int>> final_phase_owner;  // [phase][module]
+  // Of the run's row (harness/base/run_record.h), where its shape has them: a level workload's
+  // levels (its `steps`; -1: the spec's steps), tasks and farthest hop; a run across MPI ranks'
+  // rank:host:threads for each rank.
+  std::int64_t levels = -1, tasks_total = -1, max_distance = -1;
+  std::string ranks;
 };
 
 class Executor {
@@ -61,8 +65,6 @@ class Executor {
   virtual bool executes_kernels() const { return true; }
   // Whole-run figures of the last run, archived beside the workload's attributes.
   virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
-  // Run attributes it writes after the run (a run across ranks: who ran where).
-  virtual void write_result(RunWriter&) const {}
 };
 
 }  // namespace lbb

@@ -49,6 +49,9 @@ class LevelExecution final : public Execution {
     x.run_wall = levels_.run_wall;
     x.migrations = levels_.migrations;
     x.bytes_moved = levels_.bytes_moved;
+    x.levels = levels_.levels;
+    x.tasks_total = levels_.tasks;
+    x.max_distance = levels_.max_distance;
     return x;
   }
   int reference_steps(const ExecutionResult&) const override { return 0; }  // the whole tree
@@ -67,14 +70,7 @@ class LevelExecution final : public Execution {
     all.push_back({"comm_model", levels_.comm_model});
     return all;
   }
-  void write_header(RunWriter& w) const override {
-    w.set_text("static", "");  // tasks start on their parent's processor
-  }
-  void write_result(RunWriter& w) const override {
-    w.set_int("steps", levels_.levels);
-    w.set_int("tasks_total", levels_.tasks);
-    w.set_int("max_distance", levels_.max_distance);
-  }
+  bool partitions_statically() const override { return false; }
 
  private:
   std::unique_ptr<LevelWorkload> workload_;

@@ -56,7 +56,6 @@ class ModuleExecution final : public Execution {
     if (!executor_->executes_kernels()) return Verification::of_simulation();
     return workload_->verify_against(store_, x.steps_run, reference);
   }
-  void write_result(RunWriter& writer) const override { executor_->write_result(writer); }
   std::vector<WorkloadAttribute> attributes() const override {
     std::vector<WorkloadAttribute> all = workload_->attributes();
     for (const auto& a : executor_->attributes()) all.push_back(a);

@@ -181,13 +181,13 @@ ExecutionResult MpiAsyncExecutor::run(Workload& workload, ModuleStore& store,
     throw std::invalid_argument(
         "this workload does not run across MPI ranks (it names no outputs to send): run it "
         "without mpirun");
-  placement_ = rank_placement(ranks);
   try {
     RankRun r = run_on_ranks(workload, store, plan, sink, graph, ranks);
     totals_ = r.totals;
     utilization_ = r.figures.utilization;
     moves_per_step_ = r.figures.moves_per_step;
     idle_wall_ = r.idle_wall;
+    r.result.ranks = rank_placement(ranks);  // who ran where, for the leader's record
     return std::move(r.result);
   } catch (const std::exception& e) {
     // The other ranks wait for messages or a collective this rank will never send: end the job.
@@ -212,10 +212,6 @@ std::vector<WorkloadAttribute> MpiAsyncExecutor::attributes() const {
   for (int f = 0; f < RankAgent::kFigures; ++f)
     out.push_back({std::string(kRankAgentFigureDocs[f].first) + "_total", totals_[f]});
   return out;
-}
-
-void MpiAsyncExecutor::write_result(RunWriter& writer) const {
-  writer.set_text("ranks", placement_);
 }
 
 }  // namespace lbb

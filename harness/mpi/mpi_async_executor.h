@@ -24,7 +24,6 @@ class MpiAsyncExecutor final : public Executor {
   std::string name() const override { return "mpi_async"; }
   std::vector<StepMetric> metrics() const override;
   std::vector<WorkloadAttribute> attributes() const override;
-  void write_result(RunWriter& writer) const override;
 
   using Figures = std::array<double, RankAgent::kFigures>;
 
@@ -32,7 +31,6 @@ class MpiAsyncExecutor final : public Executor {
   Figures totals_{};
   double utilization_ = 0, moves_per_step_ = 0, idle_wall_ = 0;
   int ranks_ = 1, threads_ = 1;
-  std::string placement_;  // rank:host:threads, one per rank
 };
 
 }  // namespace lbb

@@ -395,14 +395,15 @@ ExecutionResult MpiExecutor::run(Workload& workload, ModuleStore& store, const E
         "this workload does not run across MPI ranks (it names no outputs "
         "to exchange): run it without mpirun");
   totals_ = {};
-  placement_ = rank_placement(ranks);  // who ran where, for the leader's record
   // Its errors are every rank's.
   ProtocolState state(workload, plan,
                       {.communication = true, .models_seen = false, .in_step = false});
   RankMachine machine(state, store, ranks, totals_);
   StepProtocol protocol(state, machine, sink);
   try {
-    return protocol.run();
+    ExecutionResult x = protocol.run();
+    x.ranks = rank_placement(ranks);  // who ran where, for the leader's record
+    return x;
   } catch (const std::exception& e) {
     // The other ranks wait in a collective this rank will never join: end the job.
     std::cerr << "lbbench: rank " << world.rank << ": " << e.what() << "\n";
@@ -423,10 +424,6 @@ std::vector<WorkloadAttribute> MpiExecutor::attributes() const {
   for (int f = 0; f < kFigures; ++f)
     out.push_back({std::string(kFigureDocs[f].first) + "_total", totals_[f]});
   return out;
-}
-
-void MpiExecutor::write_result(RunWriter& writer) const {
-  writer.set_text("ranks", placement_);
 }
 
 }  // namespace lbb

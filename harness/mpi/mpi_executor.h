@@ -21,7 +21,6 @@ class MpiExecutor final : public Executor {
   std::string name() const override { return "mpi"; }
   std::vector<StepMetric> metrics() const override;
   std::vector<WorkloadAttribute> attributes() const override;
-  void write_result(RunWriter& writer) const override;
 
   // The per-step figures, in metrics() order.
   enum Figure {
@@ -42,7 +41,6 @@ class MpiExecutor final : public Executor {
  private:
   Figures totals_{};
   int ranks_ = 1, threads_ = 1;
-  std::string placement_;  // rank:host:threads, one per rank
 };
 
 }  // namespace lbb

@@ -25,6 +25,8 @@ RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ResultWriter* a
     out = execute_run(run, repetition, archive, provenance, references);
   } catch (const std::exception& e) {
     out.error = e.what();
+    out.record.status = "failed";
+    out.record.error = out.error;
   }
   out.spec = &spec;
   out.repetition = repetition;

@@ -27,7 +27,8 @@ std::string file_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-void check_schema(hid_t file, const std::string& where) {
+// The part's schema version, when this lbbench reads it.
+std::int64_t check_schema(hid_t file, const std::string& where) {
   std::string schema;
   try {
     schema = read_text_attribute(file, "schema", where);
@@ -39,14 +40,25 @@ void check_schema(hid_t file, const std::string& where) {
     throw;
   }
   const std::int64_t version = read_int_attribute(file, "schema_version", where);
-  if (schema != kResultSchemaName || version != kResultSchemaVersion)
+  if (schema != kResultSchemaName || version < kOldestResultSchemaVersion ||
+      version > kResultSchemaVersion)
     throw ResultError(where + ": schema " + schema + " version " + std::to_string(version) +
-                      ", this lbbench reads " + std::string(kResultSchemaName) + " version " +
+                      ", this lbbench reads " + std::string(kResultSchemaName) + " versions " +
+                      std::to_string(kOldestResultSchemaVersion) + " to " +
                       std::to_string(kResultSchemaVersion));
+  return version;
+}
+
+// A table of a part of an older version under the names of this one.
+void upgrade(ColumnTable& table, TableId id, std::int64_t version) {
+  if (id != TableId::kRuns || version >= 5) return;
+  for (Column& c : table.columns)
+    if (c.name == "archive_seconds") c.name = "results_seconds";  // renamed in version 5
 }
 
 RunInfo run_info(const ColumnTable& runs, std::size_t row) {
   RunInfo info;
+  info.record = run_record(runs, row);
   for (const Column& c : runs.columns) {
     if (c.name == "run") {
       info.id = c.text[row];
@@ -141,6 +153,29 @@ void read_in_child(const std::string& path, std::uint64_t budget) {
 
 }  // namespace
 
+RunRecord run_record(const ColumnTable& runs, std::size_t row) {
+  RunRecord r;
+  for (const Column& c : runs.columns) {
+    const ColumnSpec* spec = find_column(TableId::kRuns, c.name);
+    const bool text = c.type == ColumnType::kText, real = c.type == ColumnType::kFloat64;
+    std::visit(
+        [&](auto member) {
+          using M = decltype(member);
+          if constexpr (std::is_same_v<M, std::string RunRecord::*>) {
+            if (text) r.*member = c.text[row];
+          } else if constexpr (std::is_same_v<M, std::int64_t RunRecord::*>) {
+            if (!text && !real) r.*member = c.ints[row];
+          } else if constexpr (std::is_same_v<M, double RunRecord::*>) {
+            if (!text) r.*member = c.number(row);
+          } else if constexpr (std::is_same_v<M, std::monostate>) {
+            if (real && !std::isnan(c.reals[row])) r.figures.push_back({c.name, c.reals[row]});
+          }
+        },
+        spec ? spec->field : ColumnField{});
+  }
+  return r;
+}
+
 ResultReader::ResultReader(const std::string& path) : path_(path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // lbbench reports HDF5's failures itself
   H5PLset_loading_state(0);                     // no filter plugins named by a file are loaded
@@ -168,9 +203,10 @@ void ResultReader::add_part(const std::string& path) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw ResultError(path + ": unreadable");
   Part part{path, kExpansion * static_cast<std::uint64_t>(st.st_size) + (1u << 20)};
-  check_schema(file.get(), path);
+  part.version = check_schema(file.get(), path);
   if (has_dense_table(file.get())) read_in_child(path, part.budget);  // an older layout
-  const ColumnTable runs = read_table(file.get(), table_spec(TableId::kRuns), path, part.budget);
+  ColumnTable runs = read_table(file.get(), table_spec(TableId::kRuns), path, part.budget);
+  upgrade(runs, TableId::kRuns, part.version);
   for (const char* required : {"run", "invocation", "started", "status"})
     if (runs.rows() > 0 && (!runs.find(required) || runs.find(required)->type != ColumnType::kText))
       throw ResultError(path + ":/runs: no text column " + std::string(required));
@@ -202,6 +238,7 @@ ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
   Part part = parts_[k];
   H5Id file(open_part(part.path), H5Fclose, part.path);
   ColumnTable t = read_table(file.get(), table_spec(id), part.path, part.budget);
+  upgrade(t, id, part.version);
   return cache_[{k, id}] = std::move(t);
 }
 

@@ -14,9 +14,15 @@ namespace lbb {
 
 struct RunInfo {
   std::string id;
+  RunRecord record;  // the row, by the runs table's fields (result_schema.h)
+  // The row by column name, for readers of columns by name (`show`, `export`, the papers).
   std::map<std::string, std::string> text;
   std::map<std::string, double> number;  // a column's fill (-1 or NaN where optional) is absent
 };
+
+// The RunRecord of row `row` of a runs table: each column into its field, the other float64
+// columns into its figures (NaN left out).
+RunRecord run_record(const ColumnTable& runs, std::size_t row);
 
 class ResultReader {
  public:
@@ -40,7 +46,8 @@ class ResultReader {
  private:
   struct Part {
     std::string path;
-    std::uint64_t budget = 0;  // bytes its tables may still take in memory
+    std::uint64_t budget = 0;                     // bytes its tables may still take in memory
+    std::int64_t version = kResultSchemaVersion;  // its schema_version
   };
   ColumnTable read_part_table(std::size_t part, TableId id) const;
   // The rows of `run` in table `id`: that table of every part its writer wrote.

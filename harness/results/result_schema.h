@@ -10,13 +10,16 @@
 #include <string_view>
 #include <variant>
 
+#include "harness/base/run_record.h"
 #include "harness/base/step_record.h"
 
 namespace lbb {
 
 // Bumped whenever a column changes meaning or type; stored as the root attribute
 // `schema_version` of every part.
-inline constexpr int kResultSchemaVersion = 4;
+inline constexpr int kResultSchemaVersion = 5;
+// The oldest version the reader still reads: version 4 named results_seconds archive_seconds.
+inline constexpr int kOldestResultSchemaVersion = 4;
 inline constexpr std::string_view kResultSchemaName = "lbbench-results";
 
 enum class ColumnType { kText, kInt32, kInt64, kFloat64 };
@@ -25,9 +28,12 @@ enum class ColumnType { kText, kInt32, kInt64, kFloat64 };
 // workloads, `dynamic: auto`). A row without one holds its type's fill: "", -1 or NaN.
 enum class Presence { kAlways, kOnFailure, kSometimes };
 
-// Where a steps or procs column's value comes from in a StepRecord.
-using StepField = std::variant<std::monostate, double StepRecord::*, std::int64_t StepRecord::*,
-                               std::vector<double> StepRecord::*, std::vector<int> StepRecord::*>;
+// Where a column's value comes from: a steps or procs column's in a StepRecord, a runs column's
+// in a RunRecord (none: a runs column is one of RunRecord::figures).
+using ColumnField =
+    std::variant<std::monostate, double StepRecord::*, std::int64_t StepRecord::*,
+                 std::vector<double> StepRecord::*, std::vector<int> StepRecord::*,
+                 std::string RunRecord::*, std::int64_t RunRecord::*, double RunRecord::*>;
 
 struct ColumnSpec {
   std::string_view name;  // a name ending in '*' is a family: any name with that prefix
@@ -35,7 +41,7 @@ struct ColumnSpec {
   std::string_view unit;  // "" when a count, a name or a flag
   std::string_view meaning;
   Presence presence = Presence::kAlways;
-  StepField field = {};
+  ColumnField field = {};
 };
 
 enum class TableId { kRuns, kSteps, kProcs, kModules, kInvocations };

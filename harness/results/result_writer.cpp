@@ -63,8 +63,43 @@ ColumnTable one_row(const std::string& key, const std::string& id, TableId table
   return row;
 }
 
+// The runs row of `r`, its id `id`: a column for each field with a value (each kAlways one
+// always), then one for each figure, the last of a name counting.
+ColumnTable run_row(const std::string& id, RunRecord r) {
+  r.run = id;
+  ColumnTable row;
+  const auto add = [&](std::string_view name, ColumnType type) -> Column& {
+    for (Column& c : row.columns)
+      if (c.name == name) return c.reals.clear(), c;  // a figure given again
+    return row.columns.emplace_back(Column{std::string(name), type, {}, {}, {}, {}, 0});
+  };
+  for (const ColumnSpec& c : table_spec(TableId::kRuns).columns) {
+    const bool always = c.presence == Presence::kAlways;
+    std::visit(
+        [&](auto member) {
+          using M = decltype(member);
+          if constexpr (std::is_same_v<M, std::string RunRecord::*>) {
+            if (always || !(r.*member).empty())
+              add(c.name, c.type).text.push_back(as_valid_utf8(r.*member));
+          } else if constexpr (std::is_same_v<M, std::int64_t RunRecord::*>) {
+            if (always || r.*member != -1) add(c.name, c.type).ints.push_back(r.*member);
+          } else if constexpr (std::is_same_v<M, double RunRecord::*>) {
+            if (always || !std::isnan(r.*member)) add(c.name, c.type).reals.push_back(r.*member);
+          }
+        },
+        c.field);
+  }
+  for (const RunFigure& f : r.figures) {
+    const ColumnSpec* spec = find_column(TableId::kRuns, f.name);
+    if (!spec || spec->field.index() != 0)
+      throw std::logic_error("run figure " + f.name + " is not in the schema as a figure");
+    add(f.name, ColumnType::kFloat64).reals.push_back(f.value);
+  }
+  return row;
+}
+
 // The StepRecord value of a steps or procs column; `p` the processor of a procs row.
-void push_field(Column& c, const StepField& field, const StepRecord& r, std::size_t p) {
+void push_field(Column& c, const ColumnField& field, const StepRecord& r, std::size_t p) {
   std::visit(
       [&](auto member) {
         using M = decltype(member);
@@ -128,24 +163,6 @@ RunWriter::~RunWriter() {
   if (set_.in_flight_id_ == id_) set_.in_flight_id_.clear();
 }
 
-void RunWriter::set(const std::string& name, ResultValue value) {
-  if (ended_) throw std::logic_error("run " + id_ + ": attribute " + name + " after its end");
-  const ColumnSpec* spec = find_column(TableId::kRuns, name);
-  if (!spec || spec->name == "run" || value_type(value) != spec->type)
-    throw std::logic_error("run attribute " + name + " is not in the schema as given");
-  attributes_[name] = std::move(value);
-}
-
-void RunWriter::set_text(const std::string& name, const std::string& value) {
-  set(name, value);
-}
-void RunWriter::set_int(const std::string& name, std::int64_t value) {
-  set(name, value);
-}
-void RunWriter::set_real(const std::string& name, double value) {
-  set(name, value);
-}
-
 void RunWriter::on_step(const StepRecord& r) {
   if (ended_) throw std::logic_error("run " + id_ + ": a step after its end");
   const auto steps_spec = table_spec(TableId::kSteps).columns;
@@ -176,7 +193,7 @@ void RunWriter::on_step(const StepRecord& r) {
     }
   }
   if (layout_.record_modules) add_modules(modules_, r, layout_);
-  if (pending_bytes() + set_.pending_bytes_ > set_.budget_) set_.take(*this, false);
+  if (pending_bytes() + set_.pending_bytes_ > set_.budget_) set_.take(*this, nullptr);
 }
 
 std::size_t RunWriter::pending_bytes() const {
@@ -185,10 +202,10 @@ std::size_t RunWriter::pending_bytes() const {
          (steps_.rows() + procs_.rows() + modules_.rows()) * (id_.size() + 32);
 }
 
-void RunWriter::end() {
+void RunWriter::end(const RunRecord& record) {
   if (ended_) return;
   ended_ = true;
-  set_.take(*this, true);
+  set_.take(*this, &record);
 }
 
 ResultWriter::ResultWriter(std::string path, InvocationRecord invocation)
@@ -230,7 +247,7 @@ std::unique_ptr<RunWriter> ResultWriter::begin_run(const RunLayout& layout) {
   return std::make_unique<RunWriter>(*this, id, layout);
 }
 
-void ResultWriter::take(RunWriter& run, bool ended) {
+void ResultWriter::take(RunWriter& run, const RunRecord* row) {
   const std::lock_guard lock(mutex_);
   if (!failure_.empty()) throw ResultError(failure_);  // nothing more is kept in memory
   const auto move_rows = [&](ColumnTable& from, ColumnTable& into) {
@@ -249,11 +266,11 @@ void ResultWriter::take(RunWriter& run, bool ended) {
   move_rows(run.steps_, steps_);
   move_rows(run.procs_, procs_);
   move_rows(run.modules_, modules_);
-  if (ended) runs_.append(one_row("run", run.id_, TableId::kRuns, run.attributes_));
-  if (ended && in_flight_id_ == run.id_) in_flight_id_.clear();
+  if (row) runs_.append(run_row(run.id_, *row));
+  if (row && in_flight_id_ == run.id_) in_flight_id_.clear();
   const double since =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - last_part_).count();
-  if (!ended || pending_bytes_ > budget_ || since >= interval_) write_part();
+  if (!row || pending_bytes_ > budget_ || since >= interval_) write_part();
 }
 
 void ResultWriter::write_part() {
@@ -287,23 +304,19 @@ void ResultWriter::write_part() {
   last_part_ = std::chrono::steady_clock::now();
 }
 
-void RunWriter::mark_in_flight() {
-  set_.note_in_flight(*this);
+void RunWriter::write_header(const RunRecord& header) {
+  if (ended_) throw std::logic_error("run " + id_ + ": a header after its end");
+  const std::lock_guard lock(set_.mutex_);
+  set_.in_flight_id_ = id_;
+  set_.in_flight_ = header;
 }
 
-void ResultWriter::note_in_flight(const RunWriter& run) {
-  const std::lock_guard lock(mutex_);
-  in_flight_id_ = run.id_;
-  in_flight_ = run.attributes_;
-}
-
-ResultWriter::Exit ResultWriter::finish_before_exit(
-    const std::vector<std::pair<std::string, ResultValue>>& ending) {
+ResultWriter::Exit ResultWriter::finish_before_exit(const std::function<void(RunRecord&)>& ending) {
   mutex_.lock();  // never unlocked: the process exits
   const bool in_flight = !in_flight_id_.empty();
   if (in_flight) {
-    for (const auto& [name, value] : ending) in_flight_[name] = value;
-    runs_.append(one_row("run", in_flight_id_, TableId::kRuns, in_flight_));
+    ending(in_flight_);
+    runs_.append(run_row(in_flight_id_, in_flight_));
   }
   write_part();
   return {runs_written_, in_flight};

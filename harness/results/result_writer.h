@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "harness/base/run_record.h"
 #include "harness/base/step_record.h"
 #include "harness/results/h5_table.h"
 
@@ -43,26 +45,19 @@ class RunWriter final : public StepSink {
   RunWriter(ResultWriter& set, std::string id, const RunLayout& layout);
   ~RunWriter() override;  // a run that never ended is dropped
   const std::string& id() const { return id_; }
-  // Names and types of the runs table (result_schema.h); an unknown name is refused
-  // (std::logic_error), except by set_real: the workload's own figures.
-  void set_text(const std::string& name, const std::string& value);
-  void set_int(const std::string& name, std::int64_t value);
-  void set_real(const std::string& name, double value);
   void on_step(const StepRecord& record) override;
-  // After its header: from now on an interrupt keeps the run as failed
-  // (ResultWriter::finish_before_exit).
-  void mark_in_flight();
+  // What is known of the run before its first step: from now on an interrupt keeps the run as
+  // failed with this header (ResultWriter::finish_before_exit).
+  void write_header(const RunRecord& header);
   // The run's end: its row and its pending rows join the set's next part. Nothing after it.
-  void end();
+  void end(const RunRecord& record);
 
  private:
   friend class ResultWriter;
-  void set(const std::string& name, ResultValue value);
   std::size_t pending_bytes() const;
   ResultWriter& set_;
   std::string id_;
   RunLayout layout_;
-  std::map<std::string, ResultValue> attributes_;
   ColumnTable steps_, procs_, modules_;
   bool ended_ = false;
 };
@@ -80,14 +75,14 @@ class ResultWriter {
   // call from another thread than the one running the runs.
   void finish();
   // finish(), for a process about to exit: the writer stays locked, so no run can end after it
-  // (a run's end would wait forever). The run in flight is written
-  // as failed with `ending` (status, error, finished, load_end) and the steps it handed over,
-  // once its header is written (RunWriter::mark_in_flight).
+  // (a run's end would wait forever). The run in flight, once its header is written
+  // (RunWriter::write_header), is written as `ending` makes its header (failed: status, error,
+  // finished, load_end) with the steps it handed over.
   struct Exit {
     std::size_t runs = 0;    // the runs written, by this writer, the one in flight included
     bool in_flight = false;  // whether a run was in flight (and written as failed)
   };
-  Exit finish_before_exit(const std::vector<std::pair<std::string, ResultValue>>& ending);
+  Exit finish_before_exit(const std::function<void(RunRecord&)>& ending);
   // Why the last part could not be written (a full disk, a folder gone), else empty: from then
   // on a run's end throws it and keeps nothing, and the invocation stops (run_progress.h).
   std::string failure();
@@ -106,9 +101,9 @@ class ResultWriter {
 
  private:
   friend class RunWriter;
-  void take(RunWriter& run, bool ended);  // its rows (and its row when ended) into the pending part
-  void write_part();                      // with mutex_ held
-  void note_in_flight(const RunWriter& run);  // its header
+  // Its rows, and `row` (its end) when given, into the pending part.
+  void take(RunWriter& run, const RunRecord* row);
+  void write_part();  // with mutex_ held
   std::mutex mutex_;  // finish() may come from another thread (an interrupt, run_command.cpp)
   std::string path_, writer_;
   std::string stem_;  // <invocation>.<writer>: its run ids and part names start with it
@@ -119,7 +114,7 @@ class ResultWriter {
   bool finish_failed_ = false;
   std::string failure_;       // of the last write_part
   std::string in_flight_id_;  // the run between its first step and its end, and its header
-  std::map<std::string, ResultValue> in_flight_;
+  RunRecord in_flight_;
   double interval_ = kPartSeconds;
   std::chrono::steady_clock::time_point last_part_;
 };

@@ -28,7 +28,7 @@ RunCosts& RunCosts::operator+=(const RunCosts& o) {
   reference += o.reference;
   verify += o.verify;
   replay += o.replay;
-  archive += o.archive;
+  results += o.results;
   return *this;
 }
 
@@ -41,12 +41,12 @@ double RunCosts::harness() const {
 }
 
 double RunCosts::overhead() const {
-  return reference + verify + replay + archive + record + harness();
+  return reference + verify + replay + results + record + harness();
 }
 
 void print_costs(std::ostream& out, const RunCosts& c, double total, double load) {
   const double other =
-      std::max(0.0, total - c.setup - c.run - c.reference - c.verify - c.replay - c.archive);
+      std::max(0.0, total - c.setup - c.run - c.reference - c.verify - c.replay - c.results);
   auto line = [&](const char* what, double s) {
     out << "  " << std::left << std::setw(40) << what << std::right << std::fixed
         << std::setprecision(3) << std::setw(10) << s << " s " << std::setprecision(1)
@@ -64,7 +64,7 @@ void print_costs(std::ostream& out, const RunCosts& c, double total, double load
   line("verification against them", c.verify);
   if (c.replay > 0) line("modelled replays (in-step schemes)", c.replay);
   line("results: step records", c.record);
-  line("results: run headers, ends, parts written", c.archive);
+  line("results: run headers, ends, parts written", c.results);
   line("setup (workloads, balancers)", c.setup);
   line("rest (config, table, report)", other);
   line("verification + results + harness", c.overhead());

@@ -26,95 +26,93 @@ std::string per_processor_text(const std::vector<double>& values, int processors
   return text;
 }
 
-}  // namespace
-
-void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
-                      const Provenance& prov, bool oversubscribed, const std::string& executor) {
-  w.set_text("name", spec.name);
-  w.set_text("workload", spec.workload);
-  w.set_text("balancer", spec.balancer.label);
+// A run's header: what is known of it before its first step.
+RunRecord run_header(const RunSpec& spec, int repetition, const Execution& execution,
+                     const Provenance& prov, bool oversubscribed, bool simulated) {
+  RunRecord r;
+  r.name = spec.name;
+  r.workload = spec.workload;
+  r.balancer = spec.balancer.label;
   // A schedule's modules stay where an OpenMP static loop placed them: no static partitioner.
   const bool scheduled = !spec.balancer.schedule_name.empty();
-  w.set_text("static", !spec.balancer.static_name.empty() ? spec.balancer.static_name
-                       : scheduled                        ? ""
-                                                          : "block");
-  w.set_text("dynamic", spec.balancer.dynamic_name.empty() ? "" : spec.balancer.dynamic_name);
-  w.set_text("schedule", spec.balancer.schedule_name);
-  w.set_text("sweep", spec.sweep_label);
-  w.set_text("mode", spec.mode);
-  w.set_text("executor", executor);
-  w.set_text("topology", std::string(topology_name(spec.topology)));
-  w.set_int("processors", spec.processors);
-  w.set_text("speeds", per_processor_text(spec.speeds, spec.processors, 1.0));
-  w.set_text("external_load_max", per_processor_text(spec.external_load.max, spec.processors, 0.0));
-  w.set_int("modules", modules);
-  w.set_int("steps", spec.steps);
-  w.set_int("warmup", spec.warmup);
-  w.set_int("repetition", repetition);
-  w.set_int("verified", 0);
-  w.set_int("interrupted", 0);  // 1 only when an interrupt ends the run (run_command.cpp)
-  w.set_text("config_yaml", spec.resolved_yaml);
-  w.set_text("git_sha", prov.git_sha);
-  w.set_text("compiler", prov.compiler);
-  w.set_text("flags", prov.flags);
-  w.set_text("host", prov.host);
-  w.set_text("cpu_model", prov.cpu_model);
-  w.set_text("omp_env", prov.omp_env);
-  w.set_text("hdf5_version", prov.hdf5_version);
-  w.set_text("openblas", prov.openblas);
-  w.set_int("cores", prov.cores);
-  w.set_int("hardware_threads", prov.hardware_threads);
-  w.set_int("available_processors", prov.available);
-  w.set_int("oversubscribed", oversubscribed ? 1 : 0);
-  w.set_text("started", iso_time_now());
-  w.set_text("invocation", prov.invocation);
-  w.set_text("run_uuid", random_hex(16));
-  w.set_real("load_start", load_average());
+  r.static_name = !execution.partitions_statically()   ? ""
+                  : !spec.balancer.static_name.empty() ? spec.balancer.static_name
+                  : scheduled                          ? ""
+                                                       : "block";
+  r.dynamic = spec.balancer.dynamic_name;
+  r.schedule = spec.balancer.schedule_name;
+  r.sweep = spec.sweep_label;
+  r.mode = spec.mode;
+  r.executor = execution.name();
+  r.topology = std::string(topology_name(spec.topology));
+  r.processors = spec.processors;
+  r.speeds = per_processor_text(spec.speeds, spec.processors, 1.0);
+  r.external_load_max = per_processor_text(spec.external_load.max, spec.processors, 0.0);
+  r.modules = execution.modules();
+  r.steps = spec.steps;
+  r.warmup = spec.warmup;
+  r.repetition = repetition;
+  r.verified = 0;
+  r.simulated = simulated ? 1 : 0;  // nothing to verify when 1
+  r.interrupted = 0;                // 1 only when an interrupt ends the run (run_command.cpp)
+  r.config_yaml = spec.resolved_yaml;
+  r.git_sha = prov.git_sha;
+  r.compiler = prov.compiler;
+  r.flags = prov.flags;
+  r.host = prov.host;
+  r.cpu_model = prov.cpu_model;
+  r.omp_env = prov.omp_env;
+  r.hdf5_version = prov.hdf5_version;
+  r.openblas = prov.openblas;
+  r.cores = prov.cores;
+  r.hardware_threads = prov.hardware_threads;
+  r.available_processors = prov.available;
+  r.oversubscribed = oversubscribed ? 1 : 0;
+  r.started = iso_time_now();
+  r.invocation = prov.invocation;
+  r.run_uuid = random_hex(16);
+  r.load_start = load_average();
+  return r;
 }
 
-void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x) {
-  w.set_real("makespan_total", s.makespan);
-  w.set_real("wall_total", s.wall);
-  w.set_real("ideal_total", s.ideal);
-  w.set_real("largest_module_total", s.largest_module);
-  if (!std::isnan(s.replayed_makespan)) w.set_real("replayed_makespan_total", s.replayed_makespan);
-  w.set_real("efficiency", s.efficiency());
-  w.set_real("imbalance", s.imbalance);
-  w.set_real("balance_total", s.balance);
-  w.set_int("migrations_total", s.migrations);
-  w.set_int("bytes_moved_total", s.bytes_moved);
-  w.set_real("initial_partition_seconds", x.initial_partition_seconds);
-  w.set_real("archive_seconds", x.record_seconds);
-  w.set_real("run_wall", x.run_wall);
-}
-
-void write_run_outcome(RunWriter& w, const RunOutcome& out) {
+// The whole-run figures, the verification and the status of a run that ended.
+void add_run_outcome(RunRecord& r, const RunOutcome& out, const ExecutionResult& x) {
+  const RunSummary& s = out.summary;
+  r.makespan_total = s.makespan;
+  r.wall_total = s.wall;
+  r.ideal_total = s.ideal;
+  r.largest_module_total = s.largest_module;
+  r.replayed_makespan_total = s.replayed_makespan;
+  r.efficiency = s.efficiency();
+  r.imbalance = s.imbalance;
+  r.balance_total = s.balance;
+  r.migrations_total = s.migrations;
+  r.bytes_moved_total = s.bytes_moved;
+  r.initial_partition_seconds = x.initial_partition_seconds;
+  r.results_seconds = x.record_seconds;
+  r.run_wall = x.run_wall;
+  if (x.levels >= 0) r.steps = x.levels;
+  r.tasks_total = x.tasks_total;
+  r.max_distance = x.max_distance;
+  r.ranks = x.ranks;
   const Verification& v = out.verification;
-  w.set_int("verified", v.passed && !v.simulated ? 1 : 0);
-  w.set_text("verification", v.detail);
-  w.set_real("verification_error", v.error);
-  w.set_real("verification_tolerance", v.tolerance);
-  w.set_real("checksum", v.checksum);
-  w.set_real("reference_checksum", v.reference_checksum);
-  for (const auto& a : out.attributes) w.set_real(a.name, a.value);
-  w.set_text("finished", iso_time_now());
-  w.set_real("load_end", load_average());
-  w.set_text("status", v.passed ? "complete" : "failed");
-  w.end();
+  r.verified = v.passed && !v.simulated ? 1 : 0;
+  r.verification = v.detail;
+  r.verification_error = v.error;
+  r.verification_tolerance = v.tolerance;
+  r.checksum = v.checksum;
+  r.reference_checksum = v.reference_checksum;
+  r.finished = iso_time_now();
+  r.load_end = load_average();
+  r.status = v.passed ? "complete" : "failed";
 }
 
-void write_run_failure(RunWriter& w, const std::string& error) noexcept {
-  try {
-    w.set_text("status", "failed");
-    w.set_text("error", error);
-    w.set_text("finished", iso_time_now());
-    w.set_real("load_end", load_average());
-    w.end();
-  } catch (const std::exception&) {
-  }
+void add_run_failure(RunRecord& r, const std::string& error) {
+  r.status = "failed";
+  r.error = error;
+  r.finished = iso_time_now();
+  r.load_end = load_average();
 }
-
-namespace {
 
 // What the executor measured of its steps' work (run_costs.h); an executor that measures none
 // (the asynchronous one) counts its recorded steps' busy time.
@@ -156,11 +154,11 @@ void expect_references(ReferenceCache& references, const RunSpec& spec) {
     for (const RunSpec& extra : r->extra_references(spec)) references.expect(extra);
 }
 
-RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archive,
+RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* results,
                        const Provenance& provenance, ReferenceCache* references,
                        const std::vector<WorkloadAttribute>& figures) {
   if (const EntryRunner* r = entry_runner(spec))
-    return r->run(spec, repetition, archive, provenance, references);
+    return r->run(spec, repetition, results, provenance, references);
   RunOutcome out;
   out.spec = &spec;
   out.repetition = repetition;
@@ -171,27 +169,25 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
     const WorkloadInfo* info = find_workload_kind(spec.workload);
     if (!info) throw std::invalid_argument("unknown workload " + spec.workload);
     const ExecutorInfo& executor = executor_of(spec);
-    // A replayed run records its module costs for the replay, archived or not.
+    // A replayed run records its module costs for the replay, written to results or not.
     const bool replayed = gets_modelled_replay(spec, executor.name);
     std::optional<RunSpec> detailed;
     if (replayed && !spec.module_detail) detailed = spec, detailed->module_detail = true;
     const std::unique_ptr<Execution> execution = executor.make(detailed ? *detailed : spec, *info);
-    out.oversubscribed = runs_oversubscribed(spec, provenance);
+    const bool oversubscribed = runs_oversubscribed(spec, provenance);
     lap(costs.setup);
-    if (archive) {
+    out.record =
+        run_header(spec, repetition, *execution, provenance, oversubscribed, executor.simulates);
+    if (results) {
       // A level workload's module count changes every level: no per-module datasets.
       RunLayout layout{execution->metric_names(), spec.processors,
                        std::max(execution->modules(), 1),
                        spec.module_detail && execution->modules() > 0, execution->phases()};
-      writer = archive->begin_run(layout);
+      writer = results->begin_run(layout);
       out.run_id = writer->id();
-      write_run_header(*writer, spec, repetition, execution->modules(), provenance,
-                       out.oversubscribed, execution->name());
-      writer->set_int("simulated", executor.simulates ? 1 : 0);  // nothing to verify when 1
-      execution->write_header(*writer);
-      writer->mark_in_flight();
-      lap(costs.archive);
+      writer->write_header(out.record);
     }
+    lap(costs.results);
     SummarySink sink(writer.get(), spec.speeds);
     std::optional<ReplayCapture> capture;
     if (replayed) capture.emplace(sink, spec, execution->modules(), execution->phases());
@@ -203,30 +199,31 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archiv
       lap(costs.replay);
     }
     costs.record = x.record_seconds;
-    out.run_wall = x.run_wall;
     const int steps = execution->reference_steps(x);
     const auto compute = [&] { return execution->reference(steps); };
     const std::shared_ptr<const SerialReference> reference =
         references ? references->take(spec, steps, compute) : compute();
     lap(costs.reference);
     out.verification = execution->verify(x, *reference);
-    out.attributes = execution->attributes();
-    out.attributes.insert(out.attributes.end(), figures.begin(), figures.end());
+    for (const auto& list : {execution->attributes(), figures})
+      for (const WorkloadAttribute& a : list) out.record.figures.push_back({a.name, a.value});
     lap(costs.verify);
     add_step_work(costs, x, out);
-    if (writer) {
-      write_run_summary(*writer, out.summary, x);
-      execution->write_result(*writer);
-      write_run_outcome(*writer, out);
-      lap(costs.archive);
-    }
+    add_run_outcome(out.record, out, x);
+    if (writer) writer->end(out.record);
+    lap(costs.results);
   } catch (const std::exception& e) {
     out.error = e.what();
-    if (writer) write_run_failure(*writer, out.error);
+    add_run_failure(out.record, out.error);
+    try {
+      if (writer) writer->end(out.record);
+    } catch (const std::exception&) {
+      // The run's own error wins.
+    }
   }
-  // Handing the run to the result writer may write a part: archive CPU, not "rest".
+  // Handing the run to the result writer may write a part: results CPU, not "rest".
   writer.reset();
-  lap(costs.archive);
+  lap(costs.results);
   return out;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Runs one RunSpec end to end: workload -> static balancer -> steps on threads (with the dynamic
-// balancer between them) -> verification -> archive.
+// balancer between them) -> verification -> its row and records in a result set.
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,13 +18,13 @@ namespace lbb {
 struct RunOutcome {
   const RunSpec* spec = nullptr;
   int repetition = 0;
-  std::string run_id;  // empty when not archived
+  std::string run_id;  // empty when not written to a result set
   RunSummary summary;
   Verification verification;
-  bool oversubscribed = false;
-  double run_wall = 0;
-  std::string error;                          // non-empty when the run failed before verification
-  std::vector<WorkloadAttribute> attributes;  // the workload's (e.g. tree node counts)
+  std::string error;  // non-empty when the run failed before verification
+  // Its row of the runs table, written or not: with the workload's, executor's and balancers'
+  // figures (e.g. tree node counts).
+  RunRecord record;
   RunCosts costs;
   bool ok() const { return error.empty() && verification.passed; }
 };
@@ -51,24 +51,12 @@ void register_entry_runner(EntryRunner runner);
 // entry runner takes.
 void expect_references(ReferenceCache& references, const RunSpec& spec);
 
-// Never throws for a failure of the run itself: the outcome says what happened, and an
-// archived run is marked "failed" with the reason. The run is verified against the reference
-// `references` holds for its problem (computed there once), or one computed for it alone.
-// `figures` are archived as run attributes beside the workload's and the balancers'.
-RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* archive,
+// Never throws for a failure of the run itself: the outcome says what happened, and its record
+// (written to `results` when given) is marked "failed" with the reason. The run is verified against
+// the reference `references` holds for its problem (computed there once), or one computed for it
+// alone. `figures` join the record's figures beside the workload's and the balancers'.
+RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* results,
                        const Provenance& provenance, ReferenceCache* references = nullptr,
                        const std::vector<WorkloadAttribute>& figures = {});
-
-struct ExecutionResult;
-// A run's header attributes and whole-run figures.
-void write_run_header(RunWriter& w, const RunSpec& spec, int repetition, int modules,
-                      const Provenance& prov, bool oversubscribed, const std::string& executor);
-void write_run_summary(RunWriter& w, const RunSummary& s, const ExecutionResult& x);
-// Verification, the workload's attributes and the final status of a finished run: its end
-// (RunWriter::end: its records join the result writer's next part).
-void write_run_outcome(RunWriter& w, const RunOutcome& out);
-// Marks a run that stopped with an error as failed and ends it; never throws (the run's own
-// error wins).
-void write_run_failure(RunWriter& w, const std::string& error) noexcept;
 
 }  // namespace lbb

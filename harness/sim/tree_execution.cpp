@@ -34,6 +34,9 @@ class TreeExecution final : public Execution {
     x.migrations = static_cast<std::int64_t>(sim_.moved);
     x.record_seconds = sim_.record_seconds;
     x.record_build_seconds = sim_.record_build_seconds;
+    x.levels = sim_.generations;
+    x.tasks_total = static_cast<std::int64_t>(sim_.tasks);
+    x.max_distance = sim_.max_distance;
     return x;
   }
   int reference_steps(const ExecutionResult&) const override { return 0; }
@@ -58,14 +61,7 @@ class TreeExecution final : public Execution {
             {"restarts", static_cast<double>(sim_.restarts)},
             {"children_per_task", sim_.parents > 0 ? sim_.children / sim_.parents : 0.0}};
   }
-  void write_header(RunWriter& w) const override {
-    w.set_text("static", "");  // tasks start on their parent's processor
-  }
-  void write_result(RunWriter& w) const override {
-    w.set_int("steps", sim_.generations);
-    w.set_int("tasks_total", static_cast<std::int64_t>(sim_.tasks));
-    w.set_int("max_distance", sim_.max_distance);
-  }
+  bool partitions_statically() const override { return false; }
 
  private:
   TreeParams tree_;

@@ -1,5 +1,5 @@
 """lbbench convert ARCHIVE DIR: an archive of schema version 2 or 3 (one HDF5 file) as one part of
-the result set DIR (schema version 4), named <archive's name>.converted.0000.h5. Runs that never
+the result set DIR (schema version 5), named <archive's name>.converted.0000.h5. Runs that never
 ended (status partial) are left out, as a result set holds only ended runs. Tables, columns,
 units and meanings come from `lbbench schema`, the table the C++ writer and reader use too.
 """
@@ -14,7 +14,7 @@ import h5py
 import numpy as np
 
 from . import legacy_archive as legacy
-from .results import SEAL_BYTES, seal
+from .results import RENAMED, SEAL_BYTES, VERSION, seal
 
 EXIT_FAILURE, EXIT_BAD_INPUT = 1, 2
 ENDED = ("complete", "failed")
@@ -36,12 +36,13 @@ class Schema:
         try:
             out = subprocess.run([lbbench, "schema"], capture_output=True, text=True, check=True)
             doc = json.loads(out.stdout)
-            if (doc.get("schema"), doc.get("schema_version")) == ("lbbench-results", 4):
+            if (doc.get("schema"), doc.get("schema_version")) == ("lbbench-results", VERSION):
                 self.tables = {t["name"]: (t["meaning"], t["columns"]) for t in doc["tables"]}
                 return
         except (OSError, subprocess.CalledProcessError, ValueError, KeyError, TypeError) as e:
             raise RuntimeError(f"`{lbbench} schema` failed ({e})") from e
-        raise RuntimeError(f"`{lbbench} schema` does not describe result sets of schema version 4")
+        raise RuntimeError(f"`{lbbench} schema` does not describe result sets of schema version "
+                           f"{VERSION}")
 
     @functools.cache
     def column(self, table, name):
@@ -120,7 +121,9 @@ def run_id(run):
 
 
 def _run_row(run):
-    return {k: [v] for k, v in run.attrs.items() if k not in DROPPED} | {"run": [run_id(run)]}
+    renamed = RENAMED[4]  # an archive's names are version 4's
+    return {renamed.get(k, k): [v] for k, v in run.attrs.items() if k not in DROPPED} | \
+        {"run": [run_id(run)]}
 
 
 def _step_rows(run, tables):
@@ -228,7 +231,7 @@ def write_part(directory, name, tables):
     try:
         with h5py.File(temp, "w-", libver=("v110", "v110"), userblock_size=SEAL_BYTES) as f:
             _text_attribute(f, "schema", "lbbench-results")
-            f.attrs.create("schema_version", np.int64(4), dtype=np.int64)
+            f.attrs.create("schema_version", np.int64(VERSION), dtype=np.int64)
             for table in tables.values():
                 _write_table(f, table)
         seal(temp)
@@ -288,7 +291,7 @@ def convert(args):
         return EXIT_BAD_INPUT
     for table in tables.values():
         if table.dropped:
-            print(f"lbbench convert: note: {table.name}: no column in schema version 4 for "
+            print(f"lbbench convert: note: {table.name}: no column in schema version {VERSION} for "
                   f"{', '.join(sorted(table.dropped))}: left out", file=sys.stderr)
     left_out = ", ".join(f"{n} {s or 'without status'}" for s, n in sorted(skipped.items()))
     print(f"convert: {target}: {tables['runs'].rows()} runs, {tables['steps'].rows()} steps, "

@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 import h5py
 import pandas as pd
 
-SCHEMA, VERSION = "lbbench-results", 4
+SCHEMA, VERSION = "lbbench-results", 5
+# The versions read, and each older one's runs columns under their names since.
+VERSIONS = (4, 5)
+RENAMED = {4: {"archive_seconds": "results_seconds"}}
 # Each table's key columns, with the kinds they must have ("S": fixed-length text).
 KEYS = {"runs": {"run": "S"}, "steps": {"run": "S", "step": "iu"},
         "procs": {"run": "S", "step": "iu", "proc": "iu"},
@@ -96,12 +99,15 @@ def _table(group, keys, budget):
 def read_part(path):
     """{table: DataFrame} of one part; raises PartError (or h5py's own) when it is not one."""
     with h5py.File(path, "r") as f:
-        if _attribute(f, "schema", "S") != SCHEMA or \
-                _attribute(f, "schema_version", "iu") != VERSION:
-            raise PartError(f"not an {SCHEMA} part of schema version {VERSION}")
+        version = _attribute(f, "schema_version", "iu") if _attribute(f, "schema", "S") == SCHEMA \
+            else None
+        if version not in VERSIONS:
+            raise PartError(f"not an {SCHEMA} part of schema version {VERSIONS[0]} to {VERSION}")
         budget = [DEFLATE_RATIO * os.path.getsize(path) + (1 << 20)]
-        return {table: _table(_member(f, table, h5py.Group), keys, budget)
-                for table, keys in KEYS.items()}
+        tables = {table: _table(_member(f, table, h5py.Group), keys, budget)
+                  for table, keys in KEYS.items()}
+        tables["runs"] = tables["runs"].rename(columns=RENAMED.get(version, {}))
+        return tables
 
 
 def _why(error):

@@ -72,7 +72,7 @@ def read_table(part, name):
 def check():
     with h5py.File(archive_path, "r") as f, h5py.File(part_path, "r") as part:
         assert part.attrs["schema"].decode() == "lbbench-results"
-        assert part.attrs["schema_version"] == 4 and part.attrs["schema_version"].dtype == np.int64
+        assert part.attrs["schema_version"] == 5 and part.attrs["schema_version"].dtype == np.int64
         runs, steps, procs, modules, invocations = (read_table(part, t) for t in (
             "runs", "steps", "procs", "modules", "invocations"))
         old = old_runs(f)

@@ -8,9 +8,9 @@ lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
 py=/usr/bin/python3
 "$lbbench" schema > "$tmp/schema.json"
-if ! $py -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])).get("schema_version") != 4)' \
+if ! $py -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])).get("schema_version") != 5)' \
     "$tmp/schema.json" 2> /dev/null; then
-  echo "skip: \`lbbench schema\` does not print the result-set schema (version 4) yet"
+  echo "skip: \`lbbench schema\` does not print the result-set schema (version 5) yet"
   exit 77
 fi
 for name in v3_smoke v3_trfd_modules v2_groups v3_mixed; do
@@ -28,10 +28,10 @@ $py - "$tmp/utf8.h5" <<'PY'
 import h5py, sys
 run = h5py.File(sys.argv[1], "r+")["runs/run-00001-block"]
 run.attrs["name"] = "Zaki–Li ß ∑"
-run.attrs["retired"] = "a text attribute no schema-4 column takes"
+run.attrs["retired"] = "a text attribute no schema-5 column takes"
 PY
 "$lbbench" convert "$tmp/utf8.h5" "$tmp/utf8" > /dev/null 2> "$tmp/err.txt"
-grep -q "note: runs: no column in schema version 4 for retired: left out" "$tmp/err.txt"
+grep -q "note: runs: no column in schema version 5 for retired: left out" "$tmp/err.txt"
 $py - "$tmp/utf8/utf8.converted.0000.h5" <<'PY'
 import h5py, sys
 names = sorted(h5py.File(sys.argv[1])["runs/name"].asstr()[:])
