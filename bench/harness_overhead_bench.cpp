@@ -143,13 +143,15 @@ void BM_HarnessOverhead(benchmark::State& state) {
   auto pick = [&](const StepCost& c) { return cpu_basis ? c.cpu : c.wall; };
   EmptyWorkload w(M);
   std::vector<std::vector<std::byte>> states(M, std::vector<std::byte>(64));
-  double bare = 0, harness = 0, barrier = 0, cpu_per_module = 0;
+  double bare = 0, harness = 0, barrier = 0, cpu_per_module = 0, bare_cpu = 0, harness_cpu = 0;
   for (auto _ : state) {
     const StepCost b = bare_loop(w, states, P, steps), h = harness_loop(w, P, steps);
     bare = pick(b);
     harness = pick(h);
     barrier = pick(barrier_only(P, steps));
     cpu_per_module = (h.cpu - b.cpu) / M;  // every thread's CPU time over every module
+    bare_cpu = b.cpu;
+    harness_cpu = h.cpu;
     state.SetIterationTime(harness * steps);
   }
   const double per_proc = static_cast<double>(M) / P;
@@ -157,6 +159,10 @@ void BM_HarnessOverhead(benchmark::State& state) {
   state.counters["bare_us_per_step"] = bare * 1e6;
   state.counters["harness_us_per_step"] = harness * 1e6;
   state.counters["barrier_us"] = barrier * 1e6;
+  // The whole step on the process CPU clock, every thread's waits included: what a step costs
+  // the host, beside Task Bench's CPU per task (docs/evidence/metg-2026-12-02.md).
+  state.counters["bare_cpu_us_per_step"] = bare_cpu * 1e6;
+  state.counters["harness_cpu_us_per_step"] = harness_cpu * 1e6;
   // The goals' ratios: the harness's time per step over the bare loop's, in bare barriers (at
   // most 2 at P = 2), and per module a processor runs (at most 100 ns on real cores).
   state.counters["overhead_step_in_barriers"] = (harness - bare) / barrier;

@@ -10,6 +10,7 @@
 #include "harness/exec/emulated_run.h"
 #include "harness/exec/step_protocol.h"
 #include "harness/exec/team.h"
+#include "harness/exec/wait_policy.h"
 
 namespace lbb {
 
@@ -312,6 +313,7 @@ const GroupDecision* ThreadMachine::group_decision(int p, int s, int ph, int rou
     if (published.compare_exchange_strong(first, &mine, std::memory_order_acq_rel,
                                           std::memory_order_acquire)) {
       published.notify_all();
+      if (wait_policy() == WaitPolicy::kPassive) group.decided.bump_and_wake();
       applied = &mine;
     } else {
       applied = first;  // the others must equal it
@@ -320,6 +322,16 @@ const GroupDecision* ThreadMachine::group_decision(int p, int s, int ph, int rou
             "redundant decisions of one group differ (decide is not deterministic)")));
     }
     t.balance += mine.cpu;
+  } else if (wait_policy() == WaitPolicy::kPassive) {
+    // The group's sleep word, which sleeps at once where libstdc++'s wait spins and yields
+    // first. A decision published after the load of `seen` bumps the word after it: either the
+    // load of `published` sees it or wait_while returns.
+    for (;;) {
+      const unsigned seen = group.decided.load();
+      if ((applied = published.load(std::memory_order_acquire))) break;
+      group.decided.wait_while(seen);
+    }
+    t.balance += applied->cpu;
   } else {
     // libstdc++'s atomic wait, not a SleepWord (sleep_word.h): a wait once a group synchronises,
     // and moving it cost every bsp step 0.12 bare barriers at P = 2 (code layout, issue 16).

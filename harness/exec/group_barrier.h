@@ -12,6 +12,7 @@
 #endif
 
 #include "harness/exec/sleep_word.h"
+#include "harness/exec/wait_policy.h"
 
 namespace lbb {
 
@@ -27,11 +28,19 @@ class alignas(64) GroupBarrier {
   // own core to another process, which libgomp's own barrier does for up to 300,000 rounds.
   static constexpr int kSpinOnOwnCores = 1 << 11;
 
+  // The spin of a barrier whose threads each have a core (or not) under `policy`: none where
+  // they outnumber the cores or the policy is passive (wait_policy.h), which asks for a sleep at
+  // once whatever the cores.
+  static constexpr int spin_for(WaitPolicy policy, bool outnumbers_cores) {
+    return policy == WaitPolicy::kPassive || outnumbers_cores ? 0 : kSpinOnOwnCores;
+  }
+
   explicit GroupBarrier(int size, int spin = 0) : size_(size), spin_(spin) {}
   GroupBarrier(const GroupBarrier&) = delete;
   GroupBarrier& operator=(const GroupBarrier&) = delete;
 
   int size() const { return size_; }
+  int spin() const { return spin_; }
 
   // Returns once all `size` threads have called it for this round. Writes made before the call
   // by any of them are visible to all of them after it.

@@ -15,6 +15,7 @@
 #include "harness/base/module_store.h"
 #include "harness/exec/group_barrier.h"
 #include "harness/exec/load_view_builder.h"
+#include "harness/exec/sleep_word.h"
 
 namespace lbb {
 
@@ -38,6 +39,9 @@ struct SyncGroup {
   // Per round parity: the one result the group applies. The group's first processor clears the
   // slot of round r + 1 after round r's barrier, when every member is done with round r - 1.
   std::atomic<const GroupDecision*> published[2] = {nullptr, nullptr};
+  // Bumped after each publication under OMP_WAIT_POLICY=passive, which its members sleep on
+  // (wait_policy.h); the other policies wait on `published` itself.
+  SleepWord decided;
 
   void reset() {
     stop.store(0, std::memory_order_relaxed);

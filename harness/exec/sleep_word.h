@@ -5,7 +5,8 @@
 // wait of its own, since libstdc++'s C++20 atomic wait yields four times first, each a context
 // switch once threads outnumber cores. Measured on 2 cores with the team's barrier (issue 16): 0, 2
 // and 4 yields took configs/default.yaml's harness 0.38-0.51, 0.40-0.49 and 0.49-0.57 s of CPU, and
-// an empty step at P = 8 (BM_HarnessOverhead) 45-50, 20-23 and 23 us.
+// an empty step at P = 8 (BM_HarnessOverhead) 45-50, 20-23 and 23 us. Under OMP_WAIT_POLICY=passive
+// it sleeps at once (wait_policy.h): a yield is a spin the kernel schedules.
 #include <atomic>
 #include <climits>
 #include <thread>
@@ -15,10 +16,20 @@
 #include <unistd.h>
 #endif
 
+#include "harness/exec/wait_policy.h"
+
 namespace lbb {
 
 class SleepWord {
  public:
+  // Yields before the kernel sleep under `policy`.
+  static constexpr int yields_for(WaitPolicy policy) {
+    return policy == WaitPolicy::kPassive ? 0 : kYields;
+  }
+
+  SleepWord() : yields_(yields_for(wait_policy())) {}
+  int yields() const { return yields_; }
+
   unsigned load() const { return word_.load(std::memory_order_acquire); }
 
   // Adds one, which releases what this thread wrote before, and wakes every sleeper.
@@ -32,7 +43,7 @@ class SleepWord {
   // before it reads the sleepers (both sequentially consistent): either the sleeper sees the new
   // count or the bump sees the sleeper and wakes it. Out of line: spinning callers stay short.
   [[gnu::noinline]] void wait_while(unsigned seen) {
-    for (int i = 0; i < kYields; ++i) {
+    for (int i = 0; i < yields_; ++i) {
       if (load() != seen) return;
       std::this_thread::yield();
     }
@@ -66,6 +77,7 @@ class SleepWord {
 
   std::atomic<unsigned> word_{0};
   std::atomic<int> sleepers_{0};  // threads in wait_while's kernel sleep
+  const int yields_;
 };
 
 }  // namespace lbb

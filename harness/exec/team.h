@@ -13,6 +13,7 @@
 
 #include "harness/base/platform_emulation.h"
 #include "harness/exec/group_barrier.h"
+#include "harness/exec/wait_policy.h"
 #include "kernels/blas_threads.h"
 
 namespace lbb {
@@ -27,11 +28,13 @@ inline std::optional<std::string> team_size_error(int processors) {
 
 class Team {
  public:
-  // The team's own barrier spins before it sleeps only where every thread has a core.
+  // The team's own barrier spins before it sleeps only where every thread has a core and
+  // OMP_WAIT_POLICY is not passive.
   Team(int processors, const PlatformEmulation& emulation)
       : processors_(processors),
         outnumbers_cores_(processors > omp_get_num_procs()),
-        barrier_(std::max(processors, 1), outnumbers_cores_ ? 0 : GroupBarrier::kSpinOnOwnCores) {
+        barrier_(std::max(processors, 1),
+                 GroupBarrier::spin_for(wait_policy(), outnumbers_cores_)) {
     if (processors < 1) throw std::invalid_argument("a team needs at least one processor");
     kernels::use_one_blas_thread();  // the team is the parallelism: no BLAS threads under it
     if (emulation.active()) busy_work_rate();  // calibrate before the first timed step
@@ -41,6 +44,8 @@ class Team {
   // Threads outnumber cores: a thread's own team takes its core, so its work is timed by the
   // thread CPU clock, never the wall clock (clock.h).
   bool outnumbers_cores() const { return outnumbers_cores_; }
+  // Pauses its barrier spins before a waiting thread sleeps.
+  int barrier_spin() const { return barrier_.spin(); }
 
   // Runs body(p) on thread p of a team of size() threads, then rethrows the first error kept.
   template <class Body>
