@@ -194,7 +194,7 @@ TEST(ConfigInput, NameIsOnePlainFileName) {
   // name: ../../escape with no output: wrote results/../../escape.h5.
   EXPECT_EQ(config_error_of(std::string(kHead) + "name: ../../escape\n"),
             "FILE:4:7: name '../../escape' is not a plain file name (no '/', not '.' or '..'): "
-            "the archive is results/<name>.h5 unless output: says otherwise");
+            "the result set is results/<name> unless output: says otherwise");
   EXPECT_NE(config_error_of(std::string(kHead) + "name: ..\n").find("not a plain file name"),
             std::string::npos);
   EXPECT_EQ(config_error_of(std::string(kHead) + "name: \"a\\eb\"\n"),

@@ -86,7 +86,7 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
   const Simulated sim = run_config(
       "name: sim\n" + workload +
       "execution: { steps: 12, module_detail: true, executor: simulate, sim_async: true, "
-      "replay_archive: '" +
+      "replay_set: '" +
       path + "' }\nbalancers: [ { static: binary_dissection } ]\n");
   double real_utilization = -1;
   for (const auto& a : measured.attributes)

@@ -49,7 +49,7 @@ std::vector<ReplayedRun> run_and_replay(const Config& config, const std::string&
       if (!out.ok()) ADD_FAILURE() << out.error;
     }
   }
-  return replay_archive(ResultReader(archive_path), SimSettings{});
+  return replay_complete_runs(ResultReader(archive_path), SimSettings{});
 }
 
 double sum(const std::vector<double>& v) {
@@ -222,7 +222,7 @@ TEST(Simulate, SimKeysAreTypedRunSpecFields) {
   const Config config = load_config_text(
       synthetic("modules: 8", "processors: 2",
                 "sim_latency: [0, 2e-4], sim_bandwidth: 1e9, sim_decision: modelled, "
-                "sim_decision_seconds: 3e-3, sim_contention: 0.25, replay_archive: a.h5, "
+                "sim_decision_seconds: 3e-3, sim_contention: 0.25, replay_set: a.h5, "
                 "replay_run: r1",
                 "dynamic: diffusion"),
       "t.yaml");
@@ -234,7 +234,7 @@ TEST(Simulate, SimKeysAreTypedRunSpecFields) {
   EXPECT_FALSE(a.measured_decisions);
   EXPECT_EQ(a.decision_seconds, 3e-3);
   EXPECT_EQ(a.contention, 0.25);
-  EXPECT_EQ(a.replay_archive, "a.h5");
+  EXPECT_EQ(a.replay_set, "a.h5");
   EXPECT_EQ(a.replay_run, "r1");
   const Config defaults = load_config_text(
       synthetic("modules: 8", "processors: 2", "steps: 2", "dynamic: diffusion"), "t.yaml");

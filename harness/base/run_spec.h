@@ -54,7 +54,7 @@ struct RunSpec {
   SimSettings sim;                // the simulate executor's execution.sim_* and replay_* keys
   BalancerChoice balancer;
   std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"
-  std::string resolved_yaml;  // the run's fully resolved config, archived with it
+  std::string resolved_yaml;  // the run's fully resolved config, recorded with it
 };
 
 }  // namespace lbb

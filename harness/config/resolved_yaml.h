@@ -1,5 +1,5 @@
 #pragma once
-// The resolved YAML archived with each run: the run's complete config, every default filled in,
+// The resolved YAML recorded with each run: the run's complete config, every default filled in,
 // printed from the parameter specs (harness/config/config_keys.h and the registries' specs).
 #include <string>
 
