@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "harness/base/clock.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/run/executor_registry.h"
 #include "harness/sim/scale_sim.h"
 

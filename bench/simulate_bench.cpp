@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb {

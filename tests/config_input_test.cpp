@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "config_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/config/yaml_reader.h"
 #include "test_support.h"
 #include "workloads/workload.h"

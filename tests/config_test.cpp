@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "config_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "test_support.h"
 
 namespace lbb {

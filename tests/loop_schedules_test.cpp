@@ -11,7 +11,7 @@
 #include "config_test_support.h"
 #include "executor_test_support.h"
 #include "harness/base/schedule.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/run/executor_registry.h"
 #include "harness/sim/schedule_model.h"
 

@@ -11,7 +11,7 @@
 #include "harness/analysis/comparison_table.h"
 #include "harness/analysis/replay.h"
 #include "harness/analysis/result_set.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/results/result_reader.h"
 #include "harness/run/modelled_replay.h"
 #include "harness/run/provenance.h"

@@ -10,7 +10,7 @@
 
 #include "executor_test_support.h"
 #include "harness/analysis/replay.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/run/provenance.h"
 #include "harness/run/runner.h"
 #include "harness/sim/simulate_executor.h"

@@ -10,7 +10,7 @@
 #include "core/assignment.h"
 #include "core/module_graph.h"
 #include "executor_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb {

@@ -12,7 +12,7 @@
 
 #include "balancers/async/predictive.h"
 #include "executor_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/async_run.h"
 #include "harness/results/result_reader.h"
 #include "harness/run/executor_registry.h"

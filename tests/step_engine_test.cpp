@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "harness/base/clock.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/level_executor.h"
 #include "harness/exec/step_recorder.h"
 #include "harness/run/executor_registry.h"

@@ -7,7 +7,7 @@
 #include <memory>
 #include <sstream>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/execution.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/sim/cost_stream.h"

@@ -1,5 +1,5 @@
 #pragma once
-// One concrete run, as a config expands into them (harness/config/run_spec.h): a plain record
+// One concrete run, as a config expands into them (harness/config/config_loader.h): a plain record
 // every layer of the harness reads, from the engine up.
 #include <string>
 #include <vector>

@@ -24,7 +24,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
 #include "harness/cli/run_progress.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/thread_probe.h"
 #include "harness/mpi/mpi_session.h"
 #include "harness/papers/auto_choice.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/params.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 
 namespace lbb {
 

@@ -3,7 +3,7 @@
 // printed from the parameter specs (harness/config/config_keys.h and the registries' specs).
 #include <string>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 
 namespace lbb {
 

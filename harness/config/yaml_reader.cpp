@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/text.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 
 namespace lbb {
 

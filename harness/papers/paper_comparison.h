@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/results/result_reader.h"
 
 namespace lbb {

@@ -1,6 +1,7 @@
 #pragma once
-// A config file expands (sweeps x repetitions aside) into RunSpecs (harness/base/run_spec.h):
-// one concrete run each.
+// A config as loaded (Config: its name, output, runs and expectations) and its loader: the file
+// expands (sweeps x repetitions aside) into RunSpecs (harness/base/run_spec.h), one concrete run
+// each.
 #include <stdexcept>
 #include <string>
 #include <vector>
