@@ -5,6 +5,7 @@
 #include "config_test_support.h"
 #include "harness/config/config_loader.h"
 #include "harness/config/yaml_reader.h"
+#include "harness/formats/trace_workload.h"
 #include "test_support.h"
 #include "workloads/workload.h"
 
@@ -20,7 +21,7 @@ using testing::config_error_of;
 
 double state_estimate(const char* workload, std::initializer_list<const char*> settings,
                       int processors) {
-  const WorkloadInfo& info = *find_workload(workload);
+  const WorkloadInfo& info = *find_workload_kind(workload);
   Params given;
   for (const char* kv : settings) set_param_from_text(info.params, kv, given);
   return info.state_estimate(resolve_params(info.params, given), processors);

@@ -11,6 +11,7 @@
 #include "executor_test_support.h"
 #include "harness/analysis/replay.h"
 #include "harness/config/config_loader.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "harness/run/provenance.h"
 #include "harness/run/runner.h"
@@ -26,7 +27,7 @@ namespace {
 std::vector<StepRecord> simulate(const std::string& yaml) {
   const Config config = load_config_text(yaml, "test.yaml");
   const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload(spec.workload);
+  const WorkloadInfo& info = *find_workload_kind(spec.workload);
   testing::CollectSteps sink;
   choose_executor(spec, info).make(spec, info)->run(sink);
   return sink.records;
@@ -343,7 +344,7 @@ TEST(Simulate, PhasesAreBalancedSeparately) {
                 "steps: 8, sim_decision: modelled", "dynamic: diffusion, min_gain: 0"),
       "t.yaml");
   const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload(spec.workload);
+  const WorkloadInfo& info = *find_workload_kind(spec.workload);
   const ExecutionResult x = choose_executor(spec, info).make(spec, info)->run(sink);
   ASSERT_EQ(sink.records.size(), 8u);
   ASSERT_EQ(x.final_phase_owner.size(), 2u);
@@ -479,7 +480,7 @@ TEST(Simulate, RecordsBuiltAndHandedOverAreTimedApartFromTheModel) {
     SCOPED_TRACE(yaml);
     const Config config = load_config_text(yaml, "test.yaml");
     const RunSpec& spec = config.runs.front();
-    const WorkloadInfo& info = *find_workload(spec.workload);
+    const WorkloadInfo& info = *find_workload_kind(spec.workload);
     CostlySink sink;
     const ExecutionResult x = choose_executor(spec, info).make(spec, info)->run(sink);
     ASSERT_GT(sink.spent, 0);
