@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "balancers/between_steps/unit_balance.h"
+#include "balancers/between_steps/parts/unit_balance.h"
 #include "executor_test_support.h"
 #include "harness/analysis/replay.h"
 #include "harness/config/config_loader.h"
