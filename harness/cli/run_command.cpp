@@ -1,16 +1,8 @@
-#include <pthread.h>
-#include <unistd.h>
-
+// `lbbench run CONFIG`: the command, its options and the invocation's course; its interrupts
+// (interrupt_guard.h), the runs every rank shares under mpirun (rank_selection.h), the notes
+// before the runs (run_notes.h) and the runs' progress (run_progress.h) are beside it.
 #include <CLI/CLI.hpp>
-#include <atomic>
-#include <csignal>
-#include <cstdlib>
-#include <thread>
-
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -22,7 +14,10 @@
 #include "harness/base/clock.h"
 #include "harness/base/process_world.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/interrupt_guard.h"
+#include "harness/cli/rank_selection.h"
 #include "harness/cli/result_options.h"
+#include "harness/cli/run_notes.h"
 #include "harness/cli/run_progress.h"
 #include "harness/config/config_loader.h"
 #include "harness/exec/thread_probe.h"
@@ -91,21 +86,6 @@ Config load_selected(const RunOptions& o) {
   return config;
 }
 
-// Under mpirun every rank runs the runs the leader chose (what its set lacks), by their places in
-// the whole plan.
-std::vector<PlannedRun> leaders_selection(const std::vector<PlannedRun>& chosen,
-                                          const std::vector<PlannedRun>& all) {
-  std::vector<int> places;
-  if (process_world().leader())
-    for (std::size_t i = 0, k = 0; i < all.size() && k < chosen.size(); ++i)
-      if (all[i].spec == chosen[k].spec && all[i].repetition == chosen[k].repetition)
-        places.push_back(static_cast<int>(i)), ++k;
-  share_from_leader(places);
-  std::vector<PlannedRun> out;
-  for (int i : places) out.push_back(all.at(i));
-  return out;
-}
-
 // The runs this invocation executes (all, a slice, or what the result set lacks) and its writer.
 std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
                                       const Provenance& prov, std::unique_ptr<ResultWriter>& writer,
@@ -144,93 +124,6 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
   }
   if (o.resume && process_world().size > 1) plan = leaders_selection(plan, whole);
   return plan;
-}
-
-void warn_oversubscribed(const std::vector<PlannedRun>& plan, const Provenance& prov) {
-  int max_p = 0;  // of the runs whose threads outnumber the cores (simulated ones run none)
-  for (const auto& r : plan)
-    if (runs_oversubscribed(*r.spec, prov)) max_p = std::max(max_p, r.spec->processors);
-  if (max_p == 0) return;
-  std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
-            << " available cores: oversubscribed (recorded as oversubscribed = 1); the table "
-               "ranks by the modelled makespan, which is taken from thread CPU time\n";
-}
-
-// SIGINT and SIGTERM, taken by a thread of their own (blocked in every other thread): the runs
-// that ended are written, the one in flight is written as failed (with the steps it recorded), one
-// line says how to resume, and the process exits 128 + the signal, as a shell expects. Under
-// mpirun a rank that dies has the others sent SIGTERM: the leader's set keeps the run as failed.
-class InterruptGuard {
- public:
-  InterruptGuard(ResultWriter* writer, std::string resume) : writer_(writer), resume_(resume) {
-    sigemptyset(&signals_);
-    sigaddset(&signals_, SIGINT);
-    sigaddset(&signals_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals_, nullptr);  // before the OpenMP threads exist
-    waiter_ = std::thread([this] { wait(); });
-  }
-  ~InterruptGuard() {
-    done_ = true;
-    waiter_.join();
-    pthread_sigmask(SIG_UNBLOCK, &signals_, nullptr);
-  }
-
- private:
-  void wait() {
-    const timespec tick{0, 100'000'000};
-    while (!done_) {
-      const int sig = sigtimedwait(&signals_, nullptr, &tick);
-      if (sig > 0) interrupted(sig);
-    }
-  }
-  [[noreturn]] void interrupted(int sig) {
-    const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
-    std::string note = "lbbench: interrupted (" + name;
-    if (!writer_) {
-      note += "): nothing written (--no-write)";
-    } else {
-      try {
-        const ResultWriter::Exit ended = writer_->finish_before_exit(
-            {{"status", std::string("failed")},
-             {"interrupted", std::int64_t{1}},
-             {"error", "interrupted by " + name +
-                           (process_world().size > 1 ? " (under mpirun: a rank ended, or the job "
-                                                       "was cancelled)"
-                                                     : "")},
-             {"finished", iso_time_now()},
-             {"load_end", load_average()}});
-        note += "): " + std::to_string(ended.runs) + " runs written to " +
-                printable(writer_->path()) +
-                (ended.in_flight ? ", the run in flight among them as failed (interrupted = 1)"
-                                 : " (no run was in flight)") +
-                "; `" + resume_ + "` runs the rest";
-      } catch (const std::exception& e) {
-        note += "): the runs that ended could not be written: " + printable(e.what());
-      }
-    }
-    std::fprintf(stderr, "\n%s\n", note.c_str());
-    std::_Exit(128 + sig);
-  }
-  ResultWriter* writer_;
-  std::string resume_;
-  sigset_t signals_;
-  std::atomic<bool> done_ = false;
-  std::thread waiter_;
-};
-
-// The processors come from the config (platform.processors), never from OMP_NUM_THREADS: a
-// Slurm script that sets it for its allocation would otherwise believe its runs used it.
-void warn_omp_num_threads(const std::vector<PlannedRun>& plan) {
-  const char* env = std::getenv("OMP_NUM_THREADS");
-  if (!env || !*env) return;
-  std::set<int> processors;
-  for (const auto& r : plan) processors.insert(r.spec->processors);
-  if (processors.size() == 1 && std::to_string(*processors.begin()) == env) return;
-  std::string used;
-  for (int p : processors) used += (used.empty() ? "" : ", ") + std::to_string(p);
-  std::cerr << "note: OMP_NUM_THREADS=" << printable(env)
-            << " is not used: each run starts platform.processors threads (here " << used
-            << "); set processors in the config or with --set platform.processors=N\n";
 }
 
 // Under --resume, the runs the result set already holds of the config's configurations: a race
@@ -383,11 +276,7 @@ void add_run_command(CLI::App& app) {
     if (o->resume) o->command += " --resume";
     // MPI's own threads start in MpiSession: they must inherit SIGINT and SIGTERM blocked, so
     // that InterruptGuard's thread takes them (mpirun sends SIGTERM when another rank ends).
-    sigset_t interrupts;
-    sigemptyset(&interrupts);
-    sigaddset(&interrupts, SIGINT);
-    sigaddset(&interrupts, SIGTERM);
-    if (launched_by_mpi()) pthread_sigmask(SIG_BLOCK, &interrupts, nullptr);
+    if (launched_by_mpi()) block_interrupts();
     std::optional<MpiSession> mpi;
     try {
       mpi.emplace();
