@@ -141,7 +141,7 @@ struct BalancerCapabilities {
   bool redundant = false;
 };
 
-class UnitLevelBalancer;  // balancers/between_steps/transfer_plan.h
+class UnitLevelBalancer;  // balancers/between_steps/parts/transfer_plan.h
 
 struct BalancerInfo {
   std::string name;

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "harness/base/clock.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/results/result_reader.h"
 #include "harness/run/provenance.h"
 #include "harness/run/reference_cache.h"

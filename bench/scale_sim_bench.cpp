@@ -18,7 +18,8 @@
 #include <vector>
 
 #include "harness/base/clock.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "harness/sim/scale_sim.h"
 
@@ -149,7 +150,7 @@ void BM_OrdinarySim(benchmark::State& state) {
       " } ]\n";
   const Config config = load_config_text(yaml, "scale.yaml");
   const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload(spec.workload);
+  const WorkloadInfo& info = *find_workload_kind(spec.workload);
   Figures f;
   for (auto _ : state) {
     const double w0 = wall_now(), c0 = process_cpu();

@@ -7,7 +7,8 @@
 
 #include <string>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb {
@@ -39,7 +40,7 @@ void BM_Simulate(benchmark::State& state) {
       "balancers: [ { dynamic: diffusion } ]\n";
   const Config config = load_config_text(yaml, "scale.yaml");
   const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload(spec.workload);
+  const WorkloadInfo& info = *find_workload_kind(spec.workload);
   Totals totals;
   for (auto _ : state) {
     totals = Totals{};

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 
 namespace {
 

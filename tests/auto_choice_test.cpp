@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "balancers/choice/auto.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/results/result_reader.h"
 #include "harness/run/reference_cache.h"
 #include "tests/test_support.h"

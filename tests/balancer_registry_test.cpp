@@ -11,7 +11,7 @@
 #include <string>
 
 #include "balancers/balancer.h"
-#include "balancers/between_steps/transfer_plan.h"
+#include "balancers/between_steps/parts/transfer_plan.h"
 
 namespace lbb {
 namespace {

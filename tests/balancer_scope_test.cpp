@@ -8,8 +8,8 @@
 #include <string>
 
 #include "balancers/balancer.h"
-#include "balancers/between_steps/decision_scope.h"
-#include "balancers/between_steps/transfer_plan.h"
+#include "balancers/between_steps/parts/decision_scope.h"
+#include "balancers/between_steps/parts/transfer_plan.h"
 #include "balancers/load_snapshot.h"
 
 namespace lbb {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "harness/formats/trace_workload.h"
 #include "harness/stats/kendall.h"
 #include "kernels/barnes_hut.h"
 #include "kernels/plummer.h"
@@ -300,7 +301,7 @@ TEST(BarnesHutWorkload, SerialRunVerifiesAndBodiesCrossCells) {
 // The state estimate against one-step runs' peak memory (less the process's 22 MB): 251 MB at
 // 200,000 bodies in 3-D one a module, 152 MB in 3-D on the grid, 263 MB at 400,000 in 2-D.
 TEST(BarnesHutWorkload, StateEstimateCoversMeasuredPeaksAndRefusesTwoToTheTwentySix) {
-  const WorkloadInfo& info = *find_workload("barnes_hut");
+  const WorkloadInfo& info = *find_workload_kind("barnes_hut");
   auto estimate = [&](std::initializer_list<std::string_view> settings) {
     Params given;
     for (auto kv : settings) set_param_from_text(info.params, kv, given);

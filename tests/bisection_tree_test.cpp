@@ -6,9 +6,9 @@
 #include <cmath>
 #include <random>
 
-#include "balancers/between_steps/bisection_tree.h"
 #include "balancers/between_steps/multilevel.h"
-#include "balancers/between_steps/processor_path.h"
+#include "balancers/between_steps/parts/bisection_tree.h"
+#include "balancers/between_steps/parts/processor_path.h"
 
 namespace lbb {
 namespace {

@@ -3,8 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "config_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/config/yaml_reader.h"
+#include "harness/formats/trace_workload.h"
 #include "test_support.h"
 #include "workloads/workload.h"
 
@@ -20,7 +21,7 @@ using testing::config_error_of;
 
 double state_estimate(const char* workload, std::initializer_list<const char*> settings,
                       int processors) {
-  const WorkloadInfo& info = *find_workload(workload);
+  const WorkloadInfo& info = *find_workload_kind(workload);
   Params given;
   for (const char* kv : settings) set_param_from_text(info.params, kv, given);
   return info.state_estimate(resolve_params(info.params, given), processors);
@@ -194,7 +195,7 @@ TEST(ConfigInput, NameIsOnePlainFileName) {
   // name: ../../escape with no output: wrote results/../../escape.h5.
   EXPECT_EQ(config_error_of(std::string(kHead) + "name: ../../escape\n"),
             "FILE:4:7: name '../../escape' is not a plain file name (no '/', not '.' or '..'): "
-            "the archive is results/<name>.h5 unless output: says otherwise");
+            "the result set is results/<name> unless output: says otherwise");
   EXPECT_NE(config_error_of(std::string(kHead) + "name: ..\n").find("not a plain file name"),
             std::string::npos);
   EXPECT_EQ(config_error_of(std::string(kHead) + "name: \"a\\eb\"\n"),

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "config_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "test_support.h"
 
 namespace lbb {
@@ -232,6 +232,35 @@ TEST(Config, BadOverrideNamesTheOverride) {
             "--set platform.processors=lots: processors must be an integer");
   EXPECT_EQ(config_error_of(kGood, {"balancers.7.static=block"}),
             "--set balancers.7.static=block: index 7 is past the list's end");
+}
+
+// execution.replay_archive is replay_set's old name: read for one release, into the new name (the
+// resolved YAML has only it), with a note; both given is refused.
+TEST(Config, RenamedKeyReadUnderItsOldName) {
+  const std::string head = std::string(kGood).substr(0, std::string(kGood).find("execution:"));
+  const std::string tail = "balancers:\n  - { static: block }\n";
+  const Config old =
+      load_config_text(head + "execution: { steps: 3, replay_archive: rec }\n" + tail, "c.yaml");
+  ASSERT_EQ(old.runs.size(), 1u);
+  EXPECT_EQ(old.runs[0].sim.replay_set, "rec");
+  EXPECT_NE(old.runs[0].resolved_yaml.find("replay_set: rec"), std::string::npos);
+  EXPECT_EQ(old.runs[0].resolved_yaml.find("replay_archive"), std::string::npos);
+  ASSERT_EQ(old.deprecated.size(), 1u);
+  EXPECT_EQ(old.deprecated[0],
+            "c.yaml:4:40: execution.replay_archive is deprecated; use execution.replay_set");
+  const Config now =
+      load_config_text(head + "execution: { steps: 3, replay_set: rec }\n" + tail, "c.yaml");
+  EXPECT_EQ(now.runs[0].sim.replay_set, "rec");
+  EXPECT_TRUE(now.deprecated.empty());
+  const Config set = load_config_text(head + "execution: { steps: 3 }\n" + tail, "c.yaml",
+                                      {"execution.replay_archive=rec"});
+  ASSERT_EQ(set.deprecated.size(), 1u);
+  EXPECT_EQ(set.deprecated[0],
+            "--set execution.replay_archive=rec: execution.replay_archive is "
+            "deprecated; use execution.replay_set");
+  EXPECT_THROW(
+      load_config_text(head + "execution: { replay_archive: a, replay_set: b }\n" + tail, "c.yaml"),
+      ConfigError);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "test_support.h"
 
 namespace lbb::testing {

@@ -7,9 +7,9 @@
 #include <random>
 
 #include "balancers/balancer.h"
+#include "balancers/between_steps/parts/unit_balance.h"
+#include "balancers/between_steps/parts/unit_plan_balancer.h"
 #include "balancers/between_steps/redistribution.h"
-#include "balancers/between_steps/unit_balance.h"
-#include "balancers/between_steps/unit_plan_balancer.h"
 #include "balancers/load_snapshot.h"
 #include "balancers/partition/block.h"
 #include "core/assignment.h"

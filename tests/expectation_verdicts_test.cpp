@@ -314,7 +314,7 @@ TEST(ExpectationVerdicts, SimulatedRowsAreOrderedByValue) {
 // Franklin & Govindan 1995 in their setting replay one recording: the order says so.
 TEST(ExpectationVerdicts, AnOrderOfOneRecordingSaysSo) {
   const std::vector<Expectation> rows = {ranked("a", 1, "t"), ranked("b", 2, "t")};
-  const std::string replay = "sim_decision: modelled, replay_archive: results/rec";
+  const std::string replay = "sim_decision: modelled, replay_set: results/rec";
   const auto r =
       judge_expectations(rows, {simulated("a", 0.50, replay), simulated("b", 0.60, replay)});
   EXPECT_EQ(r[0].kind, VerdictKind::kHolds) << r[0].verdict;

@@ -5,9 +5,9 @@
 #include <set>
 
 #include "balancers/balancer.h"
-#include "balancers/between_steps/ideal_loads.h"
+#include "balancers/between_steps/parts/ideal_loads.h"
+#include "balancers/between_steps/parts/unit_balance.h"
 #include "balancers/between_steps/redistribution.h"
-#include "balancers/between_steps/unit_balance.h"
 #include "balancers/load_snapshot.h"
 #include "balancers/partition/block.h"
 #include "core/assignment.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "balancers/between_steps/unit_balance.h"
+#include "balancers/between_steps/parts/unit_balance.h"
 
 namespace lbb {
 namespace {

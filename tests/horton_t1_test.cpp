@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "balancers/between_steps/multilevel.h"
-#include "balancers/between_steps/unit_balance.h"
+#include "balancers/between_steps/parts/unit_balance.h"
 #include "core/module_graph.h"
 #include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"

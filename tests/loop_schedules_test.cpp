@@ -11,7 +11,8 @@
 #include "config_test_support.h"
 #include "executor_test_support.h"
 #include "harness/base/schedule.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "harness/sim/schedule_model.h"
 
@@ -262,7 +263,7 @@ std::vector<StepRecord> simulate(const std::string& schedule, const std::string&
           execution + " }\nbalancers: [ { schedule: " + schedule + " } ]\n",
       "t.yaml");
   const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload(spec.workload);
+  const WorkloadInfo& info = *find_workload_kind(spec.workload);
   testing::CollectSteps sink;
   choose_executor(spec, info).make(spec, info)->run(sink);
   return sink.records;

@@ -11,7 +11,8 @@
 #include "harness/analysis/comparison_table.h"
 #include "harness/analysis/replay.h"
 #include "harness/analysis/result_set.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/results/result_reader.h"
 #include "harness/run/modelled_replay.h"
 #include "harness/run/provenance.h"
@@ -76,7 +77,7 @@ ModelledReplay replayed(const RunSpec& spec, const std::vector<StepRecord>& step
   ReplayCapture capture(next, spec, 8, 1);
   for (const StepRecord& r : steps) capture.on_step(r);
   EXPECT_EQ(next.records.size(), steps.size());  // passed on
-  return replay_in_model(spec, *find_workload(spec.workload), capture);
+  return replay_in_model(spec, *find_workload_kind(spec.workload), capture);
 }
 
 // The OpenMP model per step, plus the serial part: dynamic, 1 on two processors of the skewed

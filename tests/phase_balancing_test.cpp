@@ -10,6 +10,7 @@
 #include "core/assignment.h"
 #include "executor_test_support.h"
 #include "harness/exec/bsp_executor.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/runner.h"
 #include "tests/serial_driver.h"
 
@@ -146,7 +147,7 @@ TEST(PhaseBalancing, ZakiSchemesThroughTheRunnerVerify) {
   for (const char* name : {"gddlb", "lcdlb"}) {
     RunSpec spec;
     spec.workload = "trfd";
-    const WorkloadInfo* info = find_workload("trfd");
+    const WorkloadInfo* info = find_workload_kind("trfd");
     Params p;
     set_param_from_text(info->params, "n=12", p);
     spec.workload_params = resolve_params(info->params, p);

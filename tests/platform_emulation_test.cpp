@@ -8,7 +8,7 @@
 #include "executor_test_support.h"
 #include "harness/base/clock.h"
 #include "harness/base/platform_emulation.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/stats/sample_summary.h"
 #include "test_support.h"

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "config_test_support.h"
+#include "harness/config/config_loader.h"
 #include "harness/config/processor_pattern.h"
-#include "harness/config/run_spec.h"
 
 namespace lbb {
 namespace {

@@ -2,6 +2,7 @@
 // every run is still verified against it: a corrupted run fails against a cached reference.
 #include <gtest/gtest.h>
 
+#include "harness/formats/trace_workload.h"
 #include "harness/run/reference_cache.h"
 #include "harness/run/runner.h"
 #include "serial_driver.h"
@@ -15,7 +16,7 @@ using testing::run_serially;
 RunSpec trfd_spec(const std::string& balancer, int processors, const char* n = "n=8") {
   RunSpec spec;
   spec.workload = "trfd";
-  const WorkloadInfo* info = find_workload("trfd");
+  const WorkloadInfo* info = find_workload_kind("trfd");
   Params p;
   set_param_from_text(info->params, n, p);
   spec.workload_params = resolve_params(info->params, p);

@@ -10,7 +10,7 @@
 
 #include "executor_test_support.h"
 #include "harness/analysis/replay.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/run/provenance.h"
 #include "harness/run/runner.h"
 #include "harness/sim/simulate_executor.h"
@@ -142,7 +142,7 @@ TEST(ReplayRanks, ThreadRunsReplayAsBefore) {
   network.network_latency = network.network_bandwidth = 1;
   network.rank_exchange_latency = network.rank_exchange_bandwidth = 1;
   const ResultReader archive(path);
-  const auto a = replay_archive(archive, plain), b = replay_archive(archive, network);
+  const auto a = replay_complete_runs(archive, plain), b = replay_complete_runs(archive, network);
   ASSERT_EQ(a.size(), 1u);
   ASSERT_EQ(b.size(), 1u);
   EXPECT_EQ(a[0].skipped, "");

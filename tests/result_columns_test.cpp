@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/results/part_file.h"
 #include "harness/results/result_reader.h"
 #include "harness/results/result_schema.h"

@@ -10,7 +10,8 @@
 #include "core/assignment.h"
 #include "core/module_graph.h"
 #include "executor_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb {
@@ -241,7 +242,7 @@ TEST(RuntimeBalancers, EachRunsInTheSimulator) {
             balancer + " } ]\n",
         "t.yaml");
     const RunSpec& spec = config.runs.front();
-    const WorkloadInfo& info = *find_workload(spec.workload);
+    const WorkloadInfo& info = *find_workload_kind(spec.workload);
     testing::CollectSteps sink;
     choose_executor(spec, info).make(spec, info)->run(sink);
     EXPECT_EQ(sink.records.size(), 6u) << balancer;

@@ -9,7 +9,7 @@
 
 #include "config_test_support.h"
 #include "executor_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/bsp_executor.h"
 #include "harness/exec/self_scheduled_executor.h"
 #include "test_support.h"

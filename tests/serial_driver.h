@@ -1,6 +1,7 @@
 #pragma once
 // Drives a workload without the harness: every module of every phase in module order, then
 // finish_step, as the executor would on one processor.
+#include "harness/formats/trace_workload.h"
 #include "workloads/vector_module_states.h"
 #include "workloads/workload.h"
 
@@ -19,7 +20,7 @@ inline void run_serially(Workload& workload, VectorModuleStates& states, int fir
 // Builds a registered workload from "k=v" settings over its defaults.
 inline std::unique_ptr<Workload> make_workload(std::string_view name,
                                                std::initializer_list<std::string_view> settings) {
-  const WorkloadInfo* info = find_workload(name);
+  const WorkloadInfo* info = find_workload_kind(name);
   if (!info) throw std::invalid_argument("no workload " + std::string(name));
   Params given;
   for (auto kv : settings) set_param_from_text(info->params, kv, given);

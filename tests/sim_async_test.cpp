@@ -12,8 +12,9 @@
 
 #include "balancers/async/predictive.h"
 #include "executor_test_support.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/async_run.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/results/result_reader.h"
 #include "harness/run/executor_registry.h"
 #include "harness/run/provenance.h"
@@ -32,7 +33,7 @@ struct Simulated {
 Simulated run_config(const std::string& yaml) {
   const Config config = load_config_text(yaml, "test.yaml");
   const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload(spec.workload);
+  const WorkloadInfo& info = *find_workload_kind(spec.workload);
   testing::CollectSteps sink;
   auto execution = choose_executor(spec, info).make(spec, info);
   execution->run(sink);
@@ -86,7 +87,7 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
   const Simulated sim = run_config(
       "name: sim\n" + workload +
       "execution: { steps: 12, module_detail: true, executor: simulate, sim_async: true, "
-      "replay_archive: '" +
+      "replay_set: '" +
       path + "' }\nbalancers: [ { static: binary_dissection } ]\n");
   double real_utilization = -1;
   for (const auto& a : measured.record.figures)

@@ -7,10 +7,11 @@
 #include <cmath>
 #include <numeric>
 
-#include "balancers/between_steps/unit_balance.h"
+#include "balancers/between_steps/parts/unit_balance.h"
 #include "executor_test_support.h"
 #include "harness/analysis/replay.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "harness/run/provenance.h"
 #include "harness/run/runner.h"
@@ -26,7 +27,7 @@ namespace {
 std::vector<StepRecord> simulate(const std::string& yaml) {
   const Config config = load_config_text(yaml, "test.yaml");
   const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload(spec.workload);
+  const WorkloadInfo& info = *find_workload_kind(spec.workload);
   testing::CollectSteps sink;
   choose_executor(spec, info).make(spec, info)->run(sink);
   return sink.records;
@@ -49,7 +50,7 @@ std::vector<ReplayedRun> run_and_replay(const Config& config, const std::string&
       if (!out.ok()) ADD_FAILURE() << out.error;
     }
   }
-  return replay_archive(ResultReader(archive_path), SimSettings{});
+  return replay_complete_runs(ResultReader(archive_path), SimSettings{});
 }
 
 double sum(const std::vector<double>& v) {
@@ -222,7 +223,7 @@ TEST(Simulate, SimKeysAreTypedRunSpecFields) {
   const Config config = load_config_text(
       synthetic("modules: 8", "processors: 2",
                 "sim_latency: [0, 2e-4], sim_bandwidth: 1e9, sim_decision: modelled, "
-                "sim_decision_seconds: 3e-3, sim_contention: 0.25, replay_archive: a.h5, "
+                "sim_decision_seconds: 3e-3, sim_contention: 0.25, replay_set: a.h5, "
                 "replay_run: r1",
                 "dynamic: diffusion"),
       "t.yaml");
@@ -234,7 +235,7 @@ TEST(Simulate, SimKeysAreTypedRunSpecFields) {
   EXPECT_FALSE(a.measured_decisions);
   EXPECT_EQ(a.decision_seconds, 3e-3);
   EXPECT_EQ(a.contention, 0.25);
-  EXPECT_EQ(a.replay_archive, "a.h5");
+  EXPECT_EQ(a.replay_set, "a.h5");
   EXPECT_EQ(a.replay_run, "r1");
   const Config defaults = load_config_text(
       synthetic("modules: 8", "processors: 2", "steps: 2", "dynamic: diffusion"), "t.yaml");
@@ -343,7 +344,7 @@ TEST(Simulate, PhasesAreBalancedSeparately) {
                 "steps: 8, sim_decision: modelled", "dynamic: diffusion, min_gain: 0"),
       "t.yaml");
   const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload(spec.workload);
+  const WorkloadInfo& info = *find_workload_kind(spec.workload);
   const ExecutionResult x = choose_executor(spec, info).make(spec, info)->run(sink);
   ASSERT_EQ(sink.records.size(), 8u);
   ASSERT_EQ(x.final_phase_owner.size(), 2u);
@@ -479,7 +480,7 @@ TEST(Simulate, RecordsBuiltAndHandedOverAreTimedApartFromTheModel) {
     SCOPED_TRACE(yaml);
     const Config config = load_config_text(yaml, "test.yaml");
     const RunSpec& spec = config.runs.front();
-    const WorkloadInfo& info = *find_workload(spec.workload);
+    const WorkloadInfo& info = *find_workload_kind(spec.workload);
     CostlySink sink;
     const ExecutionResult x = choose_executor(spec, info).make(spec, info)->run(sink);
     ASSERT_GT(sink.spent, 0);

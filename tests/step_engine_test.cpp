@@ -9,9 +9,10 @@
 #include <thread>
 
 #include "harness/base/clock.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/level_executor.h"
 #include "harness/exec/step_recorder.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 #include "kernels/uts_tree.h"
 #include "test_support.h"
@@ -116,8 +117,8 @@ RunSpec spec_of(const std::string& workload, const std::string& schedule,
 }
 
 TEST(ExecutorRegistry, AutoKeepsTheExecutorEachWorkloadAndEntryRanUnderBefore) {
-  const WorkloadInfo& modules = *find_workload("block_substitution");
-  const WorkloadInfo& levels = *find_workload("tree_search");
+  const WorkloadInfo& modules = *find_workload_kind("block_substitution");
+  const WorkloadInfo& levels = *find_workload_kind("tree_search");
   EXPECT_EQ(choose_executor(spec_of("block_substitution", "", "auto"), modules).name, "bsp");
   EXPECT_EQ(choose_executor(spec_of("block_substitution", "omp_dynamic", "auto"), modules).name,
             "self_scheduled");
@@ -145,7 +146,7 @@ TEST(ExecutorRegistry, ExpandingAConfigChoosesEachRunsExecutorOnce) {
 }
 
 TEST(ExecutorRegistry, ANamedExecutorMustRunTheEntry) {
-  const WorkloadInfo& modules = *find_workload("block_substitution");
+  const WorkloadInfo& modules = *find_workload_kind("block_substitution");
   EXPECT_EQ(choose_executor(spec_of("block_substitution", "", "bsp"), modules).name, "bsp");
   EXPECT_THROW(choose_executor(spec_of("block_substitution", "omp_static", "bsp"), modules),
                std::invalid_argument);

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/run/executor_registry.h"
 #include "harness/run/provenance.h"
 #include "harness/run/runner.h"

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "balancers/balancer.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/level_executor.h"
 #include "kernels/uts_tree.h"
 #include "workloads/tree_search.h"

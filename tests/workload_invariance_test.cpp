@@ -8,6 +8,7 @@
 
 #include "balancers/balancer.h"
 #include "harness/exec/bsp_executor.h"
+#include "harness/formats/trace_workload.h"
 #include "tests/serial_driver.h"
 #include "workloads/barnes_hut.h"
 #include "workloads/matmul.h"
@@ -67,7 +68,7 @@ struct Outcome {
 };
 
 Outcome run(const Case& c, Balancer* initial, Balancer* dynamic) {
-  const WorkloadInfo* info = find_workload(c.name);
+  const WorkloadInfo* info = find_workload_kind(c.name);
   Params given;
   for (auto kv : c.settings) set_param_from_text(info->params, kv, given);
   auto w = info->make(resolve_params(info->params, given));

@@ -26,10 +26,4 @@ std::span<const WorkloadInfo> workload_registry() {
   return all;
 }
 
-const WorkloadInfo* find_workload(std::string_view name) {
-  for (const auto& info : workload_registry())
-    if (info.name == name) return &info;
-  return nullptr;
-}
-
 }  // namespace lbb

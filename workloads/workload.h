@@ -185,7 +185,8 @@ struct WorkloadInfo {
   std::function<bool(const Params&)> communicates = nullptr;
 };
 
+// The workloads of this library. Configs name these and the harness's own kinds (`trace`, which
+// reads files): find_workload_kind (harness/formats/trace_workload.h) is the one lookup of both.
 std::span<const WorkloadInfo> workload_registry();
-const WorkloadInfo* find_workload(std::string_view name);
 
 }  // namespace lbb

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "balancers/between_steps/ideal_loads.h"
+#include "balancers/between_steps/parts/ideal_loads.h"
 
 namespace lbb {
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "balancers/between_steps/unit_plan_balancer.h"
+#include "balancers/between_steps/parts/unit_plan_balancer.h"
 
 namespace lbb {
 

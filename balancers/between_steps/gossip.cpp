@@ -1,7 +1,7 @@
 #include "balancers/between_steps/gossip.h"
 
-#include "balancers/between_steps/gossip_rounds.h"
-#include "balancers/between_steps/reassignment.h"
+#include "balancers/between_steps/parts/gossip_rounds.h"
+#include "balancers/between_steps/parts/reassignment.h"
 
 namespace lbb {
 

@@ -1,7 +1,7 @@
 #include "balancers/between_steps/greedy.h"
 
-#include "balancers/between_steps/reassignment.h"
-#include "balancers/between_steps/unit_plan_balancer.h"
+#include "balancers/between_steps/parts/reassignment.h"
+#include "balancers/between_steps/parts/unit_plan_balancer.h"
 #include "balancers/partition/lpt.h"
 
 namespace lbb {

@@ -8,8 +8,8 @@
 #include <string>
 #include <tuple>
 
-#include "balancers/between_steps/reassignment.h"
-#include "balancers/between_steps/unit_plan_balancer.h"
+#include "balancers/between_steps/parts/reassignment.h"
+#include "balancers/between_steps/parts/unit_plan_balancer.h"
 
 namespace lbb {
 

@@ -1,6 +1,6 @@
 #pragma once
-#include "balancers/between_steps/bisection_tree.h"
-#include "balancers/between_steps/unit_plan_balancer.h"
+#include "balancers/between_steps/parts/bisection_tree.h"
+#include "balancers/between_steps/parts/unit_plan_balancer.h"
 
 namespace lbb {
 

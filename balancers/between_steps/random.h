@@ -1,7 +1,7 @@
 #pragma once
 #include <cstdint>
 
-#include "balancers/between_steps/unit_plan_balancer.h"
+#include "balancers/between_steps/parts/unit_plan_balancer.h"
 
 namespace lbb {
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <utility>
 
-#include "balancers/between_steps/reassignment.h"
+#include "balancers/between_steps/parts/reassignment.h"
 
 namespace lbb {
 

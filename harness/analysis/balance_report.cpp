@@ -9,7 +9,7 @@
 #include <variant>
 
 #include "balancers/balancer.h"
-#include "balancers/between_steps/unit_balance.h"
+#include "balancers/between_steps/parts/unit_balance.h"
 #include "core/module_graph.h"
 #include "core/text.h"
 #include "harness/base/platform_emulation.h"

@@ -91,7 +91,7 @@ void print_wide_table(std::ostream& out, const Comparison& c) {
       << "  verified\n";
   for (const auto& r : c.rows) {
     const ConfigResult& k = *r.config;
-    // Names come from the config or an archive from elsewhere: escaped for the terminal.
+    // Names come from the config or a result set from elsewhere: escaped for the terminal.
     out << std::left << std::setw(20) << printable(k.workload) << std::right << std::setw(4)
         << k.processors << "  " << std::left << std::setw(static_cast<int>(wb)) << wide_label(r);
     if (any_sweep) out << std::setw(static_cast<int>(ws) + 2) << printable(k.sweep);

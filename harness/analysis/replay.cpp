@@ -7,7 +7,7 @@
 #include <memory>
 #include <sstream>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/execution.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/sim/cost_stream.h"
@@ -37,9 +37,9 @@ double number_of(const RunInfo& info, const char* key) {
 
 // The first step whose owners (of any phase) or migrations differ from the recorded ones; empty:
 // none.
-std::string first_difference(const ResultReader& archive, const std::string& run,
+std::string first_difference(const ResultReader& set, const std::string& run,
                              const std::vector<StepRecord>& sim, const RecordedStream& recorded) {
-  const std::vector<double> migrations = archive.read_series(run, "step/migrations");
+  const std::vector<double> migrations = set.read_series(run, "step/migrations");
   if (migrations.size() != sim.size()) return "step counts differ";
   const int phases = recorded.phases();
   for (std::size_t s = 0; s < sim.size(); ++s) {
@@ -83,8 +83,7 @@ int recorded_exchanges_per_step(const RunInfo& info) {
   }
 }
 
-ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
-                       const SimSettings& settings) {
+ReplayedRun replay_run(const ResultReader& set, const RunInfo& info, const SimSettings& settings) {
   ReplayedRun out;
   out.run = info.id;
   out.workload = text_of(info, "workload");
@@ -104,14 +103,14 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     const std::vector<double> speed =
         spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
     const int phases = workload->make(spec.workload_params)->phases();
-    auto recorded = std::make_shared<RecordedStream>(archive, info.id, speed, phases, resume);
+    auto recorded = std::make_shared<RecordedStream>(set, info.id, speed, phases, resume);
     SimSettings run_settings = settings;
     run_settings.replay_first_step = spec.warmup;
     if (executor == "mpi") {
       const RankPlacement placed = rank_placement(text_of(info, "ranks"), spec.processors);
       run_settings.rank_threads = placed.threads;
       out.processors_on_a_host = placed.busiest_host;
-      recorded->read_rank_traffic(archive, info.id);
+      recorded->read_rank_traffic(set, info.id);
     }
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
       out.bulk_synchronous = b->role != BalancerRole::kInStep && b->role != BalancerRole::kChoice;
@@ -126,7 +125,7 @@ ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
     CollectingSink sink;
     execution->run(sink);
     for (const StepRecord& r : sink.records) out.predicted += r.makespan;
-    out.difference = first_difference(archive, info.id, sink.records, *recorded);
+    out.difference = first_difference(set, info.id, sink.records, *recorded);
     out.reproduced = out.difference.empty();
     out.steps = std::move(sink.records);
   } catch (const std::exception& e) {
@@ -159,10 +158,11 @@ RankPlacement rank_placement(const std::string& ranks, int processors) {
   return out;
 }
 
-std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings) {
+std::vector<ReplayedRun> replay_complete_runs(const ResultReader& set,
+                                              const SimSettings& settings) {
   std::vector<ReplayedRun> out;
-  for (const RunInfo& info : archive.runs()) {
-    if (text_of(info, "status") == "complete") out.push_back(replay_run(archive, info, settings));
+  for (const RunInfo& info : set.runs()) {
+    if (text_of(info, "status") == "complete") out.push_back(replay_run(set, info, settings));
   }
   return out;
 }

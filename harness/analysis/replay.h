@@ -1,5 +1,5 @@
 #pragma once
-// Validation before extrapolation (`lbbench simulate --replay ARCHIVE`): every real run archived
+// Validation before extrapolation (`lbbench simulate --replay SET`): every real run recorded
 // with module detail is simulated again on its own recorded costs, under its own balancers, and
 // the simulation's makespan is set beside what the run measured. A run across MPI ranks is replayed
 // knowing its ranks: its exchange and decision broadcasts at the ranks' collective rates, its moves
@@ -34,10 +34,9 @@ struct ReplayedRun {
   double cpu_error() const { return measured_makespan > 0 ? predicted / measured_makespan - 1 : 0; }
 };
 
-// One archived run; `info` as ResultReader::runs() lists it. A run it cannot replay (not a bsp
+// One recorded run; `info` as ResultReader::runs() lists it. A run it cannot replay (not a bsp
 // run, no module detail, ...) comes back skipped, with why.
-ReplayedRun replay_run(const ResultReader& archive, const RunInfo& info,
-                       const SimSettings& settings);
+ReplayedRun replay_run(const ResultReader& set, const RunInfo& info, const SimSettings& settings);
 // Where a run across MPI ranks ran, from its `ranks` attribute (rank:host:threads, one per rank,
 // comma-separated): processors per rank, and the most processors on one host. Throws
 // std::invalid_argument unless every rank has the same threads and they make up `processors`.
@@ -47,8 +46,8 @@ struct RankPlacement {
 RankPlacement rank_placement(const std::string& ranks, int processors);
 // A recorded run's exchanges per step (harness/sim/network_fit.h), from its own config; 0: unknown.
 int recorded_exchanges_per_step(const RunInfo& info);
-// Every complete run of the archive, through replay_run.
-std::vector<ReplayedRun> replay_archive(const ResultReader& archive, const SimSettings& settings);
+// Every complete run of the set, through replay_run.
+std::vector<ReplayedRun> replay_complete_runs(const ResultReader& set, const SimSettings& settings);
 
 // Per group of runs differing only in strategy (workload, sweep, P): Kendall's tau-b between
 // the strategies' median predicted and median measured makespans, wall time and the runs' own

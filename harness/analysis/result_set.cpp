@@ -63,7 +63,7 @@ int planned_looks(const RunSpec& spec) {
 
 ConfigKey config_key(const std::string& resolved_yaml) {
   try {
-    YAML::Node n = YAML::Load(resolved_yaml);  // once: a large archive's time goes in parsing
+    YAML::Node n = YAML::Load(resolved_yaml);  // once: a large set's time goes in parsing
     ConfigKey k;
     try {
       const YAML::Node b = std::as_const(n)["balancers"][0]["baseline"];  // const: adds nothing

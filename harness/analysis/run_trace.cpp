@@ -1,6 +1,6 @@
 #include "harness/analysis/run_trace.h"
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/formats/trace_workload.h"
 
 namespace lbb {

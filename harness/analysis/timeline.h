@@ -6,7 +6,7 @@
 // decision time, migrations and predicted makespans. Times are modelled from the recorded costs:
 // a processor runs its modules of a phase back to back in module order from the phase's start,
 // a phase ends when its slowest processor does, and the step's serial work and decision time
-// follow (the archive holds costs and owners, not start times).
+// follow (a result set holds costs and owners, not start times).
 #include <string>
 
 #include "harness/results/result_reader.h"

@@ -1,5 +1,5 @@
 #pragma once
-// One concrete run, as a config expands into them (harness/config/run_spec.h): a plain record
+// One concrete run, as a config expands into them (harness/config/config_loader.h): a plain record
 // every layer of the harness reads, from the engine up.
 #include <string>
 #include <vector>
@@ -55,7 +55,7 @@ struct RunSpec {
   SimSettings sim;  // the simulate executor's execution.sim_* and replay_* keys
   BalancerChoice balancer;
   std::string sweep_label;    // the swept values of this run, e.g. "processors=8 sd=1"
-  std::string resolved_yaml;  // the run's fully resolved config, archived with it
+  std::string resolved_yaml;  // the run's fully resolved config, recorded with it
 };
 
 }  // namespace lbb

@@ -27,7 +27,7 @@ struct SimSettings {
   bool exchange_all = false;
   // Asynchronous steps (harness/sim/sim_async_run.h): sim_async, or a balancer of role async.
   bool asynchronous = false;
-  std::string replay_archive, replay_run;
+  std::string replay_set, replay_run;
   int replay_processors = 0;  // of the recorded run; 0: the simulation's
   // The recorded run's warm-up steps: a replay starts at its first measured step, and a decision
   // keyed to the step (random's draws) must see the step number the run's saw.

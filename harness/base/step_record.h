@@ -1,5 +1,5 @@
 #pragma once
-// Everything measured in one step, as the archive stores it (docs/ARCHITECTURE.md, "Archive").
+// Everything measured in one step, as a result set stores it (docs/results.md).
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -45,8 +45,8 @@ class StepSink {
  public:
   virtual ~StepSink() = default;
   virtual void on_step(const StepRecord& record) = 0;
-  // Records that finish together (an asynchronous run's, built after it): the archive journals
-  // them in one write(2) where one a step would cost a system call each.
+  // Records that finish together (an asynchronous run's, built after it): handed on
+  // together, so that a sink that takes them at once need not take one call a step.
   virtual void on_steps(std::span<const StepRecord> records) {
     for (const StepRecord& r : records) on_step(r);
   }

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/analysis/archive_comparison.h"
+#include "harness/analysis/set_comparison.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/result_options.h"
 
@@ -33,7 +33,7 @@ void add_compare_command(CLI::App& app) {
     const std::vector<ConfigResult> b = read_results(o->b, o->results.selection);
     // read_results said which set has no runs: nothing to compare.
     if (a.empty() || b.empty()) throw CLI::RuntimeError(kExitBadInput);
-    print_archive_comparison(std::cout, compare_archives(a, b), o->a, o->b, o->results.format);
+    print_set_comparison(std::cout, compare_sets(a, b), o->a, o->b, o->results.format);
   });
 }
 

@@ -1,4 +1,4 @@
-// lbbench expect CONFIG [ARCHIVE]: a paper config's archived result beside the paper's numbers
+// lbbench expect CONFIG [SET]: a paper config's recorded result beside the paper's numbers
 // (its `expectations:`), with a verdict per row.
 #include <CLI/CLI.hpp>
 
@@ -9,8 +9,8 @@
 #include "core/text.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/left_out.h"
+#include "harness/config/config_loader.h"
 #include "harness/config/expectations.h"
-#include "harness/config/run_spec.h"
 #include "harness/config/yaml_reader.h"
 #include "harness/papers/balance_experiment.h"
 #include "harness/papers/paper_comparison.h"
@@ -20,7 +20,7 @@ namespace lbb {
 namespace {
 
 struct ExpectOptions {
-  std::string config, archive;
+  std::string config, set;  // set: the result set (default: the config's output)
   bool all = false, keys = false;
 };
 
@@ -30,7 +30,7 @@ void print_keys() {
     std::cout << "| `" << k.key << "` | " << k.meaning << " |\n";
 }
 
-// A balance experiment (Horton 1993's setting) is computed, not read from an archive: false when
+// A balance experiment (Horton 1993's setting) is computed, not read from a result set: false when
 // `path` is not one.
 bool expect_balance_experiment(const std::string& path) {
   try {
@@ -69,7 +69,7 @@ void expect(const ExpectOptions& o) {
                  "lbbench expect --keys lists their keys)\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
-  const std::string path = o.archive.empty() ? config.output : o.archive;
+  const std::string path = o.set.empty() ? config.output : o.set;
   try {
     const ResultReader reader(path);
     print_left_out(reader);
@@ -94,10 +94,10 @@ void expect(const ExpectOptions& o) {
 void add_expect_command(CLI::App& app) {
   auto o = std::make_shared<ExpectOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "expect", "a paper config's archived result beside the paper's numbers, a verdict per row");
+      "expect", "a paper config's recorded result beside the paper's numbers, a verdict per row");
   cmd->add_option("config", o->config,
                   "config with expectations: (a balance experiment is computed, not read)");
-  cmd->add_option("archive", o->archive, "HDF5 archive (default: the config's output)");
+  cmd->add_option("set", o->set, "result set (default: the config's output)");
   cmd->add_flag("--all", o->all, "every invocation's runs (default: the latest invocation)");
   cmd->add_flag("--keys", o->keys, "print the keys of an expectation row (markdown) and exit");
   cmd->callback([o] { expect(*o); });

@@ -1,16 +1,8 @@
-#include <pthread.h>
-#include <unistd.h>
-
+// `lbbench run CONFIG`: the command, its options and the invocation's course; its interrupts
+// (interrupt_guard.h), the runs every rank shares under mpirun (rank_selection.h), the notes
+// before the runs (run_notes.h) and the runs' progress (run_progress.h) are beside it.
 #include <CLI/CLI.hpp>
-#include <atomic>
-#include <csignal>
-#include <cstdlib>
-#include <thread>
-
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -22,9 +14,12 @@
 #include "harness/base/clock.h"
 #include "harness/base/process_world.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/interrupt_guard.h"
+#include "harness/cli/rank_selection.h"
 #include "harness/cli/result_options.h"
+#include "harness/cli/run_notes.h"
 #include "harness/cli/run_progress.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/exec/thread_probe.h"
 #include "harness/mpi/mpi_session.h"
 #include "harness/papers/auto_choice.h"
@@ -44,8 +39,9 @@ struct RunOptions {
   std::string config;
   std::string output;
   std::vector<std::string> overrides;
-  int repetitions = 0;  // 0: the config's
-  bool no_archive = false;
+  int repetitions = 0;                 // 0: the config's
+  bool no_write = false;               // --no-write: run and print, write no result set
+  bool deprecated_no_archive = false;  // --no-archive, its old name (one release)
   bool resume = false;
   std::string slice;  // i/n
   std::string command;
@@ -91,29 +87,14 @@ Config load_selected(const RunOptions& o) {
   return config;
 }
 
-// Under mpirun every rank runs the runs the leader chose (what its set lacks), by their places in
-// the whole plan.
-std::vector<PlannedRun> leaders_selection(const std::vector<PlannedRun>& chosen,
-                                          const std::vector<PlannedRun>& all) {
-  std::vector<int> places;
-  if (process_world().leader())
-    for (std::size_t i = 0, k = 0; i < all.size() && k < chosen.size(); ++i)
-      if (all[i].spec == chosen[k].spec && all[i].repetition == chosen[k].repetition)
-        places.push_back(static_cast<int>(i)), ++k;
-  share_from_leader(places);
-  std::vector<PlannedRun> out;
-  for (int i : places) out.push_back(all.at(i));
-  return out;
-}
-
 // The runs this invocation executes (all, a slice, or what the result set lacks) and its writer.
 std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
-                                      const Provenance& prov,
-                                      std::unique_ptr<ResultWriter>& archive, double& archive_cpu) {
+                                      const Provenance& prov, std::unique_ptr<ResultWriter>& writer,
+                                      double& writing_cpu) {
   const std::string& output = o.output.empty() ? config.output : o.output;
   std::vector<PlannedRun> plan = plan_runs(config.runs), whole;
   try {
-    if (o.resume && o.no_archive && process_world().leader())
+    if (o.resume && o.no_write && process_world().leader())
       throw std::invalid_argument("--resume needs a result set: it runs what the set lacks");
     if (!o.slice.empty())  // checked at the option; a race's slices are whole groups
       plan = Race(config.runs).any() ? slice_groups_of(plan, parse_slice(o.slice))
@@ -124,9 +105,9 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
       if (!runs_simulated(*r.spec)) team = std::max(team, r.spec->processors);
     if (auto why = team_start_problem(team))
       throw std::invalid_argument(*why + ": lower platform.processors or raise the limit");
-    if (!o.no_archive) {
+    if (!o.no_write) {
       const double open_start = process_cpu_now();
-      archive = std::make_unique<ResultWriter>(output, invocation_record(prov, o.command, o.slice));
+      writer = std::make_unique<ResultWriter>(output, invocation_record(prov, o.command, o.slice));
       if (o.resume) {
         const std::size_t before = plan.size();
         const ResultReader existing(output);
@@ -136,102 +117,14 @@ std::vector<PlannedRun> plan_and_open(const RunOptions& o, const Config& config,
         std::cerr << "resume: " << before - plan.size() << " of " << before << " runs already in "
                   << printable(output) << ", " << plan.size() << " to run\n";
       }
-      archive_cpu += process_cpu_now() - open_start;
+      writing_cpu += process_cpu_now() - open_start;
     }
   } catch (const std::exception& e) {
-    std::cerr << "lbbench: " << (archive ? "results " : "") << printable(e.what()) << "\n";
+    std::cerr << "lbbench: " << (writer ? "results " : "") << printable(e.what()) << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
   if (o.resume && process_world().size > 1) plan = leaders_selection(plan, whole);
   return plan;
-}
-
-void warn_oversubscribed(const std::vector<PlannedRun>& plan, const Provenance& prov) {
-  int max_p = 0;  // of the runs whose threads outnumber the cores (simulated ones run none)
-  for (const auto& r : plan)
-    if (runs_oversubscribed(*r.spec, prov)) max_p = std::max(max_p, r.spec->processors);
-  if (max_p == 0) return;
-  std::cerr << "note: up to " << max_p << " processors (threads) on " << prov.available
-            << " available cores: oversubscribed (archived as oversubscribed = 1); the table "
-               "ranks by the modelled makespan, which is taken from thread CPU time\n";
-}
-
-// SIGINT and SIGTERM, taken by a thread of their own (blocked in every other thread): the runs
-// that ended are written, the one in flight is written as failed (with the steps it recorded), one
-// line says how to resume, and the process exits 128 + the signal, as a shell expects. Under
-// mpirun a rank that dies has the others sent SIGTERM: the leader's set keeps the run as failed.
-class InterruptGuard {
- public:
-  InterruptGuard(ResultWriter* writer, std::string resume) : writer_(writer), resume_(resume) {
-    sigemptyset(&signals_);
-    sigaddset(&signals_, SIGINT);
-    sigaddset(&signals_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals_, nullptr);  // before the OpenMP threads exist
-    waiter_ = std::thread([this] { wait(); });
-  }
-  ~InterruptGuard() {
-    done_ = true;
-    waiter_.join();
-    pthread_sigmask(SIG_UNBLOCK, &signals_, nullptr);
-  }
-
- private:
-  void wait() {
-    const timespec tick{0, 100'000'000};
-    while (!done_) {
-      const int sig = sigtimedwait(&signals_, nullptr, &tick);
-      if (sig > 0) interrupted(sig);
-    }
-  }
-  [[noreturn]] void interrupted(int sig) {
-    const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
-    std::string note = "lbbench: interrupted (" + name;
-    if (!writer_) {
-      note += "): nothing written (--no-archive)";
-    } else {
-      try {
-        const ResultWriter::Exit ended = writer_->finish_before_exit([&](RunRecord& r) {
-          r.status = "failed";
-          r.interrupted = 1;
-          r.error =
-              "interrupted by " + name +
-              (process_world().size > 1 ? " (under mpirun: a rank ended, or the job was cancelled)"
-                                        : "");
-          r.finished = iso_time_now();
-          r.load_end = load_average();
-        });
-        note += "): " + std::to_string(ended.runs) + " runs written to " +
-                printable(writer_->path()) +
-                (ended.in_flight ? ", the run in flight among them as failed (interrupted = 1)"
-                                 : " (no run was in flight)") +
-                "; `" + resume_ + "` runs the rest";
-      } catch (const std::exception& e) {
-        note += "): the runs that ended could not be written: " + printable(e.what());
-      }
-    }
-    std::fprintf(stderr, "\n%s\n", note.c_str());
-    std::_Exit(128 + sig);
-  }
-  ResultWriter* writer_;
-  std::string resume_;
-  sigset_t signals_;
-  std::atomic<bool> done_ = false;
-  std::thread waiter_;
-};
-
-// The processors come from the config (platform.processors), never from OMP_NUM_THREADS: a
-// Slurm script that sets it for its allocation would otherwise believe its runs used it.
-void warn_omp_num_threads(const std::vector<PlannedRun>& plan) {
-  const char* env = std::getenv("OMP_NUM_THREADS");
-  if (!env || !*env) return;
-  std::set<int> processors;
-  for (const auto& r : plan) processors.insert(r.spec->processors);
-  if (processors.size() == 1 && std::to_string(*processors.begin()) == env) return;
-  std::string used;
-  for (int p : processors) used += (used.empty() ? "" : ", ") + std::to_string(p);
-  std::cerr << "note: OMP_NUM_THREADS=" << printable(env)
-            << " is not used: each run starts platform.processors threads (here " << used
-            << "); set processors in the config or with --set platform.processors=N\n";
 }
 
 // Under --resume, the runs the result set already holds of the config's configurations: a race
@@ -253,9 +146,9 @@ void run(const RunOptions& o) {
   // Before any run: later readings include this invocation's own threads.
   const double load_at_start = std::max(0.0, load_average());
   if (const std::string w = openblas_fallback_warning(prov); !w.empty()) std::cerr << w << "\n";
-  std::unique_ptr<ResultWriter> archive;
-  double archive_cpu = 0;  // opening and closing the archive, outside any run
-  const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, archive, archive_cpu);
+  std::unique_ptr<ResultWriter> writer;
+  double writing_cpu = 0;  // opening and closing the result set, outside any run
+  const std::vector<PlannedRun> plan = plan_and_open(o, config, prov, writer, writing_cpu);
   const bool leader = process_world().leader();  // under mpirun, rank 0 writes and prints
   if (leader) {
     warn_oversubscribed(plan, prov);
@@ -263,24 +156,24 @@ void run(const RunOptions& o) {
   }
   std::vector<RunOutcome> outcomes;
   {
-    const InterruptGuard guard(archive.get(), o.command + (o.resume ? "" : " --resume"));
+    const InterruptGuard guard(writer.get(), o.command + (o.resume ? "" : " --resume"));
     if (const Race race(config.runs); race.any()) {
       outcomes = race_all(config.runs, plan,
-                          {archive.get(), &prov, load_at_start, o.quiet, earlier_runs(o, config)});
+                          {writer.get(), &prov, load_at_start, o.quiet, earlier_runs(o, config)});
     } else {
       ReferenceCache references;  // each problem's serial reference, shared by its runs
       for (const auto& r : plan) expect_references(references, *r.spec);
-      outcomes = run_all(plan, archive.get(), prov, o.quiet, references);
+      outcomes = run_all(plan, writer.get(), prov, o.quiet, references);
     }
   }
   const double finish_start = process_cpu_now();
   std::string unwritten;  // why the last runs could not be written, if they could not
   try {
-    if (archive) archive->finish();  // the last runs' part
+    if (writer) writer->finish();  // the last runs' part
   } catch (const ResultError& e) {
     unwritten = e.what();
   }
-  archive_cpu += process_cpu_now() - finish_start;
+  writing_cpu += process_cpu_now() - finish_start;
   if (!leader) return;
   const bool table = o.results.format == OutputFormat::kTable;
   if (table) std::cout << "\n";
@@ -288,26 +181,26 @@ void run(const RunOptions& o) {
       std::cout,
       compare_configs(results_from_outcomes(outcomes, prov, load_at_start), o.results.baseline),
       o.results.format, o.results.wide);
-  if (archive && unwritten.empty())
+  if (writer && unwritten.empty())
     (table ? std::cout : std::cerr)
-        << "results: " << printable(archive->path()) << " (" << outcomes.size() << " runs added in "
-        << archive->parts_written() << " parts, invocation " << prov.invocation << ")\n";
-  if (archive && unwritten.empty() && table &&
+        << "results: " << printable(writer->path()) << " (" << outcomes.size() << " runs added in "
+        << writer->parts_written() << " parts, invocation " << prov.invocation << ")\n";
+  if (writer && unwritten.empty() && table &&
       !config.expectations.empty())  // the paper's numbers beside ours
     print_paper_comparison(
         std::cout, config,
-        runs_of(ResultReader(archive->path()).runs(), config.name, prov.invocation));
+        runs_of(ResultReader(writer->path()).runs(), config.name, prov.invocation));
   if (o.costs) {
     RunCosts costs;
     for (const auto& r : outcomes) costs += r.costs;
     const double close_start = process_cpu_now();
-    archive.reset();  // its closing writes count too
-    costs.results += archive_cpu + process_cpu_now() - close_start;
+    writer.reset();  // its closing writes count too
+    costs.results += writing_cpu + process_cpu_now() - close_start;
     print_costs(std::cerr, costs, process_cpu_now(), load_average());
   }
 
   if (!unwritten.empty()) {
-    std::cerr << "lbbench: results not written to " << printable(archive->path()) << ": "
+    std::cerr << "lbbench: results not written to " << printable(writer->path()) << ": "
               << printable(unwritten) << "\n";
     throw CLI::RuntimeError(kExitFailure);
   }
@@ -330,9 +223,10 @@ void run(const RunOptions& o) {
 
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run",
-                                     "run a config: every balancer, sweep point and "
-                                     "repetition; print the comparison; archive it");
+  CLI::App* cmd =
+      app.add_subcommand("run",
+                         "run a config: every balancer, sweep point and "
+                         "repetition; print the comparison; add the runs to a result set");
   cmd->add_option("config", o->config, "YAML config file")->required()->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", o->output,
                   "result set (a directory) to add runs to (default: the config's "
@@ -345,7 +239,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--repetitions", o->repetitions,
                   "repetitions of every configuration (as --set execution.repetitions=N)")
       ->check(CLI::Range(1, 10000));
-  cmd->add_flag("--no-archive", o->no_archive, "run and print, write no results");
+  cmd->add_flag("--no-write", o->no_write, "run and print, write no result set");
+  cmd->add_flag("--no-archive", o->deprecated_no_archive, "deprecated: --no-write")->group("");
   cmd->add_flag("--costs", o->costs,
                 "print where the invocation's CPU time went: kernels, harness, references, "
                 "verification, writing results");
@@ -382,11 +277,7 @@ void add_run_command(CLI::App& app) {
     if (o->resume) o->command += " --resume";
     // MPI's own threads start in MpiSession: they must inherit SIGINT and SIGTERM blocked, so
     // that InterruptGuard's thread takes them (mpirun sends SIGTERM when another rank ends).
-    sigset_t interrupts;
-    sigemptyset(&interrupts);
-    sigaddset(&interrupts, SIGINT);
-    sigaddset(&interrupts, SIGTERM);
-    if (launched_by_mpi()) pthread_sigmask(SIG_BLOCK, &interrupts, nullptr);
+    if (launched_by_mpi()) block_interrupts();
     std::optional<MpiSession> mpi;
     try {
       mpi.emplace();
@@ -394,9 +285,14 @@ void add_run_command(CLI::App& app) {
       std::cerr << "lbbench: " << e.what() << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
+    if (o->deprecated_no_archive) {  // accepted for one release
+      if (process_world().leader())
+        std::cerr << "lbbench: --no-archive is deprecated; use --no-write\n";
+      o->no_write = true;
+    }
     if (const ProcessWorld& world = process_world(); world.size > 1) {
       o->command = "mpirun -np " + std::to_string(world.size) + " " + o->command;
-      if (!world.leader()) o->no_archive = o->quiet = true;  // the leader writes the set
+      if (!world.leader()) o->no_write = o->quiet = true;  // the leader writes the set
     }
     run(*o);
   });

@@ -34,15 +34,15 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // Whether the leader's result writer failed (a full disk, a folder gone): every rank stops.
-bool write_failed(ResultWriter* archive) {
-  std::vector<int> failed{archive && !archive->failure().empty() ? 1 : 0};
+bool write_failed(ResultWriter* writer) {
+  std::vector<int> failed{writer && !writer->failure().empty() ? 1 : 0};
   share_from_leader(failed);
   return failed.front() != 0;
 }
 
 }  // namespace
 
-std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* archive,
+std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* writer,
                                 const Provenance& prov, bool quiet, ReferenceCache& references) {
   const bool tty = !quiet && isatty(fileno(stderr)) != 0;
   const int total = static_cast<int>(plan.size());
@@ -61,7 +61,7 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
                        ? " rep " + std::to_string(rep + 1) + "/" + std::to_string(spec.repetitions)
                        : ""));
     if (tty) std::cerr << what << std::flush;  // the rest of the line when the run ends
-    outcomes.push_back(execute_run(spec, rep, archive, prov, &references));
+    outcomes.push_back(execute_run(spec, rep, writer, prov, &references));
     const RunOutcome& r = outcomes.back();
     const double elapsed = seconds_since(start);
     if (!r.error.empty())
@@ -73,7 +73,7 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
       std::cerr << (tty ? "" : what) << "  " << format_number(r.record.run_wall, 3) << " s, "
                 << (r.verification.simulated ? kNotVerifiedSimulated : "verified") << ", ETA "
                 << duration(elapsed / n * (total - n)) << "\n";
-    if (write_failed(archive)) {
+    if (write_failed(writer)) {
       std::cerr << "lbbench: stopped after run " << n << " of " << total
                 << ": its results could not be written; the parts written before are kept\n";
       break;
@@ -169,10 +169,10 @@ std::vector<RunOutcome> race_all(const std::vector<RunSpec>& specs,
     if (!chosen.empty() && chosen.front() < 0) break;
     std::vector<PlannedRun> round;
     for (int i : chosen) round.push_back({&specs.at(static_cast<std::size_t>(i)), k});
-    std::vector<RunOutcome> done = run_all(round, c.archive, *c.prov, c.quiet, references);
+    std::vector<RunOutcome> done = run_all(round, c.writer, *c.prov, c.quiet, references);
     started += static_cast<int>(round.size());
     std::move(done.begin(), done.end(), std::back_inserter(outcomes));
-    if (write_failed(c.archive)) break;
+    if (write_failed(c.writer)) break;
     const std::string line = race.after_round(k, results_so_far(outcomes, c));
     if (!line.empty() && leader && !c.quiet)
       std::cerr << line << budget_left(budget, started, race.round(k + 1).size()) << "\n";

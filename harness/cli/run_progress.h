@@ -14,11 +14,11 @@ namespace lbb {
 // Runs the plan: one progress line per run on stderr, with an ETA, on a terminal or a log file
 // (a Slurm job's) alike; `quiet` keeps only the lines of runs that failed. The references were
 // announced for the plan (expect_references).
-std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* archive,
+std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* writer,
                                 const Provenance& prov, bool quiet, ReferenceCache& references);
 
 struct RaceContext {
-  ResultWriter* archive = nullptr;
+  ResultWriter* writer = nullptr;
   const Provenance* prov = nullptr;
   double load_at_start = 0;
   bool quiet = false;

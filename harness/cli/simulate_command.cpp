@@ -1,7 +1,7 @@
-// `lbbench simulate --replay ARCHIVE`: each real run replayed on its recorded costs under its own
+// `lbbench simulate --replay SET`: each real run replayed on its recorded costs under its own
 // strategy (harness/analysis/replay.h), predicted vs measured makespan and the strategies' ranking
 // agreement (an mpi run's ranks charged at the --network-* and --exchange-* rates); `lbbench
-// simulate --calibrate ARCHIVE`: the contention model's c fitted from runs
+// simulate --calibrate SET`: the contention model's c fitted from runs
 // at several P (harness/sim/contention_fit.h), and the network's latency and bandwidth from runs
 // across MPI ranks (harness/sim/network_fit.h).
 #include <CLI/CLI.hpp>
@@ -47,7 +47,7 @@ void print_skipped(const std::vector<ReplayedRun>& runs) {
 }
 
 // The replay table; returns how many runs were replayed.
-std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReader& archive) {
+std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReader& set) {
   const auto replayed = static_cast<std::size_t>(std::count_if(
       runs.begin(), runs.end(), [](const ReplayedRun& r) { return r.skipped.empty(); }));
   if (replayed == 0) {
@@ -63,7 +63,7 @@ std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReade
             << "  reproduced\n";
   std::vector<double> errors, cpu_errors;
   std::map<std::string, int> available;
-  for (const RunInfo& info : archive.runs())
+  for (const RunInfo& info : set.runs())
     if (auto it = info.number.find("available_processors"); it != info.number.end())
       available[info.id] = static_cast<int>(it->second);
   for (const ReplayedRun& r : runs) {
@@ -147,17 +147,17 @@ void print_network(const NetworkFit& net, bool after) {
 
 // Each fit the set's runs allow: contention from runs at several P, the network from runs across
 // MPI ranks; neither: the reasons of both.
-void print_calibrations(const ResultReader& archive) {
+void print_calibrations(const ResultReader& set) {
   std::string why;
   bool any = false;
   try {
-    print_calibration(fit_contention(archive));
+    print_calibration(fit_contention(set));
     any = true;
   } catch (const std::invalid_argument& e) {
     why = e.what();
   }
   try {
-    print_network(fit_network(archive, recorded_exchanges_per_step), any);
+    print_network(fit_network(set, recorded_exchanges_per_step), any);
     any = true;
   } catch (const std::invalid_argument& e) {
     why += std::string(why.empty() ? "" : "; ") + e.what();
@@ -175,11 +175,11 @@ void add_simulate_command(CLI::App& app) {
       "simulate",
       "validate the simulator on real runs (--replay) or fit its contention model (--calibrate)");
   auto* r = cmd->add_option("--replay", *replay,
-                            "archive: replay each bsp run recorded with module_detail under its "
+                            "result set: replay each bsp run recorded with module_detail under its "
                             "own strategy; predicted vs measured makespan, ranking agreement");
   auto* c = cmd->add_option(
       "--calibrate", *calibrate,
-      "archive: fit execution.sim_contention from runs at several P, and sim_latency "
+      "result set: fit execution.sim_contention from runs at several P, and sim_latency "
       "and sim_bandwidth from runs across MPI ranks (executor mpi)");
   r->excludes(c);
   // As their config keys: CLI::NonNegativeNumber let "nan" through (read as 0).
@@ -206,22 +206,22 @@ void add_simulate_command(CLI::App& app) {
       ->check(checked_as(*find_spec(execution_specs(), "sim_bandwidth")));
   cmd->callback([replay, calibrate, settings] {
     if (replay->empty() && calibrate->empty()) {
-      std::cerr << "lbbench simulate: give --replay ARCHIVE or --calibrate ARCHIVE\n";
+      std::cerr << "lbbench simulate: give --replay SET or --calibrate SET\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
     try {
       if (!replay->empty()) {
-        const ResultReader archive(*replay);
-        const std::size_t named = print_left_out(archive);
-        const std::size_t replayed = print_replay(replay_archive(archive, *settings), archive);
-        print_left_out(archive, named);
+        const ResultReader set(*replay);
+        const std::size_t named = print_left_out(set);
+        const std::size_t replayed = print_replay(replay_complete_runs(set, *settings), set);
+        print_left_out(set, named);
         if (replayed == 0)
           throw std::invalid_argument(*replay + ": no run could be replayed (see above why)");
       } else {
-        const ResultReader archive(*calibrate);
-        const std::size_t named = print_left_out(archive);
-        print_calibrations(archive);
-        print_left_out(archive, named);
+        const ResultReader set(*calibrate);
+        const std::size_t named = print_left_out(set);
+        print_calibrations(set);
+        print_left_out(set, named);
       }
     } catch (const std::exception& e) {
       std::cerr << "lbbench: " << printable(e.what()) << "\n";

@@ -6,7 +6,7 @@
 
 #include "core/text.h"
 #include "harness/cli/commands.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/results/h5_table.h"
 #include "harness/results/part_file.h"
 #include "harness/run/run_selection.h"

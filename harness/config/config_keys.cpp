@@ -149,7 +149,7 @@ std::span<const ParamSpec> execution_specs() {
                  "delta: a row whose ratio to the group's best is shown within [1 - delta, "
                  "1 + delta] is equivalent to it (docs/results.md, \"Verdicts\")",
                  1e-6, 1.0),
-      bool_param("module_detail", false, "archive module/cost and module/owner per step"),
+      bool_param("module_detail", false, "record module/cost and module/owner per step"),
       string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
                    executor_choices()),
       // The simulator's (harness/base/sim_settings.h): what a real machine would charge.
@@ -177,10 +177,10 @@ std::span<const ParamSpec> execution_specs() {
       bool_param("sim_async", false,
                  "simulate: no barrier between steps (Iqbal, Saltz & Bokhari 1986), as async; "
                  "always so under the predictive balancer"),
-      string_param("replay_archive", "",
-                   "simulate: archive whose module/cost a real workload's simulation replays"),
+      string_param("replay_set", "",
+                   "simulate: result set whose module/cost a real workload's simulation replays"),
       string_param("replay_run", "",
-                   "simulate: run id in replay_archive (empty: its first complete run of the "
+                   "simulate: run id in replay_set (empty: its first complete run of the "
                    "workload with module_detail)"),
       int_param("replay_processors", 0,
                 "simulate: processors of the recorded run replayed (0: the simulation's own); "
@@ -222,7 +222,7 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.sim.decision_seconds = execution.real("sim_decision_seconds");
   run.sim.contention = execution.real("sim_contention");
   run.sim.exchange_all = execution.text("sim_exchange") == "all";
-  run.sim.replay_archive = execution.text("replay_archive");
+  run.sim.replay_set = execution.text("replay_set");
   run.sim.replay_run = execution.text("replay_run");
   run.sim.replay_processors = static_cast<int>(execution.integer("replay_processors"));
   run.sim.asynchronous = execution.boolean("sim_async");

@@ -1,14 +1,14 @@
 #pragma once
 // The one description of every config key outside the workload and balancer registries: the
 // top-level keys and the platform and execution sections. Reading, checking, `--set` and the
-// resolved YAML archived with each run all go by these tables. A new platform or execution key
+// resolved YAML recorded with each run all go by these tables. A new platform or execution key
 // is one line here plus its use (apply_platform / apply_execution, then whatever reads it).
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/params.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 
 namespace lbb {
 

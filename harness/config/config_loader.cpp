@@ -3,14 +3,18 @@
 // bound and expand the sweeps (sweep_expansion), each run carrying its resolved YAML.
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <sstream>
+#include <utility>
 
+#include "core/text.h"
+#include "harness/base/process_world.h"
 #include "harness/config/config_keys.h"
+#include "harness/config/config_loader.h"
 #include "harness/config/config_overrides.h"
 #include "harness/config/expectations.h"
 #include "harness/config/names.h"
-#include "harness/config/run_spec.h"
 #include "harness/config/sweep_expansion.h"
 #include "harness/config/yaml_reader.h"
 #include "harness/formats/trace_workload.h"
@@ -20,6 +24,38 @@ namespace lbb {
 namespace {
 
 constexpr int kAutoRounds = 20;  // repetitions: auto: a race of at most this many rounds
+
+// Keys renamed, still read under their old names for one release: a config written for the
+// release before runs unchanged, and says what to write instead.
+struct RenamedKey {
+  const char* section;
+  const char* old_name;
+  const char* name;
+};
+constexpr RenamedKey kRenamedKeys[] = {{"execution", "replay_archive", "replay_set"}};
+
+// Moves each old name's value to its new name (a run's resolved YAML has the new one); one note a
+// key for the config's reader. Both names given is a problem: which one was meant is unknown.
+std::vector<std::string> rename_old_keys(const YAML::Node& root, Problems& problems) {
+  std::vector<std::string> notes;
+  for (const RenamedKey& k : kRenamedKeys) {
+    YAML::Node section = root[k.section];
+    if (!section || !section.IsMap() || !std::as_const(section)[k.old_name]) continue;
+    const std::string old_key = std::string(k.section) + "." + k.old_name,
+                      key = std::string(k.section) + "." + k.name;
+    const YAML::Node value = std::as_const(section)[k.old_name];
+    if (std::as_const(section)[k.name]) {
+      problems.at(value, old_key + " and " + key + " both given: " + k.old_name + " is " + k.name +
+                             "'s old name; give " + k.name + " alone");
+      continue;
+    }
+    notes.push_back(printable(problems.where(value)) + ": " + old_key + " is deprecated; use " +
+                    key);
+    section[k.name] = value;
+    section.remove(k.old_name);
+  }
+  return notes;
+}
 
 void read_names(const YAML::Node& root, Config& config, Problems& problems) {
   for (const auto& kv : root) {
@@ -126,7 +162,10 @@ void read_balancers(const YAML::Node& root, ConfigSections& sections, Problems& 
 }  // namespace
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  return load_config_text(read_config_text(path), path, overrides);
+  Config config = load_config_text(read_config_text(path), path, overrides);
+  if (process_world().leader())  // under mpirun every rank reads the config
+    for (const std::string& note : config.deprecated) std::cerr << "lbbench: " << note << "\n";
+  return config;
 }
 
 Config load_config_text(const std::string& text, const std::string& path,
@@ -146,6 +185,7 @@ Config load_config_text(const std::string& text, const std::string& path,
   apply_overrides(root, overrides, problems);
 
   Config config;
+  config.deprecated = rename_old_keys(root, problems);
   config.path = path;
   config.name = std::filesystem::path(path).stem().string();
   read_names(root, config, problems);

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "harness/config/yaml_reader.h"
 
 namespace lbb {

@@ -18,8 +18,8 @@ std::optional<std::string> label_problem(const std::string& label) {
 std::optional<std::string> config_name_problem(const std::string& name) {
   if (auto why = label_problem(name)) return why;
   if (name == "." || name == ".." || name.find('/') != std::string::npos)
-    return "'" + name + "' is not a plain file name (no '/', not '.' or '..'): the archive is " +
-           "results/<name>.h5 unless output: says otherwise";
+    return "'" + name + "' is not a plain file name (no '/', not '.' or '..'): the result set is " +
+           "results/<name> unless output: says otherwise";
   return std::nullopt;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // What a config's own names may be. Its name becomes a file name (results/<name>.h5); it and its
-// balancer labels are archived, printed in tables and matched by --only / --exclude.
+// balancer labels are recorded, printed in tables and matched by --only / --exclude.
 #include <cstddef>
 #include <optional>
 #include <string>

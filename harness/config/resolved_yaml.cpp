@@ -21,7 +21,7 @@ void emit_value(YAML::Emitter& out, const std::string& key, const ParamValue& va
   std::visit([&](const auto& x) { out << x; }, value);
 }
 
-// Workload and balancer parameters in name order (as every archive so far has them).
+// Workload and balancer parameters in name order (as every result set so far has them).
 void emit_params(YAML::Emitter& out, const Params& params) {
   for (const auto& [key, value] : params.values()) emit_value(out, key, value);
 }

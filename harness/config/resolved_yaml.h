@@ -1,9 +1,9 @@
 #pragma once
-// The resolved YAML archived with each run: the run's complete config, every default filled in,
+// The resolved YAML recorded with each run: the run's complete config, every default filled in,
 // printed from the parameter specs (harness/config/config_keys.h and the registries' specs).
 #include <string>
 
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 
 namespace lbb {
 

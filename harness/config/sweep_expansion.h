@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "harness/config/balancer_entries.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 #include "workloads/workload.h"
 
 namespace lbb {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/text.h"
-#include "harness/config/run_spec.h"
+#include "harness/config/config_loader.h"
 
 namespace lbb {
 
@@ -31,8 +31,8 @@ class StrictChecker : public YAML::EventHandler {
   }
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                 const std::string& value) override {
-    // A NUL cut the text where C strings end (a name archived as its first part, a path
-    // opened as another); bytes that are not UTF-8 broke the readers of the archive.
+    // A NUL cut the text where C strings end (a name recorded as its first part, a path
+    // opened as another); bytes that are not UTF-8 broke the readers of the result set.
     if (value.find('\0') != std::string::npos)
       fail(mark, "'" + printable(value.substr(0, 60)) + "' holds a NUL character");
     if (!valid_utf8(value)) fail(mark, "a text that is not valid UTF-8 (configs are UTF-8)");

@@ -15,7 +15,7 @@ namespace lbb {
 class Execution {
  public:
   virtual ~Execution() = default;
-  virtual std::string name() const = 0;  // the archive's `executor` attribute
+  virtual std::string name() const = 0;  // the run's `executor` attribute in its result set
   // Width of the per-module datasets; 0: none (a level workload's module count changes).
   virtual int modules() const = 0;
   virtual int phases() const { return 1; }  // of each step, balanced separately

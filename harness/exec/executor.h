@@ -57,13 +57,13 @@ class Executor {
   virtual ~Executor() = default;
   virtual ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                               StepSink& sink) = 0;
-  // What the archive's `executor` attribute calls it.
+  // What the run's `executor` attribute in its result set calls it.
   virtual std::string name() const = 0;
   // Figures it appends to each StepRecord::metrics, after the workload's own step metrics.
   virtual std::vector<StepMetric> metrics() const { return {}; }
   // False for a simulator: nothing ran, so there is nothing to verify.
   virtual bool executes_kernels() const { return true; }
-  // Whole-run figures of the last run, archived beside the workload's attributes.
+  // Whole-run figures of the last run, recorded beside the workload's attributes.
   virtual std::vector<WorkloadAttribute> attributes() const { return {}; }
 };
 

@@ -166,7 +166,8 @@ std::string trace_steps_problem(const Params& params, int steps) {
 
 const WorkloadInfo* find_workload_kind(std::string_view name) {
   static const WorkloadInfo trace = TraceWorkload::info();
-  if (const WorkloadInfo* info = find_workload(name)) return info;
+  for (const WorkloadInfo& info : workload_registry())
+    if (info.name == name) return &info;
   return name == trace.name ? &trace : nullptr;
 }
 

@@ -60,7 +60,8 @@ class TraceWorkload final : public Workload, public CostSource {
 // when it can.
 std::string trace_steps_problem(const Params& params, int steps);
 
-// The workload registry's kinds plus `trace`: what configs, `list` and the runner look up.
+// The workload registry's kinds plus `trace`: the one lookup of a workload by name, for configs,
+// `list`, the runner and the tests alike.
 const WorkloadInfo* find_workload_kind(std::string_view name);
 std::vector<const WorkloadInfo*> workload_kinds();
 

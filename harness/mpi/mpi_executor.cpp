@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "balancers/between_steps/decision_scope.h"
+#include "balancers/between_steps/parts/decision_scope.h"
 #include "harness/base/clock.h"
 #include "harness/base/process_world.h"
 #include "harness/exec/emulated_run.h"

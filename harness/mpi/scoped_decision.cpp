@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "balancers/between_steps/decision_scope.h"
+#include "balancers/between_steps/parts/decision_scope.h"
 
 namespace lbb {
 

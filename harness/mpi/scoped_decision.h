@@ -36,12 +36,12 @@ ScopedDecision decide_in_groups(Balancer& balancer, const LoadView& view,
                                 std::span<const double> own_busy, const RankLayout& ranks);
 
 // Horton 1993's multilevel scheme (DecisionScope::kTree), level by level as its processors would
-// carry it out (balancers/between_steps/bisection_tree.h): up the tree, each node's host receives
-// its right child's load sum from the right child's host, one round per depth (point to point,
-// bundled per pair of ranks); down the tree, each host decides its node's cut on its halves' sums
-// and its inherited transfers and sends the right half's inheritance to that half's host (a half
-// of one processor needs none); then each rank sends its cuts' transfers to every rank, and every
-// rank realises the plan alike. Reads no load but its own processors'. Collective.
+// carry it out (balancers/between_steps/parts/bisection_tree.h): up the tree, each node's host
+// receives its right child's load sum from the right child's host, one round per depth (point to
+// point, bundled per pair of ranks); down the tree, each host decides its node's cut on its halves'
+// sums and its inherited transfers and sends the right half's inheritance to that half's host (a
+// half of one processor needs none); then each rank sends its cuts' transfers to every rank, and
+// every rank realises the plan alike. Reads no load but its own processors'. Collective.
 ScopedDecision decide_by_levels(MultilevelDiffusion& balancer, const LoadView& view,
                                 const RankLayout& ranks);
 

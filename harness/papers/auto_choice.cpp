@@ -17,12 +17,12 @@ RunSpec with_run_horizon(const RunSpec& spec) {
   return run;
 }
 
-RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ResultWriter* archive,
+RunOutcome execute_auto_run(const RunSpec& spec, int repetition, ResultWriter* writer,
                             const Provenance& provenance, ReferenceCache* references) {
   RunOutcome out;
   try {
     const RunSpec run = with_run_horizon(spec);
-    out = execute_run(run, repetition, archive, provenance, references);
+    out = execute_run(run, repetition, writer, provenance, references);
   } catch (const std::exception& e) {
     out.error = e.what();
     out.record.status = "failed";

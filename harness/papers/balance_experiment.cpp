@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "core/text.h"
+#include "harness/config/config_loader.h"
 #include "harness/config/config_problems.h"
-#include "harness/config/run_spec.h"
 #include "harness/config/yaml_reader.h"
 #include "harness/papers/expectation_verdicts.h"
 

@@ -3,7 +3,7 @@
 // (Horton 1993's serial runs of his Algorithms 1 and 2; `lbbench balance` runs one such case).
 // Its `balance_cases:` replace workload, platform and balancers; `expectations:` select a case
 // by its `case` label. Deterministic, so `lbbench expect` computes the cases instead of reading
-// an archive.
+// a result set.
 #include <cstdint>
 #include <iosfwd>
 #include <string>

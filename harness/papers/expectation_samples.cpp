@@ -98,7 +98,9 @@ RunFacts facts_of_config(const std::string& yaml) {
     const YAML::Node execution = YAML::Load(yaml)["execution"];
     f.measured_decisions =
         !execution["sim_decision"] || execution["sim_decision"].as<std::string>() != "modelled";
-    if (execution["replay_archive"]) f.recording = execution["replay_archive"].as<std::string>();
+    // replay_archive: the key's name in sets written before it was replay_set.
+    for (const char* key : {"replay_set", "replay_archive"})
+      if (execution[key] && f.recording.empty()) f.recording = execution[key].as<std::string>();
   } catch (const YAML::Exception&) {
     f.measured_decisions = true;  // unreadable: assume the value may move
   }

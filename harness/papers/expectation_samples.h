@@ -18,7 +18,7 @@ namespace lbb {
 struct RunFacts {
   bool simulated = false;           // its executor simulates: the value is deterministic
   bool measured_decisions = false;  // simulated, and charged its decisions' measured CPU time
-  std::string recording;            // a replay: the archive it replays
+  std::string recording;            // a replay: the result set it replays
 };
 using RunFactsMap = std::map<const RunInfo*, RunFacts>;
 RunFactsMap run_facts(const std::vector<RunInfo>& runs);
@@ -40,7 +40,7 @@ std::optional<std::string> run_value(const RunInfo& run, const std::string& key)
 struct KeyedSample {
   stats::RowSample sample;
   std::vector<std::string> trials;  // per value: its trial ("" when nothing is swept)
-  std::string recording;            // every run replays this one archive ("" otherwise)
+  std::string recording;            // every run replays this one result set ("" otherwise)
   double relative_uncertainty = 0;  // deterministic: how far a value may move, as its share
 };
 // The metric of each run (finite values only), keyed by trial and round; the trial leaves out

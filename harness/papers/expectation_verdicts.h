@@ -1,5 +1,5 @@
 #pragma once
-// A config's expectations (the paper's numbers) judged against archived runs. Per row: the
+// A config's expectations (the paper's numbers) judged against recorded runs. Per row: the
 // measured median, the paper's number with the tolerance it carries (its printed precision or a
 // stated spread), the value's verdict (exact within that tolerance, or differs), and the order
 // against the row's trend group, decided as the comparison table decides (harness/stats/
@@ -32,7 +32,7 @@ struct ExpectationResult {
   std::vector<std::string> trials;  // per sample: its swept values but the row's own keys
   bool deterministic = false;       // every run simulated: compared by value
   double uncertainty = 0;           // deterministic: how far a sample may move (its decisions)
-  std::string recording;            // every run replays this one archive ("": none, or several)
+  std::string recording;            // every run replays this one result set ("": none, or several)
   double tolerance = 0;             // half-width of "exact" (value rows)
   OrderKind order = OrderKind::kNone;
   VerdictKind kind = VerdictKind::kNoRuns;

@@ -1,12 +1,12 @@
 #pragma once
 // A paper config's result beside the paper's numbers: `lbbench run` prints it after the table,
-// `lbbench expect` from an archive.
+// `lbbench expect` from a result set.
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "harness/config/config_loader.h"
 #include "harness/results/result_reader.h"
-#include "harness/config/run_spec.h"
 
 namespace lbb {
 

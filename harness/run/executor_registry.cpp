@@ -25,7 +25,7 @@ namespace {
 ExecutorInfo simulate_executor_info() {
   ExecutorInfo info{
       "simulate",
-      "no kernel: the balancers decide on recorded (execution.replay_archive) or synthetic module "
+      "no kernel: the balancers decide on recorded (execution.replay_set) or synthetic module "
       "costs for P virtual processors, charged as a real machine would (execution.sim_*)",
       WorkShape::kModules,
       true,

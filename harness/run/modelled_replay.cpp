@@ -33,7 +33,7 @@ double omp_total(const ScheduleChoice& schedule, CapturedStream& costs) {
   return total;
 }
 
-// The simulate executor on the captured costs, as `simulate --replay` replays an archived run.
+// The simulate executor on the captured costs, as `simulate --replay` replays a recorded run.
 double simulated_total(RunSpec spec, const WorkloadInfo& workload,
                        const std::shared_ptr<CapturedStream>& costs,
                        const ScheduleChoice& schedule) {

@@ -5,7 +5,7 @@
 // measured module costs (thread CPU time, at nominal speed) are replayed at P processors of its
 // speeds: the OpenMP schedules by harness/sim/schedule_model.h, the loop self-scheduling
 // techniques and the fastest-finish schemes by the simulate executor, charged by the config's
-// execution.sim_* keys. Archived as the runs column replayed_makespan_total.
+// execution.sim_* keys. Recorded as the runs column replayed_makespan_total.
 #include <limits>
 #include <memory>
 #include <span>

@@ -69,9 +69,9 @@ std::vector<PlannedRun> slice_of(const std::vector<PlannedRun>& plan, Slice slic
 }
 
 std::vector<PlannedRun> missing_from(const std::vector<PlannedRun>& plan,
-                                     const std::vector<RunInfo>& archived) {
+                                     const std::vector<RunInfo>& recorded) {
   std::map<std::pair<std::string, int>, int> done;
-  for (const auto& r : archived) {
+  for (const auto& r : recorded) {
     const auto status = r.text.find("status");
     const auto yaml = r.text.find("config_yaml");
     const auto rep = r.number.find("repetition");

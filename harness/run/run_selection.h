@@ -1,6 +1,6 @@
 #pragma once
 // Which runs of a config an invocation executes: all of them in round-robin order, one slice of
-// them (`run --slice i/n`, one node of many), or those an archive lacks (`run --resume`).
+// them (`run --slice i/n`, one node of many), or those a result set lacks (`run --resume`).
 #include <string>
 #include <vector>
 
@@ -39,10 +39,10 @@ std::vector<PlannedRun> slice_of(const std::vector<PlannedRun>& plan, Slice slic
 // in slice g % count, since a race judges a group's rows together.
 std::vector<PlannedRun> slice_groups_of(const std::vector<PlannedRun>& plan, Slice slice);
 
-// The plan less the runs the archive already holds complete or failed (matched by resolved
-// config and repetition, each archived run standing for one planned run). Partial runs, left
+// The plan less the runs the result set already holds complete or failed (matched by resolved
+// config and repetition, each recorded run standing for one planned run). Partial runs, left
 // by an interrupted invocation, are run again.
 std::vector<PlannedRun> missing_from(const std::vector<PlannedRun>& plan,
-                                     const std::vector<RunInfo>& archived);
+                                     const std::vector<RunInfo>& recorded);
 
 }  // namespace lbb

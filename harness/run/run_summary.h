@@ -33,7 +33,7 @@ struct RunSummary {
 // fastest speed, summed over the phases. 0 where the step recorded no module costs.
 double largest_module_bound(const StepRecord& r, std::span<const double> speeds);
 
-// A StepSink that accumulates a RunSummary and passes each record on (to the archive).
+// A StepSink that accumulates a RunSummary and passes each record on (to the run's writer).
 class SummarySink final : public StepSink {
  public:
   explicit SummarySink(StepSink* next = nullptr, std::vector<double> speeds = {})

@@ -1,7 +1,7 @@
 #pragma once
 // The module costs a run just measured, kept in memory as the simulator's cost source: what a
 // modelled replay of a live run (harness/run/modelled_replay.h) runs its model on, as
-// RecordedStream gives back an archived run's.
+// RecordedStream gives back a recorded run's.
 #include <span>
 #include <vector>
 

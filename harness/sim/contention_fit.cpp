@@ -10,18 +10,18 @@
 
 namespace lbb {
 
-ContentionFit fit_contention(const ResultReader& archive) {
+ContentionFit fit_contention(const ResultReader& set) {
   // group -> P -> busy totals of its repetitions
   std::map<std::string, std::map<int, std::vector<double>>> busy;
   const std::regex processors_token(R"((^| )processors=\d+)");
-  for (const RunInfo& info : archive.runs()) {
+  for (const RunInfo& info : set.runs()) {
     auto text = [&](const char* k) {
       auto it = info.text.find(k);
       return it == info.text.end() ? std::string() : it->second;
     };
     if (text("status") != "complete" || text("executor") == "simulate") continue;
     std::size_t steps = 0, processors = 0;  // every processor's busy time of every step
-    const std::vector<double> b = archive.read_matrix(info.id, "proc/busy", steps, processors);
+    const std::vector<double> b = set.read_matrix(info.id, "proc/busy", steps, processors);
     const std::string group = text("workload") + " " + text("balancer") + " " +
                               std::regex_replace(text("sweep"), processors_token, "");
     busy[group][static_cast<int>(info.number.at("processors"))].push_back(

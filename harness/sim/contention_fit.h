@@ -22,6 +22,6 @@ struct ContentionFit {
 };
 
 // Throws std::invalid_argument when no configuration was run at 1 and at more processors.
-ContentionFit fit_contention(const ResultReader& archive);
+ContentionFit fit_contention(const ResultReader& set);
 
 }  // namespace lbb

@@ -7,7 +7,7 @@
 
 namespace lbb {
 
-RecordedStream::RecordedStream(const ResultReader& archive, const std::string& run,
+RecordedStream::RecordedStream(const ResultReader& set, const std::string& run,
                                std::span<const double> speed, int phases, bool resume)
     : processors_(static_cast<int>(speed.size())),
       phases_(phases),
@@ -15,9 +15,9 @@ RecordedStream::RecordedStream(const ResultReader& archive, const std::string& r
       speed_(speed.begin(), speed.end()) {
   std::size_t rows = 0, cols = 0, prow = 0, pcols = 0, orow = 0, ocols = 0;
   const std::string prefix = phases > 1 ? "module/phase_" : "module/";
-  cost_ = archive.read_matrix(run, prefix + "cost", rows, cols);
-  const std::vector<double> owner = archive.read_matrix(run, prefix + "owner", orow, ocols);
-  busy_ = archive.read_matrix(run, "proc/busy", prow, pcols);
+  cost_ = set.read_matrix(run, prefix + "cost", rows, cols);
+  const std::vector<double> owner = set.read_matrix(run, prefix + "owner", orow, ocols);
+  busy_ = set.read_matrix(run, "proc/busy", prow, pcols);
   if (rows == 0 || orow != rows || ocols != cols || prow != rows ||
       pcols != static_cast<std::size_t>(processors_) || cols % phases != 0)
     throw std::invalid_argument("run " + run + ": " + prefix + "cost, " + prefix +
@@ -25,7 +25,7 @@ RecordedStream::RecordedStream(const ResultReader& archive, const std::string& r
                                 " processors needed");
   steps_ = static_cast<int>(rows);
   modules_ = static_cast<int>(cols) / phases;
-  serial_ = archive.read_series(run, "step/serial");
+  serial_ = set.read_series(run, "step/serial");
   if (serial_.size() != rows) throw std::invalid_argument("run " + run + ": step/serial needed");
   owner_.reserve(owner.size());
   for (double q : owner) {
@@ -63,15 +63,15 @@ RankTraffic RecordedStream::recorded_traffic(int step) const {
   return step >= 0 && step < static_cast<int>(traffic_.size()) ? traffic_[step] : RankTraffic{};
 }
 
-void RecordedStream::read_rank_traffic(const ResultReader& archive, const std::string& run) {
-  const std::vector<double> exchange = archive.read_series(run, "metric/exchange_bytes");
-  const std::vector<double> messages = archive.read_series(run, "metric/balance_messages");
-  const std::vector<double> bytes = archive.read_series(run, "metric/balance_bytes");
+void RecordedStream::read_rank_traffic(const ResultReader& set, const std::string& run) {
+  const std::vector<double> exchange = set.read_series(run, "metric/exchange_bytes");
+  const std::vector<double> messages = set.read_series(run, "metric/balance_messages");
+  const std::vector<double> bytes = set.read_series(run, "metric/balance_bytes");
   if (static_cast<int>(exchange.size()) != steps_ || messages.size() != exchange.size() ||
       bytes.size() != exchange.size())
     throw std::invalid_argument("run " + run + ": metric/exchange_bytes, balance_messages and " +
                                 "balance_bytes of every step needed");
-  const std::vector<double> seconds = archive.read_series(run, "metric/exchange_seconds");
+  const std::vector<double> seconds = set.read_series(run, "metric/exchange_seconds");
   if (seconds.size() != exchange.size())
     throw std::invalid_argument("run " + run + ": metric/exchange_seconds of every step needed");
   traffic_.clear();
@@ -85,9 +85,9 @@ double RecordedStream::recorded_serial(int step) const {
   return step >= 0 && step < static_cast<int>(serial_.size()) ? serial_[step] : 0.0;
 }
 
-std::string recorded_run_for(const ResultReader& archive, const std::string& run,
+std::string recorded_run_for(const ResultReader& set, const std::string& run,
                              const std::string& workload, int processors) {
-  for (const RunInfo& info : archive.runs()) {
+  for (const RunInfo& info : set.runs()) {
     if (!run.empty() && info.id != run) continue;
     auto text = [&](const char* k) {
       auto it = info.text.find(k);
@@ -105,8 +105,8 @@ std::string recorded_run_for(const ResultReader& archive, const std::string& run
   }
   throw std::invalid_argument(run.empty() ? "no complete run of " + workload +
                                                 " at P = " + std::to_string(processors) +
-                                                " with module_detail in the replay archive"
-                                          : "no run " + run + " in the replay archive");
+                                                " with module_detail in the replay set"
+                                          : "no run " + run + " in the replay set");
 }
 
 }  // namespace lbb

@@ -2,7 +2,7 @@
 // Where a simulation's module costs come from, step after step and phase after phase: seconds at
 // nominal speed (speed 1, no external load) per module. A synthetic source draws them
 // (workloads/synthetic_costs.h); a recorded run gives back what its modules measured
-// (`module/cost`, archived with execution.module_detail) together with its owners and busy times,
+// (`module/cost`, recorded with execution.module_detail) together with its owners and busy times,
 // so that a simulation whose owners equal the recorded ones hands its balancer the very view the
 // real run's had.
 #include <memory>
@@ -65,14 +65,14 @@ class SyntheticStream final : public CostStream {
 };
 
 // The recorded steps of one run: module/cost x the recorded owner's speed (the nominal cost the
-// real run's balancers saw), module/owner, proc/busy and step/serial; of a run of several phases, each phase's
-// module/phase_cost and module/phase_owner instead. Throws std::invalid_argument when the run
-// lacks module detail or is not a run of P processors and M modules.
+// real run's balancers saw), module/owner, proc/busy and step/serial; of a run of several phases,
+// each phase's module/phase_cost and module/phase_owner instead. Throws std::invalid_argument when
+// the run lacks module detail or is not a run of P processors and M modules.
 class RecordedStream final : public CostStream {
  public:
   // phases: the workload's; resume: start from the first recorded step's owners (the run had
   // warm-up steps).
-  RecordedStream(const ResultReader& archive, const std::string& run, std::span<const double> speed,
+  RecordedStream(const ResultReader& set, const std::string& run, std::span<const double> speed,
                  int phases = 1, bool resume = false);
   const std::vector<double>& nominal(int step, int phase) override;
   std::span<const int> recorded_owner(int step, int phase) const override;
@@ -81,7 +81,7 @@ class RecordedStream final : public CostStream {
   double recorded_serial(int step) const override;
   // Reads the run's RankTraffic (a run across MPI ranks), and takes its exchange out of the
   // recorded serial part; throws std::invalid_argument when it lacks them.
-  void read_rank_traffic(const ResultReader& archive, const std::string& run);
+  void read_rank_traffic(const ResultReader& set, const std::string& run);
   int steps() const override { return steps_; }
   std::span<const int> start_owner(int phase) const override {
     return resume_ ? recorded_owner(0, phase) : std::span<const int>{};
@@ -97,9 +97,9 @@ class RecordedStream final : public CostStream {
   std::vector<RankTraffic> traffic_;  // per step; empty: none recorded
 };
 
-// The first complete run of `archive` with module detail for `workload` at P processors, or
+// The first complete run of `set` with module detail for `workload` at P processors, or
 // `run` when given; throws std::invalid_argument naming what is missing.
-std::string recorded_run_for(const ResultReader& archive, const std::string& run,
+std::string recorded_run_for(const ResultReader& set, const std::string& run,
                              const std::string& workload, int processors);
 
 }  // namespace lbb

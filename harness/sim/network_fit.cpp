@@ -67,14 +67,14 @@ int exchanges_per_step(const Workload& workload) {
   return workload.phases() + (workload.finish_step_reads_states() ? 1 : 0);
 }
 
-NetworkFit fit_network(const ResultReader& archive,
+NetworkFit fit_network(const ResultReader& set,
                        const std::function<int(const RunInfo&)>& exchanges) {
   std::vector<Sample> moves, exchanged;
   NetworkFit fit;
   auto series = [&](const RunInfo& info, const char* name) {
-    return archive.read_series(info.id, std::string("metric/") + name);
+    return set.read_series(info.id, std::string("metric/") + name);
   };
-  for (const RunInfo& info : archive.runs()) {
+  for (const RunInfo& info : set.runs()) {
     const auto executor = info.text.find("executor");
     const auto status = info.text.find("status");
     if (executor == info.text.end() || executor->second != "mpi" || status == info.text.end() ||

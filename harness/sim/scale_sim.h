@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "balancers/balancer.h"
-#include "balancers/between_steps/gossip_rounds.h"
-#include "balancers/between_steps/multilevel_chain.h"
+#include "balancers/between_steps/parts/gossip_rounds.h"
+#include "balancers/between_steps/parts/multilevel_chain.h"
 
 namespace lbb {
 

@@ -18,9 +18,9 @@ namespace {
 
 // The speeds the recorded run had (its costs over them are nominal), which a simulation of other
 // speeds replaying it need not share; a set older than the `speeds` column: the simulation's.
-std::vector<double> recorded_speeds(const ResultReader& archive, const std::string& run,
+std::vector<double> recorded_speeds(const ResultReader& set, const std::string& run,
                                     std::vector<double> fallback) {
-  for (const RunInfo& info : archive.runs()) {
+  for (const RunInfo& info : set.runs()) {
     const auto text = info.text.find("speeds");
     if (info.id != run || text == info.text.end() || text->second.empty()) continue;
     const auto p = info.number.find("processors");
@@ -66,12 +66,12 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
     return source->stream(plan.processors, plan.initial != nullptr);
   if (std::string why = recorded_costs_problem(settings_); !why.empty())
     throw std::invalid_argument(why);
-  const ResultReader archive(settings_.replay_archive);
+  const ResultReader set(settings_.replay_set);
   const int recorded =
       settings_.replay_processors > 0 ? settings_.replay_processors : plan.processors;
-  const std::string run = recorded_run_for(archive, settings_.replay_run, "", recorded);
-  auto stream = std::make_shared<RecordedStream>(
-      archive, run, recorded_speeds(archive, run, plan.speed), workload.phases());
+  const std::string run = recorded_run_for(set, settings_.replay_run, "", recorded);
+  auto stream = std::make_shared<RecordedStream>(set, run, recorded_speeds(set, run, plan.speed),
+                                                 workload.phases());
   if (stream->modules() != workload.module_count())
     throw std::invalid_argument("simulate: run " + run + " has " +
                                 std::to_string(stream->modules()) + " modules, the workload " +
@@ -121,8 +121,8 @@ SimSettings simulation_settings(const RunSpec& spec) {
 }
 
 std::string recorded_costs_problem(const SimSettings& settings) {
-  if (!settings.replay_archive.empty()) return "";
-  return "simulate: a workload with a kernel needs recorded costs (execution.replay_archive), or "
+  if (!settings.replay_set.empty()) return "";
+  return "simulate: a workload with a kernel needs recorded costs (execution.replay_set), or "
          "use workload kind synthetic";
 }
 

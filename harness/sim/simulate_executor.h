@@ -32,7 +32,7 @@ std::vector<StepMetric> simulate_metrics();
 
 class SimulateExecutor final : public Executor {
  public:
-  // costs: null takes them from a SyntheticCosts workload, or from settings.replay_archive.
+  // costs: null takes them from a SyntheticCosts workload, or from settings.replay_set.
   // schedule: a loop self-scheduling technique (harness/sim/sim_run.h) in place of
   // the plan's balancers; kAssigned: the balancers.
   explicit SimulateExecutor(SimSettings settings, std::shared_ptr<CostStream> costs = nullptr,
@@ -57,7 +57,7 @@ class SimulateExecutor final : public Executor {
 // balancer (predictive) too.
 SimSettings simulation_settings(const RunSpec& spec);
 // Why a workload with a kernel has no costs to simulate under `settings` ("" when it has):
-// no execution.replay_archive to read them from.
+// no execution.replay_set to read them from.
 std::string recorded_costs_problem(const SimSettings& settings);
 // Why the simulator cannot run `spec` on any costs ("" when it can).
 std::string simulation_problem(const RunSpec& spec);

@@ -11,9 +11,10 @@ from .figures.compare import compare_figure
 from .help import HelpAction
 from .page import write_page
 from .results import PartError, read_set
+from .schema import Schema
 from .strategies import report_runs
 
-EXIT_BAD_INPUT = 2
+EXIT_FAILURE, EXIT_BAD_INPUT = 1, 2
 
 
 class Refused(Exception):
@@ -77,14 +78,14 @@ def stats(call, *command):
         raise Refused(str(e), e.code) from e
 
 
-def load_set(path, args, parts=None, table=None):
-    """The set's runs (selected) and tables; refuses a set with no readable part. A file is
-    read as a set of that one part, as lbbench table reads it."""
+def load_set(path, args, schema, parts=None, table=None):
+    """The set's runs (selected, typed by `schema`) and tables; refuses a set with no readable
+    part. A file is read as a set of that one part, as lbbench table reads it."""
     if os.path.isfile(path):
         path, parts = os.path.dirname(path) or ".", [os.path.basename(path)]
     try:
         rs = read_set(path, parts)
-        rs.tables["runs"] = selected(report_runs(rs), args, table)
+        rs.tables["runs"] = selected(report_runs(rs, schema), args, table)
     except (PartError, OSError) as e:
         raise Refused(str(e)) from e
     return rs
@@ -136,9 +137,13 @@ def report(args):
         if not os.path.isdir(path) and not os.path.isfile(path):
             raise Refused(f"{path}: not a result set (a directory of *.h5 parts, or one part)")
     table, parts = stats(table_stats.table_rows, args.lbbench, args.sets[0], filter_args(args))
-    rs = load_set(args.sets[0], args, parts, table)
+    try:
+        schema = Schema(args.lbbench)  # the columns' names and types, as the writer has them
+    except RuntimeError as e:
+        raise Refused(str(e), EXIT_FAILURE) from e
+    rs = load_set(args.sets[0], args, schema, parts, table)
     if len(args.sets) == 2:
-        load_set(args.sets[1], args)  # refuses B before anything is written
+        load_set(args.sets[1], args, schema)  # refuses B before anything is written
     wanted = args.timeline_run
     if wanted and not ((rs.runs.run == wanted).any() and (rs.modules.run == wanted).any()):
         raise Refused(f"--timeline-run {wanted}: no run of that id with module detail in "

@@ -4,10 +4,7 @@ ended (status partial) are left out, as a result set holds only ended runs. Tabl
 units and meanings come from `lbbench schema`, the table the C++ writer and reader use too.
 """
 import argparse
-import functools
-import json
 import os
-import subprocess
 import sys
 
 import h5py
@@ -15,6 +12,7 @@ import numpy as np
 
 from . import legacy_archive as legacy
 from .results import RENAMED, SEAL_BYTES, VERSION, seal
+from .schema import Schema
 
 EXIT_FAILURE, EXIT_BAD_INPUT = 1, 2
 ENDED = ("complete", "failed")
@@ -27,35 +25,6 @@ DTYPE = {"int32": np.int32, "int64": np.int64, "float64": np.float64}
 
 class ConvertError(ValueError):
     pass
-
-
-class Schema:
-    """`lbbench schema`'s tables: {table: (meaning, [column spec, ...])}."""
-
-    def __init__(self, lbbench):
-        try:
-            out = subprocess.run([lbbench, "schema"], capture_output=True, text=True, check=True)
-            doc = json.loads(out.stdout)
-            if (doc.get("schema"), doc.get("schema_version")) == ("lbbench-results", VERSION):
-                self.tables = {t["name"]: (t["meaning"], t["columns"]) for t in doc["tables"]}
-                return
-        except (OSError, subprocess.CalledProcessError, ValueError, KeyError, TypeError) as e:
-            raise RuntimeError(f"`{lbbench} schema` failed ({e})") from e
-        raise RuntimeError(f"`{lbbench} schema` does not describe result sets of schema version "
-                           f"{VERSION}")
-
-    @functools.cache
-    def column(self, table, name):
-        """The spec of column `name` (a family's when a member of one), or None."""
-        family = None
-        for c in self.tables[table][1]:
-            if c["name"] == name:
-                return c
-            prefix = c["name"][:-1]
-            if family is None and c["name"].endswith("*") and name.startswith(prefix) and \
-                    len(name) > len(prefix):
-                family = c
-        return family
 
 
 class Table:

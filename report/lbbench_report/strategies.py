@@ -1,5 +1,6 @@
-"""What the report needs of a run beyond the set's columns: its strategy label and family, the
-parameters of its sweep point and label, and the columns it reads, present and typed.
+"""What the report needs of a run beyond the set's columns: its strategy label and family (from
+the set's own runs), the parameters of its sweep point and label, and the runs' columns present
+and typed as `lbbench schema` describes them.
 
 Text is parsed by splitting, never by a backtracking regular expression: a set's text is not
 bounded, and a pattern such as ([A-Za-z_][\\w.]*)= is quadratic on a long word with no '='."""
@@ -8,23 +9,25 @@ import pandas as pd
 
 from .platform import run_settings
 
-# The Zaki, Li & Parthasarathy (1997) schemes decide when the fastest processor finishes.
-FASTEST_FINISH = {"gcdlb", "gddlb", "lcdlb", "lddlb"}
-TEXT = ["workload", "balancer", "static", "dynamic", "schedule", "sweep", "status", "error",
-        "git_sha", "compiler", "flags", "host", "cpu_model", "omp_env", "openblas",
-        "hdf5_version", "started", "finished", "name", "invocation", "mode", "topology"]
-NUMBERS = ["processors", "steps", "repetition", "verified", "oversubscribed", "cores",
-           "hardware_threads", "available_processors", "makespan_total", "wall_total",
-           "ideal_total", "efficiency", "imbalance", "balance_total", "migrations_total",
-           "bytes_moved_total", "load_start", "load_end"]
+
+def fastest_finish(rs):
+    """The dynamic balancers that decide when the fastest processor finishes (Zaki, Li &
+    Parthasarathy 1997's schemes, or `auto` choosing one), as the set's runs show them: those of
+    which a run's processor triggered an in-step synchronisation (procs' `triggered`)."""
+    procs, runs = rs.procs, rs.runs
+    if procs.empty or "triggered" not in procs or "dynamic" not in runs:
+        return set()
+    synchronised = set(procs.run[pd.to_numeric(procs.triggered, errors="coerce") > 0])
+    return set(runs.dynamic[runs.run.isin(synchronised)].astype(str))
 
 
-def family(row):
-    """The strategy family a run belongs to, for colouring and for what the headline can rank."""
+def family(row, fastest):
+    """The strategy family a run belongs to, for colouring and for what the headline can rank;
+    fastest: the names of the fastest-finish dynamic balancers."""
     if row.get("schedule"):
         return "in-step schedule"
     dynamic = row.get("dynamic", "")
-    if dynamic in FASTEST_FINISH:
+    if dynamic in fastest:
         return "fastest-finish dynamic"
     if dynamic and dynamic != "none":
         return "between-step dynamic"
@@ -59,17 +62,25 @@ def label_params(label):
     return label[:open_at], _pairs(label[open_at + 1:-1])
 
 
-def report_runs(rs):
-    """The set's runs as the report reads them: every column it uses present and typed (a
-    hostile part may lack one or type it oddly), plus label, family and steps recorded."""
-    runs = rs.runs.copy()
-    for name in TEXT:
-        runs[name] = runs[name].astype(str).where(runs[name].notna(), "") if name in runs else ""
-    for name in NUMBERS:
-        runs[name] = pd.to_numeric(runs[name], errors="coerce").replace([np.inf, -np.inf], np.nan) \
-            if name in runs else np.nan
+def report_runs(rs, schema):
+    """The set's runs as the report reads them: every column `lbbench schema` (schema) names for
+    the runs table present and typed as it says (a hostile part may lack one or type it oddly),
+    plus label, family and steps recorded."""
+    runs, typed = rs.runs, {}
+    for spec in schema.named_columns("runs"):
+        name = spec["name"]
+        if spec["type"] == "text":
+            typed[name] = runs[name].astype(str).where(runs[name].notna(), "") if name in runs \
+                else ""
+        else:
+            typed[name] = pd.to_numeric(runs[name], errors="coerce").replace(
+                [np.inf, -np.inf], np.nan) if name in runs else np.nan
+    # One frame of them, not a column at a time (pandas warns of a fragmented frame at ~100).
+    runs = pd.concat([runs.drop(columns=[c for c in typed if c in runs]),
+                      pd.DataFrame(typed, index=runs.index)], axis=1)
     runs["load_average"] = runs.load_start
     runs["label"] = runs.balancer
-    runs["family"] = [family(r) for r in runs[["schedule", "dynamic"]].to_dict("records")]
+    fastest = fastest_finish(rs)
+    runs["family"] = [family(r, fastest) for r in runs[["schedule", "dynamic"]].to_dict("records")]
     runs["steps_recorded"] = runs.run.map(rs.steps.groupby("run").size()).fillna(0).astype(int)
     return run_settings(runs)

@@ -15,7 +15,7 @@ OMP_NUM_THREADS=3 "$lbbench" run configs/smoke.yaml -o "$tmp/set" > "$tmp/out.tx
   fail "no progress line per run" "$tmp/err.txt"
 grep -q "^note: OMP_NUM_THREADS=3 is not used: each run starts platform.processors threads (here 4)" \
   "$tmp/err.txt" || fail "no OMP_NUM_THREADS note" "$tmp/err.txt"
-OMP_NUM_THREADS=4 "$lbbench" run configs/smoke.yaml --no-archive --quiet > /dev/null 2> "$tmp/quiet.txt"
+OMP_NUM_THREADS=4 "$lbbench" run configs/smoke.yaml --no-write --quiet > /dev/null 2> "$tmp/quiet.txt"
 ! grep -qE 'ETA|OMP_NUM_THREADS' "$tmp/quiet.txt" || fail "--quiet printed progress" "$tmp/quiet.txt"
 
 # Compact by default: every row under 120 characters, one verification line for the workload.
@@ -85,7 +85,7 @@ set +e  # expect counts failures itself
 expect 2 "--baseline nosuch: no balancer has that label \(labels: block, cyclic, none\)" -- \
   "$lbbench" table "$tmp/set" --baseline nosuch
 expect 2 "--baseline nosuch: no balancer has that label" -- \
-  "$lbbench" run configs/smoke.yaml --no-archive --baseline nosuch
+  "$lbbench" run configs/smoke.yaml --no-write --baseline nosuch
 expect 2 "^--set platform.speeds=last3:0.5: speeds 'last3:0.5' names 3 processors of 2$" -- \
   "$lbbench" validate configs/smoke.yaml --set 'platform.processors=[2,4]' \
   --set platform.speeds=last3:0.5

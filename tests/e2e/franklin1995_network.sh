@@ -13,7 +13,7 @@ lbbench=$1
   -o "$tmp/rec" > "$tmp/rec.txt"
 config=configs/papers/franklin1995_network.yaml
 "$lbbench" run "$config" --set execution.steps=10 --set execution.repetitions=2 \
-  --set "execution.replay_archive=$tmp/rec" -o "$tmp/net" > "$tmp/run.txt"
+  --set "execution.replay_set=$tmp/rec" -o "$tmp/net" > "$tmp/run.txt"
 "$lbbench" expect "$config" "$tmp/net" > "$tmp/out.txt"
 check() { grep -qE "$1" "$2" || { echo "missing: $1"; cat "$2"; exit 1; }; }
 # One run a row: a simulated config runs one repetition whatever repetitions says (7ddfe1f).
@@ -47,6 +47,6 @@ for part in glob.glob(sys.argv[1] + "/*.h5"):
 PY
 expect 1 "speeds '1,abc,-2' are not its processors' count of positive numbers" -- \
   "$lbbench" run "$config" --set execution.steps=10 --set execution.repetitions=1 \
-  --set "execution.replay_archive=$tmp/bad" -o "$tmp/bad_out"
+  --set "execution.replay_set=$tmp/bad" -o "$tmp/bad_out"
 echo "franklin1995_network: $fails failures"
 [ "$fails" -eq 0 ]

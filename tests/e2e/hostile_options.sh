@@ -10,10 +10,10 @@ fails=0
 # 80,000 characters crashed std::regex's recursive compiler (SIGSEGV) in table, run and compare;
 # RE2 takes them, and refuses a pattern whose program would outgrow its memory bound.
 long=$(head -c 80000 /dev/zero | tr '\0' a)
-"$lbbench" run configs/smoke.yaml --no-archive --exclude "$long" > /dev/null ||
+"$lbbench" run configs/smoke.yaml --no-write --exclude "$long" > /dev/null ||
   { echo "FAIL: a literal pattern of 80,000 characters was refused"; fails=$((fails + 1)); }
 expect 2 "--only: not a regular expression: .*(invalid repetition size|too large)" -- \
-  "$lbbench" run configs/smoke.yaml --no-archive --only '((a{1000}){1000}){1000}'
+  "$lbbench" run configs/smoke.yaml --no-write --only '((a{1000}){1000}){1000}'
 expect 2 "--exclude: not a regular expression: \\(" -- \
   "$lbbench" compare configs/smoke.yaml configs/smoke.yaml --exclude '('
 # std::regex backtracked exponentially: (a|aa)*c$ against a label of 190 a's did not end. RE2 is
@@ -26,7 +26,7 @@ execution: { steps: 2 }
 balancers:
   - { static: block, label: $(head -c 190 /dev/zero | tr '\0' a) }
 EOF
-timeout 60 "$lbbench" run "$tmp/aa.yaml" --no-archive --exclude '(a|aa)*c$' > /dev/null ||
+timeout 60 "$lbbench" run "$tmp/aa.yaml" --no-write --exclude '(a|aa)*c$' > /dev/null ||
   { echo "FAIL: a backtracking pattern did not end or failed"; fails=$((fails + 1)); }
 # NaN was read as 0; speeds 1e-308 beside 1e308 moved -2^63 units a phase for 100,000 phases.
 expect 2 "--latency: nan must be a finite number" -- \

@@ -36,7 +36,7 @@ done
 
 # async_modelled's one-thread order has no meaning across ranks: refused with the reason, no run.
 code=0
-"${mpi[@]}" -np 2 "$lbbench" run "$config" -q --no-archive --set execution.executor=async_modelled \
+"${mpi[@]}" -np 2 "$lbbench" run "$config" -q --no-write --set execution.executor=async_modelled \
   > "$tmp/modelled.out" 2>&1 || code=$?
 [ "$code" -ne 0 ] && grep -q "executor async_modelled runs in one process" "$tmp/modelled.out" ||
   { fail "async_modelled under mpirun: exit $code"; tail "$tmp/modelled.out"; }

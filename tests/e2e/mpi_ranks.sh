@@ -15,7 +15,7 @@ mpi=(mpirun --oversubscribe --bind-to none)
 [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
 if ! "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
   # Built without MPI: a launch across ranks is refused with its reason (exit 2), never run twice.
-  timeout 120 "${mpi[@]}" -np 2 "$lbbench" run configs/smoke.yaml --no-archive -q > "$tmp/no_mpi.txt" 2>&1
+  timeout 120 "${mpi[@]}" -np 2 "$lbbench" run configs/smoke.yaml --no-write -q > "$tmp/no_mpi.txt" 2>&1
   rc=$?
   [ "$rc" -ne 0 ] && grep -q 'built without MPI' "$tmp/no_mpi.txt" ||
     { say "FAIL: a build without MPI under mpirun: exit $rc"; cat "$tmp/no_mpi.txt"; exit 1; }

@@ -57,9 +57,9 @@ dump() {  # dump TITLE FLAGS SET...
   charged=(--set execution.executor=simulate --set execution.sim_decision=modelled
            --set execution.sim_decision_seconds=1e-4 --set execution.sim_latency=1e-5)
   run sim-smoke -- configs/smoke.yaml --set execution.steps=6 --set execution.warmup=0 \
-    "${charged[@]}" --set execution.replay_archive="$tmp/rec-smoke"
+    "${charged[@]}" --set execution.replay_set="$tmp/rec-smoke"
   run sim-trfd -- configs/trfd.yaml --set workload.n=12 --set execution.steps=4 \
-    --set execution.warmup=0 "${charged[@]}" --set execution.replay_archive="$tmp/rec-trfd"
+    --set execution.warmup=0 "${charged[@]}" --set execution.replay_set="$tmp/rec-trfd"
   run sim-synthetic -- tests/golden/sim.yaml
   run sim-schedules -- tests/golden/sim_schedules.yaml
   dump "simulator" "--phases --modelled" "$tmp"/sim-{smoke,trfd,synthetic,schedules}

@@ -4,7 +4,7 @@ characters with '$' (mathtext) and HTML in it, NaN, infinite and negative times 
 where numbers belong, no busy column, no step rows. Each case edits every part of a synthetic
 set (make_v4_set.py); the report must draw its page (every PNG valid, every text escaped) with no
 exception. The statistics stand in for `lbbench table`'s: the median total of each group.
-usage: report_values.py SCRATCH_DIR"""
+usage: report_values.py SCRATCH_DIR LBBENCH (for `lbbench schema`)"""
 import glob
 import os
 import sys
@@ -18,6 +18,7 @@ from lbbench_report import notes, table_stats, tables  # noqa: E402
 from lbbench_report.build import build_figures  # noqa: E402
 from lbbench_report.page import write_page  # noqa: E402
 from lbbench_report.results import read_set  # noqa: E402
+from lbbench_report.schema import Schema  # noqa: E402
 from lbbench_report.strategies import report_runs  # noqa: E402
 from degrade_set import rewrite  # noqa: E402
 from make_v4_set import main as make_set, write_text  # noqa: E402
@@ -79,7 +80,7 @@ def table_of(runs):
     return table_stats.normalise(rows)
 
 
-def check_case(scratch, name, edit):
+def check_case(scratch, schema, name, edit):
     d = os.path.join(scratch, name.replace(" ", "_"))
     make_set(d)
     for part in glob.glob(f"{d}/*.h5"):
@@ -87,7 +88,7 @@ def check_case(scratch, name, edit):
             edit(f)
     rs = read_set(d)
     assert not rs.problems, (name, rs.problems)
-    rs.tables["runs"] = report_runs(rs)
+    rs.tables["runs"] = report_runs(rs, schema)
     table = table_of(rs.runs)
     out = f"{d}_page"
     os.makedirs(out)
@@ -107,5 +108,6 @@ def check_case(scratch, name, edit):
 
 
 if __name__ == "__main__":
-    drawn = [check_case(sys.argv[1], name, edit) for name, edit in CASES.items()]
+    schema = Schema(sys.argv[2])
+    drawn = [check_case(sys.argv[1], schema, name, edit) for name, edit in CASES.items()]
     print(f"report_values: {len(CASES)} sets with odd values, {sum(drawn)} figures drawn")

@@ -74,8 +74,8 @@ PY
 grep -q "^resume: 3 of 3 runs already in" "$tmp/again.txt" || { cat "$tmp/again.txt"; exit 1; }
 "$LBBENCH" show "$tmp/set" | grep -q "^8 runs of 3 invocations"
 # A bad slice is bad input.
-set +e; "$LBBENCH" run "$tmp/sweep.yaml" --no-archive --slice 3/3 2> "$tmp/err.txt"; rc=$?; set -e
+set +e; "$LBBENCH" run "$tmp/sweep.yaml" --no-write --slice 3/3 2> "$tmp/err.txt"; rc=$?; set -e
 [ "$rc" -eq 2 ] && grep -q "0 <= i < n" "$tmp/err.txt"
-set +e; "$LBBENCH" run "$tmp/sweep.yaml" --no-archive --resume 2> "$tmp/err.txt"; rc=$?; set -e
+set +e; "$LBBENCH" run "$tmp/sweep.yaml" --no-write --resume 2> "$tmp/err.txt"; rc=$?; set -e
 [ "$rc" -eq 2 ] && grep -q "needs a result set" "$tmp/err.txt"
 echo "slurm: OK"

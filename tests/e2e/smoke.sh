@@ -40,7 +40,7 @@ PY
 # host with a core a thread, a short stretch's successor is timed by the wall clock, an upper
 # bound that a loaded host's preemptions could push past the rounding (harness/clock.h).
 first_cpu=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')  # the first this process may use
-taskset -c "$first_cpu" "$lbbench" run configs/smoke.yaml --no-archive --costs > /dev/null \
+taskset -c "$first_cpu" "$lbbench" run configs/smoke.yaml --no-write --costs > /dev/null \
   2> "$tmp/costs.txt"
 grep -q "on 1 available cores: oversubscribed" "$tmp/costs.txt" || { cat "$tmp/costs.txt"; exit 1; }
 awk '/^CPU time of this invocation/ { total = $6 }

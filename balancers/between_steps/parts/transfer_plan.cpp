@@ -1,4 +1,4 @@
-#include "balancers/between_steps/transfer_plan.h"
+#include "balancers/between_steps/parts/transfer_plan.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "balancers/balancer.h"
-#include "balancers/between_steps/transfer_plan.h"
+#include "balancers/between_steps/parts/transfer_plan.h"
 
 namespace lbb {
 

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "balancers/between_steps/transfer_plan.h"
+#include "balancers/between_steps/parts/transfer_plan.h"
 
 namespace lbb {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "balancers/balancer.h"
-#include "balancers/between_steps/transfer_plan.h"
-#include "balancers/between_steps/transfer_realization.h"
+#include "balancers/between_steps/parts/transfer_plan.h"
+#include "balancers/between_steps/parts/transfer_realization.h"
 
 namespace lbb {
 

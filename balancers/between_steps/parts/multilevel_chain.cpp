@@ -1,4 +1,4 @@
-#include "balancers/between_steps/multilevel_chain.h"
+#include "balancers/between_steps/parts/multilevel_chain.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "balancers/between_steps/processor_path.h"
+#include "balancers/between_steps/parts/processor_path.h"
 
 namespace lbb {
 

@@ -1,10 +1,10 @@
-#include "balancers/between_steps/bisection_tree.h"
+#include "balancers/between_steps/parts/bisection_tree.h"
 
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
 
-#include "balancers/between_steps/processor_path.h"
+#include "balancers/between_steps/parts/processor_path.h"
 
 namespace lbb {
 

@@ -1,4 +1,4 @@
-#include "harness/analysis/archive_comparison.h"
+#include "harness/analysis/set_comparison.h"
 
 #include <cmath>
 #include <iomanip>
@@ -129,8 +129,8 @@ void print_text(std::ostream& out, const std::vector<ConfigChange>& changes,
 
 }  // namespace
 
-std::vector<ConfigChange> compare_archives(const std::vector<ConfigResult>& a,
-                                           const std::vector<ConfigResult>& b) {
+std::vector<ConfigChange> compare_sets(const std::vector<ConfigResult>& a,
+                                       const std::vector<ConfigResult>& b) {
   std::map<std::string, const ConfigResult*> in_b;
   for (const auto& c : b) in_b[c.match_key] = &c;
   std::vector<ConfigChange> out;
@@ -152,9 +152,9 @@ std::vector<ConfigChange> compare_archives(const std::vector<ConfigResult>& a,
   return out;
 }
 
-void print_archive_comparison(std::ostream& out, const std::vector<ConfigChange>& changes,
-                              const std::string& name_a, const std::string& name_b,
-                              OutputFormat format) {
+void print_set_comparison(std::ostream& out, const std::vector<ConfigChange>& changes,
+                          const std::string& name_a, const std::string& name_b,
+                          OutputFormat format) {
   if (format == OutputFormat::kTable) return print_text(out, changes, name_a, name_b);
   std::vector<JsonRow> rows;
   for (const auto& c : changes) rows.push_back(row_json(c));

@@ -1,4 +1,4 @@
-#include "balancers/between_steps/gossip_rounds.h"
+#include "balancers/between_steps/parts/gossip_rounds.h"
 
 #include <algorithm>
 #include <numeric>

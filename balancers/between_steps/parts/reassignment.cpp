@@ -1,4 +1,4 @@
-#include "balancers/between_steps/reassignment.h"
+#include "balancers/between_steps/parts/reassignment.h"
 
 #include <algorithm>
 

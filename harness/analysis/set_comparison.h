@@ -1,5 +1,5 @@
 #pragma once
-// `lbbench compare A B`: the runs of two archives matched by resolved configuration, and per
+// `lbbench compare A B`: the runs of two result sets matched by resolved configuration, and per
 // match how B's times relate to A's (as google/benchmark's compare.py does, with intervals).
 #include <ostream>
 #include <string>
@@ -25,10 +25,10 @@ struct ConfigChange {
   ClockChange makespan, wall;
 };
 
-std::vector<ConfigChange> compare_archives(const std::vector<ConfigResult>& a,
-                                           const std::vector<ConfigResult>& b);
-void print_archive_comparison(std::ostream& out, const std::vector<ConfigChange>& changes,
-                              const std::string& name_a, const std::string& name_b,
-                              OutputFormat format);
+std::vector<ConfigChange> compare_sets(const std::vector<ConfigResult>& a,
+                                       const std::vector<ConfigResult>& b);
+void print_set_comparison(std::ostream& out, const std::vector<ConfigChange>& changes,
+                          const std::string& name_a, const std::string& name_b,
+                          OutputFormat format);
 
 }  // namespace lbb

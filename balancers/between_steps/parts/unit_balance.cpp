@@ -1,4 +1,4 @@
-#include "balancers/between_steps/unit_balance.h"
+#include "balancers/between_steps/parts/unit_balance.h"
 
 #include <stdexcept>
 

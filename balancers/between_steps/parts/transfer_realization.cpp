@@ -1,4 +1,4 @@
-#include "balancers/between_steps/transfer_realization.h"
+#include "balancers/between_steps/parts/transfer_realization.h"
 
 #include <algorithm>
 #include <queue>

@@ -1,4 +1,4 @@
-#include "balancers/between_steps/decision_scope.h"
+#include "balancers/between_steps/parts/decision_scope.h"
 
 #include <stdexcept>
 

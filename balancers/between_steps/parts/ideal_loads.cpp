@@ -1,4 +1,4 @@
-#include "balancers/between_steps/ideal_loads.h"
+#include "balancers/between_steps/parts/ideal_loads.h"
 
 namespace lbb {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "balancers/between_steps/transfer_plan.h"
+#include "balancers/between_steps/parts/transfer_plan.h"
 #include "core/params.h"
 
 namespace lbb {

@@ -1,4 +1,4 @@
-#include "balancers/between_steps/unit_plan_balancer.h"
+#include "balancers/between_steps/parts/unit_plan_balancer.h"
 
 #include <algorithm>
 #include <cmath>

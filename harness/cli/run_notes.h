@@ -1,0 +1,16 @@
+#pragma once
+// The notes `lbbench run` prints on stderr before its runs, where what runs is not what the
+// reader may assume.
+#include <vector>
+
+#include "harness/run/provenance.h"
+#include "harness/run/run_selection.h"
+
+namespace lbb {
+
+// Runs whose threads outnumber the cores: the table ranks them by the modelled makespan.
+void warn_oversubscribed(const std::vector<PlannedRun>& plan, const Provenance& prov);
+// OMP_NUM_THREADS set to other than the runs' processors: it is not used.
+void warn_omp_num_threads(const std::vector<PlannedRun>& plan);
+
+}  // namespace lbb
