@@ -2,6 +2,7 @@
 // formulas, then each one run by the simulator, whose chunks of equal modules must be the same.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -75,6 +76,23 @@ TEST(LoopSchedules, TrapezoidDecreasesLinearly) {
   EXPECT_EQ(
       chunks(make("tss", {1, 1}, {{"first", std::int64_t{10}}, {"last", std::int64_t{2}}}), 30, 2),
       (std::vector<int>{10, 8, 6, 4, 2}));  // C = ceil(60 / 12) = 5, decrement 2
+}
+
+// Chronopoulos et al. 2001: each batch of P chunks is the mean of P trapezoid chunks. By hand,
+// N = 100, P = 2: TSS's chunks are 25, 22, 19, ..., 4, 1 (decrement 3), their pair means 23.5,
+// 17.5, 11.5 round up to 24, 18, 12, and the 4 left end the loop. N = 1000, P = 4: the closed
+// form of a batch's mean, f - d (b P + (P - 1) / 2) with f 125 and d 8, rounded up.
+TEST(LoopSchedules, TrapezoidFactoringAveragesTrapezoidBatches) {
+  EXPECT_EQ(chunks(make("tfss", {1, 1}), 100, 2), (std::vector<int>{24, 24, 18, 18, 12, 4}));
+  std::vector<int> expected;
+  for (int b = 0, left = 1000; left > 0; ++b)
+    for (int k = 0; k < 4 && left > 0; ++k) {
+      const int mean = std::max(1, static_cast<int>(std::ceil(125 - 8 * (b * 4 + 1.5))));
+      expected.push_back(std::min(left, mean));
+      left -= expected.back();
+    }
+  EXPECT_EQ(chunks(make("tfss", {1, 1, 1, 1}), 1000, 4), expected);
+  EXPECT_EQ(expected, batches({{113, 4}, {81, 4}, {49, 4}, {17, 1}, {11, 1}}));
 }
 
 // Flynn Hummel, Schonberg & Flynn 1992's practical form: each batch gives each of the P

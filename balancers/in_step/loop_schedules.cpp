@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 
@@ -29,6 +30,12 @@ std::span<const LoopTechniqueInfo> loop_technique_registry() {
        "trapezoid self-scheduling: chunks decrease linearly from first to last (Tzen & Ni 1993)",
        {int_param("first", 0, "first chunk, modules; 0: ceil(N / 2P)", 0, 1 << 24),
         int_param("last", 1, "last chunk, modules", 1, 1 << 24)}},
+      {"tfss",
+       T::kTFSS,
+       "trapezoid factoring self-scheduling: batches of P equal chunks, each the mean of the P "
+       "trapezoid chunks it replaces (Chronopoulos, Andonie, Benche & Grosu 2001)",
+       {int_param("first", 0, "first trapezoid chunk, modules; 0: ceil(N / 2P)", 0, 1 << 24),
+        int_param("last", 1, "last trapezoid chunk, modules", 1, 1 << 24)}},
       {"fac",
        T::kFAC,
        "factoring: batches of P equal chunks, each batch sized from the remaining modules and "
@@ -84,6 +91,12 @@ int tss_chunk(int n, int p, int first, int last, int i) {
   const int chunks = std::max(1, static_cast<int>(std::ceil(2.0 * n / (f + l))));
   const int decrement = chunks > 1 ? (f - l) / (chunks - 1) : 0;
   return std::max(l, f - i * decrement);
+}
+
+int tfss_chunk(int n, int p, int first, int last, int batch) {
+  std::int64_t sum = 0;
+  for (int k = 0; k < p; ++k) sum += tss_chunk(n, p, first, last, batch * p + k);
+  return static_cast<int>((sum + p - 1) / p);
 }
 
 double factoring_ratio(int remaining, int p, double cv, bool first_batch) {
@@ -190,6 +203,8 @@ double ChunkCalculator::size_for(int worker) {
       return gss_chunk(remaining_, P_, min_chunk_);
     case LoopTechnique::kTSS:
       return tss_chunk(n_, P_, first_, last_, taken_);
+    case LoopTechnique::kTFSS:
+      return tfss_chunk(n_, P_, first_, last_, taken_ / P_);
     case LoopTechnique::kAF:
       return af_size(worker);
     default:

@@ -17,6 +17,7 @@ enum class LoopTechnique {
   kFSC,   // Kruskal & Weiss 1985: fixed-size chunks from overhead and variance
   kGSS,   // Polychronopoulos & Kuck 1987: guided, ceil(R / P)
   kTSS,   // Tzen & Ni 1993: trapezoid, linearly decreasing
+  kTFSS,  // Chronopoulos, Andonie, Benche & Grosu 2001: TSS's chunks averaged over batches of P
   kFAC,   // Flynn Hummel, Schonberg & Flynn 1992: factoring, batches from mean and variance
   kFAC2,  // Flynn Hummel, Schonberg & Flynn 1992: factoring's practical form, halving batches
   kWF,    // Flynn Hummel, Schmidt, Uma & Wein 1996: FAC2 batches weighted by processor speed
@@ -54,6 +55,9 @@ int gss_chunk(int remaining, int p, int min_chunk);
 // (first 0: ceil(N / 2P)): first - i floor((first - last) / (C - 1)), C = ceil(2N / (first +
 // last)), never below last.
 int tss_chunk(int n, int p, int first, int last, int i);
+// Chronopoulos, Andonie, Benche & Grosu 2001: batch b's P equal chunks, each the mean of the P
+// TSS chunks b P, ..., b P + P - 1 it replaces, rounded up.
+int tfss_chunk(int n, int p, int first, int last, int batch);
 // Flynn Hummel, Schonberg & Flynn 1992: the batch factor x_j from b_j = P cv / (2 sqrt(R_j)):
 // x_0 = 1 + b^2 + b sqrt(b^2 + 2), x_j = 2 + b^2 + b sqrt(b^2 + 4) after the first batch.
 double factoring_ratio(int remaining, int p, double cv, bool first_batch);
