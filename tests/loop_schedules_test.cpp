@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "balancers/in_step/loop_schedules.h"
@@ -93,6 +94,33 @@ TEST(LoopSchedules, TrapezoidFactoringAveragesTrapezoidBatches) {
     }
   EXPECT_EQ(chunks(make("tfss", {1, 1, 1, 1}), 1000, 4), expected);
   EXPECT_EQ(expected, batches({{113, 4}, {81, 4}, {49, 4}, {17, 1}, {11, 1}}));
+}
+
+// Philip & Das 1997, by hand. N = 1000, P = 4, B = 3 (P - 1): X = 5, K_0 = 50, delta =
+// ceil(800 / 24) = 34; the third batch's 118 runs out after three. N = 100, P = 2, B = 2 (at
+// least 2): X = 4, K_0 = 13, delta = 25. The B batches at the formula's real sizes add up to N.
+TEST(LoopSchedules, FixedIncreaseGrowsByAConstant) {
+  EXPECT_EQ(chunks(make("fiss", {1, 1, 1, 1}), 1000, 4),
+            batches({{50, 4}, {84, 4}, {118, 3}, {110, 1}}));
+  EXPECT_EQ(chunks(make("fiss", {1, 1}), 100, 2), (std::vector<int>{13, 13, 38, 36}));
+  for (auto [n, P, B] : {std::tuple{1000.0, 4.0, 3.0}, {5000.0, 8.0, 5.0}, {100.0, 2.0, 2.0}}) {
+    const double X = B + 2, k0 = n / (X * P), delta = 2 * n * (1 - B / X) / (P * B * (B - 1));
+    double total = 0;
+    for (int b = 0; b < B; ++b) total += P * (k0 + b * delta);
+    EXPECT_NEAR(total, n, 1e-9 * n);
+  }
+  EXPECT_THROW(make("fiss", {1, 1}, {{"stages", std::int64_t{1}}}), std::invalid_argument);
+}
+
+// Philip & Das 1997, by hand: K_0 = N / (x P), then K_0 (1 + 1/2 + ... + 2^-b). N = 1000, P = 4,
+// x = 4: 62.5, 93.75, 109.4 round up to 63, 94, 110. N = 100, P = 2, x = 2: 25, 37.5.
+TEST(LoopSchedules, VariableIncreaseHalvesEachIncrease) {
+  EXPECT_EQ(chunks(make("viss", {1, 1, 1, 1}), 1000, 4),
+            batches({{63, 4}, {94, 4}, {110, 3}, {42, 1}}));
+  EXPECT_EQ(chunks(make("viss", {1, 1}), 100, 2), (std::vector<int>{25, 25, 38, 12}));
+  EXPECT_EQ(
+      chunks(make("viss", {1, 1}, {{"x", std::int64_t{10}}}), 100, 2),
+      (std::vector<int>{5, 5, 8, 8, 9, 9, 10, 10, 10, 10, 10, 6}));  // 5, 7.5, 8.75, 9.375, ...
 }
 
 // Flynn Hummel, Schonberg & Flynn 1992's practical form: each batch gives each of the P

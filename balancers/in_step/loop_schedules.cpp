@@ -36,6 +36,16 @@ std::span<const LoopTechniqueInfo> loop_technique_registry() {
        "trapezoid chunks it replaces (Chronopoulos, Andonie, Benche & Grosu 2001)",
        {int_param("first", 0, "first trapezoid chunk, modules; 0: ceil(N / 2P)", 0, 1 << 24),
         int_param("last", 1, "last trapezoid chunk, modules", 1, 1 << 24)}},
+      {"fiss",
+       T::kFISS,
+       "fixed increase self-scheduling: B batches of P chunks, each batch's chunk a fixed "
+       "increment larger than the last one's, that add up to N (Philip & Das 1997)",
+       {int_param("stages", 0, "B, batches; 0: P - 1 (LB4OMP's default), at least 2", 0, 1 << 20)}},
+      {"viss",
+       T::kVISS,
+       "variable increase self-scheduling: batches of P chunks growing from N / (x P), each "
+       "batch's increase half the last one's (Philip & Das 1997)",
+       {int_param("x", 0, "x of the first chunk N / (x P); 0: P (LB4OMP's default)", 0, 1 << 20)}},
       {"fac",
        T::kFAC,
        "factoring: batches of P equal chunks, each batch sized from the remaining modules and "
@@ -99,6 +109,19 @@ int tfss_chunk(int n, int p, int first, int last, int batch) {
   return static_cast<int>((sum + p - 1) / p);
 }
 
+int fiss_chunk(int n, int p, int stages, int batch) {
+  const double b = stages, x = b + 2;
+  const double first = std::ceil(n / (x * p));
+  const double increase = std::ceil(2.0 * n * (1 - b / x) / (p * b * (b - 1)));
+  return static_cast<int>(std::min(first + batch * increase, static_cast<double>(n)));
+}
+
+int viss_chunk(int n, int p, int x, int batch) {
+  const double first = static_cast<double>(n) / (static_cast<double>(x) * p);
+  return static_cast<int>(
+      std::min(std::ceil(first * (2 - std::ldexp(1.0, -batch))), static_cast<double>(n)));
+}
+
 double factoring_ratio(int remaining, int p, double cv, bool first_batch) {
   const double b = p * cv / (2.0 * std::sqrt(std::max(1, remaining)));
   return first_batch ? 1.0 + b * b + b * std::sqrt(b * b + 2.0)
@@ -156,6 +179,12 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
   if (params.has("last")) last_ = static_cast<int>(params.integer("last"));
   if (params.has("cv")) cv_ = params.real("cv");
   if (params.has("probe")) probe_ = static_cast<int>(params.integer("probe"));
+  if (params.has("stages")) {
+    const auto b = params.integer("stages");
+    if (b == 1) throw std::invalid_argument("fiss: stages must be 0 or >= 2 (B - 1 divides)");
+    stages_ = b > 0 ? static_cast<int>(b) : std::max(2, P_ - 1);
+  }
+  if (params.has("x")) x_ = params.integer("x") > 0 ? static_cast<int>(params.integer("x")) : P_;
   if (technique == LoopTechnique::kWF) {
     const double total = std::accumulate(speed.begin(), speed.end(), 0.0);
     for (int i = 0; i < P_; ++i) weight_[i] = P_ * speed[i] / total;
@@ -205,6 +234,10 @@ double ChunkCalculator::size_for(int worker) {
       return tss_chunk(n_, P_, first_, last_, taken_);
     case LoopTechnique::kTFSS:
       return tfss_chunk(n_, P_, first_, last_, taken_ / P_);
+    case LoopTechnique::kFISS:
+      return fiss_chunk(n_, P_, stages_, taken_ / P_);
+    case LoopTechnique::kVISS:
+      return viss_chunk(n_, P_, x_, taken_ / P_);
     case LoopTechnique::kAF:
       return af_size(worker);
     default:

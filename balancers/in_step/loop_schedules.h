@@ -18,6 +18,8 @@ enum class LoopTechnique {
   kGSS,   // Polychronopoulos & Kuck 1987: guided, ceil(R / P)
   kTSS,   // Tzen & Ni 1993: trapezoid, linearly decreasing
   kTFSS,  // Chronopoulos, Andonie, Benche & Grosu 2001: TSS's chunks averaged over batches of P
+  kFISS,  // Philip & Das 1997: fixed increase, B batches whose chunk grows by a constant
+  kVISS,  // Philip & Das 1997: variable increase, each batch's increase half the last one's
   kFAC,   // Flynn Hummel, Schonberg & Flynn 1992: factoring, batches from mean and variance
   kFAC2,  // Flynn Hummel, Schonberg & Flynn 1992: factoring's practical form, halving batches
   kWF,    // Flynn Hummel, Schmidt, Uma & Wein 1996: FAC2 batches weighted by processor speed
@@ -58,6 +60,12 @@ int tss_chunk(int n, int p, int first, int last, int i);
 // Chronopoulos, Andonie, Benche & Grosu 2001: batch b's P equal chunks, each the mean of the P
 // TSS chunks b P, ..., b P + P - 1 it replaces, rounded up.
 int tfss_chunk(int n, int p, int first, int last, int batch);
+// Philip & Das 1997: batch b's chunk K_0 + b delta over B stages, X = B + 2, K_0 = ceil(N / XP),
+// delta = ceil(2 N (1 - B / X) / (P B (B - 1))); B >= 2. The B batches add up to N.
+int fiss_chunk(int n, int p, int stages, int batch);
+// Philip & Das 1997: batch b's chunk ceil(K_0 (2 - 2^-b)), K_0 = N / (x P): K_0 first, then each
+// batch adds half the last batch's increase.
+int viss_chunk(int n, int p, int x, int batch);
 // Flynn Hummel, Schonberg & Flynn 1992: the batch factor x_j from b_j = P cv / (2 sqrt(R_j)):
 // x_0 = 1 + b^2 + b sqrt(b^2 + 2), x_j = 2 + b^2 + b sqrt(b^2 + 4) after the first batch.
 double factoring_ratio(int remaining, int p, double cv, bool first_batch);
@@ -94,7 +102,7 @@ class ChunkCalculator {
 
   const LoopTechnique technique_;
   const int P_;
-  int min_chunk_ = 1, first_ = 0, last_ = 1, probe_ = 1;
+  int min_chunk_ = 1, first_ = 0, last_ = 1, probe_ = 1, stages_ = 2, x_ = 1;
   double overhead_ = 0, sigma_ = 0, cv_ = 0;
   int n_ = 0, remaining_ = 0, taken_ = 0;  // taken_: chunks handed out in this loop
   int batch_left_ = 0, batch_size_ = 0, batches_ = 0;
