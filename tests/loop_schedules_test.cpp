@@ -123,6 +123,32 @@ TEST(LoopSchedules, VariableIncreaseHalvesEachIncrease) {
       (std::vector<int>{5, 5, 8, 8, 9, 9, 10, 10, 10, 10, 10, 6}));  // 5, 7.5, 8.75, 9.375, ...
 }
 
+// Ciorba, Iwainsky & Buder 2018: uniform chunk sizes in [low, high]. The defaults for N = 1000,
+// P = 4 are [2, 125]; every size in a small range is drawn about equally often; a run's seed
+// gives the same chunks again, another seed and the next loop others.
+TEST(LoopSchedules, RandomChunksAreUniformInTheirRange) {
+  const std::vector<int> c = chunks(make("rnd", {1, 1, 1, 1}), 1000, 4);
+  EXPECT_EQ(std::accumulate(c.begin(), c.end(), 0), 1000);
+  for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+    EXPECT_GE(c[i], 2);
+    EXPECT_LE(c[i], 125);
+  }
+  EXPECT_EQ(chunks(make("rnd", {1, 1, 1, 1}), 1000, 4), c);
+  EXPECT_NE(chunks(make("rnd", {1, 1, 1, 1}, {{"seed", std::int64_t{2}}}), 1000, 4), c);
+  ChunkCalculator twice = make("rnd", {1, 1});
+  const std::vector<int> first = chunks(twice, 1000, 2);
+  twice.start(7);  // a loop of its own: the copy chunks() runs is the third
+  EXPECT_NE(chunks(twice, 1000, 2), first);
+  std::vector<int> seen(6);
+  const int n = 60000;
+  for (int k :
+       chunks(make("rnd", {1, 1}, {{"low", std::int64_t{3}}, {"high", std::int64_t{8}}}), n, 2))
+    if (k >= 3) ++seen[k - 3];  // the last chunk may be cut short
+  const int draws = std::accumulate(seen.begin(), seen.end(), 0);
+  EXPECT_GT(draws, n / 8 - 2);
+  for (int count : seen) EXPECT_NEAR(count, draws / 6.0, 0.1 * draws / 6.0);
+}
+
 // Flynn Hummel, Schonberg & Flynn 1992's practical form: each batch gives each of the P
 // processors ceil(R / 2P), half of what remains.
 TEST(LoopSchedules, Fac2HalvesTheRemainderEachBatch) {

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/splitmix.h"
+
 namespace lbb {
 
 std::span<const LoopTechniqueInfo> loop_technique_registry() {
@@ -46,6 +48,14 @@ std::span<const LoopTechniqueInfo> loop_technique_registry() {
        "variable increase self-scheduling: batches of P chunks growing from N / (x P), each "
        "batch's increase half the last one's (Philip & Das 1997)",
        {int_param("x", 0, "x of the first chunk N / (x P); 0: P (LB4OMP's default)", 0, 1 << 20)}},
+      {"rnd",
+       T::kRND,
+       "random: each chunk's size drawn uniformly from [low, high] (Ciorba, Iwainsky & Buder "
+       "2018)",
+       {int_param("low", 0, "smallest chunk, modules; 0: max(1, floor(N / 100P))", 0, 1 << 24),
+        int_param("high", 0, "largest chunk, modules; 0: ceil(N / 2P), never below low", 0,
+                  1 << 24),
+        int_param("seed", 1, "seed of the draws (the same chunks for every run with it)", 0)}},
       {"fac",
        T::kFAC,
        "factoring: batches of P equal chunks, each batch sized from the remaining modules and "
@@ -122,6 +132,11 @@ int viss_chunk(int n, int p, int x, int batch) {
       std::min(std::ceil(first * (2 - std::ldexp(1.0, -batch))), static_cast<double>(n)));
 }
 
+int rnd_chunk(std::uint64_t seed, std::uint64_t loop, std::uint64_t chunk, int low, int high) {
+  const std::uint64_t draw = splitmix64(splitmix64(splitmix64(seed) ^ loop) ^ chunk);
+  return low + static_cast<int>(draw % static_cast<std::uint64_t>(high - low + 1));
+}
+
 double factoring_ratio(int remaining, int p, double cv, bool first_batch) {
   const double b = p * cv / (2.0 * std::sqrt(std::max(1, remaining)));
   return first_batch ? 1.0 + b * b + b * std::sqrt(b * b + 2.0)
@@ -184,6 +199,9 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
     if (b == 1) throw std::invalid_argument("fiss: stages must be 0 or >= 2 (B - 1 divides)");
     stages_ = b > 0 ? static_cast<int>(b) : std::max(2, P_ - 1);
   }
+  if (params.has("low")) low_ = static_cast<int>(params.integer("low"));
+  if (params.has("high")) high_ = static_cast<int>(params.integer("high"));
+  if (params.has("seed")) seed_ = static_cast<std::uint64_t>(params.integer("seed"));
   if (params.has("x")) x_ = params.integer("x") > 0 ? static_cast<int>(params.integer("x")) : P_;
   if (technique == LoopTechnique::kWF) {
     const double total = std::accumulate(speed.begin(), speed.end(), 0.0);
@@ -194,6 +212,7 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
 void ChunkCalculator::start(int iterations) {
   n_ = remaining_ = iterations;
   taken_ = batch_left_ = batches_ = 0;
+  ++loops_;
 }
 
 int ChunkCalculator::next(int worker) {
@@ -238,6 +257,11 @@ double ChunkCalculator::size_for(int worker) {
       return fiss_chunk(n_, P_, stages_, taken_ / P_);
     case LoopTechnique::kVISS:
       return viss_chunk(n_, P_, x_, taken_ / P_);
+    case LoopTechnique::kRND: {
+      const int low = low_ > 0 ? low_ : std::max(1, n_ / (100 * P_));
+      const int high = std::max(low, high_ > 0 ? high_ : (n_ + 2 * P_ - 1) / (2 * P_));
+      return rnd_chunk(seed_, loops_, static_cast<std::uint64_t>(taken_), low, high);
+    }
     case LoopTechnique::kAF:
       return af_size(worker);
     default:

@@ -4,6 +4,7 @@
 // technique serves the self-scheduled executor and the simulator alike; it knows iterations,
 // processors, its parameters and, for the adaptive techniques, the chunks' measured times.
 // Not thread-safe: the caller hands out chunks under its own lock.
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ enum class LoopTechnique {
   kTFSS,  // Chronopoulos, Andonie, Benche & Grosu 2001: TSS's chunks averaged over batches of P
   kFISS,  // Philip & Das 1997: fixed increase, B batches whose chunk grows by a constant
   kVISS,  // Philip & Das 1997: variable increase, each batch's increase half the last one's
+  kRND,   // Ciorba, Iwainsky & Buder 2018: chunk sizes drawn uniformly from a range
   kFAC,   // Flynn Hummel, Schonberg & Flynn 1992: factoring, batches from mean and variance
   kFAC2,  // Flynn Hummel, Schonberg & Flynn 1992: factoring's practical form, halving batches
   kWF,    // Flynn Hummel, Schmidt, Uma & Wein 1996: FAC2 batches weighted by processor speed
@@ -66,6 +68,9 @@ int fiss_chunk(int n, int p, int stages, int batch);
 // Philip & Das 1997: batch b's chunk ceil(K_0 (2 - 2^-b)), K_0 = N / (x P): K_0 first, then each
 // batch adds half the last batch's increase.
 int viss_chunk(int n, int p, int x, int batch);
+// Ciorba, Iwainsky & Buder 2018: a chunk drawn uniformly from [low, high], reproducibly from the
+// seed, the loop's number and the chunk's number in its loop (SplitMix64, core/splitmix.h).
+int rnd_chunk(std::uint64_t seed, std::uint64_t loop, std::uint64_t chunk, int low, int high);
 // Flynn Hummel, Schonberg & Flynn 1992: the batch factor x_j from b_j = P cv / (2 sqrt(R_j)):
 // x_0 = 1 + b^2 + b sqrt(b^2 + 2), x_j = 2 + b^2 + b sqrt(b^2 + 4) after the first batch.
 double factoring_ratio(int remaining, int p, double cv, bool first_batch);
@@ -104,6 +109,8 @@ class ChunkCalculator {
   const int P_;
   int min_chunk_ = 1, first_ = 0, last_ = 1, probe_ = 1, stages_ = 2, x_ = 1;
   double overhead_ = 0, sigma_ = 0, cv_ = 0;
+  int low_ = 0, high_ = 0;                 // RND's range as given (0: its default)
+  std::uint64_t seed_ = 1, loops_ = 0;     // loops_: start() calls, RND's draws differ per loop
   int n_ = 0, remaining_ = 0, taken_ = 0;  // taken_: chunks handed out in this loop
   int batch_left_ = 0, batch_size_ = 0, batches_ = 0;
   std::vector<double> weight_;  // WF's; AWF-B's and AWF-D's as their batch began
