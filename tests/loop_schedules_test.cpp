@@ -61,6 +61,15 @@ TEST(LoopSchedules, FixedSizeChunkingFollowsKruskalAndWeiss) {
   EXPECT_EQ(c, batches({{45, 22}, {10, 1}}));
 }
 
+// Ciorba, Iwainsky & Buder 2018, by hand: N = 1000, P = 4: T = 250, 250 / log2 250 = 31.38;
+// N = 100, P = 2: T = 50, 50 / 5.644 = 8.86. The chunks number about FAC2's 32 and 12.
+TEST(LoopSchedules, ModifiedFixedSizeChunkingNeedsNoProfile) {
+  EXPECT_EQ(chunks(make("mfsc", {1, 1, 1, 1}), 1000, 4), batches({{31, 32}, {8, 1}}));
+  EXPECT_EQ(chunks(make("mfsc", {1, 1}), 100, 2), batches({{9, 11}, {1, 1}}));
+  EXPECT_EQ(mfsc_chunk(1, 4), 1);
+  EXPECT_EQ(mfsc_chunk(4, 2), 2);  // T = 2: 2 / log2 2
+}
+
 // Polychronopoulos & Kuck 1987: ceil(R / P) of what remains, at least min_chunk.
 TEST(LoopSchedules, GuidedTakesAPthOfTheRemainder) {
   EXPECT_EQ(chunks(make("gss", {1, 1, 1, 1}), 100, 4),

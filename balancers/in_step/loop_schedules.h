@@ -16,6 +16,7 @@ namespace lbb {
 enum class LoopTechnique {
   kSS,    // Tang & Yew 1986's self-scheduling: one iteration at a time
   kFSC,   // Kruskal & Weiss 1985: fixed-size chunks from overhead and variance
+  kMFSC,  // Ciorba, Iwainsky & Buder 2018: fixed-size chunks, as many as FAC2 hands out
   kGSS,   // Polychronopoulos & Kuck 1987: guided, ceil(R / P)
   kTSS,   // Tzen & Ni 1993: trapezoid, linearly decreasing
   kTFSS,  // Chronopoulos, Andonie, Benche & Grosu 2001: TSS's chunks averaged over batches of P
@@ -53,6 +54,9 @@ struct ChunkTiming {
 // The chunk formulas, pure functions of what they name. R: remaining iterations, P: processors.
 // Kruskal & Weiss 1985: (sqrt(2) N h / (sigma P sqrt(ln P)))^(2/3), within [1, ceil(N / P)].
 int fsc_chunk(int n, int p, double overhead, double sigma);
+// Ciorba, Iwainsky & Buder 2018: T / log2 T rounded to the nearest, T = ceil(N / P), so that
+// the N / K chunks are FAC2's P log2(N / P); T itself below 2.
+int mfsc_chunk(int n, int p);
 // Polychronopoulos & Kuck 1987: ceil(R / P), at least min_chunk.
 int gss_chunk(int remaining, int p, int min_chunk);
 // Tzen & Ni 1993: chunk i of a trapezoid from `first` down to `last` over N iterations
