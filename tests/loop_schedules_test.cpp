@@ -158,6 +158,27 @@ TEST(LoopSchedules, RandomChunksAreUniformInTheirRange) {
   for (int count : seen) EXPECT_NEAR(count, draws / 6.0, 0.1 * draws / 6.0);
 }
 
+// Lucco 1992 with v = 1, N = 1000, P = 4, by hand: T = 250, 250.5 - sqrt(500.25) = 228.13;
+// then T = 771 / 4, 193.25 - sqrt(385.75) = 173.61. The whole sequence against the formula
+// evaluated here for (N, P, v) = (1000, 4, 1) and (5000, 8, 0.5); v 0 is guided self-scheduling.
+TEST(LoopSchedules, TaperingLeavesAMarginForTheVariance) {
+  const std::vector<int> c = chunks(make("tap", {1, 1, 1, 1}), 1000, 4);
+  ASSERT_GE(c.size(), 2u);
+  EXPECT_EQ(c[0], 229);
+  EXPECT_EQ(c[1], 174);
+  for (auto [n, P, v] : {std::tuple{1000, 4, 1.0}, {5000, 8, 0.5}}) {
+    std::vector<int> expected;
+    for (int r = n; r > 0; r -= expected.back()) {
+      const double T = static_cast<double>(r) / P;
+      const double k = T + v * v / 2 - v * std::sqrt(2 * T + v * v / 4);
+      expected.push_back(std::min(r, std::max(1, static_cast<int>(std::ceil(k)))));
+    }
+    EXPECT_EQ(chunks(make("tap", std::vector<double>(P, 1.0), {{"cv", v}}), n, P), expected);
+  }
+  EXPECT_EQ(chunks(make("tap", {1, 1, 1, 1}, {{"cv", 0.0}}), 100, 4),
+            chunks(make("gss", {1, 1, 1, 1}), 100, 4));
+}
+
 // Flynn Hummel, Schonberg & Flynn 1992's practical form: each batch gives each of the P
 // processors ceil(R / 2P), half of what remains.
 TEST(LoopSchedules, Fac2HalvesTheRemainderEachBatch) {

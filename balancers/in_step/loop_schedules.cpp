@@ -62,6 +62,13 @@ std::span<const LoopTechniqueInfo> loop_technique_registry() {
         int_param("high", 0, "largest chunk, modules; 0: ceil(N / 2P), never below low", 0,
                   1 << 24),
         int_param("seed", 1, "seed of the draws (the same chunks for every run with it)", 0)}},
+      {"tap",
+       T::kTAP,
+       "tapering: guided's ceil(R / P) less a margin that grows with the modules' coefficient "
+       "of variation (Lucco 1992)",
+       {real_param("cv", 1.0, "coefficient of variation of module times, sigma / mu", 0, 1e3),
+        real_param("alpha", 1.0, "scale of cv in v = alpha cv (LB4OMP's default 1)", 0, 1e3),
+        int_param("min_chunk", 1, "smallest chunk, modules", 1, 1 << 24)}},
       {"fac",
        T::kFAC,
        "factoring: batches of P equal chunks, each batch sized from the remaining modules and "
@@ -149,6 +156,13 @@ int rnd_chunk(std::uint64_t seed, std::uint64_t loop, std::uint64_t chunk, int l
   return low + static_cast<int>(draw % static_cast<std::uint64_t>(high - low + 1));
 }
 
+int tap_chunk(int remaining, int p, double v, int min_chunk) {
+  const double t = static_cast<double>(remaining) / p;
+  const double k = std::ceil(t + v * v / 2 - v * std::sqrt(2 * t + v * v / 4));
+  return static_cast<int>(std::clamp(k, static_cast<double>(min_chunk),
+                                     std::max(static_cast<double>(min_chunk), t * p)));
+}
+
 double factoring_ratio(int remaining, int p, double cv, bool first_batch) {
   const double b = p * cv / (2.0 * std::sqrt(std::max(1, remaining)));
   return first_batch ? 1.0 + b * b + b * std::sqrt(b * b + 2.0)
@@ -211,6 +225,7 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
     if (b == 1) throw std::invalid_argument("fiss: stages must be 0 or >= 2 (B - 1 divides)");
     stages_ = b > 0 ? static_cast<int>(b) : std::max(2, P_ - 1);
   }
+  if (params.has("alpha")) alpha_ = params.real("alpha");
   if (params.has("low")) low_ = static_cast<int>(params.integer("low"));
   if (params.has("high")) high_ = static_cast<int>(params.integer("high"));
   if (params.has("seed")) seed_ = static_cast<std::uint64_t>(params.integer("seed"));
@@ -276,6 +291,8 @@ double ChunkCalculator::size_for(int worker) {
       const int high = std::max(low, high_ > 0 ? high_ : (n_ + 2 * P_ - 1) / (2 * P_));
       return rnd_chunk(seed_, loops_, static_cast<std::uint64_t>(taken_), low, high);
     }
+    case LoopTechnique::kTAP:
+      return tap_chunk(remaining_, P_, alpha_ * cv_, min_chunk_);
     case LoopTechnique::kAF:
       return af_size(worker);
     default:

@@ -23,6 +23,7 @@ enum class LoopTechnique {
   kFISS,  // Philip & Das 1997: fixed increase, B batches whose chunk grows by a constant
   kVISS,  // Philip & Das 1997: variable increase, each batch's increase half the last one's
   kRND,   // Ciorba, Iwainsky & Buder 2018: chunk sizes drawn uniformly from a range
+  kTAP,   // Lucco 1992: tapering, GSS's share less a margin for the iterations' variance
   kFAC,   // Flynn Hummel, Schonberg & Flynn 1992: factoring, batches from mean and variance
   kFAC2,  // Flynn Hummel, Schonberg & Flynn 1992: factoring's practical form, halving batches
   kWF,    // Flynn Hummel, Schmidt, Uma & Wein 1996: FAC2 batches weighted by processor speed
@@ -75,6 +76,9 @@ int viss_chunk(int n, int p, int x, int batch);
 // Ciorba, Iwainsky & Buder 2018: a chunk drawn uniformly from [low, high], reproducibly from the
 // seed, the loop's number and the chunk's number in its loop (SplitMix64, core/splitmix.h).
 int rnd_chunk(std::uint64_t seed, std::uint64_t loop, std::uint64_t chunk, int low, int high);
+// Lucco 1992: ceil(T + v^2 / 2 - v sqrt(2T + v^2 / 4)), T = R / P, v = alpha sigma / mu, at
+// least min_chunk; v 0 is GSS's ceil(R / P).
+int tap_chunk(int remaining, int p, double v, int min_chunk);
 // Flynn Hummel, Schonberg & Flynn 1992: the batch factor x_j from b_j = P cv / (2 sqrt(R_j)):
 // x_0 = 1 + b^2 + b sqrt(b^2 + 2), x_j = 2 + b^2 + b sqrt(b^2 + 4) after the first batch.
 double factoring_ratio(int remaining, int p, double cv, bool first_batch);
@@ -112,7 +116,7 @@ class ChunkCalculator {
   const LoopTechnique technique_;
   const int P_;
   int min_chunk_ = 1, first_ = 0, last_ = 1, probe_ = 1, stages_ = 2, x_ = 1;
-  double overhead_ = 0, sigma_ = 0, cv_ = 0;
+  double overhead_ = 0, sigma_ = 0, cv_ = 0, alpha_ = 1;
   int low_ = 0, high_ = 0;                 // RND's range as given (0: its default)
   std::uint64_t seed_ = 1, loops_ = 0;     // loops_: start() calls, RND's draws differ per loop
   int n_ = 0, remaining_ = 0, taken_ = 0;  // taken_: chunks handed out in this loop
