@@ -222,7 +222,9 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
   if (params.has("probe")) probe_ = static_cast<int>(params.integer("probe"));
   if (params.has("stages")) {
     const auto b = params.integer("stages");
-    if (b == 1) throw std::invalid_argument("fiss: stages must be 0 or >= 2 (B - 1 divides)");
+    if (b == 1)
+      throw std::invalid_argument(
+          "fiss: stages must be 0 or >= 2 (the increment divides by B - 1)");
     stages_ = b > 0 ? static_cast<int>(b) : std::max(2, P_ - 1);
   }
   if (params.has("alpha")) alpha_ = params.real("alpha");
