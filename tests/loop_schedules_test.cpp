@@ -2,9 +2,11 @@
 // formulas, then each one run by the simulator, whose chunks of equal modules must be the same.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "balancers/in_step/loop_schedules.h"
@@ -60,6 +62,15 @@ TEST(LoopSchedules, FixedSizeChunkingFollowsKruskalAndWeiss) {
   EXPECT_EQ(c, batches({{45, 22}, {10, 1}}));
 }
 
+// Ciorba, Iwainsky & Buder 2018, by hand: N = 1000, P = 4: T = 250, 250 / log2 250 = 31.38;
+// N = 100, P = 2: T = 50, 50 / 5.644 = 8.86. The chunks number about FAC2's 32 and 12.
+TEST(LoopSchedules, ModifiedFixedSizeChunkingNeedsNoProfile) {
+  EXPECT_EQ(chunks(make("mfsc", {1, 1, 1, 1}), 1000, 4), batches({{31, 32}, {8, 1}}));
+  EXPECT_EQ(chunks(make("mfsc", {1, 1}), 100, 2), batches({{9, 11}, {1, 1}}));
+  EXPECT_EQ(mfsc_chunk(1, 4), 1);
+  EXPECT_EQ(mfsc_chunk(4, 2), 2);  // T = 2: 2 / log2 2
+}
+
 // Polychronopoulos & Kuck 1987: ceil(R / P) of what remains, at least min_chunk.
 TEST(LoopSchedules, GuidedTakesAPthOfTheRemainder) {
   EXPECT_EQ(chunks(make("gss", {1, 1, 1, 1}), 100, 4),
@@ -76,6 +87,97 @@ TEST(LoopSchedules, TrapezoidDecreasesLinearly) {
   EXPECT_EQ(
       chunks(make("tss", {1, 1}, {{"first", std::int64_t{10}}, {"last", std::int64_t{2}}}), 30, 2),
       (std::vector<int>{10, 8, 6, 4, 2}));  // C = ceil(60 / 12) = 5, decrement 2
+}
+
+// Chronopoulos et al. 2001: each batch of P chunks is the mean of P trapezoid chunks. By hand,
+// N = 100, P = 2: TSS's chunks are 25, 22, 19, ..., 4, 1 (decrement 3), their pair means 23.5,
+// 17.5, 11.5 round up to 24, 18, 12, and the 4 left end the loop. N = 1000, P = 4: the closed
+// form of a batch's mean, f - d (b P + (P - 1) / 2) with f 125 and d 8, rounded up.
+TEST(LoopSchedules, TrapezoidFactoringAveragesTrapezoidBatches) {
+  EXPECT_EQ(chunks(make("tfss", {1, 1}), 100, 2), (std::vector<int>{24, 24, 18, 18, 12, 4}));
+  std::vector<int> expected;
+  for (int b = 0, left = 1000; left > 0; ++b)
+    for (int k = 0; k < 4 && left > 0; ++k) {
+      const int mean = std::max(1, static_cast<int>(std::ceil(125 - 8 * (b * 4 + 1.5))));
+      expected.push_back(std::min(left, mean));
+      left -= expected.back();
+    }
+  EXPECT_EQ(chunks(make("tfss", {1, 1, 1, 1}), 1000, 4), expected);
+  EXPECT_EQ(expected, batches({{113, 4}, {81, 4}, {49, 4}, {17, 1}, {11, 1}}));
+}
+
+// Philip & Das 1997, by hand. N = 1000, P = 4, B = 3 (P - 1): X = 5, K_0 = 50, delta =
+// ceil(800 / 24) = 34; the third batch's 118 runs out after three. N = 100, P = 2, B = 2 (at
+// least 2): X = 4, K_0 = 13, delta = 25. The B batches at the formula's real sizes add up to N.
+TEST(LoopSchedules, FixedIncreaseGrowsByAConstant) {
+  EXPECT_EQ(chunks(make("fiss", {1, 1, 1, 1}), 1000, 4),
+            batches({{50, 4}, {84, 4}, {118, 3}, {110, 1}}));
+  EXPECT_EQ(chunks(make("fiss", {1, 1}), 100, 2), (std::vector<int>{13, 13, 38, 36}));
+  for (auto [n, P, B] : {std::tuple{1000.0, 4.0, 3.0}, {5000.0, 8.0, 5.0}, {100.0, 2.0, 2.0}}) {
+    const double X = B + 2, k0 = n / (X * P), delta = 2 * n * (1 - B / X) / (P * B * (B - 1));
+    double total = 0;
+    for (int b = 0; b < B; ++b) total += P * (k0 + b * delta);
+    EXPECT_NEAR(total, n, 1e-9 * n);
+  }
+  EXPECT_THROW(make("fiss", {1, 1}, {{"stages", std::int64_t{1}}}), std::invalid_argument);
+}
+
+// Philip & Das 1997, by hand: K_0 = N / (x P), then K_0 (1 + 1/2 + ... + 2^-b). N = 1000, P = 4,
+// x = 4: 62.5, 93.75, 109.4 round up to 63, 94, 110. N = 100, P = 2, x = 2: 25, 37.5.
+TEST(LoopSchedules, VariableIncreaseHalvesEachIncrease) {
+  EXPECT_EQ(chunks(make("viss", {1, 1, 1, 1}), 1000, 4),
+            batches({{63, 4}, {94, 4}, {110, 3}, {42, 1}}));
+  EXPECT_EQ(chunks(make("viss", {1, 1}), 100, 2), (std::vector<int>{25, 25, 38, 12}));
+  EXPECT_EQ(
+      chunks(make("viss", {1, 1}, {{"x", std::int64_t{10}}}), 100, 2),
+      (std::vector<int>{5, 5, 8, 8, 9, 9, 10, 10, 10, 10, 10, 6}));  // 5, 7.5, 8.75, 9.375, ...
+}
+
+// Ciorba, Iwainsky & Buder 2018: uniform chunk sizes in [low, high]. The defaults for N = 1000,
+// P = 4 are [2, 125]; every size in a small range is drawn about equally often; a run's seed
+// gives the same chunks again, another seed and the next loop others.
+TEST(LoopSchedules, RandomChunksAreUniformInTheirRange) {
+  const std::vector<int> c = chunks(make("rnd", {1, 1, 1, 1}), 1000, 4);
+  EXPECT_EQ(std::accumulate(c.begin(), c.end(), 0), 1000);
+  for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+    EXPECT_GE(c[i], 2);
+    EXPECT_LE(c[i], 125);
+  }
+  EXPECT_EQ(chunks(make("rnd", {1, 1, 1, 1}), 1000, 4), c);
+  EXPECT_NE(chunks(make("rnd", {1, 1, 1, 1}, {{"seed", std::int64_t{2}}}), 1000, 4), c);
+  ChunkCalculator twice = make("rnd", {1, 1});
+  const std::vector<int> first = chunks(twice, 1000, 2);
+  twice.start(7);  // a loop of its own: the copy chunks() runs is the third
+  EXPECT_NE(chunks(twice, 1000, 2), first);
+  std::vector<int> seen(6);
+  const int n = 60000;
+  for (int k :
+       chunks(make("rnd", {1, 1}, {{"low", std::int64_t{3}}, {"high", std::int64_t{8}}}), n, 2))
+    if (k >= 3) ++seen[k - 3];  // the last chunk may be cut short
+  const int draws = std::accumulate(seen.begin(), seen.end(), 0);
+  EXPECT_GT(draws, n / 8 - 2);
+  for (int count : seen) EXPECT_NEAR(count, draws / 6.0, 0.1 * draws / 6.0);
+}
+
+// Lucco 1992 with v = 1, N = 1000, P = 4, by hand: T = 250, 250.5 - sqrt(500.25) = 228.13;
+// then T = 771 / 4, 193.25 - sqrt(385.75) = 173.61. The whole sequence against the formula
+// evaluated here for (N, P, v) = (1000, 4, 1) and (5000, 8, 0.5); v 0 is guided self-scheduling.
+TEST(LoopSchedules, TaperingLeavesAMarginForTheVariance) {
+  const std::vector<int> c = chunks(make("tap", {1, 1, 1, 1}), 1000, 4);
+  ASSERT_GE(c.size(), 2u);
+  EXPECT_EQ(c[0], 229);
+  EXPECT_EQ(c[1], 174);
+  for (auto [n, P, v] : {std::tuple{1000, 4, 1.0}, {5000, 8, 0.5}}) {
+    std::vector<int> expected;
+    for (int r = n; r > 0; r -= expected.back()) {
+      const double T = static_cast<double>(r) / P;
+      const double k = T + v * v / 2 - v * std::sqrt(2 * T + v * v / 4);
+      expected.push_back(std::min(r, std::max(1, static_cast<int>(std::ceil(k)))));
+    }
+    EXPECT_EQ(chunks(make("tap", std::vector<double>(P, 1.0), {{"cv", v}}), n, P), expected);
+  }
+  EXPECT_EQ(chunks(make("tap", {1, 1, 1, 1}, {{"cv", 0.0}}), 100, 4),
+            chunks(make("gss", {1, 1, 1, 1}), 100, 4));
 }
 
 // Flynn Hummel, Schonberg & Flynn 1992's practical form: each batch gives each of the P

@@ -81,6 +81,32 @@ TEST(ScheduleCommand, RefusesBadRequestsSayingWhy) {
   EXPECT_NE(refusal({"ss", std::int64_t{1} << 40, 2, {}, {}}).find("memory"), std::string::npos);
 }
 
+// The schedules added from LB4OMP's portfolio, through the command: their chunk sequences by hand
+// as in tests/loop_schedules_test.cpp (1 s iterations on equal processors hand them out in the
+// calculator's order), rnd's in its range and the same again for its seed.
+TEST(ScheduleCommand, Lb4ompPortfolioSchedulesPrintTheirChunks) {
+  EXPECT_EQ(counts(run_schedule({"tfss", 100, 2, {}, {}}, {})),
+            (std::vector<int>{24, 24, 18, 18, 12, 4}));
+  EXPECT_EQ(counts(run_schedule({"fiss", 100, 2, {}, {}}, {})), (std::vector<int>{13, 13, 38, 36}));
+  EXPECT_EQ(counts(run_schedule({"viss", 100, 2, {}, {}}, {})), (std::vector<int>{25, 25, 38, 12}));
+  std::vector<int> mfsc(11, 9);
+  mfsc.push_back(1);
+  EXPECT_EQ(counts(run_schedule({"mfsc", 100, 2, {}, {}}, {})), mfsc);
+  const std::vector<int> tap = counts(run_schedule({"tap", 1000, 4, {}, {"cv=1"}}, {}));
+  ASSERT_GE(tap.size(), 2u);
+  EXPECT_EQ(tap[0], 229);
+  EXPECT_EQ(tap[1], 174);
+  const nlohmann::json rnd = run_schedule({"rnd", 1000, 4, {}, {"seed=3"}}, {});
+  EXPECT_EQ(rnd["params"]["seed"], 3);
+  const std::vector<int> drawn = counts(rnd);
+  for (std::size_t i = 0; i + 1 < drawn.size(); ++i) {
+    EXPECT_GE(drawn[i], 2);
+    EXPECT_LE(drawn[i], 125);
+  }
+  EXPECT_EQ(counts(run_schedule({"rnd", 1000, 4, {}, {"seed=3"}}, {})), drawn);
+  EXPECT_NE(refusal({"fiss", 100, 2, {}, {"stages=1"}}).find("stages"), std::string::npos);
+}
+
 int run_lbbench(const std::string& args, std::string& out) {
   const char* build = std::getenv("LBB_BUILD_DIR");
   const std::filesystem::path exe = std::filesystem::path(build ? build : "build") / "lbbench";
@@ -101,6 +127,8 @@ TEST(ScheduleCommand, ProcessPrintsJsonOrExitsWithTwo) {
   EXPECT_EQ(run_lbbench("--method nope --iterations 10 --processors 2", out), 2) << out;
   EXPECT_NE(out.find("unknown schedule 'nope'"), std::string::npos) << out;
   EXPECT_EQ(run_lbbench("--method gss --processors 2 --iteration-times /nonexistent", out), 2);
+  ASSERT_EQ(run_lbbench("--method tfss --iterations 100 --processors 2", out), 0) << out;
+  EXPECT_EQ(counts(nlohmann::json::parse(out)), (std::vector<int>{24, 24, 18, 18, 12, 4}));
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
+
+#include "core/splitmix.h"
 
 namespace lbb {
 
@@ -19,6 +22,12 @@ std::span<const LoopTechniqueInfo> loop_technique_registry() {
        "(Kruskal & Weiss 1985)",
        {real_param("overhead", 1e-6, "h, seconds of scheduling overhead per chunk", 0, 1e3),
         real_param("sigma", 1e-5, "standard deviation of a module's time, seconds", 1e-12, 1e3)}},
+      {"mfsc",
+       T::kMFSC,
+       "modified fixed-size chunking: chunks of T / log2 T modules, T = ceil(N / P), as many "
+       "as fac2 hands out, without fsc's measured overhead and variance (Ciorba, Iwainsky & "
+       "Buder 2018)",
+       {}},
       {"gss",
        T::kGSS,
        "guided self-scheduling: an idle thread takes ceil(R / P) of the R remaining modules "
@@ -29,6 +38,37 @@ std::span<const LoopTechniqueInfo> loop_technique_registry() {
        "trapezoid self-scheduling: chunks decrease linearly from first to last (Tzen & Ni 1993)",
        {int_param("first", 0, "first chunk, modules; 0: ceil(N / 2P)", 0, 1 << 24),
         int_param("last", 1, "last chunk, modules", 1, 1 << 24)}},
+      {"tfss",
+       T::kTFSS,
+       "trapezoid factoring self-scheduling: batches of P equal chunks, each the mean of the P "
+       "trapezoid chunks it replaces (Chronopoulos, Andonie, Benche & Grosu 2001)",
+       {int_param("first", 0, "first trapezoid chunk, modules; 0: ceil(N / 2P)", 0, 1 << 24),
+        int_param("last", 1, "last trapezoid chunk, modules", 1, 1 << 24)}},
+      {"fiss",
+       T::kFISS,
+       "fixed increase self-scheduling: B batches of P chunks, each batch's chunk a fixed "
+       "increment larger than the last one's, that add up to N (Philip & Das 1997)",
+       {int_param("stages", 0, "B, batches; 0: P - 1 (LB4OMP's default), at least 2", 0, 1 << 20)}},
+      {"viss",
+       T::kVISS,
+       "variable increase self-scheduling: batches of P chunks growing from N / (x P), each "
+       "batch's increase half the last one's (Philip & Das 1997)",
+       {int_param("x", 0, "x of the first chunk N / (x P); 0: P (LB4OMP's default)", 0, 1 << 20)}},
+      {"rnd",
+       T::kRND,
+       "random: each chunk's size drawn uniformly from [low, high] (Ciorba, Iwainsky & Buder "
+       "2018)",
+       {int_param("low", 0, "smallest chunk, modules; 0: max(1, floor(N / 100P))", 0, 1 << 24),
+        int_param("high", 0, "largest chunk, modules; 0: ceil(N / 2P), never below low", 0,
+                  1 << 24),
+        int_param("seed", 1, "seed of the draws (the same chunks for every run with it)", 0)}},
+      {"tap",
+       T::kTAP,
+       "tapering: guided's ceil(R / P) less a margin that grows with the modules' coefficient "
+       "of variation (Lucco 1992)",
+       {real_param("cv", 1.0, "coefficient of variation of module times, sigma / mu", 0, 1e3),
+        real_param("alpha", 1.0, "scale of cv in v = alpha cv (LB4OMP's default 1)", 0, 1e3),
+        int_param("min_chunk", 1, "smallest chunk, modules", 1, 1 << 24)}},
       {"fac",
        T::kFAC,
        "factoring: batches of P equal chunks, each batch sized from the remaining modules and "
@@ -74,6 +114,12 @@ int fsc_chunk(int n, int p, double overhead, double sigma) {
   return static_cast<int>(std::clamp(std::ceil(k), 1.0, std::max(1.0, static_cast<double>(most))));
 }
 
+int mfsc_chunk(int n, int p) {
+  const int t = (n + p - 1) / p;
+  if (t < 2) return std::max(1, t);
+  return std::max(1, static_cast<int>(std::lround(t / std::log2(t))));
+}
+
 int gss_chunk(int remaining, int p, int min_chunk) {
   return std::min(remaining, std::max(min_chunk, (remaining + p - 1) / p));
 }
@@ -84,6 +130,37 @@ int tss_chunk(int n, int p, int first, int last, int i) {
   const int chunks = std::max(1, static_cast<int>(std::ceil(2.0 * n / (f + l))));
   const int decrement = chunks > 1 ? (f - l) / (chunks - 1) : 0;
   return std::max(l, f - i * decrement);
+}
+
+int tfss_chunk(int n, int p, int first, int last, int batch) {
+  std::int64_t sum = 0;
+  for (int k = 0; k < p; ++k) sum += tss_chunk(n, p, first, last, batch * p + k);
+  return static_cast<int>((sum + p - 1) / p);
+}
+
+int fiss_chunk(int n, int p, int stages, int batch) {
+  const double b = stages, x = b + 2;
+  const double first = std::ceil(n / (x * p));
+  const double increase = std::ceil(2.0 * n * (1 - b / x) / (p * b * (b - 1)));
+  return static_cast<int>(std::min(first + batch * increase, static_cast<double>(n)));
+}
+
+int viss_chunk(int n, int p, int x, int batch) {
+  const double first = static_cast<double>(n) / (static_cast<double>(x) * p);
+  return static_cast<int>(
+      std::min(std::ceil(first * (2 - std::ldexp(1.0, -batch))), static_cast<double>(n)));
+}
+
+int rnd_chunk(std::uint64_t seed, std::uint64_t loop, std::uint64_t chunk, int low, int high) {
+  const std::uint64_t draw = splitmix64(splitmix64(splitmix64(seed) ^ loop) ^ chunk);
+  return low + static_cast<int>(draw % static_cast<std::uint64_t>(high - low + 1));
+}
+
+int tap_chunk(int remaining, int p, double v, int min_chunk) {
+  const double t = static_cast<double>(remaining) / p;
+  const double k = std::ceil(t + v * v / 2 - v * std::sqrt(2 * t + v * v / 4));
+  return static_cast<int>(std::clamp(k, static_cast<double>(min_chunk),
+                                     std::max(static_cast<double>(min_chunk), t * p)));
 }
 
 double factoring_ratio(int remaining, int p, double cv, bool first_batch) {
@@ -143,6 +220,18 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
   if (params.has("last")) last_ = static_cast<int>(params.integer("last"));
   if (params.has("cv")) cv_ = params.real("cv");
   if (params.has("probe")) probe_ = static_cast<int>(params.integer("probe"));
+  if (params.has("stages")) {
+    const auto b = params.integer("stages");
+    if (b == 1)
+      throw std::invalid_argument(
+          "fiss: stages must be 0 or >= 2 (the increment divides by B - 1)");
+    stages_ = b > 0 ? static_cast<int>(b) : std::max(2, P_ - 1);
+  }
+  if (params.has("alpha")) alpha_ = params.real("alpha");
+  if (params.has("low")) low_ = static_cast<int>(params.integer("low"));
+  if (params.has("high")) high_ = static_cast<int>(params.integer("high"));
+  if (params.has("seed")) seed_ = static_cast<std::uint64_t>(params.integer("seed"));
+  if (params.has("x")) x_ = params.integer("x") > 0 ? static_cast<int>(params.integer("x")) : P_;
   if (technique == LoopTechnique::kWF) {
     const double total = std::accumulate(speed.begin(), speed.end(), 0.0);
     for (int i = 0; i < P_; ++i) weight_[i] = P_ * speed[i] / total;
@@ -152,6 +241,7 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
 void ChunkCalculator::start(int iterations) {
   n_ = remaining_ = iterations;
   taken_ = batch_left_ = batches_ = 0;
+  ++loops_;
 }
 
 int ChunkCalculator::next(int worker) {
@@ -186,10 +276,25 @@ double ChunkCalculator::size_for(int worker) {
       return 1;
     case LoopTechnique::kFSC:
       return fsc_chunk(n_, P_, overhead_, sigma_);
+    case LoopTechnique::kMFSC:
+      return mfsc_chunk(n_, P_);
     case LoopTechnique::kGSS:
       return gss_chunk(remaining_, P_, min_chunk_);
     case LoopTechnique::kTSS:
       return tss_chunk(n_, P_, first_, last_, taken_);
+    case LoopTechnique::kTFSS:
+      return tfss_chunk(n_, P_, first_, last_, taken_ / P_);
+    case LoopTechnique::kFISS:
+      return fiss_chunk(n_, P_, stages_, taken_ / P_);
+    case LoopTechnique::kVISS:
+      return viss_chunk(n_, P_, x_, taken_ / P_);
+    case LoopTechnique::kRND: {
+      const int low = low_ > 0 ? low_ : std::max(1, n_ / (100 * P_));
+      const int high = std::max(low, high_ > 0 ? high_ : (n_ + 2 * P_ - 1) / (2 * P_));
+      return rnd_chunk(seed_, loops_, static_cast<std::uint64_t>(taken_), low, high);
+    }
+    case LoopTechnique::kTAP:
+      return tap_chunk(remaining_, P_, alpha_ * cv_, min_chunk_);
     case LoopTechnique::kAF:
       return af_size(worker);
     default:

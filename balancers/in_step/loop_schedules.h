@@ -4,6 +4,7 @@
 // technique serves the self-scheduled executor and the simulator alike; it knows iterations,
 // processors, its parameters and, for the adaptive techniques, the chunks' measured times.
 // Not thread-safe: the caller hands out chunks under its own lock.
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,8 +16,14 @@ namespace lbb {
 enum class LoopTechnique {
   kSS,    // Tang & Yew 1986's self-scheduling: one iteration at a time
   kFSC,   // Kruskal & Weiss 1985: fixed-size chunks from overhead and variance
+  kMFSC,  // Ciorba, Iwainsky & Buder 2018: fixed-size chunks, as many as FAC2 hands out
   kGSS,   // Polychronopoulos & Kuck 1987: guided, ceil(R / P)
   kTSS,   // Tzen & Ni 1993: trapezoid, linearly decreasing
+  kTFSS,  // Chronopoulos, Andonie, Benche & Grosu 2001: TSS's chunks averaged over batches of P
+  kFISS,  // Philip & Das 1997: fixed increase, B batches whose chunk grows by a constant
+  kVISS,  // Philip & Das 1997: variable increase, each batch's increase half the last one's
+  kRND,   // Ciorba, Iwainsky & Buder 2018: chunk sizes drawn uniformly from a range
+  kTAP,   // Lucco 1992: tapering, GSS's share less a margin for the iterations' variance
   kFAC,   // Flynn Hummel, Schonberg & Flynn 1992: factoring, batches from mean and variance
   kFAC2,  // Flynn Hummel, Schonberg & Flynn 1992: factoring's practical form, halving batches
   kWF,    // Flynn Hummel, Schmidt, Uma & Wein 1996: FAC2 batches weighted by processor speed
@@ -48,12 +55,30 @@ struct ChunkTiming {
 // The chunk formulas, pure functions of what they name. R: remaining iterations, P: processors.
 // Kruskal & Weiss 1985: (sqrt(2) N h / (sigma P sqrt(ln P)))^(2/3), within [1, ceil(N / P)].
 int fsc_chunk(int n, int p, double overhead, double sigma);
+// Ciorba, Iwainsky & Buder 2018: T / log2 T rounded to the nearest, T = ceil(N / P), so that
+// the N / K chunks are FAC2's P log2(N / P); T itself below 2.
+int mfsc_chunk(int n, int p);
 // Polychronopoulos & Kuck 1987: ceil(R / P), at least min_chunk.
 int gss_chunk(int remaining, int p, int min_chunk);
 // Tzen & Ni 1993: chunk i of a trapezoid from `first` down to `last` over N iterations
 // (first 0: ceil(N / 2P)): first - i floor((first - last) / (C - 1)), C = ceil(2N / (first +
 // last)), never below last.
 int tss_chunk(int n, int p, int first, int last, int i);
+// Chronopoulos, Andonie, Benche & Grosu 2001: batch b's P equal chunks, each the mean of the P
+// TSS chunks b P, ..., b P + P - 1 it replaces, rounded up.
+int tfss_chunk(int n, int p, int first, int last, int batch);
+// Philip & Das 1997: batch b's chunk K_0 + b delta over B stages, X = B + 2, K_0 = ceil(N / XP),
+// delta = ceil(2 N (1 - B / X) / (P B (B - 1))); B >= 2. The B batches add up to N.
+int fiss_chunk(int n, int p, int stages, int batch);
+// Philip & Das 1997: batch b's chunk ceil(K_0 (2 - 2^-b)), K_0 = N / (x P): K_0 first, then each
+// batch adds half the last batch's increase.
+int viss_chunk(int n, int p, int x, int batch);
+// Ciorba, Iwainsky & Buder 2018: a chunk drawn uniformly from [low, high], reproducibly from the
+// seed, the loop's number and the chunk's number in its loop (SplitMix64, core/splitmix.h).
+int rnd_chunk(std::uint64_t seed, std::uint64_t loop, std::uint64_t chunk, int low, int high);
+// Lucco 1992: ceil(T + v^2 / 2 - v sqrt(2T + v^2 / 4)), T = R / P, v = alpha sigma / mu, at
+// least min_chunk; v 0 is GSS's ceil(R / P).
+int tap_chunk(int remaining, int p, double v, int min_chunk);
 // Flynn Hummel, Schonberg & Flynn 1992: the batch factor x_j from b_j = P cv / (2 sqrt(R_j)):
 // x_0 = 1 + b^2 + b sqrt(b^2 + 2), x_j = 2 + b^2 + b sqrt(b^2 + 4) after the first batch.
 double factoring_ratio(int remaining, int p, double cv, bool first_batch);
@@ -90,8 +115,10 @@ class ChunkCalculator {
 
   const LoopTechnique technique_;
   const int P_;
-  int min_chunk_ = 1, first_ = 0, last_ = 1, probe_ = 1;
-  double overhead_ = 0, sigma_ = 0, cv_ = 0;
+  int min_chunk_ = 1, first_ = 0, last_ = 1, probe_ = 1, stages_ = 2, x_ = 1;
+  double overhead_ = 0, sigma_ = 0, cv_ = 0, alpha_ = 1;
+  int low_ = 0, high_ = 0;                 // RND's range as given (0: its default)
+  std::uint64_t seed_ = 1, loops_ = 0;     // loops_: start() calls, RND's draws differ per loop
   int n_ = 0, remaining_ = 0, taken_ = 0;  // taken_: chunks handed out in this loop
   int batch_left_ = 0, batch_size_ = 0, batches_ = 0;
   std::vector<double> weight_;  // WF's; AWF-B's and AWF-D's as their batch began

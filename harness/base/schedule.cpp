@@ -57,6 +57,10 @@ ScheduleChoice schedule_choice(const std::string& name, const Params& params) {
     if (spec.name == "chunk") c.chunk = static_cast<int>(params.integer("chunk"));
   c.technique = info->technique;
   c.params = params;
+  // A technique refuses values its formula cannot take (fiss's one stage) as it is built: here,
+  // where a command or a run asks for it, rather than in the middle of a run.
+  if (c.kind == InStepSchedule::kChunked)
+    static_cast<void>(ChunkCalculator(c.technique, params, std::vector{1.0}));
   return c;
 }
 
