@@ -61,10 +61,10 @@ void InterruptGuard::interrupted(int sig) {
       const ResultWriter::Exit ended = writer_->finish_before_exit([&](RunRecord& r) {
         r.status = "failed";
         r.interrupted = 1;
-        r.error = "interrupted by " + name +
-                  (process_world().size > 1
-                       ? " (under mpirun: a rank ended, or the job was cancelled)"
-                       : "");
+        r.error =
+            "interrupted by " + name +
+            (process_world().size > 1 ? " (under mpirun: a rank ended, or the job was cancelled)"
+                                      : "");
         r.finished = iso_time_now();
         r.load_end = load_average();
       });

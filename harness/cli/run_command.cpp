@@ -26,9 +26,9 @@
 #include "harness/papers/paper_comparison.h"
 #include "harness/results/result_reader.h"
 #include "harness/results/result_writer.h"
+#include "harness/run/executor_registry.h"
 #include "harness/run/provenance.h"
 #include "harness/run/run_selection.h"
-#include "harness/run/executor_registry.h"
 #include "harness/run/runner.h"
 
 namespace lbb {
