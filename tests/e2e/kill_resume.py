@@ -15,7 +15,7 @@ from result_runs import runs_of
 
 PART_SECONDS = 0.5  # LBB_RESULTS_PART_SECONDS: a part at most this long after a run ends
 KILLS = 20
-RUNS = 3 * 20  # few: the resume after the last kill runs what is left
+RUNS = 3 * 60  # a set outlives a few kills on an idle host; the last resume runs what is left
 
 
 def run(lbbench, cmd, kill_after=None):
