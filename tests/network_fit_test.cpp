@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "harness/results/result_reader.h"
 #include "harness/results/result_schema.h"
 #include "harness/results/result_writer.h"
 #include "harness/sim/network_fit.h"

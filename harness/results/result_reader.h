@@ -8,37 +8,27 @@
 #include <string>
 #include <vector>
 
+#include "harness/base/recorded_runs.h"
 #include "harness/results/h5_table.h"
 
 namespace lbb {
-
-struct RunInfo {
-  std::string id;
-  RunRecord record;  // the row, by the runs table's fields (result_schema.h)
-  // The row by column name, for readers of columns by name (`show`, `export`, the papers).
-  std::map<std::string, std::string> text;
-  std::map<std::string, double> number;  // a column's fill (-1 or NaN where optional) is absent
-};
 
 // The RunRecord of row `row` of a runs table: each column into its field, the other float64
 // columns into its figures (NaN left out).
 RunRecord run_record(const ColumnTable& runs, std::size_t row);
 
-class ResultReader {
+class ResultReader final : public RecordedRuns {
  public:
   // A set directory, or one part file. Throws ResultError when there is no such set.
   explicit ResultReader(const std::string& path);
   // Every run of the set, sorted by invocation, then start, then id.
-  const std::vector<RunInfo>& runs() const { return runs_; }
+  const std::vector<RunInfo>& runs() const override { return runs_; }
   std::size_t parts_read() const { return parts_.size(); }
   std::vector<std::string> invocations() const;  // distinct, sorted (the latest last)
   const std::vector<std::string>& problems() const { return problems_; }  // parts left out: why
-  // A run's steps column ("step/<column>", "metric/<name>"), one value a step.
-  std::vector<double> read_series(const std::string& run, const std::string& name) const;
-  // As rows x cols, row-major: "proc/<column>" [S,P]; "module/cost" (summed over phases) and
-  // "module/owner" (phase 0) [S,M]; "module/phase_cost" and "module/phase_owner" [S,F*M].
+  std::vector<double> read_series(const std::string& run, const std::string& name) const override;
   std::vector<double> read_matrix(const std::string& run, const std::string& name,
-                                  std::size_t& rows, std::size_t& cols) const;
+                                  std::size_t& rows, std::size_t& cols) const override;
   // The whole table over every part read, rows of runs the runs table lacks left out. A part
   // whose table fails its checks is left out of it and named in problems().
   ColumnTable table(TableId id) const;

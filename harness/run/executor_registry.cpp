@@ -14,6 +14,7 @@
 #include "harness/mpi/mpi_async_executor.h"
 #include "harness/mpi/mpi_executor.h"
 #endif
+#include "harness/results/result_reader.h"
 #include "harness/sim/simulate_executor.h"
 #include "harness/sim/tree_execution.h"
 
@@ -33,7 +34,8 @@ ExecutorInfo simulate_executor_info() {
       [modules = module_execution([](const RunSpec& spec) {
          return std::make_unique<SimulateExecutor>(
              simulation_settings(spec), nullptr,
-             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
+             schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params),
+             [](const std::string& set) { return std::make_unique<ResultReader>(set); });
        })](const RunSpec& spec, const WorkloadInfo& workload) {
         if (std::string why = simulated_run_problem(spec, workload); !why.empty())
           throw std::invalid_argument(why);

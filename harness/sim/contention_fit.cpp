@@ -10,7 +10,7 @@
 
 namespace lbb {
 
-ContentionFit fit_contention(const ResultReader& set) {
+ContentionFit fit_contention(const RecordedRuns& set) {
   // group -> P -> busy totals of its repetitions
   std::map<std::string, std::map<int, std::vector<double>>> busy;
   const std::regex processors_token(R"((^| )processors=\d+)");

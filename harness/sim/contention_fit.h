@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/result_reader.h"
+#include "harness/base/recorded_runs.h"
 
 namespace lbb {
 
@@ -22,6 +22,6 @@ struct ContentionFit {
 };
 
 // Throws std::invalid_argument when no configuration was run at 1 and at more processors.
-ContentionFit fit_contention(const ResultReader& set);
+ContentionFit fit_contention(const RecordedRuns& set);
 
 }  // namespace lbb

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/results/result_reader.h"
+#include "harness/base/recorded_runs.h"
 
 namespace lbb {
 
-RecordedStream::RecordedStream(const ResultReader& set, const std::string& run,
+RecordedStream::RecordedStream(const RecordedRuns& set, const std::string& run,
                                std::span<const double> speed, int phases, bool resume)
     : processors_(static_cast<int>(speed.size())),
       phases_(phases),
@@ -63,7 +63,7 @@ RankTraffic RecordedStream::recorded_traffic(int step) const {
   return step >= 0 && step < static_cast<int>(traffic_.size()) ? traffic_[step] : RankTraffic{};
 }
 
-void RecordedStream::read_rank_traffic(const ResultReader& set, const std::string& run) {
+void RecordedStream::read_rank_traffic(const RecordedRuns& set, const std::string& run) {
   const std::vector<double> exchange = set.read_series(run, "metric/exchange_bytes");
   const std::vector<double> messages = set.read_series(run, "metric/balance_messages");
   const std::vector<double> bytes = set.read_series(run, "metric/balance_bytes");
@@ -85,7 +85,7 @@ double RecordedStream::recorded_serial(int step) const {
   return step >= 0 && step < static_cast<int>(serial_.size()) ? serial_[step] : 0.0;
 }
 
-std::string recorded_run_for(const ResultReader& set, const std::string& run,
+std::string recorded_run_for(const RecordedRuns& set, const std::string& run,
                              const std::string& workload, int processors) {
   for (const RunInfo& info : set.runs()) {
     if (!run.empty() && info.id != run) continue;

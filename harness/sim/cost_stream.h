@@ -14,7 +14,7 @@
 
 namespace lbb {
 
-class ResultReader;
+class RecordedRuns;
 
 // What the ranks of a recorded run across MPI ranks sent each other in a step besides the moved
 // states (harness/mpi/'s metrics exchange_bytes, balance_messages, balance_bytes).
@@ -72,7 +72,7 @@ class RecordedStream final : public CostStream {
  public:
   // phases: the workload's; resume: start from the first recorded step's owners (the run had
   // warm-up steps).
-  RecordedStream(const ResultReader& set, const std::string& run, std::span<const double> speed,
+  RecordedStream(const RecordedRuns& set, const std::string& run, std::span<const double> speed,
                  int phases = 1, bool resume = false);
   const std::vector<double>& nominal(int step, int phase) override;
   std::span<const int> recorded_owner(int step, int phase) const override;
@@ -81,7 +81,7 @@ class RecordedStream final : public CostStream {
   double recorded_serial(int step) const override;
   // Reads the run's RankTraffic (a run across MPI ranks), and takes its exchange out of the
   // recorded serial part; throws std::invalid_argument when it lacks them.
-  void read_rank_traffic(const ResultReader& set, const std::string& run);
+  void read_rank_traffic(const RecordedRuns& set, const std::string& run);
   int steps() const override { return steps_; }
   std::span<const int> start_owner(int phase) const override {
     return resume_ ? recorded_owner(0, phase) : std::span<const int>{};
@@ -99,7 +99,7 @@ class RecordedStream final : public CostStream {
 
 // The first complete run of `set` with module detail for `workload` at P processors, or
 // `run` when given; throws std::invalid_argument naming what is missing.
-std::string recorded_run_for(const ResultReader& set, const std::string& run,
+std::string recorded_run_for(const RecordedRuns& set, const std::string& run,
                              const std::string& workload, int processors);
 
 }  // namespace lbb

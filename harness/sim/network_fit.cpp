@@ -67,7 +67,7 @@ int exchanges_per_step(const Workload& workload) {
   return workload.phases() + (workload.finish_step_reads_states() ? 1 : 0);
 }
 
-NetworkFit fit_network(const ResultReader& set,
+NetworkFit fit_network(const RecordedRuns& set,
                        const std::function<int(const RunInfo&)>& exchanges) {
   std::vector<Sample> moves, exchanged;
   NetworkFit fit;

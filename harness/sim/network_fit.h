@@ -11,7 +11,7 @@
 #include <functional>
 #include <vector>
 
-#include "harness/results/result_reader.h"
+#include "harness/base/recorded_runs.h"
 #include "workloads/workload.h"
 
 namespace lbb {
@@ -35,7 +35,7 @@ int exchanges_per_step(const Workload& workload);
 // Given `exchanges` (a run's exchanges_per_step; 0: unknown), each step's exchange is fitted too:
 // (ranks - 1) x exchanges messages of its exchange_bytes in its exchange_seconds. Throws
 // std::invalid_argument when no mpi run moved a module across ranks or exchanged anything.
-NetworkFit fit_network(const ResultReader& set,
+NetworkFit fit_network(const RecordedRuns& set,
                        const std::function<int(const RunInfo&)>& exchanges = {});
 
 }  // namespace lbb

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "core/text.h"
+#include "harness/base/recorded_runs.h"
 #include "harness/exec/async_executor.h"
-#include "harness/results/result_reader.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
 #include "harness/sim/tree_execution.h"
@@ -18,7 +18,7 @@ namespace {
 
 // The speeds the recorded run had (its costs over them are nominal), which a simulation of other
 // speeds replaying it need not share; a set older than the `speeds` column: the simulation's.
-std::vector<double> recorded_speeds(const ResultReader& set, const std::string& run,
+std::vector<double> recorded_speeds(const RecordedRuns& set, const std::string& run,
                                     std::vector<double> fallback) {
   for (const RunInfo& info : set.runs()) {
     const auto text = info.text.find("speeds");
@@ -66,7 +66,9 @@ std::shared_ptr<CostStream> SimulateExecutor::stream_for(Workload& workload,
     return source->stream(plan.processors, plan.initial != nullptr);
   if (std::string why = recorded_costs_problem(settings_); !why.empty())
     throw std::invalid_argument(why);
-  const ResultReader set(settings_.replay_set);
+  if (!open_recorded_) throw std::logic_error("simulate: no reader of recorded runs was given");
+  const std::unique_ptr<RecordedRuns> opened = open_recorded_(settings_.replay_set);
+  const RecordedRuns& set = *opened;
   const int recorded =
       settings_.replay_processors > 0 ? settings_.replay_processors : plan.processors;
   const std::string run = recorded_run_for(set, settings_.replay_run, "", recorded);

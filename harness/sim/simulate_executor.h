@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/base/recorded_runs.h"
 #include "harness/base/run_spec.h"
 #include "harness/base/schedule.h"
 #include "harness/base/sim_settings.h"
@@ -34,10 +35,14 @@ class SimulateExecutor final : public Executor {
  public:
   // costs: null takes them from a SyntheticCosts workload, or from settings.replay_set.
   // schedule: a loop self-scheduling technique (harness/sim/sim_run.h) in place of
-  // the plan's balancers; kAssigned: the balancers.
+  // the plan's balancers; kAssigned: the balancers. open_recorded: how settings.replay_set is
+  // read (the results layer's reader; sim/ does not see it).
   explicit SimulateExecutor(SimSettings settings, std::shared_ptr<CostStream> costs = nullptr,
-                            ScheduleChoice schedule = {})
-      : settings_(std::move(settings)), costs_(std::move(costs)), schedule_(std::move(schedule)) {}
+                            ScheduleChoice schedule = {}, RecordedRunsOpener open_recorded = {})
+      : settings_(std::move(settings)),
+        costs_(std::move(costs)),
+        schedule_(std::move(schedule)),
+        open_recorded_(std::move(open_recorded)) {}
   ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                       StepSink& sink) override;
   std::string name() const override { return "simulate"; }
@@ -50,6 +55,7 @@ class SimulateExecutor final : public Executor {
   SimSettings settings_;
   std::shared_ptr<CostStream> costs_;
   ScheduleChoice schedule_;
+  RecordedRunsOpener open_recorded_;
   AsyncFigures async_;  // of the last asynchronous run
 };
 
