@@ -40,7 +40,7 @@ bool expect_balance_experiment(const std::string& path) {
     print_balance_experiment(std::cout, experiment, run_balance_cases(experiment));
     return true;
   } catch (const ConfigError& e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << printable(e.what()) << "\n";
   } catch (const std::invalid_argument& e) {
     std::cerr << "lbbench expect: " << printable(path) << ": " << printable(e.what()) << "\n";
   } catch (const ParamError& e) {
@@ -60,7 +60,7 @@ void expect(const ExpectOptions& o) {
   try {
     config = load_config(o.config);
   } catch (const ConfigError& e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << printable(e.what()) << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
   if (config.expectations.empty()) {
@@ -79,7 +79,8 @@ void expect(const ExpectOptions& o) {
       if (auto it = r.text.find("invocation"); it != r.text.end()) latest = it->second;
     const std::vector<RunInfo> runs = runs_of(all, config.name, o.all ? "" : latest);
     if (runs.empty()) {
-      std::cerr << "lbbench: " << printable(path) << ": no runs of config " << config.name << "\n";
+      std::cerr << "lbbench: " << printable(path) << ": no runs of config "
+                << printable(config.name) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
     print_paper_comparison(std::cout, config, runs);
