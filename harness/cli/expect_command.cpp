@@ -40,7 +40,7 @@ bool expect_balance_experiment(const std::string& path) {
     print_balance_experiment(std::cout, experiment, run_balance_cases(experiment));
     return true;
   } catch (const ConfigError& e) {
-    std::cerr << printable(e.what()) << "\n";
+    std::cerr << e.what() << "\n";
   } catch (const std::invalid_argument& e) {
     std::cerr << "lbbench expect: " << printable(path) << ": " << printable(e.what()) << "\n";
   } catch (const ParamError& e) {
@@ -60,7 +60,7 @@ void expect(const ExpectOptions& o) {
   try {
     config = load_config(o.config);
   } catch (const ConfigError& e) {
-    std::cerr << printable(e.what()) << "\n";
+    std::cerr << e.what() << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
   if (config.expectations.empty()) {

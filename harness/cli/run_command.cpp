@@ -69,7 +69,7 @@ Config load_selected(const RunOptions& o) {
   try {
     config = load_config(o.config, overrides);
   } catch (const ConfigError& e) {
-    std::cerr << printable(e.what()) << "\n";
+    std::cerr << e.what() << "\n";
     throw CLI::RuntimeError(kExitBadInput);
   }
   std::vector<std::string> labels;

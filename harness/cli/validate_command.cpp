@@ -50,7 +50,7 @@ void add_validate_command(CLI::App& app) {
                   << (r.sweep_label.empty() ? "" : " [" + printable(r.sweep_label) + "]") << " x"
                   << r.repetitions << "\n";
     } catch (const ConfigError& e) {
-      std::cerr << printable(e.what()) << "\n";
+      std::cerr << e.what() << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
   });

@@ -87,5 +87,11 @@ raw schedule-method "$lbbench" schedule --method "m$bad" --processors 2 --iterat
 raw balance-method "$lbbench" balance --method "m$bad" --topology chain --loads 1,2
 raw balance-param "$lbbench" balance --method diffusion --topology chain --loads 1,2 --param "k$bad=1"
 raw partition-file "$lbbench" partition --method block --processors 2 "times$bad.txt"
+# A config's problems, escaped where they are found, stay one a line (not escaped again as \x0A).
+printf 'name: x\nworkload: { kind: nope }\n' > two.yaml
+for cmd in validate run expect; do
+  [ "$("$lbbench" $cmd two.yaml 2>&1 | grep -c '^two.yaml:[0-9]*:[0-9]*: ')" -eq 3 ] ||
+    { echo "FAIL: $cmd: a config's problems not one a line"; fails=$((fails + 1)); }
+done
 echo "hostile_names: $fails failures"
 [ "$fails" -eq 0 ]
