@@ -80,6 +80,10 @@ sanitize_test() {
   build "$fuzz" "${debug[@]}" -DLBB_FUZZ=ON -DLBB_BENCH=OFF -DLBB_MPI=OFF \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -- --target lbb_fuzz_config lbb_fuzz_results lbb_fuzz_options
+  # The sets whose parts the results targets damage, made by the lbbench just built (none is
+  # committed): a smoke, a default and a simulated set, and a part of the older layout.
+  local seeds_dir=$fuzz/seed-sets
+  fuzz/seed_sets.sh "$asan/lbbench" "$seeds_dir"
   for target in config results options; do
     mkdir -p "$fuzz/corpus/$target" "$fuzz/findings"
     local seeds=() dict=()
@@ -88,7 +92,7 @@ sanitize_test() {
     echo "fuzzing the $target reader for ${seconds} s"
     local log="$fuzz/findings/$target.log"
     # Resealed damages reach HDF5, which leaks a few bytes of its own on some error paths.
-    if ! LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan_hdf5.supp \
+    if ! LBB_FUZZ_PARTS=$seeds_dir LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan_hdf5.supp \
       "$fuzz/fuzz/lbb_fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 \
       -artifact_prefix="$fuzz/findings/$target-" "${dict[@]}" "$fuzz/corpus/$target" \
       "${seeds[@]}" >"$log" 2>&1; then
@@ -98,11 +102,9 @@ sanitize_test() {
     fi
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
   done
-  echo "fuzzing the report's reader (Python) for ${seconds} s"
-  rm -rf "$fuzz/report-seed"
-  "$asan/lbbench" run configs/smoke.yaml -o "$fuzz/report-seed" --set execution.module_detail=true \
-    >/dev/null 2>&1
-  /usr/bin/python3 fuzz/report_reader_fuzz.py "$fuzz/report-seed" "$seconds" "$fuzz/findings"
+  echo "fuzzing the report's reader and the README's recipe (Python) for ${seconds} s"
+  /usr/bin/python3 fuzz/report_reader_fuzz.py "$seconds" "$fuzz/findings" "$seeds_dir/smoke" \
+    "$seeds_dir/default" "$seeds_dir/simulated" --older "$seeds_dir/dense"
 }
 
 cmd=${1:-default}

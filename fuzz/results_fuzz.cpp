@@ -1,13 +1,17 @@
-// libFuzzer target for the result set reader: a valid part, written once by ResultWriter, is
-// damaged by the input (each 5 bytes: a 4-byte offset into the part and a byte XORed there, as
-// bit flips and overwrites on a disk would), resealed when the input's first byte is odd (as a
-// tool that edits a part reseals it: the damage then reaches HDF5 past the seal), then read every
-// way the commands read it. Any outcome but data or a ResultError (a crash, a sanitizer report,
-// another exception) is a finding.
+// libFuzzer target for the result set reader: a valid part (written once by ResultWriter, or one
+// of the parts under $LBB_FUZZ_PARTS, where run.sh puts a smoke, a default and a simulated set
+// and a part of the older layout: fuzz/seed_sets.sh; bits 1-7 of the input's first byte pick the
+// part) is damaged by the input (each 5 bytes: a 4-byte offset into the part and a byte XORed
+// there, as bit flips and overwrites on a disk would), resealed when the input's first byte is odd
+// (as a tool that edits a part reseals it: the damage then reaches HDF5 past the seal), then read
+// every way the commands read it. Any outcome but data or a ResultError (a crash, a sanitizer
+// report, another exception) is a finding.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +29,11 @@ namespace fs = std::filesystem;
 
 const fs::path kScratch =
     fs::temp_directory_path() / ("lbb_fuzz_results_" + std::to_string(getpid()));
+
+std::vector<char> bytes_of(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
 
 // A part of two runs with every table filled: steps, procs, modules of two phases, a metric.
 std::vector<char> valid_part() {
@@ -50,9 +59,20 @@ std::vector<char> valid_part() {
       run->end(record);
     }
   }
-  const fs::path part = *fs::directory_iterator(dir);
-  std::ifstream in(part, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
+  return bytes_of(*fs::directory_iterator(dir));
+}
+
+// The built-in part, then every part under $LBB_FUZZ_PARTS, in name order.
+std::vector<std::vector<char>> seed_parts() {
+  std::vector<std::vector<char>> parts{valid_part()};
+  const char* dir = std::getenv("LBB_FUZZ_PARTS");
+  if (!dir || !*dir) return parts;
+  std::vector<fs::path> found;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".h5") found.push_back(e.path());
+  std::sort(found.begin(), found.end());
+  for (const fs::path& p : found) parts.push_back(bytes_of(p));
+  return parts;
 }
 
 void read_everything(const std::string& path) {
@@ -74,9 +94,9 @@ void read_everything(const std::string& path) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::vector<char> valid = valid_part();
+  static const std::vector<std::vector<char>> parts = seed_parts();
   static const fs::path damaged = kScratch / "damaged";
-  std::vector<char> bytes = valid;
+  std::vector<char> bytes = parts[size > 0 ? (data[0] >> 1) % parts.size() : 0];
   for (std::size_t k = 0; k + 5 <= size; k += 5) {
     std::uint32_t offset = 0;
     std::memcpy(&offset, data + k, 4);

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "core/text.h"
 #include "harness/analysis/balance_report.h"
 #include "harness/cli/commands.h"
 
@@ -38,10 +39,10 @@ void add_balance_command(CLI::App& app) {
         throw;
       }
     } catch (const std::invalid_argument& e) {
-      std::cerr << "lbbench balance: " << e.what() << "\n";
+      std::cerr << "lbbench balance: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     } catch (const ParamError& e) {
-      std::cerr << "lbbench balance: --param: " << e.what() << "\n";
+      std::cerr << "lbbench balance: --param: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
   });

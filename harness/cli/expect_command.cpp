@@ -79,7 +79,8 @@ void expect(const ExpectOptions& o) {
       if (auto it = r.text.find("invocation"); it != r.text.end()) latest = it->second;
     const std::vector<RunInfo> runs = runs_of(all, config.name, o.all ? "" : latest);
     if (runs.empty()) {
-      std::cerr << "lbbench: " << printable(path) << ": no runs of config " << config.name << "\n";
+      std::cerr << "lbbench: " << printable(path) << ": no runs of config "
+                << printable(config.name) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
     print_paper_comparison(std::cout, config, runs);

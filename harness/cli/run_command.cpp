@@ -282,7 +282,7 @@ void add_run_command(CLI::App& app) {
     try {
       mpi.emplace();
     } catch (const std::invalid_argument& e) {
-      std::cerr << "lbbench: " << e.what() << "\n";
+      std::cerr << "lbbench: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
     if (o->deprecated_no_archive) {  // accepted for one release

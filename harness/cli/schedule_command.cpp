@@ -7,6 +7,7 @@
 #include <memory>
 #include <variant>
 
+#include "core/text.h"
 #include "harness/base/schedule.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/partition_command.h"
@@ -128,7 +129,7 @@ void add_schedule_command(CLI::App& app) {
       }
       std::cout << run_schedule(*request, times).dump() << "\n";
     } catch (const PartitionInputError& e) {
-      std::cerr << "lbbench schedule: " << e.what() << "\n";
+      std::cerr << "lbbench schedule: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
   });

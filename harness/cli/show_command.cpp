@@ -7,6 +7,7 @@
 #include "core/text.h"
 #include "harness/analysis/result_set.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/left_out.h"
 #include "harness/results/result_reader.h"
 
 namespace lbb {
@@ -19,8 +20,7 @@ void add_show_command(CLI::App& app) {
     std::unique_ptr<ResultReader> reader;
     try {
       reader = std::make_unique<ResultReader>(*path);
-      for (const std::string& p : reader->problems())
-        if (reader->runs().empty()) std::cerr << "lbbench: left out: " << printable(p) << "\n";
+      print_left_out(*reader);  // on stderr, as every command that reads a set
       require_runs(*reader, *path);
     } catch (const std::exception& e) {
       std::cerr << "lbbench: " << printable(e.what()) << "\n";
@@ -66,8 +66,6 @@ void add_show_command(CLI::App& app) {
     }
     std::cout << runs.size() << " runs of " << reader->invocations().size() << " invocations in "
               << reader->parts_read() << " parts of " << printable(*path) << "\n";
-    for (const std::string& p : reader->problems())
-      std::cout << "left out: " << printable(p) << "\n";
   });
 }
 

@@ -2,16 +2,13 @@
 
 #include <H5PLpublic.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <set>
 #include <stdexcept>
 
+#include "harness/results/child_reader.h"
 #include "harness/results/part_file.h"
 
 namespace lbb {
@@ -109,7 +106,8 @@ const Column& numeric(const ColumnTable& t, const std::string& name, const std::
 
 // Whether any table of `file` keeps its links in dense storage (parts written before the
 // compact layout, h5_table.cpp): its link objects carry no checksum, and HDF5 1.10.8 crashes on
-// some damaged ones even under a valid seal.
+// some damaged ones even under a valid seal. Reads only checksummed objects (the groups' headers,
+// the heap's and name index's headers), never a link.
 bool has_dense_table(hid_t file) {
   for (const TableSpec& t : result_tables()) {
     const std::string name(t.name);
@@ -120,35 +118,6 @@ bool has_dense_table(hid_t file) {
       return true;
   }
   return false;
-}
-
-// Reads every table of the part `path` in a child process first: a crash inside HDF5 ends the
-// child, not the reader, and the part is refused as damaged.
-void read_in_child(const std::string& path, std::uint64_t budget) {
-  std::fflush(nullptr);
-  const pid_t child = fork();
-  if (child < 0) throw ResultError(path + ": cannot check it (fork failed)");
-  if (child == 0) {
-    int code = 0;
-    for (const TableSpec& t : result_tables()) {
-      try {  // every table, each in a file opened anew as read_part_table does: HDF5's metadata
-             // cache then holds what it holds in the parent (one open for all hid a crash)
-        H5Id file(open_part(path), H5Fclose, path);
-        std::uint64_t left = budget;
-        read_table(file.get(), t, path, left);
-      } catch (...) {
-        code = 1;  // the parent's own reading names it
-      }
-    }
-    _exit(code);
-  }
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0)
-    if (errno != EINTR) throw ResultError(path + ": cannot check it (waitpid failed)");
-  if (WIFSIGNALED(status))
-    throw ResultError(path + ": damaged: HDF5 crashed reading its tables (signal " +
-                      std::to_string(WTERMSIG(status)) +
-                      "), though its seal holds: edited after it was written?");
 }
 
 }  // namespace
@@ -204,8 +173,12 @@ void ResultReader::add_part(const std::string& path) {
   if (stat(path.c_str(), &st) != 0) throw ResultError(path + ": unreadable");
   Part part{path, kExpansion * static_cast<std::uint64_t>(st.st_size) + (1u << 20)};
   part.version = check_schema(file.get(), path);
-  if (has_dense_table(file.get())) read_in_child(path, part.budget);  // an older layout
-  ColumnTable runs = read_table(file.get(), table_spec(TableId::kRuns), path, part.budget);
+  if (has_dense_table(file.get()))  // an older layout: its tables are read in a child alone
+    part.held = std::make_shared<const std::map<TableId, HeldTable>>(
+        read_tables_in_child(path, part.budget));
+  ColumnTable runs = part.held
+                         ? held_table(part, TableId::kRuns)
+                         : read_table(file.get(), table_spec(TableId::kRuns), path, part.budget);
   upgrade(runs, TableId::kRuns, part.version);
   for (const char* required : {"run", "invocation", "started", "status"})
     if (runs.rows() > 0 && (!runs.find(required) || runs.find(required)->type != ColumnType::kText))
@@ -231,13 +204,25 @@ std::vector<std::string> ResultReader::invocations() const {
   return {ids.begin(), ids.end()};
 }
 
+ColumnTable ResultReader::held_table(const Part& part, TableId id) {
+  const HeldTable& held = part.held->at(id);
+  if (!held.error.empty()) throw ResultError(held.error);
+  return held.table;
+}
+
 ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
+  const Part& part = parts_[k];
+  if (part.held) {
+    ColumnTable t = held_table(part, id);
+    upgrade(t, id, part.version);
+    return t;
+  }
   auto cached = cache_.find({k, id});
   if (cached != cache_.end()) return cached->second;
   if (cache_.size() >= 6) cache_.clear();
-  Part part = parts_[k];
+  std::uint64_t budget = part.budget;  // each table within the part's whole budget
   H5Id file(open_part(part.path), H5Fclose, part.path);
-  ColumnTable t = read_table(file.get(), table_spec(id), part.path, part.budget);
+  ColumnTable t = read_table(file.get(), table_spec(id), part.path, budget);
   upgrade(t, id, part.version);
   return cache_[{k, id}] = std::move(t);
 }

@@ -4,11 +4,13 @@
 // damaged file never hides the rest. Steps, procs and modules are read per run, on demand.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "harness/base/recorded_runs.h"
+#include "harness/results/child_reader.h"
 #include "harness/results/h5_table.h"
 
 namespace lbb {
@@ -38,7 +40,10 @@ class ResultReader final : public RecordedRuns {
     std::string path;
     std::uint64_t budget = 0;                     // bytes its tables may still take in memory
     std::int64_t version = kResultSchemaVersion;  // its schema_version
+    // An older layout's tables, read by a child (child_reader.h): the part is never read here.
+    std::shared_ptr<const std::map<TableId, HeldTable>> held = nullptr;
   };
+  static ColumnTable held_table(const Part& part, TableId id);  // throws its error
   ColumnTable read_part_table(std::size_t part, TableId id) const;
   // The rows of `run` in table `id`: that table of every part its writer wrote.
   ColumnTable rows_of(const std::string& run, TableId id) const;

@@ -73,7 +73,7 @@ def main(lbbench, scratch):
             # Killed before its first part: `show` refuses a set of no runs, or none yet (exit 2).
             empty = not runs and show.returncode == 2 and (
                 "no runs" in show.stderr or "no such result set" in show.stderr)
-            if (show.returncode != 0 and not empty) or "left out" in show.stdout:
+            if (show.returncode != 0 and not empty) or "left out" in show.stderr:
                 sys.exit(f"kill_resume: kill {kills}: the set is not readable whole (exit "
                          f"{show.returncode}):\n{show.stdout}{show.stderr}")
             if any(n > 1 for n in runs.values()):
