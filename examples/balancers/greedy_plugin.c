@@ -19,9 +19,34 @@ static int before(item a, item b) {
 static int ascending(const void* a, const void* b) {
   return before(*(const item*)a, *(const item*)b) ? -1 : before(*(const item*)b, *(const item*)a);
 }
-static int descending_cost(const void* a, const void* b) {
-  const item *x = a, *y = b; /* largest first, ties by module */
-  return x->key != y->key ? (x->key > y->key ? -1 : 1) : (x->id > y->id) - (x->id < y->id);
+/* Largest cost first, ties by module: a quicksort (Hoare 1962) with the order inlined, which
+ * qsort's comparison through a pointer would make 1.5x slower than the built-in's std::sort. */
+static int first(item a, item b) {
+  return a.key > b.key || (a.key == b.key && a.id < b.id);
+}
+static void sort_largest_first(item* a, int n) {
+  while (n > 16) {
+    const item pivot = a[(n - 1) / 2];
+    int i = -1, j = n;
+    for (;;) {
+      do ++i;
+      while (first(a[i], pivot));
+      do --j;
+      while (first(pivot, a[j]));
+      if (i >= j) break;
+      const item t = a[i];
+      a[i] = a[j], a[j] = t;
+    }
+    if (j + 1 < n - j - 1)
+      sort_largest_first(a, j + 1), a += j + 1, n -= j + 1;
+    else
+      sort_largest_first(a + j + 1, n - j - 1), n = j + 1;
+  }
+  for (int i = 1; i < n; ++i) /* insertion sort of the short rest */
+    for (int k = i; k > 0 && first(a[k], a[k - 1]); --k) {
+      const item t = a[k];
+      a[k] = a[k - 1], a[k - 1] = t;
+    }
 }
 static void sift_down(item* h, int n, int i) {
   for (int s = i;; i = s) {
@@ -64,7 +89,7 @@ static int decide(void* state, const lbb_plugin_view* v, int* owner, char* error
     return snprintf(error, size, "out of memory"), free(mod), free(heap), free(start), free(load),
            LBB_PLUGIN_ERROR;
   for (int m = 0; m < M; ++m) mod[m] = (item){v->cost[m], m};
-  qsort(mod, M, sizeof(item), descending_cost);
+  sort_largest_first(mod, M);
   for (int p = 0; p < P; ++p) heap[p] = (item){v->speed[p], p};
   qsort(heap, P, sizeof(item), ascending); /* groups of one speed, slowest first, as std::map */
   int groups = 0;

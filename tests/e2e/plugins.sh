@@ -144,5 +144,10 @@ done
 sed "s|libgreedy_plugin.so|libhostile_bad_init.so|" "$tmp/twins.yaml" > "$tmp/init.yaml"
 expect 2 "init.yaml:$(at "$tmp/init.yaml" "{ min_gain"): .*refused its params: init refuses" -- \
   "$lbbench" validate "$tmp/init.yaml"
+# The field config with one more entry, in one command (docs/your-balancer.md).
+"$lbbench" validate configs/field.yaml \
+  --set "balancers.+={ dynamic: plugin, library: $plugins/libgreedy_plugin.so, label: mine }" \
+  > "$tmp/field.txt" 2>&1 && grep -q ' mine x5$' "$tmp/field.txt" ||
+  { fail "field config with the plugin appended"; tail -3 "$tmp/field.txt"; }
 say "$fails failures"
 [ "$fails" -eq 0 ]
