@@ -28,6 +28,7 @@ struct LoadView {
   int dimensions = 0;              // of coords
   std::span<const double> coords;  // module centres, dimensions per module, may be empty
   int step = -1;                   // last finished step; -1 for the initial partition
+  int phase = 0;                   // the workload's phase within the step
   // Measured since the last synchronisation (Zaki, Li & Parthasarathy 1997), per processor; both
   // may be empty. busy: seconds the processor spent executing modules (speed factor and external
   // load included; wall seconds at an in-step synchronisation, the trigger's clock, or CPU
@@ -44,6 +45,9 @@ struct LoadView {
   // indices are the view's), or null when the workload gives none or the view holds only some of
   // the run's modules.
   const ModuleGraph* communication = nullptr;
+  // per module: 0 where the module must stay with its owner; empty when every module may move
+  // (plugins are checked against it, balancers/plugin/plugin_output.h)
+  std::span<const unsigned char> migratable;
 
   int processors() const { return static_cast<int>(speed.size()); }
   int modules() const { return static_cast<int>(cost.size()); }

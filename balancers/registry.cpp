@@ -11,6 +11,7 @@
 #include "balancers/between_steps/metis.h"
 #include "balancers/between_steps/multilevel.h"
 #include "balancers/between_steps/none.h"
+#include "balancers/between_steps/plugin.h"
 #include "balancers/between_steps/random.h"
 #include "balancers/between_steps/redistribution.h"
 #include "balancers/between_steps/refine.h"
@@ -50,6 +51,7 @@ std::span<const BalancerInfo> balancer_registry() {
       HortonDiffusion::info(),
       MultilevelDiffusion::info(),
       GreedyBalancer::info(),
+      PluginBalancer::info(),
       GreedyRefineBalancer::info(),
       RefineBalancer::info(),
       MetisBalancer::info(),

@@ -147,7 +147,10 @@ struct CurveCluster : LoadSnapshot {
 std::vector<std::string> between_step_names() {
   std::vector<std::string> names;
   for (const auto& info : balancer_registry())
-    if (info.role == BalancerRole::kBetweenSteps) names.push_back(info.name);
+    if (info.role == BalancerRole::kBetweenSteps &&
+        std::all_of(info.params.begin(), info.params.end(),
+                    [](const ParamSpec& p) { return p.default_value.has_value(); }))
+      names.push_back(info.name);  // not plugin: its library has no default
   return names;
 }
 

@@ -25,6 +25,7 @@ struct RunRecord {
   // What ran
   std::string name, workload, balancer, static_name, dynamic, schedule, sweep, mode, executor,
       topology, speeds, external_load_max, config_yaml;
+  std::string plugin_library, plugin_sha256;  // `dynamic: plugin`: which strategy exactly
   std::int64_t processors = -1, modules = -1, steps = -1, warmup = -1, repetition = -1;
   // Where and by what it ran
   std::string invocation, run_uuid, git_sha, compiler, flags, host, cpu_model, omp_env,

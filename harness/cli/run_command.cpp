@@ -233,7 +233,7 @@ void add_run_command(CLI::App& app) {
                   "output, else results/<name>)")
       ->check([](const std::string& s) { return s.empty() ? "an empty path" : ""; });
   cmd->add_option("--set", o->overrides,
-                  "override a config value: key.path=value (repeatable; "
+                  "override a config value: key.path=value (repeatable; balancers.+=ENTRY appends; "
                   "a YAML list is a sweep)")
       ->allow_extra_args(false);
   cmd->add_option("--repetitions", o->repetitions,

@@ -64,6 +64,38 @@ bool lookup_schedule(const YAML::Node& entry, const ScheduleInfo*& schedule, Pro
   return true;
 }
 
+// A plugin's `params: { k: v, ... }` as the text its `params` parameter holds, "k=v;k=v" in the
+// map's order; a list value is a sweep, so the axis holds every combination.
+Axis map_as_text(const YAML::Node& key_node, const YAML::Node& map, Problems& problems) {
+  Axis a{key_node.Scalar(), {std::string()}, {}};
+  for (const auto& kv : map) {
+    const std::string key = kv.first.Scalar();
+    if (key.empty() || key.find_first_of("=;") != std::string::npos)
+      problems.at(kv.first, "a plugin param's name must be non-empty, without '=' or ';'");
+    std::vector<YAML::Node> given;
+    if (kv.second.IsSequence())
+      for (const YAML::Node& v : kv.second) given.push_back(v);
+    else
+      given.push_back(kv.second);
+    std::vector<std::string> options;
+    for (const YAML::Node& v : given)
+      if (!v.IsScalar() || v.Scalar().find(';') != std::string::npos)
+        problems.at(v,
+                    "plugin param '" + key + "' must be a value (or a list of them) without ';'");
+      else
+        options.push_back(key + "=" + v.Scalar());
+    std::vector<ParamValue> product;
+    for (const ParamValue& prefix : a.values)
+      for (const std::string& o : options) {
+        const std::string& p = std::get<std::string>(prefix);
+        product.push_back(p.empty() ? o : p + ";" + o);
+      }
+    a.values = std::move(product);
+  }
+  a.nodes.assign(a.values.size(), map);
+  return a;
+}
+
 // One parameter key of an entry, given to whichever of its balancers (or schedule) owns it.
 void read_param(const YAML::Node& key_node, const YAML::Node& value, const BalancerInfo* st,
                 const BalancerInfo* dy, const ScheduleInfo* sc, BalancerEntry& e,
@@ -85,6 +117,9 @@ void read_param(const YAML::Node& key_node, const YAML::Node& value, const Balan
   if (ss && ds) {
     problems.at(key_node, "parameter '" + key + "' belongs to both " + st->name + " and " +
                               dy->name + "; give them separate entries");
+  } else if ((ss || ds) && key == "params" && value.IsMap()) {
+    Axis a = map_as_text(key_node, value, problems);
+    if (!a.values.empty()) (ss ? e.static_axes : e.dynamic_axes).push_back(std::move(a));
   } else if (ss || ds) {
     Axis a = read_axis(ss ? *ss : *ds, value, problems);
     if (!a.values.empty()) (ss ? e.static_axes : e.dynamic_axes).push_back(std::move(a));

@@ -30,8 +30,8 @@ std::string index_problem(const std::vector<std::string>& keys, std::size_t i, s
          std::to_string(size) + " (" + before + ".0." + after + " is its first's)";
 }
 
-// Navigates/creates a.b.c (numbers index lists) and sets it to the parsed value; sections the
-// config leaves out (execution:) are created. Returns the key nodes it created.
+// Navigates/creates a.b.c (numbers index lists, a last `+` appends) and sets it to the parsed
+// value; sections the config leaves out (execution:) are created. Returns the key nodes it created.
 std::vector<YAML::Node> set_path(YAML::Node root, const std::string& path, const YAML::Node& value,
                                  const std::string& origin) {
   std::vector<std::pair<YAML::Node, std::string>> fresh_keys;  // a map and a key set in it
@@ -44,7 +44,9 @@ std::vector<YAML::Node> set_path(YAML::Node root, const std::string& path, const
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const std::string& k = keys[i];
     const bool last = i + 1 == keys.size();
-    if (node.IsSequence()) {
+    if (node.IsSequence() && k == "+" && last) {  // balancers.+={...}: one more entry
+      node.push_back(value);
+    } else if (node.IsSequence()) {
       std::size_t idx = 0;
       try {
         idx = std::stoul(k);

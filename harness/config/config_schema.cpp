@@ -118,6 +118,17 @@ void allow_file_keys(const std::string& balancer, Json& then) {
   }
 }
 
+// A plugin's `params:` may be a map of its own keys (balancer_entries.cpp's map_as_text): each a
+// value, or a list of them (a sweep).
+void allow_params_map(Json& then) {
+  Json& params = then["properties"];
+  if (!params.contains("params")) return;
+  const Json scalar{{"type", {"string", "number", "boolean"}}};
+  params["params"]["anyOf"].push_back(
+      {{"type", "object"},
+       {"additionalProperties", {{"anyOf", {scalar, {{"type", "array"}, {"items", scalar}}}}}}});
+}
+
 Json balancer_entry_schema() {
   Json roles{{"static", Json::array()}, {"dynamic", Json::array()}, {"schedule", Json::array()}};
   Json cases = Json::array();
@@ -126,6 +137,7 @@ Json balancer_entry_schema() {
     roles[role].push_back(b.name);
     cases.push_back(when(role, b.name, b.params));
     if (b.kind() == BalancerKind::kStatic) allow_file_keys(b.name, cases.back()["then"]);
+    allow_params_map(cases.back()["then"]);
   }
   for (const ScheduleInfo& s : schedule_registry()) {
     roles["schedule"].push_back(s.name);
@@ -172,8 +184,7 @@ nlohmann::ordered_json config_json_schema() {
   properties["platform"].update(section_schema(platform_specs()));
   properties["execution"].update(section_schema(execution_specs()));
   // `repetitions: auto`, a race (config_loader.cpp), beside a number or a sweep of numbers.
-  properties["execution"]["properties"]["repetitions"]["anyOf"].push_back(
-      Json{{"const", "auto"}});
+  properties["execution"]["properties"]["repetitions"]["anyOf"].push_back(Json{{"const", "auto"}});
   properties["balancers"].update(
       {{"type", "array"}, {"minItems", 1}, {"items", {{"$ref", "#/$defs/balancer_entry"}}}});
   properties["output"].update({{"type", "string"}, {"minLength", 1}});

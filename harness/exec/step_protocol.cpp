@@ -172,6 +172,7 @@ void StepProtocol::end_phase(int s, int ph) {
     const int step = m_.measure_view(s, ph, busy_);
     view_ =
         st_.views.view(step, ViewLoads(st_.seen(ph), st_.bytes).owners(b.owner).busy_times(busy_));
+    view_.phase = ph;
     std::optional<Decision> d = m_.decide(ph, *b.balancer, view_);
     if (!d) {
       set(deferred_, true);

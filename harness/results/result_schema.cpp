@@ -23,6 +23,13 @@ constexpr ColumnSpec kRuns[] = {
      &Q::static_name},
     {"dynamic", T::kText, "", "between-step or level balancer (\"\" when none)", P::kAlways,
      &Q::dynamic},
+    {"plugin_library", T::kText, "",
+     "`dynamic: plugin`: the plugin's shared library as the config named it (\"\" when none)",
+     P::kAlways, &Q::plugin_library},
+    {"plugin_sha256", T::kText, "",
+     "`dynamic: plugin`: SHA-256 of that library's bytes when the run started, in hex (\"\" "
+     "when none)",
+     P::kAlways, &Q::plugin_sha256},
     {"schedule", T::kText, "", "in-step schedule (\"\" when none)", P::kAlways, &Q::schedule},
     {"sweep", T::kText, "", "the sweep point, key=value,... (\"\" when none)", P::kAlways,
      &Q::sweep},
@@ -134,6 +141,18 @@ constexpr ColumnSpec kRuns[] = {
      P::kSometimes},
     {"auto_decision_step", T::kFloat64, "",
      "`dynamic: auto`: the step of its choice, warm-up included (0: the run's first)",
+     P::kSometimes},
+    {"plugin_shadow_decisions", T::kFloat64, "",
+     "`dynamic: plugin` with a shadow: decisions where the built-in shadow decided on the same "
+     "view beside the plugin",
+     P::kSometimes},
+    {"plugin_shadow_differ", T::kFloat64, "",
+     "`dynamic: plugin` with a shadow: of those, decisions whose owners differed from the "
+     "shadow's (0: the plugin reproduced it)",
+     P::kSometimes},
+    {"plugin_shadow_*", T::kFloat64, "",
+     "`dynamic: plugin` with a shadow: the two figures above of a later phase's plugin, with the "
+     "suffix _phase<k>",
      P::kSometimes},
     // The figures workloads and executors report after a run (WorkloadAttribute), by source.
     {"remote_runs", T::kFloat64, "",

@@ -10,6 +10,7 @@
 #include "harness/base/clock.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
+#include "harness/run/file_digest.h"
 #include "harness/run/modelled_replay.h"
 
 namespace lbb {
@@ -40,6 +41,10 @@ RunRecord run_header(const RunSpec& spec, int repetition, const Execution& execu
                   : scheduled                          ? ""
                                                        : "block";
   r.dynamic = spec.balancer.dynamic_name;
+  if (r.dynamic == "plugin") {
+    r.plugin_library = spec.balancer.dynamic_params.text("library");
+    r.plugin_sha256 = file_sha256(r.plugin_library);
+  }
   r.schedule = spec.balancer.schedule_name;
   r.sweep = spec.sweep_label;
   r.mode = spec.mode;
