@@ -97,7 +97,7 @@ sanitize_test() {
   done
   echo "fuzzing the report's reader (Python) for ${seconds} s"
   rm -rf "$fuzz/report-seed"
-  "$asan/lbbench" run configs/smoke.yaml -o "$fuzz/report-seed" --set execution.module_detail=true \
+  "$asan/lbbench" run configs/smoke.yaml -o "$fuzz/report-seed" --set execution.record=modules \
     >/dev/null 2>&1
   /usr/bin/python3 fuzz/report_reader_fuzz.py "$fuzz/report-seed" "$seconds" "$fuzz/findings"
 }
