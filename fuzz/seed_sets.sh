@@ -15,7 +15,7 @@ cat > "$dir/simulated.yaml" <<YAML
 name: simulated
 workload: { kind: trace, file: '$PWD/tests/data/vt_trace' }
 platform: { processors: 3 }
-execution: { executor: simulate, steps: 2, warmup: 0, repetitions: 1, module_detail: true }
+execution: { executor: simulate, steps: 2, warmup: 0, repetitions: 1, record: modules }
 balancers: [{ dynamic: none }, { dynamic: diffusion }, { schedule: gss }]
 YAML
 "$lbbench" run "$dir/simulated.yaml" -o "$dir/simulated" -q > /dev/null

@@ -361,7 +361,7 @@ std::vector<StepRecord> simulate(const std::string& schedule, const std::string&
                                  const std::string& execution = "") {
   const Config config = load_config_text(
       "name: t\nworkload: { kind: synthetic, modules: 1000, mean: 1, sd: 0 }\nplatform: { " +
-          platform + " }\nexecution: { executor: simulate, module_detail: true, steps: 2" +
+          platform + " }\nexecution: { executor: simulate, record: modules, steps: 2" +
           execution + " }\nbalancers: [ { schedule: " + schedule + " } ]\n",
       "t.yaml");
   const RunSpec& spec = config.runs.front();

@@ -180,7 +180,7 @@ TEST(ModelledReplay, LiveReplayIsTheArchivedReplay) {
   const Config config = load_config_text(
       "name: t\nworkload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 6, "
       "sd: 2, seed: 3 }\nplatform: { processors: 4, topology: chain }\nexecution: { steps: 4, "
-      "warmup: 1, module_detail: true, sim_decision: modelled }\nbalancers: [ { dynamic: gcdlb "
+      "warmup: 1, record: modules, sim_decision: modelled }\nbalancers: [ { dynamic: gcdlb "
       "} ]\n",
       "t.yaml");
   RunOutcome live;

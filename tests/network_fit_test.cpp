@@ -26,7 +26,7 @@ std::filesystem::path write_set(const std::string& executor,
       {"remote_migrations", "remote_bytes", "remote_seconds", "exchange_bytes", "exchange_seconds"},
       2,
       1,
-      false,
+      RecordLevel::kProcs,
       1});
   RunRecord record;
   record.status = "complete";

@@ -128,7 +128,7 @@ TEST(ReplayRanks, ThreadRunsReplayAsBefore) {
       "workload: { kind: block_substitution, blocks: 16, width: 8, mean_lines: 3, sd: 1.0, "
       "seed: 5 }\n"
       "platform: { processors: 2, topology: chain }\n"
-      "execution: { steps: 4, module_detail: true }\n"
+      "execution: { steps: 4, record: modules }\n"
       "balancers: [{ dynamic: diffusion, min_gain: 0 }]\n",
       "threads.yaml");
   {

@@ -20,7 +20,7 @@ TEST(ResultWriter, RowsHandedOverMidRunKeepTheirColumns) {
   const int P = 256, steps = 200;  // ~200 procs rows of 8 B x ~10 columns a step: several MB
   {
     ResultWriter set(dir.string(), InvocationRecord{});
-    auto run = set.begin_run(RunLayout{{"residual"}, P, 1, false, 1});
+    auto run = set.begin_run(RunLayout{{"residual"}, P, 1, RecordLevel::kProcs, 1});
     for (int s = 0; s < steps; ++s) {
       StepRecord r;
       r.step = s;

@@ -237,7 +237,7 @@ TEST(RuntimeBalancers, EachRunsInTheSimulator) {
     const Config config = load_config_text(
         "name: t\nworkload: { kind: synthetic, modules: 256, model: drift, drift_sd: 0.3, "
         "seed: 4 }\nplatform: { processors: 8, speeds: [1, 1, 1, 1, 0.5, 0.5, 1, 1] }\n"
-        "execution: { executor: simulate, module_detail: true, steps: 6 }\n"
+        "execution: { executor: simulate, record: modules, steps: 6 }\n"
         "balancers: [ { dynamic: " +
             balancer + " } ]\n",
         "t.yaml");

@@ -47,7 +47,7 @@ std::string chain(const std::string& workload, const std::string& execution,
                   const std::string& balancer, int processors = 16) {
   return "name: t\nworkload: { kind: synthetic, dependencies: chain, mean: 1, " + workload +
          " }\nplatform: { processors: " + std::to_string(processors) +
-         ", topology: chain }\nexecution: { executor: simulate, module_detail: true, " + execution +
+         ", topology: chain }\nexecution: { executor: simulate, record: modules, " + execution +
          " }\nbalancers: [ { " + balancer + " } ]\n";
 }
 
@@ -75,7 +75,7 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
       "seed: 5 }\nplatform: { processors: 4, topology: chain }\n";
   const Config real = load_config_text(
       "name: real\n" + workload +
-          "execution: { steps: 12, module_detail: true, executor: async_modelled }\n"
+          "execution: { steps: 12, record: modules, executor: async_modelled }\n"
           "balancers: [ { static: binary_dissection } ]\n",
       "real.yaml");
   RunOutcome measured;
@@ -86,7 +86,7 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
   }
   const Simulated sim = run_config(
       "name: sim\n" + workload +
-      "execution: { steps: 12, module_detail: true, executor: simulate, sim_async: true, "
+      "execution: { steps: 12, record: modules, executor: simulate, sim_async: true, "
       "replay_set: '" +
       path + "' }\nbalancers: [ { static: binary_dissection } ]\n");
   double real_utilization = -1;

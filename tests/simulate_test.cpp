@@ -36,7 +36,7 @@ std::vector<StepRecord> simulate(const std::string& yaml) {
 std::string synthetic(const std::string& workload, const std::string& platform,
                       const std::string& execution, const std::string& balancer) {
   return "name: t\nworkload: { kind: synthetic, " + workload + " }\nplatform: { " + platform +
-         " }\nexecution: { executor: simulate, module_detail: true, " + execution +
+         " }\nexecution: { executor: simulate, record: modules, " + execution +
          " }\nbalancers: [ { " + balancer + " } ]\n";
 }
 
@@ -309,7 +309,7 @@ TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
       "workload: { kind: block_substitution, blocks: 24, width: 8, mean_lines: 3, sd: 1.0, "
       "seed: 5 }\n"
       "platform: { processors: 3, topology: chain, speeds: [1, 0.5, 1] }\n"
-      "execution: { steps: 6, module_detail: true }\n"
+      "execution: { steps: 6, record: modules }\n"
       "balancers:\n"
       "  - { dynamic: none }\n"
       "  - { dynamic: diffusion, min_gain: 0 }\n"
@@ -406,7 +406,7 @@ TEST(Simulate, ReplayReproducesTwoPhaseTrfdRuns) {
       "name: trfd\n"
       "workload: { kind: trfd, n: 16, seed: 1 }\n"
       "platform: { processors: 3, topology: chain, speeds: [1, 0.5, 1] }\n"
-      "execution: { steps: 5, module_detail: true }\n"
+      "execution: { steps: 5, record: modules }\n"
       "balancers:\n"
       "  - { dynamic: diffusion, min_gain: 0 }\n"
       "  - { static: optimal_chain, dynamic: multilevel, min_gain: 0 }\n"

@@ -10,6 +10,7 @@
 #include "harness/config/config_loader.h"
 #include "harness/exec/execution.h"
 #include "harness/formats/trace_workload.h"
+#include "harness/results/recorded_level.h"
 #include "harness/sim/cost_stream.h"
 #include "harness/sim/network_fit.h"
 #include "harness/sim/simulate_executor.h"
@@ -98,6 +99,9 @@ ReplayedRun replay_run(const ResultReader& set, const RunInfo& info, const SimSe
     if (executor != "bsp" && executor != "mpi")
       throw std::invalid_argument("executor " + executor +
                                   ": replay reproduces bulk-synchronous (bsp, mpi) runs");
+    // Its module costs are what the simulator replays.
+    if (const std::string why = level_problem(info.record, TableId::kModules); !why.empty())
+      throw std::invalid_argument(why);
     auto [spec, workload] = recorded_spec(info);
     const bool resume = spec.warmup > 0;
     const std::vector<double> speed =
@@ -115,7 +119,7 @@ ReplayedRun replay_run(const ResultReader& set, const RunInfo& info, const SimSe
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
       out.bulk_synchronous = b->role != BalancerRole::kInStep && b->role != BalancerRole::kChoice;
     spec.executor = "simulate";
-    spec.module_detail = true;
+    spec.record = RecordLevel::kModules;
     spec.external_load.max.clear();  // the recorded costs hold the load the run had
     spec.warmup = 0;
     spec.steps = recorded->steps();

@@ -2,6 +2,7 @@
 
 #include "harness/config/config_loader.h"
 #include "harness/formats/trace_workload.h"
+#include "harness/results/recorded_level.h"
 
 namespace lbb {
 
@@ -35,8 +36,7 @@ Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
   const int modules = workload->module_count();
   if (rows == 0 || orows != rows || ocols != cols || cols != std::size_t(phases) * modules)
     throw TraceError("run " + run.id +
-                     ": no module detail (run it with execution.module_detail: "
-                     "true) of " +
+                     ": no module rows (run it with execution.record: modules) of " +
                      std::to_string(modules) + " modules");
   Trace t;
   t.steps = static_cast<int>(rows) * phases;  // row s holds its phases one after the other
@@ -75,12 +75,13 @@ std::vector<const RunInfo*> runs_with_modules(const ResultReader& set, const std
     const auto modules = run.number.find("modules");
     if (only.empty() &&
         (recorded_text(run, "status") != "complete" || modules == run.number.end() ||
-         recorded_text(run, "config_yaml").find("module_detail: true") == std::string::npos))
+         recorded_level(run.record) != RecordLevel::kModules))
       continue;
     runs.push_back(&run);
   }
   if (runs.empty())
-    throw TraceError(only.empty() ? "no complete run with execution.module_detail in the set"
+    throw TraceError(only.empty() ? "no complete run recorded with execution.record: modules in "
+                                    "the set"
                                   : "no run " + only + " in the set");
   return runs;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// A run recorded with module detail (execution.module_detail) as a Trace, for the exporters:
+// A run recorded with its modules (execution.record: modules) as a Trace, for the exporters:
 // step s, phase f of a workload of F phases -> trace step s F + f; module m -> task m; its owner
 // and cost (s, on its owner) as recorded; each processor's busy time (one-phase runs); what a
 // move of the module copies, the module structure and centres and the workload's communication

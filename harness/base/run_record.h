@@ -24,7 +24,7 @@ struct RunRecord {
   std::string run;  // the run's id, given by the result writer
   // What ran
   std::string name, workload, balancer, static_name, dynamic, schedule, sweep, mode, executor,
-      topology, speeds, external_load_max, config_yaml;
+      topology, speeds, external_load_max, config_yaml, record;
   std::string plugin_library, plugin_sha256;  // `dynamic: plugin`: which strategy exactly
   std::int64_t processors = -1, modules = -1, steps = -1, warmup = -1, repetition = -1;
   // Where and by what it ran

@@ -7,6 +7,7 @@
 #include "core/params.h"
 #include "core/topology.h"
 #include "harness/base/platform_emulation.h"
+#include "harness/base/record_level.h"
 #include "harness/base/sim_settings.h"
 
 namespace lbb {
@@ -49,7 +50,9 @@ struct RunSpec {
   int repetitions = 1;
   double equivalence = 0.05;  // the verdicts' delta (harness/stats/verdict.h)
   RaceSettings race;
-  bool module_detail = false;
+  // The tables the run writes (execution.record); "auto" is the executor's default, which
+  // expanding the config puts here (run/executor_registry.h).
+  RecordLevel record = RecordLevel::kProcs;
   // As configured, until expanding the config puts the chosen one (run/executor_registry.h)
   std::string executor = "auto";
   SimSettings sim;  // the simulate executor's execution.sim_* and replay_* keys

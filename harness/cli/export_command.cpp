@@ -23,6 +23,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/left_out.h"
 #include "harness/formats/vt_datafile.h"
+#include "harness/results/recorded_level.h"
 #include "harness/results/result_reader.h"
 
 namespace lbb {
@@ -125,6 +126,16 @@ std::vector<std::string> export_folder(const std::string& dir) {
   return earlier;
 }
 
+// ", none of the 12 runs recorded at execution.record: runs" where runs wrote no rows of `t`.
+std::string coarser_runs(const ResultReader& reader, const TableSpec& t) {
+  std::size_t coarser = 0;
+  for (const RunInfo& run : reader.runs()) coarser += recorded_level(run.record) < t.record;
+  if (coarser == 0) return "";
+  return " (none of the " + std::to_string(coarser) +
+         " runs recorded coarser than execution.record: " +
+         std::string(record_level_name(t.record)) + ")";
+}
+
 void export_set(const std::string& set, const std::string& dir) {
   const ResultReader reader(set);
   require_runs(reader, set);
@@ -135,7 +146,8 @@ void export_set(const std::string& set, const std::string& dir) {
     const std::string name = std::string(t.name) + ".csv";
     write_file(dir, name, csv(table));
     std::erase(earlier, name);
-    std::cout << printable(dir) << "/" << name << ": " << table.rows() << " rows\n";
+    std::cout << printable(dir) << "/" << name << ": " << table.rows() << " rows"
+              << coarser_runs(reader, t) << "\n";
   }
   for (const std::string& name : earlier)  // what this export did not write: not this set's
     if (unlink((dir + "/" + name).c_str()) != 0 && errno != ENOENT)

@@ -88,7 +88,8 @@ void add_list_command(CLI::App& app) {
     std::cout << "\nexecutors (config: execution: { executor: NAME }; auto: the first that runs "
                  "the entry)\n";
     for (const auto& e : executor_registry())
-      std::cout << "  " << e.name << " - " << e.summary << "\n";
+      std::cout << "  " << e.name << " - " << e.summary << " (record: auto is "
+                << record_level_name(e.record) << ")\n";
     print_config_keys();
   });
 }

@@ -174,9 +174,11 @@ void add_simulate_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "simulate",
       "validate the simulator on real runs (--replay) or fit its contention model (--calibrate)");
-  auto* r = cmd->add_option("--replay", *replay,
-                            "result set: replay each bsp run recorded with module_detail under its "
-                            "own strategy; predicted vs measured makespan, ranking agreement");
+  auto* r =
+      cmd->add_option("--replay", *replay,
+                      "result set: replay each bsp run recorded with execution.record: modules "
+                      "under its "
+                      "own strategy; predicted vs measured makespan, ranking agreement");
   auto* c = cmd->add_option(
       "--calibrate", *calibrate,
       "result set: fit execution.sim_contention from runs at several P, and sim_latency "

@@ -149,7 +149,13 @@ std::span<const ParamSpec> execution_specs() {
                  "delta: a row whose ratio to the group's best is shown within [1 - delta, "
                  "1 + delta] is equivalent to it (docs/results.md, \"Verdicts\")",
                  1e-6, 1.0),
-      bool_param("module_detail", false, "record module/cost and module/owner per step"),
+      string_param("record", "auto",
+                   "the tables a run writes, each level with every coarser one's: runs (its "
+                   "row), steps (a row a step), procs (a row per processor and step), modules "
+                   "(a row per module, phase and step: cost and owner); auto: the executor's "
+                   "default (`lbbench list`, executors), chosen so that writing costs at most 2 "
+                   "% of a shipped config's CPU (docs/results.md, \"Record levels\")",
+                   {"auto", "runs", "steps", "procs", "modules"}),
       string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
                    executor_choices()),
       // The simulator's (harness/base/sim_settings.h): what a real machine would charge.
@@ -181,7 +187,7 @@ std::span<const ParamSpec> execution_specs() {
                    "simulate: result set whose module/cost a real workload's simulation replays"),
       string_param("replay_run", "",
                    "simulate: run id in replay_set (empty: its first complete run of the "
-                   "workload with module_detail)"),
+                   "workload recorded with record: modules)"),
       int_param("replay_processors", 0,
                 "simulate: processors of the recorded run replayed (0: the simulation's own); "
                 "its costs are nominal per module, so a run of any P serves every P",
@@ -214,7 +220,8 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.race.first_look = static_cast<int>(execution.integer("min_repetitions"));
   run.race.budget_runs = static_cast<int>(execution.integer("budget"));
   run.race.budget_seconds = execution.real("budget_seconds");
-  run.module_detail = execution.boolean("module_detail");
+  // auto stays the placeholder until the config's expansion has chosen the executor.
+  run.record = parse_record_level(execution.text("record")).value_or(RecordLevel::kProcs);
   run.executor = execution.text("executor");
   run.sim.latency = execution.real("sim_latency");
   run.sim.bandwidth = execution.real("sim_bandwidth");

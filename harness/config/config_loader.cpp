@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include "harness/config/config_keys.h"
 #include "harness/config/config_loader.h"
 #include "harness/config/config_overrides.h"
+#include "harness/config/config_values.h"
 #include "harness/config/expectations.h"
 #include "harness/config/names.h"
 #include "harness/config/sweep_expansion.h"
@@ -55,6 +57,34 @@ std::vector<std::string> rename_old_keys(const YAML::Node& root, Problems& probl
     section.remove(k.old_name);
   }
   return notes;
+}
+
+// execution.module_detail, the boolean before execution.record: true is record: modules; false
+// was its default, and record's default (auto) stands for it. A note for the config's reader.
+std::optional<std::string> alias_module_detail(const YAML::Node& root, Problems& problems) {
+  YAML::Node section = root["execution"];
+  if (!section || !section.IsMap() || !std::as_const(section)["module_detail"]) return {};
+  const YAML::Node value = std::as_const(section)["module_detail"];
+  if (std::as_const(section)["record"]) {
+    problems.at(value,
+                "execution.module_detail and execution.record both given: module_detail is "
+                "record's old form (true: record: modules); give record alone");
+    return {};
+  }
+  const Axis axis = read_axis(bool_param("module_detail", false, ""), value, problems);
+  section.remove("module_detail");  // said above when it is no boolean
+  if (axis.values.empty()) return {};
+  std::vector<std::string> levels;
+  for (const ParamValue& v : axis.values) levels.push_back(std::get<bool>(v) ? "modules" : "auto");
+  if (levels.size() > 1)  // a sweep of it
+    for (const std::string& level : levels) section["record"].push_back(level);
+  else if (levels.front() != "auto")
+    section["record"] = levels.front();
+  return printable(problems.where(value)) +
+         ": execution.module_detail is deprecated; use execution.record" +
+         (levels.size() == 1 && levels.front() == "auto"
+              ? " (module_detail: false is its default, auto)"
+              : ": modules for module_detail: true");
 }
 
 void read_names(const YAML::Node& root, Config& config, Problems& problems) {
@@ -186,6 +216,8 @@ Config load_config_text(const std::string& text, const std::string& path,
 
   Config config;
   config.deprecated = rename_old_keys(root, problems);
+  if (std::optional<std::string> note = alias_module_detail(root, problems))
+    config.deprecated.push_back(*note);
   config.path = path;
   config.name = std::filesystem::path(path).stem().string();
   read_names(root, config, problems);

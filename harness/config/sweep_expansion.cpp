@@ -289,6 +289,7 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
     if (const std::string sw = swept(local.axes, c); !sw.empty()) b.label += "(" + sw + ")";
     run.resolved_yaml = resolved_yaml(run, config.output);  // as configured: "auto" stays
     run.executor = executor->name;
+    if (run.execution_params.text("record") == "auto") run.record = executor->record;
     config.runs.push_back(std::move(run));
   });
 }

@@ -32,7 +32,7 @@ class ModuleExecution final : public Execution {
     plan_.initial = initial_.get();
     plan_.dynamic = dynamic_.get();
     for (const auto& balancer : later_phases_) plan_.later_phase_dynamic.push_back(balancer.get());
-    plan_.record_modules = spec.module_detail;
+    plan_.record_modules = spec.record == RecordLevel::kModules;
   }
 
   std::string name() const override { return executor_->name(); }

@@ -10,6 +10,7 @@
 
 #include "harness/results/child_reader.h"
 #include "harness/results/part_file.h"
+#include "harness/results/recorded_level.h"
 
 namespace lbb {
 
@@ -229,6 +230,8 @@ ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
 
 ColumnTable ResultReader::rows_of(const std::string& run, TableId id) const {
   if (!run_index_.count(run)) throw ResultError(path_ + ": no run " + run);
+  if (const std::string why = level_problem(runs_[run_index_.at(run)].record, id); !why.empty())
+    throw ResultError(path_ + ": run " + run + ": " + why);
   // Its writer's parts, named <invocation>.<writer>.<seq>.h5 as its id is <invocation>.<writer>.<n>
   const std::string stem = run.substr(0, run.rfind('.') + 1);
   ColumnTable out;

@@ -61,6 +61,12 @@ constexpr ColumnSpec kRuns[] = {
      "column)",
      P::kAlways, &Q::simulated},
     {"config_yaml", T::kText, "", "the run's fully resolved config", P::kAlways, &Q::config_yaml},
+    {"record", T::kText, "",
+     "execution.record: the tables the run wrote, runs, steps, procs or modules (each level "
+     "with every coarser one's; the tables below say which); \"\": a set older than the "
+     "column, whose runs wrote steps and procs, and modules where execution.module_detail was "
+     "true",
+     P::kAlways, &Q::record},
     {"invocation", T::kText, "", "the invocations row of the `lbbench run` that ran it", P::kAlways,
      &Q::invocation},
     {"run_uuid", T::kText, "", "random id; the same run in two sets", P::kAlways, &Q::run_uuid},
@@ -496,15 +502,27 @@ constexpr ColumnSpec kInvocations[] = {
 };
 
 constexpr TableSpec kTables[] = {
-    {TableId::kRuns, "runs", "one row per run that ended", kRuns},
-    {TableId::kSteps, "steps", "one row per measured step of a run", kSteps},
-    {TableId::kProcs, "procs", "one row per processor of a measured step", kProcs},
-    {TableId::kModules, "modules",
-     "one row per module of a phase of a measured step (runs with execution.module_detail)",
-     kModules},
+    {TableId::kRuns, "runs", "one row per run that ended", kRuns, RecordLevel::kRuns},
+    {TableId::kSteps, "steps", "one row per measured step of a run", kSteps, RecordLevel::kSteps},
+    {TableId::kProcs, "procs", "one row per processor of a measured step", kProcs,
+     RecordLevel::kProcs},
+    {TableId::kModules, "modules", "one row per module of a phase of a measured step", kModules,
+     RecordLevel::kModules},
     {TableId::kInvocations, "invocations", "one row per `lbbench run` that wrote the part",
-     kInvocations},
+     kInvocations, RecordLevel::kRuns},
 };
+
+// "written by every run" or "written by runs with execution.record: procs or modules".
+std::string written_by(RecordLevel level) {
+  if (level == RecordLevel::kRuns) return "written by every run";
+  std::string levels;
+  for (std::size_t k = static_cast<std::size_t>(level); k < kRecordLevelNames.size(); ++k)
+    levels += std::string(levels.empty()                      ? ""
+                          : k + 1 == kRecordLevelNames.size() ? " or "
+                                                              : ", ") +
+              std::string(kRecordLevelNames[k]);
+  return "written by runs with execution.record: " + levels;
+}
 
 std::string_view presence_name(Presence p) {
   switch (p) {
@@ -558,7 +576,8 @@ std::string result_schema_json() {
   j["schema"] = kResultSchemaName;
   j["schema_version"] = kResultSchemaVersion;
   for (const TableSpec& t : kTables) {
-    nlohmann::json table{{"name", t.name}, {"meaning", t.meaning}};
+    nlohmann::json table{
+        {"name", t.name}, {"meaning", t.meaning}, {"record", record_level_name(t.record)}};
     for (const ColumnSpec& c : t.columns)
       table["columns"].push_back({{"name", c.name},
                                   {"type", column_type_name(c.type)},
@@ -575,7 +594,7 @@ void write_result_schema_markdown(std::ostream& out) {
       << ". A name ending in `*` is a family of columns. A row without a value holds \"\" (text), "
          "-1 (integer) or NaN (float64).\n";
   for (const TableSpec& t : kTables) {
-    out << "\n`/" << t.name << "`: " << t.meaning << ".\n\n"
+    out << "\n`/" << t.name << "`: " << t.meaning << "; " << written_by(t.record) << ".\n\n"
         << "| column | type | unit | present | meaning |\n|---|---|---|---|---|\n";
     for (const ColumnSpec& c : t.columns)
       out << "| `" << c.name << "` | " << column_type_name(c.type) << " | " << c.unit << " | "

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <variant>
 
+#include "harness/base/record_level.h"
 #include "harness/base/run_record.h"
 #include "harness/base/step_record.h"
 
@@ -51,6 +52,7 @@ struct TableSpec {
   std::string_view name;     // the part's group
   std::string_view meaning;  // what a row is
   std::span<const ColumnSpec> columns;
+  RecordLevel record;  // the coarsest execution.record that writes it (every finer one does too)
 };
 
 std::span<const TableSpec> result_tables();

@@ -155,7 +155,11 @@ RunWriter::RunWriter(ResultWriter& set, std::string id, const RunLayout& layout)
       steps_(columns_of(TableId::kSteps)),
       procs_(columns_of(TableId::kProcs)) {
   for (const std::string& m : layout_.metrics) steps_.column("metric_" + m, ColumnType::kFloat64);
-  if (layout_.record_modules) modules_ = columns_of(TableId::kModules);
+  if (writes(TableId::kModules)) modules_ = columns_of(TableId::kModules);
+}
+
+bool RunWriter::writes(TableId table) const {
+  return layout_.record >= table_spec(table).record;
 }
 
 RunWriter::~RunWriter() {
@@ -165,6 +169,7 @@ RunWriter::~RunWriter() {
 
 void RunWriter::on_step(const StepRecord& r) {
   if (ended_) throw std::logic_error("run " + id_ + ": a step after its end");
+  if (!writes(TableId::kSteps)) return;
   const auto steps_spec = table_spec(TableId::kSteps).columns;
   std::size_t k = 0;
   for (const ColumnSpec& c : steps_spec) {
@@ -179,7 +184,8 @@ void RunWriter::on_step(const StepRecord& r) {
     steps_.columns[k + m].reals.push_back(
         m < r.metrics.size() ? r.metrics[m] : std::numeric_limits<double>::quiet_NaN());
   const auto procs_spec = table_spec(TableId::kProcs).columns;
-  for (std::size_t p = 0; p < static_cast<std::size_t>(layout_.processors); ++p) {
+  const std::size_t P = writes(TableId::kProcs) ? static_cast<std::size_t>(layout_.processors) : 0;
+  for (std::size_t p = 0; p < P; ++p) {
     std::size_t j = 0;
     for (const ColumnSpec& c : procs_spec) {
       if (c.name == "run") continue;
@@ -192,7 +198,7 @@ void RunWriter::on_step(const StepRecord& r) {
         push_field(col, c.field, r, p);
     }
   }
-  if (layout_.record_modules) add_modules(modules_, r, layout_);
+  if (writes(TableId::kModules)) add_modules(modules_, r, layout_);
   if (pending_bytes() + set_.pending_bytes_ > set_.budget_) set_.take(*this, nullptr);
 }
 

@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "harness/base/record_level.h"
 #include "harness/base/run_record.h"
 #include "harness/base/step_record.h"
 #include "harness/results/h5_table.h"
@@ -28,7 +29,7 @@ struct RunLayout {
   std::vector<std::string> metrics;  // the workload's step metrics: steps columns metric_<name>
   int processors = 1;
   int modules = 1;
-  bool record_modules = false;
+  RecordLevel record = RecordLevel::kProcs;  // the tables its rows go to (execution.record)
   int phases = 1;
 };
 
@@ -55,6 +56,7 @@ class RunWriter final : public StepSink {
  private:
   friend class ResultWriter;
   std::size_t pending_bytes() const;
+  bool writes(TableId table) const;  // whether its level (layout.record) writes the table
   ResultWriter& set_;
   std::string id_;
   RunLayout layout_;

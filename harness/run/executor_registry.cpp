@@ -43,6 +43,7 @@ ExecutorInfo simulate_executor_info() {
         return workload.task_tree ? tree_execution(spec, workload) : modules(spec, workload);
       }};
   info.simulates = true;
+  info.record = RecordLevel::kSteps;
   return info;
 }
 

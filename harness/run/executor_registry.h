@@ -25,6 +25,10 @@ struct ExecutorInfo {
   ExecutionFactory make;
   bool simulates = false;     // runs no kernel: module workloads' recorded costs or synthetic ones
   bool asynchronous = false;  // no barrier between steps (async, async_modelled, mpi_async)
+  // execution.record: auto: what its runs write. procs where a kernel runs: what the report's
+  // busy maps read, at under 2 % of every shipped config's CPU; the simulator's steps, as its
+  // model is cheap beside a row per processor and step (docs/evidence/record-levels-2026-12-02.md).
+  RecordLevel record = RecordLevel::kProcs;
 };
 
 // Every executor, in the order `lbbench list` shows them and "auto" tries them.

@@ -41,8 +41,8 @@ double simulated_total(RunSpec spec, const WorkloadInfo& workload,
   SimSettings settings = simulation_settings(spec);
   settings.replay_first_step = spec.warmup;  // a decision keyed to the step sees the run's
   spec.executor = "simulate";
-  spec.module_detail = false;
-  spec.external_load.max.clear();  // the measured costs hold the load the run had
+  spec.record = RecordLevel::kSteps;  // nothing of the replay is written
+  spec.external_load.max.clear();     // the measured costs hold the load the run had
   spec.warmup = 0;
   spec.steps = costs->steps();
   const auto execution = module_execution([&](const RunSpec&) {

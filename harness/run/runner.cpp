@@ -27,6 +27,13 @@ std::string per_processor_text(const std::vector<double>& values, int processors
   return text;
 }
 
+// The tables the run writes: its execution.record, less the modules table where the workload has
+// no persistent modules (a level workload's tasks change every level).
+RecordLevel written_level(const RunSpec& spec, const Execution& execution) {
+  return spec.record == RecordLevel::kModules && execution.modules() <= 0 ? RecordLevel::kProcs
+                                                                          : spec.record;
+}
+
 // A run's header: what is known of it before its first step.
 RunRecord run_header(const RunSpec& spec, int repetition, const Execution& execution,
                      const Provenance& prov, bool oversubscribed, bool simulated) {
@@ -61,6 +68,7 @@ RunRecord run_header(const RunSpec& spec, int repetition, const Execution& execu
   r.simulated = simulated ? 1 : 0;  // nothing to verify when 1
   r.interrupted = 0;                // 1 only when an interrupt ends the run (run_command.cpp)
   r.config_yaml = spec.resolved_yaml;
+  r.record = std::string(record_level_name(written_level(spec, execution)));
   r.git_sha = prov.git_sha;
   r.compiler = prov.compiler;
   r.flags = prov.flags;
@@ -177,7 +185,8 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* result
     // A replayed run records its module costs for the replay, written to results or not.
     const bool replayed = gets_modelled_replay(spec, executor.name);
     std::optional<RunSpec> detailed;
-    if (replayed && !spec.module_detail) detailed = spec, detailed->module_detail = true;
+    if (replayed && spec.record != RecordLevel::kModules)
+      detailed = spec, detailed->record = RecordLevel::kModules;
     const std::unique_ptr<Execution> execution = executor.make(detailed ? *detailed : spec, *info);
     const bool oversubscribed = runs_oversubscribed(spec, provenance);
     lap(costs.setup);
@@ -186,8 +195,8 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* result
     if (results) {
       // A level workload's module count changes every level: no per-module datasets.
       RunLayout layout{execution->metric_names(), spec.processors,
-                       std::max(execution->modules(), 1),
-                       spec.module_detail && execution->modules() > 0, execution->phases()};
+                       std::max(execution->modules(), 1), written_level(spec, *execution),
+                       execution->phases()};
       writer = results->begin_run(layout);
       out.run_id = writer->id();
       writer->write_header(out.record);

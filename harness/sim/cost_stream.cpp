@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "harness/base/recorded_runs.h"
+#include "harness/base/record_level.h"
 
 namespace lbb {
 
@@ -99,13 +100,13 @@ std::string recorded_run_for(const RecordedRuns& set, const std::string& run,
     };
     if (!run.empty()) return run;
     if (text("status") == "complete" && (workload.empty() || text("workload") == workload) &&
-        number("processors") == processors &&
-        text("config_yaml").find("module_detail: true") != std::string::npos)
+        number("processors") == processors && recorded_level(info.record) == RecordLevel::kModules)
       return info.id;
   }
   throw std::invalid_argument(run.empty() ? "no complete run of " + workload +
                                                 " at P = " + std::to_string(processors) +
-                                                " with module_detail in the replay set"
+                                                " recorded with execution.record: modules in the "
+                                                "replay set"
                                           : "no run " + run + " in the replay set");
 }
 

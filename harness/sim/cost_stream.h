@@ -2,7 +2,7 @@
 // Where a simulation's module costs come from, step after step and phase after phase: seconds at
 // nominal speed (speed 1, no external load) per module. A synthetic source draws them
 // (workloads/synthetic_costs.h); a recorded run gives back what its modules measured
-// (`module/cost`, recorded with execution.module_detail) together with its owners and busy times,
+// (`module/cost`, recorded with execution.record: modules) together with its owners and busy times,
 // so that a simulation whose owners equal the recorded ones hands its balancer the very view the
 // real run's had.
 #include <memory>

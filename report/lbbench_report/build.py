@@ -1,5 +1,6 @@
 """Which figures a result set calls for, and what is missing from it (said, never a crash)."""
 import numpy as np
+import pandas as pd
 
 from .figures.busy_map import busy_map_figure
 from .figures.common import group_title, slug
@@ -12,6 +13,7 @@ from .figures.sweep_map import two_parameter_sweeps, sweep_map_figure
 from .figures.timeline import timeline_figure, timeline_spans
 from .notes import load_context
 from .platform import describe
+from .record_levels import lacking, lacking_note
 from .results import simulated
 from .strategies import sweep_params
 
@@ -69,10 +71,17 @@ def group_figures(rs, rows, key, out_dir, highlight, missing):
                        "simulated) to plot")
         return figures
     ids = {lab: list(r.run) for lab, r in runs.items()}
-    figures.append(steps_figure(rs, ids, key, out_dir, f"steps-{name}"))
+    group = pd.concat(runs.values())
+    # A figure is drawn from the runs that recorded its table; the others are said.
+    for table, what in (("steps", "step-by-step figure"), ("procs", "busy time per processor")):
+        if note := lacking_note(group, table, f"{group_title(*key)}: {what}"):
+            missing.append(note)
+    if len(lacking(group, "steps")) < len(group):
+        figures.append(steps_figure(rs, ids, key, out_dir, f"steps-{name}"))
     picks = pick_busy_maps(rows, runs, highlight)
-    figures.append(busy_map_figure(rs, picks, key, rows.headline.iloc[0], out_dir,
-                                   f"busy-{name}"))
+    if len(lacking(group, "procs")) < len(group):
+        figures.append(busy_map_figure(rs, picks, key, rows.headline.iloc[0], out_dir,
+                                       f"busy-{name}"))
     maps = migration_maps(rs, runs, key[1])
     if any(m[1].any() for m in maps.values()):
         figures.append(migration_map_figure(maps, key, out_dir, f"migrations-{name}"))
@@ -126,7 +135,7 @@ def timeline(rs, done, run_id, out_dir):
     that moved modules where there is one): [figure], or [] and why not."""
     runs = rs.runs[rs.runs.run == run_id] if run_id else with_module_detail(rs, done)
     if runs.empty:
-        return [], ["No complete run records module detail (execution.module_detail: true): no "
+        return [], ["No complete run recorded its modules (execution.record: modules): no "
                     "timeline of a run and no migration map."]
     run = runs.iloc[0]
     spans = timeline_spans(rs, run.run)

@@ -147,8 +147,8 @@ def report(args):
     wanted = args.timeline_run
     if wanted and not ((rs.runs.run == wanted).any() and (rs.modules.run == wanted).any()):
         raise Refused(f"--timeline-run {wanted}: no run of that id with module detail in "
-                      f"{args.sets[0]} (or in the selection); runs with execution.module_detail:"
-                      " true have it")
+                      f"{args.sets[0]} (or in the selection); runs with execution.record: modules "
+                      "have it")
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:

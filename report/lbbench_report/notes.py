@@ -1,4 +1,5 @@
 """The words beside the figures: warnings, what is missing, and where every run came from."""
+from .record_levels import LEVELS, lacking, recorded
 from .results import simulated
 
 FEW_REPETITIONS = 5  # below this the table warns too (issue 9)
@@ -33,6 +34,14 @@ def warnings(rs, table):
         out.append(f"Not verified: simulated: {sim} of {len(runs)} runs ran no kernel (a "
                    "simulating executor: trace imports, synthetic loads), so nothing was checked "
                    "against a reference; their figures show the simulator's modelled times.")
+    coarse = lacking(runs, "procs")
+    if len(coarse):
+        levels = ", ".join(sorted({LEVELS[k] for k in recorded(coarse)}, key=LEVELS.index))
+        out.append(f"Recorded without processors: {len(coarse)} of {len(runs)} runs were "
+                   f"recorded at execution.record: {levels} (a simulating executor's default), "
+                   "which writes no procs table: their busy time per processor, per-step "
+                   "imbalance, measured external load and in-step triggers are not shown; "
+                   "record: procs or modules records them.")
     serial = sorted({b for b in runs.openblas if b and "USE_OPENMP" not in b})
     if serial:
         out.append("OpenBLAS fallback: the runs used an OpenBLAS that is not the OpenMP build "

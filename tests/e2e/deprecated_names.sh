@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Names renamed for what they are (issue 47), the old ones read for one release with a warning:
-# `run --no-archive` is --no-write, `execution.replay_archive` is execution.replay_set.
+# `run --no-archive` is --no-write, `execution.replay_archive` is execution.replay_set
+# (execution.module_detail, execution.record's old form: tests/e2e/record_levels.sh).
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -21,7 +22,7 @@ grep -q -- '--no-write' "$tmp/help.txt" || fail "--help lacks --no-write" "$tmp/
 ! grep -q -- '--no-archive' "$tmp/help.txt" || fail "--help lists --no-archive" "$tmp/help.txt"
 
 # execution.replay_archive in a file and at a --set: read as replay_set, with the warning where.
-sed 's/module_detail: true }/module_detail: true, replay_archive: rec }/' configs/smoke.yaml > "$tmp/old.yaml"
+sed 's/record: modules }/record: modules, replay_archive: rec }/' configs/smoke.yaml > "$tmp/old.yaml"
 grep -q 'replay_archive: rec' "$tmp/old.yaml" || fail "the config was not edited" "$tmp/old.yaml"
 "$lbbench" validate "$tmp/old.yaml" > "$tmp/v.txt" 2> "$tmp/v_err.txt" || fail "refused" "$tmp/v_err.txt"
 grep -qx "lbbench: $tmp/old.yaml:5:[0-9]*: execution.replay_archive is deprecated; use execution.replay_set" \

@@ -8,7 +8,7 @@ lbbench=$1
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 "$lbbench" run configs/smoke.yaml -o "$tmp/detail" > /dev/null 2>&1 &&
-  "$lbbench" run configs/smoke.yaml -o "$tmp/plain" --set execution.module_detail=false \
+  "$lbbench" run configs/smoke.yaml -o "$tmp/plain" --set execution.record=procs \
     > /dev/null 2>&1 || { echo "setup failed"; exit 1; }
 "$lbbench" export "$tmp/detail" --to "$tmp/out" > /dev/null 2>&1 || fail "first export"
 [ -f "$tmp/out/modules.csv" ] || fail "the first export wrote no modules.csv"

@@ -32,7 +32,7 @@ round_trip() {  # round_trip SET P STEPS: each run of $tmp/SET replayed from its
 print({r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$tmp/$1_csv/runs.csv'))}['$(basename "$dir")'])")
     run "$1_b_$label" "workload: { kind: trace, file: '$dir' }" \
       "platform: { processors: $2, topology: chain }" \
-      "execution: { executor: simulate, steps: $3, module_detail: true }" \
+      "execution: { executor: simulate, steps: $3, record: modules }" \
       "balancers: [{ dynamic: $label }]"
     mkdir -p "$tmp/$1_b" && mv "$tmp/$1_b_$label"/* "$tmp/$1_b/"
   done
@@ -46,7 +46,7 @@ print({r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$
 balancers=(greedy refine diffusion random redistribution multilevel)
 run a "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 5 }" \
   "platform: { processors: 4, topology: chain }" \
-  "execution: { executor: simulate, steps: 8, repetitions: 1, module_detail: true }" \
+  "execution: { executor: simulate, steps: 8, repetitions: 1, record: modules }" \
   "balancers: [$(printf '{ dynamic: %s }, ' "${balancers[@]}")]"
 round_trip a 4 8
 # A workload of two phases, each balanced on its own (in-step schemes too): each step's phases are
@@ -54,17 +54,17 @@ round_trip a 4 8
 run phases \
   "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 7, phases: 2 }" \
   "platform: { processors: 4, topology: chain }" \
-  "execution: { executor: simulate, steps: 8, repetitions: 1, module_detail: true }" \
+  "execution: { executor: simulate, steps: 8, repetitions: 1, record: modules }" \
   "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }, { dynamic: gcdlb }]"
 round_trip phases 4 8
 # TRFD's two loops on real kernels (the between-step balancers: an in-step scheme's decisions
 # depend on when the real threads met, which no record holds).
 run trfd "workload: { kind: trfd, n: 20, iterations_per_module: 1, seed: 1 }" \
-  "platform: { processors: 4, topology: chain }" "execution: { steps: 6, module_detail: true }" \
+  "platform: { processors: 4, topology: chain }" "execution: { steps: 6, record: modules }" \
   "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }]"
 round_trip trfd 4 6
 run real "workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }" \
-  "platform: { processors: 4, topology: chain }" "execution: { steps: 6, module_detail: true }" \
+  "platform: { processors: 4, topology: chain }" "execution: { steps: 6, record: modules }" \
   "balancers: [{ dynamic: greedy }, { dynamic: diffusion }]"
 round_trip real 4 6
 
@@ -92,7 +92,7 @@ run csv "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/trace.csv' }
 printf 'step,task,cost\n0,0,0.3\n0,1,0.1\n0,2,0.1\n0,3,0.1\n1,0,0.3\n1,1,0.1\n1,2,0.1\n1,3,0.1\n' \
   >"$tmp/no_owner.csv"
 run no_owner "workload: { kind: trace, file: '$tmp/no_owner.csv' }" "platform: { processors: 2 }" \
-  "execution: { executor: simulate, steps: 2, module_detail: true }" "balancers: [{ dynamic: greedy }]"
+  "execution: { executor: simulate, steps: 2, record: modules }" "balancers: [{ dynamic: greedy }]"
 [ "$(owners_at_step0 "$tmp/no_owner")" = "0 0 1 1" ] || {
   echo "FAIL: CSV without owners: $(owners_at_step0 "$tmp/no_owner")"; fails=$((fails + 1)); }
 for set in vt csv; do
@@ -115,7 +115,7 @@ for kind in vt_trace vt_br; do
   dir=$LBB_SOURCE_DIR/tests/data/vt_trace
   [ "$kind" = vt_br ] && dir=$tmp/vt_br
   run "$kind" "workload: { kind: trace, file: '$dir' }" "platform: { processors: 3 }" \
-    "execution: { executor: simulate, steps: 2, module_detail: true }" "balancers: [{ dynamic: greedy }]"
+    "execution: { executor: simulate, steps: 2, record: modules }" "balancers: [{ dynamic: greedy }]"
   "$lbbench" export "$tmp/$kind" --to "$tmp/$kind.export" >/dev/null
   $py -c "import csv
 print(sorted(sorted((k, v) for k, v in r.items() if k != 'run')
@@ -127,13 +127,13 @@ done
 # A prescribed mapping (vt's OfflineLB idea) read by the harness: the vt set's first phase on the
 # simulator, and a text file on real kernels; a mapping that is not one is refused.
 run offline "workload: { kind: trace, file: '$LBB_SOURCE_DIR/tests/data/vt_trace' }" \
-  "platform: { processors: 3 }" "execution: { executor: simulate, steps: 2, module_detail: true }" \
+  "platform: { processors: 3 }" "execution: { executor: simulate, steps: 2, record: modules }" \
   "balancers: [{ static: prescribed, assignment: '$LBB_SOURCE_DIR/tests/data/vt_trace' }]"
 [ "$(owners_at_step0 "$tmp/offline")" = "0 0 0 1 1 2 2" ] || {
   echo "FAIL: prescribed from vt: $(owners_at_step0 "$tmp/offline")"; fails=$((fails + 1)); }
 printf '1, 0\n1 0\n' >"$tmp/map.txt"
 run kernels "workload: { kind: block_substitution, blocks: 4, width: 8, mean_lines: 2, seed: 1 }" \
-  "platform: { processors: 2 }" "execution: { steps: 2, module_detail: true }" \
+  "platform: { processors: 2 }" "execution: { steps: 2, record: modules }" \
   "balancers: [{ static: prescribed, assignment: '$tmp/map.txt' }]"
 [ "$(owners_at_step0 "$tmp/kernels")" = "1 0 1 0" ] || {
   echo "FAIL: prescribed from text: $(owners_at_step0 "$tmp/kernels")"; fails=$((fails + 1)); }

@@ -27,7 +27,7 @@ workload:
   - { kind: barnes_hut, particles: 2000, dimensions: 2, decomposition: curve, curve_modules: 32,
       theta: 0.5, eps: 0.05, dt: 0.01, drift: 0.5, seed: 1 }
 platform: { processors: 4, topology: chain, speeds: [1, 1, 0.5, 0.75] }
-execution: { steps: 6, warmup: 1, repetitions: 1, module_detail: true }
+execution: { steps: 6, warmup: 1, repetitions: 1, record: modules }
 balancers:
   - { dynamic: greedy }
   # The shadow is greedy with its defaults (min_gain 0.05): the plugin's params match them.

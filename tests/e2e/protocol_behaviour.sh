@@ -13,7 +13,7 @@ say() { echo "protocol_behaviour: $*" >&2; }
 # (matched by library, which needs the slow unwinder), as in mpi_ranks.sh.
 export LSAN_OPTIONS="suppressions=$(realpath "$(dirname "$0")")/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-small=(--set execution.repetitions=1 --set execution.module_detail=true)
+small=(--set execution.repetitions=1 --set execution.record=modules)
 smoke=(configs/smoke.yaml --set execution.steps=4 --set execution.warmup=1)
 trfd=(configs/trfd.yaml --set workload.n=12 --set execution.steps=3 --set execution.warmup=1)
 nbody=(configs/nbody.yaml --set workload.particles=2000 --set workload.curve_modules=32

@@ -10,7 +10,7 @@ lbbench=$1
 "$lbbench" run configs/smoke.yaml -o "$tmp/set" > /dev/null 2>&1
 "$lbbench" run configs/external_load.yaml -o "$tmp/set" --set platform.processors=3 \
   --set 'platform.speeds=[1, 1, 0.5]' --set execution.steps=6 --set execution.repetitions=2 \
-  --set execution.module_detail=true --set 'workload={kind: block_substitution, blocks: 24,
+  --set execution.record=modules --set 'workload={kind: block_substitution, blocks: 24,
   width: 16, mean_lines: 4, sd: 1.0, seed: 1}' --set 'balancers=[{dynamic: none},
   {dynamic: diffusion}, {schedule: omp_dynamic, chunk: 1}]' > /dev/null 2>&1
 "$lbbench" table "$tmp/set" --format json > "$tmp/table.json"

@@ -11,7 +11,7 @@ cat > "$tmp/sim.yaml" << 'YAML'
 name: sim
 workload: { kind: synthetic, model: truncated_normal, mean: 1, sd: 1.0, modules: 32, seed: 1 }
 platform: { processors: 4, topology: chain, speeds: [1, 1, 0.5, 0.25] }
-execution: { executor: simulate, steps: 8, warmup: 0, repetitions: 1, module_detail: true }
+execution: { executor: simulate, steps: 8, warmup: 0, repetitions: 1, record: modules }
 balancers:
   - { dynamic: none }
   - { dynamic: diffusion }

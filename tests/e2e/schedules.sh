@@ -9,7 +9,7 @@ cat > "$tmp/s.yaml" <<'YAML'
 name: schedules-e2e
 workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, seed: 3 }
 platform: { processors: 4, topology: chain }
-execution: { steps: 6, warmup: 1, module_detail: true }
+execution: { steps: 6, warmup: 1, record: modules }
 balancers:
   - { dynamic: none }
   - { schedule: omp_static }

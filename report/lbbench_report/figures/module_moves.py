@@ -1,4 +1,4 @@
-"""What the modules table (runs with execution.module_detail) tells of a run: each module's owner
+"""What the modules table (runs with execution.record: modules) tells of a run: each module's owner
 and cost per step and phase. The set records no (from, to) pair of a migration; a module whose
 owner differs from its owner in the record before (its previous step or phase) was moved, so
 owner changes are what the timeline and the migration map show."""
