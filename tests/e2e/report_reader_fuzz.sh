@@ -5,4 +5,4 @@ set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
 "$lbbench" run configs/smoke.yaml -o "$tmp/seed" --set execution.record=modules > /dev/null 2>&1
-/usr/bin/python3 fuzz/report_reader_fuzz.py "$tmp/seed" "${LBB_REPORT_FUZZ_SECONDS:-4}" "$tmp/findings"
+/usr/bin/python3 fuzz/report_reader_fuzz.py "${LBB_REPORT_FUZZ_SECONDS:-4}" "$tmp/findings" "$tmp/seed"
