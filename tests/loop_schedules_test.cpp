@@ -361,8 +361,8 @@ std::vector<StepRecord> simulate(const std::string& schedule, const std::string&
                                  const std::string& execution = "") {
   const Config config = load_config_text(
       "name: t\nworkload: { kind: synthetic, modules: 1000, mean: 1, sd: 0 }\nplatform: { " +
-          platform + " }\nexecution: { executor: simulate, record: modules, steps: 2" +
-          execution + " }\nbalancers: [ { schedule: " + schedule + " } ]\n",
+          platform + " }\nexecution: { executor: simulate, record: modules, steps: 2" + execution +
+          " }\nbalancers: [ { schedule: " + schedule + " } ]\n",
       "t.yaml");
   const RunSpec& spec = config.runs.front();
   const WorkloadInfo& info = *find_workload_kind(spec.workload);

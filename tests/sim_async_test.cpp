@@ -73,22 +73,22 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
   const std::string workload =
       "workload: { kind: block_substitution, blocks: 24, width: 8, mean_lines: 3, sd: 1.0, "
       "seed: 5 }\nplatform: { processors: 4, topology: chain }\n";
-  const Config real = load_config_text(
-      "name: real\n" + workload +
-          "execution: { steps: 12, record: modules, executor: async_modelled }\n"
-          "balancers: [ { static: binary_dissection } ]\n",
-      "real.yaml");
+  const Config real =
+      load_config_text("name: real\n" + workload +
+                           "execution: { steps: 12, record: modules, executor: async_modelled }\n"
+                           "balancers: [ { static: binary_dissection } ]\n",
+                       "real.yaml");
   RunOutcome measured;
   {
     ResultWriter archive(path, {});
     measured = execute_run(real.runs.front(), 0, &archive, gather_provenance());
     ASSERT_TRUE(measured.ok()) << measured.error;
   }
-  const Simulated sim = run_config(
-      "name: sim\n" + workload +
-      "execution: { steps: 12, record: modules, executor: simulate, sim_async: true, "
-      "replay_set: '" +
-      path + "' }\nbalancers: [ { static: binary_dissection } ]\n");
+  const Simulated sim =
+      run_config("name: sim\n" + workload +
+                 "execution: { steps: 12, record: modules, executor: simulate, sim_async: true, "
+                 "replay_set: '" +
+                 path + "' }\nbalancers: [ { static: binary_dissection } ]\n");
   double real_utilization = -1;
   for (const auto& a : measured.record.figures)
     if (a.name == "utilization") real_utilization = a.value;

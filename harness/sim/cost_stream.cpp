@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/base/recorded_runs.h"
 #include "harness/base/record_level.h"
+#include "harness/base/recorded_runs.h"
 
 namespace lbb {
 
