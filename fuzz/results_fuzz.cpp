@@ -42,7 +42,7 @@ std::vector<char> valid_part() {
   {
     lbb::ResultWriter writer(dir.string(), {"fuzz", {{"command", std::string("fuzz")}}});
     for (int r = 0; r < 2; ++r) {
-      auto run = writer.begin_run({{"residual"}, 2, 3, true, 2});
+      auto run = writer.begin_run({{"residual"}, 2, 3, lbb::RecordLevel::kModules, 2});
       lbb::RunRecord record;
       record.workload = record.balancer = record.status = record.config_yaml = record.started = "x";
       record.invocation = "fuzz";
