@@ -65,18 +65,18 @@ sanitize_test() {
   local asan=${LBB_ASAN_DIR:-build-asan} fuzz=${LBB_FUZZ_DIR:-build-fuzz}
   local seconds=${LBB_FUZZ_SECONDS:-25}
   ensure_packages "${FUZZ_PACKAGES[@]}"
-  # LBB_UNITY=OFF: every file compiled alone, as the release build's batches never show whether a
-  # file compiles without its batch-mates. -g1: line tables for the sanitizers' stack traces,
-  # without the variables' debug information (slower to compile and to link, read by no test).
+  # Batches of 8, not the release build's 16: each file meets other batch-mates, so one that
+  # compiles only thanks to a mate's includes fails in one of the two builds. Compiled alone, the
+  # libraries took 4-5x the CPU (docs/evidence/ci-time-2026-12-02.md). -g1: line tables for the
+  # sanitizers' stack traces, without the variables' debug information, which no test reads.
   local debug=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1
     -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1)
-  build "$asan" "${debug[@]}" -DLBB_SANITIZE=ON -DLBB_BENCH=OFF -DLBB_UNITY=OFF
+  build "$asan" "${debug[@]}" -DLBB_SANITIZE=ON -DLBB_BENCH=OFF -DLBB_UNITY_BATCH=8
   # Label uninstrumented (tests/CMakeLists.txt): tests that run none of this build's code.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$asan" --output-on-failure -j"$(nproc)" -LE uninstrumented
   # The fuzz build also goes without MPI (LBB_MPI=OFF): the harness as a machine without Open MPI
-  # builds it, compiled on every run of this command. In batches (unity): the ASan build above
-  # already compiled every file alone.
+  # builds it, compiled on every run of this command.
   build "$fuzz" "${debug[@]}" -DLBB_FUZZ=ON -DLBB_BENCH=OFF -DLBB_MPI=OFF \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -- --target lbb_fuzz_config lbb_fuzz_results lbb_fuzz_options

@@ -12,11 +12,11 @@ namespace {
 
 using Loads = std::vector<std::int64_t>;
 
-struct Case {
+struct HortonCase {
   Topology topology;
   Loads loads;
   std::vector<double> speed;
-  Case(TopologyKind kind, Loads l) : topology(kind, static_cast<int>(l.size())), loads(l) {
+  HortonCase(TopologyKind kind, Loads l) : topology(kind, static_cast<int>(l.size())), loads(l) {
     speed.assign(loads.size(), 1.0);
   }
   TransferPlan run(const std::string& method) const {
@@ -25,10 +25,10 @@ struct Case {
 };
 
 // T2: 16 processors in a linear array, processor 0 gains 16 units.
-Case t2() {
+HortonCase t2() {
   Loads loads(16, 0);
   loads[0] = 16;
-  return Case(TopologyKind::kChain, loads);
+  return HortonCase(TopologyKind::kChain, loads);
 }
 
 std::vector<std::vector<std::int64_t>> phase_loads(const TransferPlan& plan) {
@@ -59,7 +59,7 @@ TEST(Multilevel, T2ReachesAllOnesInFourPhasesOfNeighbourTransfers) {
 }
 
 TEST(HortonDiffusion, T2StopsLocallyBalancedButGloballyImbalanced) {
-  const Case c = t2();
+  const HortonCase c = t2();
   const TransferPlan plan = c.run("diffusion_horton");
   // Horton 1993, Table 3: nine phases, then every neighbour pair differs by at most one unit.
   const std::vector<Loads> table3 = {{8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -88,7 +88,7 @@ TEST(HortonBalancers, Table5PhasesAndImbalanceOnLinearArrays) {
                          Row{64, 76, 32.4, 6}, Row{128, 148, 57.4, 7}}) {
     Loads loads(row.processors, 0);
     loads[0] = 2 * row.processors;
-    const Case c(TopologyKind::kChain, loads);
+    const HortonCase c(TopologyKind::kChain, loads);
     const TransferPlan diffusion = c.run("diffusion_horton");
     EXPECT_EQ(static_cast<int>(diffusion.phases.size()), row.diffusion_phases) << row.processors;
     EXPECT_NEAR(imbalance(diffusion.final_loads, c.speed), row.diffusion_imbalance, 0.05);
@@ -106,7 +106,7 @@ TEST(Multilevel, PhasesAreCeilLog2OfProcessorsOnEveryTopology) {
       if (topology_size_error(kind, p)) continue;
       Loads loads(p);
       for (auto& l : loads) l = static_cast<std::int64_t>(rng() % 50);
-      const Case c(kind, loads);
+      const HortonCase c(kind, loads);
       const TransferPlan plan = c.run("multilevel");
       const int levels = static_cast<int>(std::ceil(std::log2(p)));
       ASSERT_EQ(static_cast<int>(plan.phases.size()), levels) << p << topology_name(kind);
@@ -120,7 +120,7 @@ TEST(Multilevel, PhasesAreCeilLog2OfProcessorsOnEveryTopology) {
 }
 
 TEST(Multilevel, BalancedLoadsAreProportionalToSpeed) {
-  Case c(TopologyKind::kChain, {160, 0, 0, 0, 0, 0, 0, 0});
+  HortonCase c(TopologyKind::kChain, {160, 0, 0, 0, 0, 0, 0, 0});
   c.speed = {1, 2, 1, 4, 2, 2, 3, 1};  // sum 16: the ideal is 10 units per unit of speed
   const TransferPlan plan = c.run("multilevel");
   for (int p = 0; p < 8; ++p) EXPECT_EQ(plan.final_loads[p], 10 * c.speed[p]) << p;
@@ -130,7 +130,7 @@ TEST(Multilevel, BalancedLoadsAreProportionalToSpeed) {
     const int p = 2 + static_cast<int>(rng() % 40);
     Loads loads(p);
     for (auto& l : loads) l = static_cast<std::int64_t>(rng() % 1000);
-    Case r(TopologyKind::kMesh2d, loads);
+    HortonCase r(TopologyKind::kMesh2d, loads);
     for (auto& s : r.speed) s = 0.5 + static_cast<double>(rng() % 8) / 4;
     const TransferPlan plan = r.run("multilevel");
     const auto ideal = balanced_loads(r.loads, r.speed);
@@ -143,14 +143,14 @@ TEST(Multilevel, BalancedLoadsAreProportionalToSpeed) {
 }
 
 TEST(HortonDiffusion, SpeedsSetTheLocalBalance) {
-  Case c(TopologyKind::kChain, {40, 0});
+  HortonCase c(TopologyKind::kChain, {40, 0});
   c.speed = {1, 3};
   EXPECT_EQ(c.run("diffusion_horton").final_loads, (Loads{10, 30}));
 }
 
 TEST(HortonBalancers, Table1DiffusionSolutionIsLocallyBalancedOnlyForDiffusion) {
   // Horton 1993, Table 1: "Diff." is locally balanced; the optimum differs by one unit at most.
-  const Case c(TopologyKind::kChain, {7, 6, 5, 4, 3, 2});
+  const HortonCase c(TopologyKind::kChain, {7, 6, 5, 4, 3, 2});
   EXPECT_TRUE(c.run("diffusion_horton").phases.empty());
   const auto loads = c.run("multilevel").final_loads;
   const auto [lo, hi] = std::minmax_element(loads.begin(), loads.end());
@@ -167,7 +167,7 @@ TEST(HortonDiffusion, ConvergesToLocalBalanceOnEveryTopologyWithoutOverdrawing) 
     if (topology_size_error(kind, p)) continue;
     Loads loads(p);
     for (auto& l : loads) l = static_cast<std::int64_t>(rng() % 500);
-    Case c(kind, loads);
+    HortonCase c(kind, loads);
     if (trial % 2)
       for (auto& s : c.speed) s = 0.5 + static_cast<double>(rng() % 8) / 4;
     const TransferPlan plan = c.run("diffusion_horton");
@@ -190,7 +190,7 @@ TEST(HortonDiffusion, ConvergesToLocalBalanceOnEveryTopologyWithoutOverdrawing) 
 TEST(HortonDiffusion, CyclesOfFourConverge) {
   for (auto kind : {TopologyKind::kRing, TopologyKind::kMesh2d})
     for (const Loads& loads : {Loads{0, 10, 0, 10}, Loads{600, 400, 500, 548}}) {
-      const Case c(kind, loads);
+      const HortonCase c(kind, loads);
       const TransferPlan plan = c.run("diffusion_horton");
       EXPECT_LT(plan.phases.size(), 100u) << topology_name(kind);
       const auto [lo, hi] = std::minmax_element(plan.final_loads.begin(), plan.final_loads.end());
@@ -220,13 +220,13 @@ std::vector<Loads> literal_algorithm1(Loads l) {
 }
 
 TEST(HortonDiffusion, LiteralAlgorithm1OnChainsMatchesAnIndependentImplementation) {
-  EXPECT_EQ(phase_loads(Case(TopologyKind::kChain, {0, 10, 0}).run("diffusion_horton")),
+  EXPECT_EQ(phase_loads(HortonCase(TopologyKind::kChain, {0, 10, 0}).run("diffusion_horton")),
             (std::vector<Loads>{{5, 0, 5}, {3, 4, 3}}));  // two phases, not one
   std::mt19937_64 rng(150);
   for (int trial = 0; trial < 150; ++trial) {
     Loads loads(2 + rng() % 15);
     for (auto& l : loads) l = static_cast<std::int64_t>(rng() % (trial % 3 == 0 ? 40 : 12));
-    const Case c(TopologyKind::kChain, loads);
+    const HortonCase c(TopologyKind::kChain, loads);
     EXPECT_EQ(phase_loads(c.run("diffusion_horton")), literal_algorithm1(loads)) << trial;
   }
 }

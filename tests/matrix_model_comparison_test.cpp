@@ -16,7 +16,7 @@ RunInfo run(const std::string& dynamic, int processors, double makespan, double 
             {"dynamic", dynamic},
             {"balancer", dynamic.empty() ? "none" : dynamic},
             {"topology", "complete"}};
-  r.number = {{"processors", processors}, {"steps", 10},           {"modules", 100},
+  r.number = {{"processors", processors},   {"steps", 10},          {"modules", 100},
               {"makespan_total", makespan}, {"ideal_total", ideal}, {"balance_total", 0}};
   return r;
 }

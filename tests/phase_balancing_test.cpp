@@ -19,13 +19,14 @@ namespace {
 
 using testing::make_workload;
 
-struct Outcome {
+struct PhaseOutcome {
   std::vector<StepRecord> records;
   ExecutionResult result;
   Verification verification;
 };
 
-Outcome run(Workload& w, int P, int steps, Balancer* initial, std::vector<Balancer*> dynamic = {}) {
+PhaseOutcome run(Workload& w, int P, int steps, Balancer* initial,
+                 std::vector<Balancer*> dynamic = {}) {
   ModuleStore store(w);
   const Topology topo(TopologyKind::kChain, P);
   ExecutionPlan plan = testing::plan_for(P, steps, topo);
@@ -36,7 +37,7 @@ Outcome run(Workload& w, int P, int steps, Balancer* initial, std::vector<Balanc
     plan.later_phase_dynamic.assign(dynamic.begin() + 1, dynamic.end());
   }
   testing::CollectSteps sink;
-  Outcome out;
+  PhaseOutcome out;
   out.result = BspExecutor().run(w, store, plan, sink);
   out.records = std::move(sink.records);
   out.verification = w.verify(store, out.result.steps_run);
@@ -52,9 +53,9 @@ double sum_over_phases_of_bottlenecks(const Workload& w, const std::vector<std::
 }
 
 // Forwards to a registered balancer and keeps the owners and costs of every view it got.
-class Recording final : public Balancer {
+class PhaseRecording final : public Balancer {
  public:
-  explicit Recording(std::string_view name) : inner_(make_balancer(name, Params{})) {}
+  explicit PhaseRecording(std::string_view name) : inner_(make_balancer(name, Params{})) {}
   Decision decide(const LoadView& v) override {
     owners.emplace_back(v.owner.begin(), v.owner.end());
     return inner_->decide(v);
@@ -70,7 +71,7 @@ class Recording final : public Balancer {
 TEST(PhaseBalancing, EachPhaseStartsFromItsOwnPartitionAndModulesMoveBetweenPhases) {
   auto w = make_workload("trfd", {"n=16"});
   auto chain = make_balancer("optimal_chain", Params{});
-  const Outcome o = run(*w, 4, 3, chain.get());
+  const PhaseOutcome o = run(*w, 4, 3, chain.get());
   ASSERT_TRUE(o.verification.passed) << o.verification.detail;
   const std::vector<double> speed(4, 1.0);
   ASSERT_EQ(o.result.final_phase_owner.size(), 2u);
@@ -107,7 +108,7 @@ TEST(PhaseBalancing, PerPhasePartitionsLowerThePredictedBottleneck) {
     auto w = make_workload("trfd", {"n=" + std::to_string(n)});
     const std::vector<double> speed(4, 1.0);
     auto per_phase = make_balancer("optimal_chain", Params{});
-    const Outcome a = run(*w, 4, 1, per_phase.get());
+    const PhaseOutcome a = run(*w, 4, 1, per_phase.get());
     ASSERT_TRUE(a.verification.passed);
     const std::vector<int> one = chain_owners(optimal_chain(w->predicted_weights(), speed));
     const double ratio = sum_over_phases_of_bottlenecks(*w, a.result.final_phase_owner, speed) /
@@ -119,8 +120,8 @@ TEST(PhaseBalancing, PerPhasePartitionsLowerThePredictedBottleneck) {
 TEST(PhaseBalancing, LptAndOneDynamicBalancerPerPhaseVerify) {
   auto w = make_workload("trfd", {"n=12"});
   auto lpt = make_balancer("lpt", Params{});
-  Recording first("diffusion"), second("diffusion");
-  const Outcome o = run(*w, 3, 4, lpt.get(), {&first, &second});
+  PhaseRecording first("diffusion"), second("diffusion");
+  const PhaseOutcome o = run(*w, 3, 4, lpt.get(), {&first, &second});
   EXPECT_TRUE(o.verification.passed) << o.verification.detail;
   EXPECT_GT(o.result.migrations, 0);
   // Each phase's own balancer, once per step, on its phase's assignment (first: the static
@@ -164,7 +165,7 @@ TEST(PhaseBalancing, ZakiSchemesThroughTheRunnerVerify) {
 
 TEST(PhaseBalancing, WrongNumberOfPhaseBalancersIsRefused) {
   auto w = make_workload("trfd", {"n=8"});
-  Recording a("diffusion"), b("diffusion"), c("diffusion");
+  PhaseRecording a("diffusion"), b("diffusion"), c("diffusion");
   EXPECT_THROW(run(*w, 2, 1, nullptr, {&a, &b, &c}), std::invalid_argument);
 }
 

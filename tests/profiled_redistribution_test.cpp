@@ -16,7 +16,7 @@
 namespace lbb {
 namespace {
 
-Params with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
+Params params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
   Params p;
   for (const auto& [k, v] : values) p.set(k, v);
   return p;
@@ -24,7 +24,7 @@ Params with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
 
 // Migrations cost nothing unless a test says otherwise.
 Params free_moves() {
-  return with({{"latency", 0.0}, {"bandwidth", 1e30}});
+  return params_with({{"latency", 0.0}, {"bandwidth", 1e30}});
 }
 
 struct Profile : LoadSnapshot {
@@ -94,14 +94,16 @@ TEST(ProfiledRedistribution, MovementThresholdAndMigrationCostSuppressMoves) {
   threshold.set("move_threshold", 0.1);  // 13 < 10 % of 200
   EXPECT_FALSE(make_balancer("gcdlb", threshold)->decide(p.view()).act);
   // 13 modules x 64 bytes at 100 B/s cost 8.3 s: 87 + 8.3 is not 10 % under 100.
-  EXPECT_FALSE(
-      make_balancer("gcdlb", with({{"latency", 0.0}, {"bandwidth", 100.0}}))->decide(p.view()).act);
-  EXPECT_TRUE(make_balancer("gcdlb", with({{"latency", 0.0}, {"bandwidth", 1000.0}}))
+  EXPECT_FALSE(make_balancer("gcdlb", params_with({{"latency", 0.0}, {"bandwidth", 100.0}}))
+                   ->decide(p.view())
+                   .act);
+  EXPECT_TRUE(make_balancer("gcdlb", params_with({{"latency", 0.0}, {"bandwidth", 1000.0}}))
                   ->decide(p.view())
                   .act);
   // One message at 4 s latency: 91 s is under 10 % better.
-  EXPECT_FALSE(
-      make_balancer("gcdlb", with({{"latency", 4.0}, {"bandwidth", 1e30}}))->decide(p.view()).act);
+  EXPECT_FALSE(make_balancer("gcdlb", params_with({{"latency", 4.0}, {"bandwidth", 1e30}}))
+                   ->decide(p.view())
+                   .act);
 }
 
 TEST(ProfiledRedistribution, LoadFunctionIsWorkDonePerSecondOfBusyTime) {
@@ -168,7 +170,7 @@ TEST(ProfiledRedistribution, CentralisedAndDistributedDecideAlikeButRunDifferent
   EXPECT_TRUE(global.on_fastest_finish);
   EXPECT_EQ(global.group_size, 0);
   const SyncTrigger local =
-      make_balancer("lddlb", with({{"group_size", std::int64_t{3}}}))->sync_trigger();
+      make_balancer("lddlb", params_with({{"group_size", std::int64_t{3}}}))->sync_trigger();
   EXPECT_TRUE(local.on_fastest_finish);
   EXPECT_EQ(local.group_size, 3);
   EXPECT_FALSE(make_balancer("diffusion", {})->sync_trigger().on_fastest_finish);

@@ -97,13 +97,13 @@ TEST(RecordLevels, ASetOlderThanTheColumnReadsAsItsRunsWroteThen) {
   EXPECT_EQ(recorded_level(old), RecordLevel::kRuns);
 }
 
-const char* kHead = R"(workload: { kind: block_substitution, blocks: 16 }
+const char* kLevelsHead = R"(workload: { kind: block_substitution, blocks: 16 }
 platform: { processors: 2 }
 balancers: [ { static: block } ]
 )";
 
 RecordLevel level_of(const std::string& execution, std::vector<std::string>* notes = nullptr) {
-  const Config c = load_config_text(std::string(kHead) + execution, "FILE");
+  const Config c = load_config_text(std::string(kLevelsHead) + execution, "FILE");
   if (notes) *notes = c.deprecated;
   return c.runs.at(0).record;
 }
@@ -117,8 +117,9 @@ TEST(RecordLevels, TheKeyTakesTheLevelsAndAutoIsTheExecutorsDefault) {
       "execution: { executor: simulate }\nbalancers: [ { static: block } ]\n",
       "FILE");
   EXPECT_EQ(sim.runs.at(0).record, RecordLevel::kSteps);
-  EXPECT_EQ(testing::config_error_of(std::string(kHead) + "execution: { record: everything }\n"),
-            "FILE:4:22: record must be one of auto runs steps procs modules, got 'everything'");
+  EXPECT_EQ(
+      testing::config_error_of(std::string(kLevelsHead) + "execution: { record: everything }\n"),
+      "FILE:4:22: record must be one of auto runs steps procs modules, got 'everything'");
 }
 
 TEST(RecordLevels, ModuleDetailIsRecordsOldFormWithAWarning) {
@@ -130,7 +131,7 @@ TEST(RecordLevels, ModuleDetailIsRecordsOldFormWithAWarning) {
             "module_detail: true");
   EXPECT_EQ(level_of("execution: { module_detail: false }\n", &notes), RecordLevel::kProcs);
   EXPECT_EQ(notes.size(), 1u);
-  EXPECT_NE(testing::config_error_of(std::string(kHead) +
+  EXPECT_NE(testing::config_error_of(std::string(kLevelsHead) +
                                      "execution: { module_detail: true, record: steps }\n")
                 .find("execution.module_detail and execution.record both given"),
             std::string::npos);

@@ -17,10 +17,10 @@
 namespace lbb {
 namespace {
 
-struct Case {
+struct RuntimeCase {
   LoadSnapshot loads;
   Topology topology;
-  Case(std::vector<double> cost, std::vector<int> owner, std::vector<double> speed)
+  RuntimeCase(std::vector<double> cost, std::vector<int> owner, std::vector<double> speed)
       : topology(TopologyKind::kComplete, static_cast<int>(speed.size())) {
     loads.cost = std::move(cost);
     loads.owner = std::move(owner);
@@ -41,21 +41,21 @@ int moved(const Decision& d, const std::vector<int>& before) {
 
 // Graham 1969's rule: 5 -> p0, 4 -> p1, 3 -> p1 (4 < 5), 3 -> p0 (5 < 7), 3 -> p1 (7 < 8).
 TEST(RuntimeBalancers, GreedyPutsTheLargestOnTheLeastLoaded) {
-  const Case c({5, 4, 3, 3, 3}, {0, 0, 0, 0, 0}, {1, 1});
+  const RuntimeCase c({5, 4, 3, 3, 3}, {0, 0, 0, 0, 0}, {1, 1});
   const Decision d = c.decide("greedy");
   ASSERT_TRUE(d.act);
   EXPECT_EQ(d.owner, (std::vector<int>{0, 1, 1, 0, 1}));
   EXPECT_DOUBLE_EQ(d.predicted_before, 18);
   EXPECT_DOUBLE_EQ(d.predicted_after, 10);
   // Speeds 1 and 0.5: the third module of 2 finishes at 4 on either, the slower only then.
-  EXPECT_EQ(Case({2, 2, 2}, {0, 0, 0}, {1, 0.5}).decide("greedy").owner,
+  EXPECT_EQ(RuntimeCase({2, 2, 2}, {0, 0, 0}, {1, 0.5}).decide("greedy").owner,
             (std::vector<int>{0, 0, 1}));
 }
 
 // Costs 3, 1, 1, 1 on two processors, all on p0: the average is 3, so p0's excess of 3 leaves
 // in one move, the module of 3. Greedy reaches the same makespan by moving the other three.
 TEST(RuntimeBalancers, RefineMovesTheFewestModules) {
-  const Case c({3, 1, 1, 1}, {0, 0, 0, 0}, {1, 1});
+  const RuntimeCase c({3, 1, 1, 1}, {0, 0, 0, 0}, {1, 1});
   const Decision refine = c.decide("refine");
   ASSERT_TRUE(refine.act);
   EXPECT_EQ(refine.owner, (std::vector<int>{1, 0, 0, 0}));
@@ -64,14 +64,14 @@ TEST(RuntimeBalancers, RefineMovesTheFewestModules) {
   EXPECT_DOUBLE_EQ(greedy.predicted_after, 3);
   EXPECT_EQ(moved(greedy, c.loads.owner), 3);
   // Within the threshold nothing moves.
-  EXPECT_FALSE(Case({3, 1, 1, 1}, {0, 1, 1, 1}, {1, 1}).decide("refine").act);
+  EXPECT_FALSE(RuntimeCase({3, 1, 1, 1}, {0, 1, 1, 1}, {1, 1}).decide("refine").act);
 }
 
 // p0 holds 5, 3, 1, 1, 1, 1 (12), p1 4, p2 2: average 6. No module sheds the excess of 6 alone
 // and 5 fits nowhere; 3 goes to p2 (room 4), then the 1s fill p1 (room 2) and p2 (room 1):
 // four moves, the fewest that bring p0 to 6.
 TEST(RuntimeBalancers, RefineTakesTheLargestThatFitsWhenNoneSufficesAlone) {
-  const Case c({5, 3, 1, 1, 1, 1, 4, 2}, {0, 0, 0, 0, 0, 0, 1, 2}, {1, 1, 1});
+  const RuntimeCase c({5, 3, 1, 1, 1, 1, 4, 2}, {0, 0, 0, 0, 0, 0, 1, 2}, {1, 1, 1});
   const Decision d = c.decide("refine", [] {
     Params p;
     p.set("threshold", 1.0);
@@ -88,7 +88,7 @@ TEST(RuntimeBalancers, RefineTakesTheLargestThatFitsWhenNoneSufficesAlone) {
 // for none), and declines under its default min_gain; greedy_refine keeps every module where it
 // is, at the same makespan.
 TEST(RuntimeBalancers, GreedyRefineKeepsModulesThatFitWhereTheyAre) {
-  const Case c({3, 1, 1, 1}, {1, 0, 0, 0}, {1, 1});
+  const RuntimeCase c({3, 1, 1, 1}, {1, 0, 0, 0}, {1, 1});
   Params any_gain;
   any_gain.set("min_gain", 0.0);
   EXPECT_EQ(moved(c.decide("greedy", any_gain), c.loads.owner), 4);
@@ -97,7 +97,7 @@ TEST(RuntimeBalancers, GreedyRefineKeepsModulesThatFitWhereTheyAre) {
   EXPECT_FALSE(d.act);
   EXPECT_DOUBLE_EQ(d.predicted_after, 3);
   // A module that does not fit moves: all four on p0.
-  const Decision all = Case({3, 1, 1, 1}, {0, 0, 0, 0}, {1, 1}).decide("greedy_refine");
+  const Decision all = RuntimeCase({3, 1, 1, 1}, {0, 0, 0, 0}, {1, 1}).decide("greedy_refine");
   EXPECT_EQ(all.owner, (std::vector<int>{0, 1, 1, 1}));
 }
 
@@ -113,7 +113,7 @@ TEST(RuntimeBalancers, MetisRespectsItsBalanceConstraint) {
     for (int m = 0; m < 256; ++m) cost[m] = 0.5 + (m * 37 % 101) / 100.0;
     std::vector<int> cyclic(256);
     for (int m = 0; m < 256; ++m) cyclic[m] = m % P;
-    Case c(cost, cyclic, speed);
+    RuntimeCase c(cost, cyclic, speed);
     LoadView v = c.loads.view(c.topology);
     v.communication = &grid;
     Params every;  // cyclic is balanced already: take METIS's partition whatever it gains
@@ -142,7 +142,7 @@ TEST(RuntimeBalancers, MetisKeepsModulesOnTheirProcessors) {
   const ModuleGraph grid = ModuleGraph::grid(extents);
   std::vector<double> cost(256);
   for (int m = 0; m < 256; ++m) cost[m] = 0.5 + (m * 37 % 101) / 100.0;
-  Case c(cost, std::vector<int>(256, 0), {1, 1, 2});
+  RuntimeCase c(cost, std::vector<int>(256, 0), {1, 1, 2});
   LoadView v = c.loads.view(c.topology);
   v.communication = &grid;
   auto metis = make_balancer("metis", Params{});
@@ -164,7 +164,7 @@ TEST(RuntimeBalancers, GossipConvergesOnAHandCase) {
     SCOPED_TRACE(criterion);
     std::vector<int> owner(64);
     for (int m = 0; m < 64; ++m) owner[m] = m / 32;
-    Case c(std::vector<double>(64, 1.0), owner, std::vector<double>(8, 1.0));
+    RuntimeCase c(std::vector<double>(64, 1.0), owner, std::vector<double>(8, 1.0));
     Params p;
     p.set("criterion", std::string(criterion));
     p.set("seed", std::int64_t{5});
@@ -195,7 +195,8 @@ TEST(RuntimeBalancers, GossipConvergesOnAHandCase) {
 // p0 sends to more than two of them; with knowledge capped at 2 it hears of two at most, and
 // sends to no others.
 TEST(RuntimeBalancers, GossipSendsOnlyToTheProcessorsItKeeps) {
-  Case c(std::vector<double>(64, 1.0), std::vector<int>(64, 0), std::vector<double>(16, 1.0));
+  RuntimeCase c(std::vector<double>(64, 1.0), std::vector<int>(64, 0),
+                std::vector<double>(16, 1.0));
   auto receivers = [&](std::int64_t knowledge) {
     Params p;
     p.set("knowledge", knowledge);
@@ -214,7 +215,8 @@ TEST(RuntimeBalancers, GossipSendsOnlyToTheProcessorsItKeeps) {
 // modules all on p0 (average 4): p0 hears of at most 32 underloaded processors and sends to no
 // others; keeping all (knowledge 0), it sends to more.
 TEST(RuntimeBalancers, GossipKeepsBoundedKnowledgeByDefault) {
-  Case c(std::vector<double>(8192, 1.0), std::vector<int>(8192, 0), std::vector<double>(2048, 1.0));
+  RuntimeCase c(std::vector<double>(8192, 1.0), std::vector<int>(8192, 0),
+                std::vector<double>(2048, 1.0));
   auto receivers = [&](const Params& p) {
     const Decision d = c.decide("gossip", p);
     std::vector<int> to(d.owner.begin(), d.owner.end());

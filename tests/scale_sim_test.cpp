@@ -14,7 +14,7 @@
 namespace lbb {
 namespace {
 
-constexpr int kProcessors = 64, kModules = 4096, kSteps = 8;
+constexpr int kProcessors = 64, kModules = 4096, kScaleSteps = 8;
 
 Params costs_params() {
   Params given;
@@ -30,7 +30,7 @@ std::vector<StepRecord> ordinary(const std::string& balancer, const Params& para
   ModuleStore store(costs);
   const Topology chain(TopologyKind::kChain, kProcessors);
   const auto dynamic = make_balancer(balancer, params);
-  ExecutionPlan plan = testing::plan_for(kProcessors, kSteps, chain);
+  ExecutionPlan plan = testing::plan_for(kProcessors, kScaleSteps, chain);
   plan.dynamic = dynamic.get();
   testing::CollectSteps sink;
   SimSettings free_decisions;  // makespans are the modules' alone
@@ -44,13 +44,13 @@ template <class Step>
 void expect_same_run(const std::string& balancer, const Params& params, Step step) {
   SCOPED_TRACE(balancer);
   const std::vector<StepRecord> records = ordinary(balancer, params);
-  ASSERT_EQ(records.size(), static_cast<std::size_t>(kSteps));
+  ASSERT_EQ(records.size(), static_cast<std::size_t>(kScaleSteps));
   SyntheticCosts costs(costs_params());
   const std::vector<double> cost = costs.step_costs(0);
   const Topology chain(TopologyKind::kChain, kProcessors);
   ScaleSim sim(cost, std::vector<double>(kProcessors, 1.0), chain);
   std::int64_t moved = 0;
-  for (int s = 0; s < kSteps; ++s) {
+  for (int s = 0; s < kScaleSteps; ++s) {
     SCOPED_TRACE("step " + std::to_string(s));
     ASSERT_EQ(std::vector<int>(sim.owner().begin(), sim.owner().end()), records[s].module_owner);
     const ScaleStep done = step(sim, s);

@@ -40,21 +40,22 @@ std::vector<Schedule> all_schedules() {
 }
 
 // Every module's state bytes after a run, and its verification.
-struct Outcome {
+struct ScheduledOutcome {
   Verification verification;
   std::vector<std::vector<std::byte>> states;
   std::vector<StepRecord> records;
   std::size_t workload_metrics = 0;
 };
 
-Outcome run(std::string_view workload, std::initializer_list<std::string_view> settings, int steps,
-            int P, Executor& executor) {
+ScheduledOutcome run(std::string_view workload, std::initializer_list<std::string_view> settings,
+                     int steps, int P, Executor& executor) {
   auto w = testing::make_workload(workload, settings);
   ModuleStore store(*w);
   const Topology topology(TopologyKind::kChain, P);
   testing::CollectSteps sink;
   const ExecutionResult x = executor.run(*w, store, testing::plan_for(P, steps, topology), sink);
-  Outcome o{w->verify(store, x.steps_run), {}, std::move(sink.records), w->step_metrics().size()};
+  ScheduledOutcome o{
+      w->verify(store, x.steps_run), {}, std::move(sink.records), w->step_metrics().size()};
   for (int m = 0; m < store.size(); ++m)
     o.states.emplace_back(store.state(m).begin(), store.state(m).end());
   return o;
@@ -82,12 +83,12 @@ TEST(SelfScheduledExecutor, EveryScheduleGivesTheBulkSynchronousResult) {
   for (const Case& c : cases)
     for (int P : {3, 4}) {
       BspExecutor bsp;
-      const Outcome reference = run(c.workload, c.settings, c.steps, P, bsp);
+      const ScheduledOutcome reference = run(c.workload, c.settings, c.steps, P, bsp);
       ASSERT_TRUE(reference.verification.passed) << c.workload << reference.verification.detail;
       for (const Schedule& s : all_schedules()) {
         SCOPED_TRACE(std::string(c.workload) + " " + s.label + " P=" + std::to_string(P));
         SelfScheduledExecutor executor(s.choice);
-        const Outcome o = run(c.workload, c.settings, c.steps, P, executor);
+        const ScheduledOutcome o = run(c.workload, c.settings, c.steps, P, executor);
         EXPECT_TRUE(o.verification.passed) << o.verification.detail;
         EXPECT_EQ(o.verification.checksum, reference.verification.checksum);
         ASSERT_EQ(o.states.size(), reference.states.size());
@@ -99,9 +100,9 @@ TEST(SelfScheduledExecutor, EveryScheduleGivesTheBulkSynchronousResult) {
 }
 
 // Passes every call on to a registered workload, counting who ran each module in each phase.
-class CountingWorkload final : public Workload {
+class CountingScheduledWorkload final : public Workload {
  public:
-  CountingWorkload(std::unique_ptr<Workload> inner, int steps)
+  CountingScheduledWorkload(std::unique_ptr<Workload> inner, int steps)
       : inner_(std::move(inner)),
         runs_(static_cast<std::size_t>(steps) * inner_->phases() * inner_->module_count()),
         thread_(runs_.size(), -1) {}
@@ -151,7 +152,7 @@ TEST(SelfScheduledExecutor, EveryModuleRunsOncePerPhaseOnTheRecordedThread) {
       auto inner = std::string(name) == "trfd"
                        ? testing::make_workload(name, {"n=10"})
                        : testing::make_workload(name, {"blocks=16", "width=16", "mean_lines=4"});
-      CountingWorkload w(std::move(inner), warmup + steps);
+      CountingScheduledWorkload w(std::move(inner), warmup + steps);
       ModuleStore store(w);
       const Topology topology(TopologyKind::kChain, P);
       ExecutionPlan plan = testing::plan_for(P, steps, topology);
@@ -195,7 +196,7 @@ TEST(SelfScheduledExecutor, EveryModuleRunsOncePerPhaseOnTheRecordedThread) {
 TEST(SelfScheduledExecutor, StaticOwnersAreTheOpenMPStaticDistribution) {
   for (int P : {3, 4}) {
     SelfScheduledExecutor executor(InStepSchedule::kOmpStatic, 1);
-    const Outcome o =
+    const ScheduledOutcome o =
         run("block_substitution", {"blocks=14", "width=8", "mean_lines=3"}, 6, P, executor);
     const std::vector<int> expected = static_distribution(14, P);
     for (const StepRecord& r : o.records) {
@@ -214,7 +215,7 @@ TEST(SelfScheduledExecutor, RuntimeScheduleIsTheOneTheRuntimeIsSet) {
   omp_get_schedule(&kind, &chunk);
   omp_set_schedule(omp_sched_static, 0);
   SelfScheduledExecutor executor(InStepSchedule::kOmpRuntime, 1);
-  const Outcome o =
+  const ScheduledOutcome o =
       run("block_substitution", {"blocks=14", "width=8", "mean_lines=3"}, 4, 3, executor);
   omp_set_schedule(kind, chunk);
   ASSERT_TRUE(o.verification.passed) << o.verification.detail;
@@ -228,7 +229,7 @@ TEST(SelfScheduledExecutor, DynamicOwnersVaryOverStepsAndCoverValidThreads) {
   // wake up, so the threads' shares change from step to step.
   const int P = 4;
   SelfScheduledExecutor executor(InStepSchedule::kOmpDynamic, 1);
-  const Outcome o =
+  const ScheduledOutcome o =
       run("block_substitution", {"blocks=16", "width=64", "mean_lines=24"}, 30, P, executor);
   ASSERT_TRUE(o.verification.passed) << o.verification.detail;
   std::set<std::vector<int>> distinct;
@@ -250,9 +251,10 @@ TEST(SelfScheduledExecutor, RecordsAreConsistent) {
     for (const Schedule& s : all_schedules()) {
       SCOPED_TRACE(std::string(name) + " " + s.label);
       SelfScheduledExecutor executor(s.choice);
-      const Outcome o = std::string(name) == "trfd"
-                            ? run(name, {"n=10"}, 4, 3, executor)
-                            : run(name, {"blocks=16", "width=16", "mean_lines=4"}, 4, 3, executor);
+      const ScheduledOutcome o =
+          std::string(name) == "trfd"
+              ? run(name, {"n=10"}, 4, 3, executor)
+              : run(name, {"blocks=16", "width=16", "mean_lines=4"}, 4, 3, executor);
       for (const StepRecord& r : o.records) {
         double max_busy = 0, sum = 0, module_sum = 0;
         for (int p = 0; p < 3; ++p) {
@@ -322,13 +324,13 @@ TEST(SelfScheduledExecutor, RefusesBalancersAndBadChunks) {
 
 using testing::config_error_of;
 
-const char* kHead =
+const char* kScheduledHead =
     "workload: { kind: block_substitution, blocks: 8 }\n"
     "platform: { processors: 2 }\n";
 
 TEST(ScheduleConfig, ModuleWorkloadsTakeEverySchedule) {
   testing::TempDir dir;
-  const Config c = load_config(dir.write("c.yaml", std::string(kHead) + R"(balancers:
+  const Config c = load_config(dir.write("c.yaml", std::string(kScheduledHead) + R"(balancers:
   - { schedule: omp_static }
   - { schedule: omp_dynamic, chunk: [1, 2] }
   - { schedule: omp_guided, chunk: 3 }
@@ -348,21 +350,21 @@ TEST(ScheduleConfig, ModuleWorkloadsTakeEverySchedule) {
 }
 
 TEST(ScheduleConfig, BadScheduleEntriesAreRefusedWithTheirPosition) {
-  EXPECT_EQ(
-      config_error_of(std::string(kHead) + "balancers:\n  - { schedule: omp_dynamic, chunk: 0 }\n"),
-      "FILE:4:37: chunk must be >= 1, got 0");
-  EXPECT_EQ(
-      config_error_of(std::string(kHead) + "balancers:\n  - { schedule: omp_guided, chunk: x }\n"),
-      "FILE:4:36: chunk must be an integer");
-  const std::string unknown_param =
-      config_error_of(std::string(kHead) + "balancers:\n  - { schedule: omp_static, chunk: 2 }\n");
+  EXPECT_EQ(config_error_of(std::string(kScheduledHead) +
+                            "balancers:\n  - { schedule: omp_dynamic, chunk: 0 }\n"),
+            "FILE:4:37: chunk must be >= 1, got 0");
+  EXPECT_EQ(config_error_of(std::string(kScheduledHead) +
+                            "balancers:\n  - { schedule: omp_guided, chunk: x }\n"),
+            "FILE:4:36: chunk must be an integer");
+  const std::string unknown_param = config_error_of(
+      std::string(kScheduledHead) + "balancers:\n  - { schedule: omp_static, chunk: 2 }\n");
   EXPECT_EQ(unknown_param.substr(0, unknown_param.find(" (")),
             "FILE:4:29: unknown parameter 'chunk' for schedule omp_static");
   const std::string unknown =
-      config_error_of(std::string(kHead) + "balancers:\n  - { schedule: omp_auto }\n");
+      config_error_of(std::string(kScheduledHead) + "balancers:\n  - { schedule: omp_auto }\n");
   EXPECT_EQ(unknown.substr(0, unknown.find(" (")), "FILE:4:17: unknown schedule 'omp_auto'");
   EXPECT_EQ(
-      config_error_of(std::string(kHead) +
+      config_error_of(std::string(kScheduledHead) +
                       "balancers:\n  - { schedule: omp_tasks, static: lpt }\n"),
       "FILE:4:5: a schedule entry takes no 'static:' or 'dynamic:': the threads take the work "
       "as they go");

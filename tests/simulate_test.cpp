@@ -248,7 +248,7 @@ TEST(Simulate, SimKeysAreTypedRunSpecFields) {
 }
 
 // Horton 1993's T2: 16 processors in a chain, processor 0 holds all 16 equal modules.
-class AllOnFirst final : public Balancer {
+class AllOnFirstBalancer final : public Balancer {
  public:
   Decision decide(const LoadView& v) override {
     Decision d;
@@ -265,7 +265,7 @@ TEST(Simulate, MultilevelOnHortonsT2IsHisTable4) {
   SyntheticCosts costs(resolve_params(SyntheticCosts::info().params, given));
   ModuleStore store(costs);
   const Topology chain(TopologyKind::kChain, 16);
-  AllOnFirst all_on_first;
+  AllOnFirstBalancer all_on_first;
   const auto multilevel = make_balancer("multilevel", Params{});
   ExecutionPlan plan = testing::plan_for(16, 2, chain);
   plan.initial = &all_on_first;

@@ -82,14 +82,14 @@ class ScriptedMachine final : public StepMachine {
   ProtocolState& st_;
 };
 
-struct Outcome {
+struct ProtocolOutcome {
   std::vector<std::string> hooks;
   std::vector<StepRecord> records;
   ExecutionResult result;
   int decisions = 0;
 };
 
-Outcome run(Workload& w, int P, int warmup, int steps) {
+ProtocolOutcome run(Workload& w, int P, int warmup, int steps) {
   const Topology topology(TopologyKind::kChain, P);
   ExecutionPlan plan = testing::plan_for(P, steps, topology);
   plan.warmup = warmup;
@@ -100,7 +100,7 @@ Outcome run(Workload& w, int P, int warmup, int steps) {
   ProtocolState state(w, plan, MachineTraits{});
   ScriptedMachine machine(state);
   testing::CollectSteps sink;
-  Outcome out;
+  ProtocolOutcome out;
   out.result = StepProtocol(state, machine, sink).run();
   out.hooks = machine.hooks;
   out.records = std::move(sink.records);
@@ -111,7 +111,7 @@ Outcome run(Workload& w, int P, int warmup, int steps) {
 
 TEST(StepProtocol, OneStepIsRunMeetFinishDecideMoveClose) {
   auto w = testing::make_workload("block_substitution", {"blocks=8"});
-  const Outcome r = run(*w, 4, 1, 2);
+  const ProtocolOutcome r = run(*w, 4, 1, 2);
   const std::vector<std::string> step = {"meet", "finish", "decide", "move 1", "close"};
   std::vector<std::string> expected = {"place"};
   for (int s = 0; s < 3; ++s) {
@@ -133,7 +133,7 @@ TEST(StepProtocol, OneStepIsRunMeetFinishDecideMoveClose) {
 TEST(StepProtocol, EveryPhaseDecidesAndTheNextPhasesOwnersGetTheirStates) {
   auto w = testing::make_workload("trfd", {"n=8"});
   ASSERT_EQ(w->phases(), 2);
-  const Outcome r = run(*w, 2, 0, 2);
+  const ProtocolOutcome r = run(*w, 2, 0, 2);
   EXPECT_EQ(r.decisions, 4);  // one a phase a step
   int closes = 0, finishes = 0;
   for (const std::string& h : r.hooks) {

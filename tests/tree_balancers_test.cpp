@@ -39,7 +39,7 @@ Level random_level(int processors, int tasks, double c_cost, std::uint64_t seed)
   return l;
 }
 
-double sum(const std::vector<double>& v) {
+double sum_of(const std::vector<double>& v) {
   return std::accumulate(v.begin(), v.end(), 0.0);
 }
 
@@ -53,7 +53,7 @@ TEST(SelectTask, ThresholdMeetsItsDefinition) {
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<double> e(1 + rng() % 40);
     for (auto& x : e) x = static_cast<double>(1 + rng() % 9);  // many ties
-    const double total = sum(e);
+    const double total = sum_of(e);
     const double delta = 0.5 + static_cast<double>(rng() % 1000) / 1000.0 * (total - 0.5);
     const double r = select_task_threshold(e, delta);
     double below = 0, upto = 0;
@@ -78,7 +78,7 @@ TEST(TreeMesh, NoTaskTravelsFartherThanItsBudget) {
             tree_mesh_balance(l.cost, l.hop, l.creator, speed, mesh, TreeMeshOptions{});
         ASSERT_EQ(plan.owner.size(), l.cost.size());
         EXPECT_FALSE(assignment_error(plan.owner, static_cast<int>(l.cost.size()), processors));
-        const double c_max = sum(l.cost) / processors;
+        const double c_max = sum_of(l.cost) / processors;
         for (std::size_t a = 0; a < l.cost.size(); ++a) {
           EXPECT_EQ(plan.limit[a], migration_limit(c_max, l.hop[a]));
           EXPECT_LE(plan.travelled[a], plan.limit[a]) << "P " << processors << " task " << a;
@@ -88,7 +88,7 @@ TEST(TreeMesh, NoTaskTravelsFartherThanItsBudget) {
         }
         // Conservation: the same total work, only redistributed.
         const auto load = processor_loads(plan.owner, l.cost, speed);
-        EXPECT_NEAR(sum(load), sum(l.cost), 1e-9);
+        EXPECT_NEAR(sum_of(load), sum_of(l.cost), 1e-9);
       }
     }
   }
@@ -154,7 +154,7 @@ TEST(ListScheduling, RespectsTheCommunicationConstraintAndGrahamBound) {
     std::vector<double> speed(processors, 1.0);
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       const Level l = random_level(processors, 6 * processors, 0.3, seed);
-      const double c_max = sum(l.cost) / processors;
+      const double c_max = sum_of(l.cost) / processors;
       const auto owner = list_schedule(l.cost, l.hop, l.creator, speed, mesh, 1.0);
       for (std::size_t a = 0; a < l.cost.size(); ++a)
         EXPECT_LE(mesh.distance(l.creator[a], owner[a]), migration_limit(c_max, l.hop[a]));

@@ -14,7 +14,7 @@
 namespace lbb {
 namespace {
 
-struct Capture final : StepSink {
+struct SearchCapture final : StepSink {
   std::vector<StepRecord> records;
   void on_step(const StepRecord& r) override { records.push_back(r); }
 };
@@ -46,7 +46,7 @@ const Strategy kStrategies[] = {
     {"omp_tasks", "", InStepSchedule::kOmpTasks},
 };
 
-LevelResult run_tree(TreeSearch& w, const Strategy& s, int processors, Capture& sink,
+LevelResult run_tree(TreeSearch& w, const Strategy& s, int processors, SearchCapture& sink,
                      TopologyKind kind = TopologyKind::kMesh2d) {
   Topology topology(kind, processors);
   std::unique_ptr<Balancer> balancer;
@@ -72,7 +72,7 @@ TEST(TreeSearch, PublishedCountsUnderEveryStrategyAndProcessorCount) {
     for (const Strategy& s : kStrategies)
       for (int processors : {2, 3, 4}) {
         TreeSearch w(tree->params, 4, 0.3, 0, 0);
-        Capture sink;
+        SearchCapture sink;
         const LevelResult x = run_tree(w, s, processors, sink);
         const kernels::UtsCounts c = w.counts();
         SCOPED_TRACE(std::string(name) + " " + s.label + " P=" + std::to_string(processors));
@@ -97,7 +97,7 @@ TEST(TreeSearch, TreeMeshKeepsEveryLevelWithinItsCommunicationLimit) {
   // communication term of T_i never exceeds C_max, level after level.
   for (int processors : {4, 8, 16}) {
     TreeSearch w(kernels::find_uts_sample_tree("small-t5")->params, 2, 0.4, 0, 0);
-    Capture sink;
+    SearchCapture sink;
     const LevelResult x = run_tree(w, kStrategies[1], processors, sink);
     EXPECT_GT(x.migrations, 0);
     for (const auto& r : sink.records)
@@ -106,7 +106,7 @@ TEST(TreeSearch, TreeMeshKeepsEveryLevelWithinItsCommunicationLimit) {
   }
   // decreasing_fit has no such limit: on the same tree it does exceed C_max somewhere.
   TreeSearch w3(kernels::find_uts_sample_tree("small-t5")->params, 2, 0.4, 0, 0);
-  Capture sink3;
+  SearchCapture sink3;
   run_tree(w3, kStrategies[3], 16, sink3);
   bool over = false;
   for (const auto& r : sink3.records)
@@ -130,7 +130,7 @@ TEST(TreeSearch, EmulatedSpeedsAreHonoured) {
   plan.topology = &mesh;
   plan.speed = {1.0, 0.25};
   plan.balancer = balancer.get();
-  Capture sink;
+  SearchCapture sink;
   LevelExecutor().run(w, plan, sink);
   EXPECT_TRUE(w.verify().passed);
   double busy0 = 0, busy1 = 0;
@@ -154,7 +154,7 @@ TEST(TreeSearch, ExternalLoadIsAppliedAndRecorded) {
   plan.speed = {1.0, 1.0};
   plan.external_load = ExternalLoad{{0.5, 0.5}, 0.01, 3};
   plan.balancer = balancer.get();
-  Capture sink;
+  SearchCapture sink;
   LevelExecutor().run(w, plan, sink);
   EXPECT_TRUE(w.verify().passed);
   double max_load = 0;
@@ -168,7 +168,7 @@ TEST(TreeSearch, ExternalLoadIsAppliedAndRecorded) {
 
 TEST(TreeSearch, LevelRecordsAreConsistent) {
   TreeSearch w(kernels::find_uts_sample_tree("small-t1")->params, 8, 0.3, 0, 0);
-  Capture sink;
+  SearchCapture sink;
   run_tree(w, kStrategies[1], 4, sink);
   ASSERT_EQ(sink.records.size(), 6u);
   for (const auto& r : sink.records) {

@@ -80,12 +80,12 @@ TEST(TrfdKernel, HalfTransformationsMatchTheDefinition) {
     }
 }
 
-std::unique_ptr<Workload> small() {
+std::unique_ptr<Workload> small_trfd() {
   return make_workload("trfd", {"n=12", "iterations_per_module=2"});
 }
 
 TEST(TrfdWorkload, TwoPhasesWithTheirOwnRisingCosts) {
-  auto w = small();
+  auto w = small_trfd();
   EXPECT_EQ(w->phases(), 2);
   EXPECT_EQ(w->module_count(), 6);
   const auto w0 = w->predicted_phase_weights(0), w1 = w->predicted_phase_weights(1);
@@ -102,7 +102,7 @@ TEST(TrfdWorkload, TwoPhasesWithTheirOwnRisingCosts) {
 }
 
 TEST(TrfdWorkload, SerialRunVerifies) {
-  auto w = small();
+  auto w = small_trfd();
   VectorModuleStates states(*w);
   run_serially(*w, states, 0, 4);
   const Verification v = w->verify(states, 4);
@@ -111,7 +111,7 @@ TEST(TrfdWorkload, SerialRunVerifies) {
 }
 
 TEST(TrfdWorkload, PhasesOutOfOrderAreRefused) {
-  auto w = small();
+  auto w = small_trfd();
   VectorModuleStates states(*w);
   EXPECT_THROW(w->run_module(0, 0, 1, states.state(0)), std::runtime_error);
   w->run_module(0, 0, 0, states.state(0));
@@ -119,7 +119,7 @@ TEST(TrfdWorkload, PhasesOutOfOrderAreRefused) {
 }
 
 TEST(TrfdWorkload, CorruptedModuleIsCaught) {
-  auto w = small();
+  auto w = small_trfd();
   VectorModuleStates states(*w);
   run_serially(*w, states, 0, 2);
   double* rows = reinterpret_cast<double*>(states.state(2).data() + 32);
@@ -129,7 +129,7 @@ TEST(TrfdWorkload, CorruptedModuleIsCaught) {
 }
 
 TEST(TrfdWorkload, CorruptionInTheMiddleOfTheRunIsCaught) {
-  auto w = small();
+  auto w = small_trfd();
   VectorModuleStates states(*w);
   run_serially(*w, states, 0, 1);
   reinterpret_cast<double*>(states.state(4).data() + 32)[0] *= 1.01;
@@ -138,7 +138,7 @@ TEST(TrfdWorkload, CorruptionInTheMiddleOfTheRunIsCaught) {
 }
 
 TEST(TrfdWorkload, WrongStepCountIsCaught) {
-  auto w = small();
+  auto w = small_trfd();
   VectorModuleStates states(*w);
   run_serially(*w, states, 0, 2);
   EXPECT_FALSE(w->verify(states, 3).passed);

@@ -17,9 +17,9 @@
 namespace lbb {
 namespace {
 
-struct Instance : LoadSnapshot {
+struct PlanInstance : LoadSnapshot {
   Topology topology;
-  Instance(TopologyKind kind, int processors, ModuleStructure s, std::mt19937_64& rng)
+  PlanInstance(TopologyKind kind, int processors, ModuleStructure s, std::mt19937_64& rng)
       : topology(kind, processors) {
     structure = s;
     const int modules = processors * (2 + static_cast<int>(rng() % 20));
@@ -62,7 +62,7 @@ TEST(UnitPlanRealisation, EveryTransferMetWithinOneModuleOnRandomCosts) {
     for (int trial = 0; trial < 40; ++trial) {
       const TopologyKind kind = kinds[trial % 4];
       const int processors = kind == TopologyKind::kHypercube ? 8 : 3 + trial % 14;
-      const Instance in(kind, processors, structures[trial % 3], rng);
+      const PlanInstance in(kind, processors, structures[trial % 3], rng);
       const auto balancer = make_unit_plan(name, 0.0);
       const auto* unit_plan = dynamic_cast<const UnitPlanBalancer*>(balancer.get());
       ASSERT_NE(unit_plan, nullptr) << name;
@@ -86,7 +86,7 @@ TEST(UnitPlanRealisation, DeclinesWhatDoesNotLowerThePredictedMakespanEnough) {
   std::mt19937_64 rng(3);
   for (const auto& name : unit_level_balancer_names())
     for (int trial = 0; trial < 20; ++trial) {
-      const Instance in(TopologyKind::kMesh2d, 6, ModuleStructure::kSpatial, rng);
+      const PlanInstance in(TopologyKind::kMesh2d, 6, ModuleStructure::kSpatial, rng);
       const Decision d = make_unit_plan(name, 0.05)->decide(in.view(in.topology));
       ASSERT_FALSE(std::isnan(d.predicted_before)) << name;
       EXPECT_DOUBLE_EQ(d.predicted_before, bottleneck(in.owner, in.cost, in.speed));
@@ -101,8 +101,8 @@ TEST(UnitPlanRealisation, FixedCostsStopMigratingAfterTheFirstDecisions) {
   std::mt19937_64 rng(8);
   for (const auto& name : unit_level_balancer_names())
     for (int trial = 0; trial < 6; ++trial) {
-      Instance in(trial % 2 ? TopologyKind::kChain : TopologyKind::kMesh2d, 8,
-                  trial % 3 == 0 ? ModuleStructure::kChain : ModuleStructure::kSpatial, rng);
+      PlanInstance in(trial % 2 ? TopologyKind::kChain : TopologyKind::kMesh2d, 8,
+                      trial % 3 == 0 ? ModuleStructure::kChain : ModuleStructure::kSpatial, rng);
       const auto balancer = make_balancer(name, {});  // default min_gain
       int last_move = -1;
       for (int step = 0; step < 40; ++step) {

@@ -18,7 +18,7 @@ namespace lbb {
 namespace {
 
 // Moves about a third of the modules to random processors after every step.
-class RandomReassigner final : public Balancer {
+class InvarianceReassigner final : public Balancer {
  public:
   Decision decide(const LoadView& v) override {
     Decision d{true, {v.owner.begin(), v.owner.end()}, 1};
@@ -36,7 +36,7 @@ struct Discard final : StepSink {
   void on_step(const StepRecord&) override {}
 };
 
-struct Case {
+struct InvarianceCase {
   const char* name;
   std::vector<std::string_view> settings;
   int steps;
@@ -54,20 +54,20 @@ std::vector<double> integrals(Workload& w, ModuleStates& s) {
   return dynamic_cast<Trfd&>(w).gather_lower(s);
 }
 
-const Case kCases[] = {
+const InvarianceCase kCases[] = {
     {"barnes_hut", {"particles=2000", "cells_per_side=4", "drift=1"}, 6, bodies},
     {"barnes_hut", {"particles=1500", "dimensions=3", "cells_per_side=3", "drift=1"}, 4, bodies},
     {"matmul", {"n=90", "r=40", "m=30", "block_rows=8"}, 3, product},
     {"trfd", {"n=10"}, 3, integrals},
 };
 
-struct Outcome {
+struct InvarianceOutcome {
   Verification verification;
   std::vector<double> result;
   std::int64_t migrations = 0;
 };
 
-Outcome run(const Case& c, Balancer* initial, Balancer* dynamic) {
+InvarianceOutcome run(const InvarianceCase& c, Balancer* initial, Balancer* dynamic) {
   const WorkloadInfo* info = find_workload_kind(c.name);
   Params given;
   for (auto kv : c.settings) set_param_from_text(info->params, kv, given);
@@ -86,8 +86,8 @@ Outcome run(const Case& c, Balancer* initial, Balancer* dynamic) {
   return {w->verify(store, x.steps_run), c.result(*w, store), x.migrations};
 }
 
-void expect_same(const std::vector<double>& got, const std::vector<double>& want,
-                 const std::string& label) {
+void expect_same_values(const std::vector<double>& got, const std::vector<double>& want,
+                        const std::string& label) {
   ASSERT_EQ(got.size(), want.size()) << label;
   double diff = 0, scale = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
@@ -98,9 +98,9 @@ void expect_same(const std::vector<double>& got, const std::vector<double>& want
 }
 
 TEST(WorkloadInvariance, ResultDoesNotDependOnTheAssignment) {
-  for (const Case& c : kCases) {
+  for (const InvarianceCase& c : kCases) {
     const std::string label = std::string(c.name) + " " + std::string(c.settings.front());
-    const Outcome reference = run(c, nullptr, nullptr);
+    const InvarianceOutcome reference = run(c, nullptr, nullptr);
     ASSERT_TRUE(reference.verification.passed) << label << ": " << reference.verification.detail;
     int balancers = 0;
     for (const BalancerInfo& info : balancer_registry()) {
@@ -109,18 +109,19 @@ TEST(WorkloadInvariance, ResultDoesNotDependOnTheAssignment) {
       if (needs_settings || !info.make) continue;  // no defaults to run it with, or no object
       std::unique_ptr<Balancer> b = make_balancer(info.name, Params{});
       const bool is_static = info.kind() == BalancerKind::kStatic;
-      const Outcome o = run(c, is_static ? b.get() : nullptr, is_static ? nullptr : b.get());
+      const InvarianceOutcome o =
+          run(c, is_static ? b.get() : nullptr, is_static ? nullptr : b.get());
       EXPECT_TRUE(o.verification.passed)
           << label << " / " << info.name << ": " << o.verification.detail;
-      expect_same(o.result, reference.result, label + " / " + info.name);
+      expect_same_values(o.result, reference.result, label + " / " + info.name);
       ++balancers;
     }
     EXPECT_GE(balancers, 3);
-    RandomReassigner random;
-    const Outcome moved = run(c, nullptr, &random);
+    InvarianceReassigner random;
+    const InvarianceOutcome moved = run(c, nullptr, &random);
     EXPECT_GT(moved.migrations, 0) << label;
     EXPECT_TRUE(moved.verification.passed) << label << " / random: " << moved.verification.detail;
-    expect_same(moved.result, reference.result, label + " / random reassignment");
+    expect_same_values(moved.result, reference.result, label + " / random reassignment");
   }
 }
 
