@@ -12,6 +12,7 @@
 #include "balancers/between_steps/multilevel.h"
 #include "balancers/between_steps/none.h"
 #include "balancers/between_steps/plugin.h"
+#include "balancers/between_steps/python.h"
 #include "balancers/between_steps/random.h"
 #include "balancers/between_steps/redistribution.h"
 #include "balancers/between_steps/refine.h"
@@ -52,6 +53,7 @@ std::span<const BalancerInfo> balancer_registry() {
       MultilevelDiffusion::info(),
       GreedyBalancer::info(),
       PluginBalancer::info(),
+      PythonBalancer::info(),
       GreedyRefineBalancer::info(),
       RefineBalancer::info(),
       MetisBalancer::info(),

@@ -48,8 +48,9 @@ RunRecord run_header(const RunSpec& spec, int repetition, const Execution& execu
                   : scheduled                          ? ""
                                                        : "block";
   r.dynamic = spec.balancer.dynamic_name;
-  if (r.dynamic == "plugin") {
-    r.plugin_library = spec.balancer.dynamic_params.text("library");
+  if (r.dynamic == "plugin" || r.dynamic == "python") {
+    r.plugin_library =
+        spec.balancer.dynamic_params.text(r.dynamic == "plugin" ? "library" : "script");
     r.plugin_sha256 = file_sha256(r.plugin_library);
   }
   r.schedule = spec.balancer.schedule_name;
