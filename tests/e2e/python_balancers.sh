@@ -144,5 +144,45 @@ done
 sed "s|function: balance|function: absent|" "$tmp/twins.yaml" > "$tmp/function.yaml"
 expect 2 "function.yaml:$(at "$tmp/function.yaml" "absent"): .*has no function 'absent'" -- \
   "$lbbench" validate "$tmp/function.yaml"
+# The initial partition: `static: python` and `static: plugin` with the examples at min_gain 0
+# own the modules as `static: lpt` does at every step (nothing rebalances), in the simulator.
+plugin_lib=$(realpath "${LBB_BUILD_DIR:-build}/plugins/libgreedy_plugin.so" 2>/dev/null)
+[ -f "$plugin_lib" ] || plugin_lib=""
+cat > "$tmp/static.yaml" << YAML
+name: python_static
+workload:
+  - { kind: synthetic, model: lognormal, modules: 64 }
+  - { kind: synthetic, model: truncated_normal, modules: 48, phases: 2 }
+platform: { processors: 8, topology: ring, speeds: [1, 1, 0.5, 0.75, 1, 1, 1, 0.5] }
+execution: { steps: 3, warmup: 0, repetitions: 1, record: modules, executor: simulate }
+balancers:
+  - { static: lpt }
+  - { static: python, script: $script, function: balance, params: { min_gain: 0 }, label: python }
+YAML
+[ -z "$plugin_lib" ] || echo "  - { static: plugin, library: $plugin_lib, params: { min_gain: 0 }, label: plugin }" \
+  >> "$tmp/static.yaml"
+"$lbbench" run "$tmp/static.yaml" -q -o "$tmp/static" > "$tmp/static.out" 2>&1 ||
+  { fail "static run"; tail "$tmp/static.out"; }
+"$lbbench" export "$tmp/static" --to "$tmp/static.csv" > /dev/null || fail "static export"
+/usr/bin/python3 - "$tmp/static.csv" "$script" << 'PY' || fails=$((fails + 1))
+import csv, sys
+where, script = sys.argv[1:]
+runs = list(csv.DictReader(open(f"{where}/runs.csv")))
+label = {r["run"]: (r["config_yaml"].split("platform:")[0], r["balancer"]) for r in runs}
+owners = {}
+for r in csv.DictReader(open(f"{where}/modules.csv")):
+    workload, balancer = label[r["run"]]
+    owners.setdefault(balancer, {})[(workload, r["step"], r["phase"], r["module"])] = r["owner"]
+lpt, bad = owners.get("lpt", {}), []
+for name, mine in owners.items():
+    same = sum(mine[k] == lpt.get(k) for k in mine)
+    print(f"python_balancers: static: {name}: {same} of {len(mine)} owners equal lpt's run's")
+    if not mine or same != len(mine) or len(mine) != len(lpt): bad.append(name)
+if "python" not in owners: bad.append("no python runs")
+if any(r["balancer"] == "python" and (r["static"] != "python" or r["plugin_library"] != script)
+       for r in runs): bad.append("python's static and plugin_library columns")
+for b in bad: print(f"python_balancers: FAIL: static: {b}")
+sys.exit(1 if bad else 0)
+PY
 say "$fails failures"
 [ "$fails" -eq 0 ]
