@@ -105,6 +105,29 @@ if command -v mpirun > /dev/null && grep -q '^  mpi - ' "$tmp/list.txt"; then
     { fail "2 ranks"; tail -20 "$tmp/mpi.out"; }
   "$lbbench" export "$tmp/mpi" --to "$tmp/mpi.csv" > /dev/null && check_runs "$tmp/mpi.csv" "2 MPI ranks" ||
     fails=$((fails + 1))
+  # A user's balancer that fails on rank 0 fails its run on every rank (exit 1, the message), not
+  # the job: the runs before and after it are in the set, complete.
+  entries=("{ dynamic: python, script: $hostile, function: raising }")
+  msgs=("python raising in ${hostile//./\\.}, step 1, phase 0: raised ValueError")
+  if [ -f "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_code.so" ]; then
+    entries+=("{ dynamic: plugin, library: $(realpath "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_code.so") }")
+    msgs+=("plugin hostile .*, step 1, phase 0: returned error code -7")
+  fi
+  for i in "${!entries[@]}"; do
+    cat > "$tmp/mpi_fail.yaml" << YAML
+name: hostile_ranks
+workload: { kind: barnes_hut, particles: 2000, dimensions: 2, decomposition: curve, curve_modules: 32 }
+platform: { processors: 4, topology: chain }
+execution: { steps: 4, warmup: 0 }
+balancers: [{ dynamic: greedy }, ${entries[$i]}, { dynamic: none }]
+YAML
+    rm -rf "$tmp/mpi_fail"
+    expect 1 "${msgs[$i]}" -- timeout 600 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/mpi_fail.yaml" -q -o "$tmp/mpi_fail"
+    "$lbbench" export "$tmp/mpi_fail" --to "$tmp/mpi_fail.csv" > /dev/null 2>&1 &&
+      [ "$(grep -c ",complete," "$tmp/mpi_fail.csv/runs.csv")" -eq 2 ] &&
+      [ "$(grep -c ',failed,' "$tmp/mpi_fail.csv/runs.csv")" -eq 1 ] ||
+      fail "2 ranks, ${entries[$i]}: the set does not hold two complete runs and the failed one"
+  done
 else
   say "2 MPI ranks: not run (no mpirun, or lbbench built without MPI)"
 fi
