@@ -22,11 +22,28 @@ def describe(e):
 
 PyObject* describe = nullptr;  // the function above, made once with the interpreter
 
+// lbbench's locale stays as it was (Python would set LC_CTYPE from the environment); scripts read
+// and write UTF-8 whatever the locale.
+void preinitialize() {
+  PyPreConfig pre;
+  PyPreConfig_InitPythonConfig(&pre);
+  pre.configure_locale = 0;
+  pre.utf8_mode = 1;
+  const PyStatus status = Py_PreInitialize(&pre);
+  if (PyStatus_Exception(status))
+    throw std::runtime_error(std::string("the Python interpreter does not start: ") +
+                             (status.err_msg ? status.err_msg : "unknown error"));
+}
+
 void start() {
+  preinitialize();
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
   config.install_signal_handlers = 0;
   config.parse_argv = 0;
+  // The interpreter this was built against (CMake's Python3_EXECUTABLE): its prefix, and the
+  // sys.executable a script's subprocess or multiprocessing starts, not a python3 earlier on PATH.
+  PyConfig_SetBytesString(&config, &config.executable, LBB_PYTHON_EXECUTABLE);
   const PyStatus status = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
   if (PyStatus_Exception(status))
