@@ -25,7 +25,7 @@ constexpr ColumnSpec kRuns[] = {
      &Q::dynamic},
     {"plugin_library", T::kText, "",
      "`dynamic: plugin`: the plugin's shared library as the config named it; `dynamic: python`: "
-     "the script (\"\" when none)",
+     "the script; else the same of `static: plugin` or `static: python` (\"\" when none)",
      P::kAlways, &Q::plugin_library},
     {"plugin_sha256", T::kText, "",
      "`dynamic: plugin` or `python`: SHA-256 of that library's or script's bytes when the run "
