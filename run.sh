@@ -11,7 +11,7 @@ PACKAGES=(
   libopenblas-openmp-dev liblapack-dev liblapacke-dev
   libssl-dev libgsl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libmetis-dev libre2-dev libbrotli-dev
   openmpi-bin libopenmpi-dev
-  python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-yaml python3-jsonschema python3-brotli
+  python3 python3-dev python3-h5py python3-numpy python3-pandas python3-matplotlib python3-yaml python3-jsonschema python3-brotli
 )
 # Only ./run.sh test --sanitize installs these: its libFuzzer targets are built with clang.
 FUZZ_PACKAGES=(clang libclang-rt-14-dev libomp-dev)

@@ -170,9 +170,14 @@ struct BalancerInfo {
 // Every balancer, in the order `lbbench list` shows them (balancers/registry.cpp).
 std::span<const BalancerInfo> balancer_registry();
 const BalancerInfo* find_balancer(std::string_view name);
+// The one of that kind: `plugin` and `python` name a partitioner (static:) and a between-step
+// balancer (dynamic:) alike; the name alone finds the between-step one.
+const BalancerInfo* find_balancer(std::string_view name, BalancerKind kind);
 
 // Builds a balancer from given parameters plus defaults. Throws ParamError or
 // std::invalid_argument (unknown name).
 std::unique_ptr<Balancer> make_balancer(std::string_view name, const Params& given);
+std::unique_ptr<Balancer> make_balancer(std::string_view name, BalancerKind kind,
+                                        const Params& given);
 
 }  // namespace lbb

@@ -12,6 +12,7 @@
 #include "balancers/between_steps/multilevel.h"
 #include "balancers/between_steps/none.h"
 #include "balancers/between_steps/plugin.h"
+#include "balancers/between_steps/python.h"
 #include "balancers/between_steps/random.h"
 #include "balancers/between_steps/redistribution.h"
 #include "balancers/between_steps/refine.h"
@@ -29,7 +30,9 @@
 #include "balancers/partition/optimal_chain.h"
 #include "balancers/partition/optimal_chain_bokhari.h"
 #include "balancers/partition/orb.h"
+#include "balancers/partition/plugin.h"
 #include "balancers/partition/prescribed.h"
+#include "balancers/partition/python.h"
 
 namespace lbb {
 
@@ -44,6 +47,8 @@ std::span<const BalancerInfo> balancer_registry() {
       LptPartition::info(),
       OrbPartition::info(),
       PrescribedPartition::info(),
+      plugin_partition_info(),
+      python_partition_info(),
       NoBalance::info(),
       RandomNeighbour::info(),
       LocalAverageDiffusion::info(),
@@ -52,6 +57,7 @@ std::span<const BalancerInfo> balancer_registry() {
       MultilevelDiffusion::info(),
       GreedyBalancer::info(),
       PluginBalancer::info(),
+      PythonBalancer::info(),
       GreedyRefineBalancer::info(),
       RefineBalancer::info(),
       MetisBalancer::info(),
@@ -107,13 +113,30 @@ std::string_view scope_name(DecisionScope scope) {
 }
 
 const BalancerInfo* find_balancer(std::string_view name) {
+  const BalancerInfo* found = nullptr;  // a partitioner, unless a dynamic one has the name too
   for (const auto& info : balancer_registry())
-    if (info.name == name) return &info;
+    if (info.name == name && info.kind() == BalancerKind::kDynamic)
+      return &info;
+    else if (info.name == name && !found)
+      found = &info;
+  return found;
+}
+
+const BalancerInfo* find_balancer(std::string_view name, BalancerKind kind) {
+  for (const auto& info : balancer_registry())
+    if (info.name == name && info.kind() == kind) return &info;
   return nullptr;
 }
 
 std::unique_ptr<Balancer> make_balancer(std::string_view name, const Params& given) {
   const BalancerInfo* info = find_balancer(name);
+  if (!info) throw std::invalid_argument("unknown balancer '" + std::string(name) + "'");
+  return info->make(resolve_params(info->params, given));
+}
+
+std::unique_ptr<Balancer> make_balancer(std::string_view name, BalancerKind kind,
+                                        const Params& given) {
+  const BalancerInfo* info = find_balancer(name, kind);
   if (!info) throw std::invalid_argument("unknown balancer '" + std::string(name) + "'");
   return info->make(resolve_params(info->params, given));
 }

@@ -1,14 +1,18 @@
-// Decision cost of a balancer plugin against the built-in it reproduces (issue 51): greedy and
-// examples/balancers/greedy_plugin.c through `dynamic: plugin`, per decision at P = 16, 1,024 and
-// 65,536 processors, 8 modules each, random costs, block owners. Goal: the plugin within 1.2x.
+// Decision cost of a user's balancer against the built-in it reproduces (issue 51): greedy,
+// examples/balancers/greedy_plugin.c through `dynamic: plugin` and examples/balancers/greedy.py
+// through `dynamic: python`, per decision at P = 16, 1,024 and 65,536 processors, 8 modules
+// each, random costs, block owners. Goals: the plugin within 1.2x; the script within 2x plus a
+// fixed overhead, BM_PythonCall's (a function that returns None: the view's arrays, the call).
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
 
 #include "balancers/between_steps/greedy.h"
 #include "balancers/between_steps/plugin.h"
+#include "balancers/between_steps/python.h"
 #include "balancers/load_snapshot.h"
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
@@ -53,8 +57,55 @@ void BM_GreedyPlugin(benchmark::State& state) {
   decide_often(state, plugin);
 }
 
+std::string source_file(const std::string& relative) {
+  const char* dir = std::getenv("LBB_SOURCE_DIR");
+  return std::string(dir ? dir : ".") + "/" + relative;
+}
+
+// The script and the built-in decided alternately on the same view, each timed on its own: the
+// counters builtin_us and python_us per decision and their ratio, side by side in one run.
+void BM_GreedyPythonVsBuiltin(benchmark::State& state) {
+  const int processors = static_cast<int>(state.range(0));
+  const LoadSnapshot s = greedy_loads(processors);
+  const Topology topology(TopologyKind::kRing, processors);
+  GreedyBalancer greedy(0.05);
+  PythonBalancer script(source_file("examples/balancers/greedy.py"), "balance", "min_gain=0.05");
+  using Clock = std::chrono::steady_clock;
+  Clock::duration builtin{}, python{};
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    benchmark::DoNotOptimize(greedy.decide(s.view(topology)));
+    const auto t1 = Clock::now();
+    benchmark::DoNotOptimize(script.decide(s.view(topology)));
+    builtin += t1 - t0;
+    python += Clock::now() - t1;
+  }
+  const double n = static_cast<double>(state.iterations());
+  const double b = std::chrono::duration<double, std::micro>(builtin).count() / n;
+  const double p = std::chrono::duration<double, std::micro>(python).count() / n;
+  state.counters["builtin_us"] = b;
+  state.counters["python_us"] = p;
+  state.counters["ratio"] = p / b;
+}
+
+// The fixed overhead of a Python decision: the view as arrays and a call that answers None.
+void BM_PythonCall(benchmark::State& state) {
+  const int processors = static_cast<int>(state.range(0));
+  const LoadSnapshot s = greedy_loads(processors);
+  const Topology topology(TopologyKind::kRing, processors);
+  PythonBalancer script(source_file("bench/scripts/keep.py"), "keep", "");
+  for (auto _ : state) benchmark::DoNotOptimize(script.decide(s.view(topology)));
+}
+
 BENCHMARK(BM_GreedyBuiltin)->Arg(16)->Arg(1024)->Arg(65536)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_GreedyPlugin)->Arg(16)->Arg(1024)->Arg(65536)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GreedyPythonVsBuiltin)
+    ->Arg(16)
+    ->Arg(1024)
+    ->Arg(65536)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(BM_PythonCall)->Arg(16)->Arg(1024)->Arg(65536)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace lbb

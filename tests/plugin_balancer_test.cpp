@@ -11,38 +11,21 @@
 #include "balancers/between_steps/plugin.h"
 #include "balancers/load_snapshot.h"
 #include "core/assignment.h"
+#include "tests/plugin_views.h"
 
 namespace lbb {
 namespace {
 
-std::string plugin_path(const std::string& name) {
-  const char* dir = std::getenv("LBB_BUILD_DIR");
-  return std::string(dir ? dir : "build") + "/plugins/lib" + name + ".so";
-}
+using testing::plugin_path;
+using testing::random_loads;
 
 // Skips the test where the plugin libraries were not built (a build of lbbench alone).
 #define REQUIRE_PLUGIN(name)                       \
   if (!std::filesystem::exists(plugin_path(name))) \
   GTEST_SKIP() << plugin_path(name) << " not built (cmake --build build --target " << (name) << ")"
 
-// Random loads with ties (costs on a coarse grid), a few speeds and random owners.
-LoadSnapshot random_loads(std::mt19937_64& rng, int processors, int modules) {
-  LoadSnapshot s;
-  std::uniform_int_distribution<int> grid(1, 12), proc(0, processors - 1);
-  const double speeds[] = {0.5, 1.0, 1.0, 1.5};
-  const bool mixed = rng() % 2;
-  for (int p = 0; p < processors; ++p) s.speed.push_back(mixed ? speeds[rng() % 4] : 1.0);
-  for (int m = 0; m < modules; ++m) {
-    s.cost.push_back(grid(rng) * 0.25 + (rng() % 4 == 0 ? 1e-3 * grid(rng) : 0.0));
-    s.bytes.push_back(64);
-    s.owner.push_back(proc(rng));
-  }
-  s.step = 3;
-  return s;
-}
-
 Owners after(const Decision& d, const LoadSnapshot& s) {
-  return d.act ? d.owner : s.owner;
+  return testing::owners_after(d, s);
 }
 
 TEST(PluginBalancer, GreedyPluginGivesGreedysOwnersOnEveryView) {

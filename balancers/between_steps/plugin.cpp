@@ -23,13 +23,8 @@ std::vector<std::pair<std::string, std::string>> parse_plugin_params(const std::
 }
 
 PluginBalancer::PluginBalancer(const std::string& library, const std::string& params,
-                               const std::string& shadow) {
-  if (!shadow.empty()) {
-    const BalancerInfo* info = find_balancer(shadow);
-    if (!info || info->role != BalancerRole::kBetweenSteps || info->name == "plugin")
-      throw ParamError("shadow", "shadow '" + shadow + "' is not a built-in between-step balancer");
-    shadow_ = make_balancer(shadow, {});
-  }
+                               const std::string& shadow)
+    : shadow_(shadow) {
   try {
     library_ = std::make_unique<PluginLibrary>(library);
   } catch (const std::invalid_argument& e) {
@@ -83,20 +78,12 @@ std::string PluginBalancer::where(const LoadView& view) const {
 Decision PluginBalancer::decide(const LoadView& view) {
   const Owners before = starting_owners(view);
   Decision d = plugin_decision(view, before);
-  if (shadow_) {
-    const Decision s = shadow_->decide(view);
-    const Owners& mine = d.act ? d.owner : before;
-    const Owners& theirs = s.act ? s.owner : before;
-    ++compared_;
-    differ_ += mine != theirs;
-  }
+  shadow_.compare(view, d, before);
   return d;
 }
 
 std::vector<BalancerFigure> PluginBalancer::figures() const {
-  if (!shadow_) return {};
-  return {{"plugin_shadow_decisions", static_cast<double>(compared_)},
-          {"plugin_shadow_differ", static_cast<double>(differ_)}};
+  return shadow_.figures();
 }
 
 Decision PluginBalancer::plugin_decision(const LoadView& view, const Owners& before) {

@@ -9,6 +9,7 @@
 
 #include "balancers/balancer.h"
 #include "balancers/plugin/plugin_library.h"
+#include "balancers/plugin/plugin_shadow.h"
 #include "balancers/plugin/plugin_view.h"
 #include "core/assignment.h"
 
@@ -43,8 +44,7 @@ class PluginBalancer final : public Balancer {
   std::unique_ptr<PluginLibrary> library_;
   void* state_ = nullptr;
   PluginViewBuilder views_;
-  std::unique_ptr<Balancer> shadow_;
-  int compared_ = 0, differ_ = 0;
+  PluginShadow shadow_;
 };
 
 }  // namespace lbb

@@ -36,4 +36,20 @@ std::optional<std::string> owner_problem(std::span<const int> written, std::span
   return std::nullopt;
 }
 
+std::optional<std::string> wide_owner_problem(std::span<const std::int64_t> given,
+                                              std::size_t modules, int processors,
+                                              std::vector<int>& owners) {
+  if (given.size() != modules)
+    return "returned " + std::to_string(given.size()) + " owners for " + std::to_string(modules) +
+           " modules: the decision must hold exactly one owner per module";
+  owners.assign(modules + kPluginGuard, kSentinel);
+  for (std::size_t i = 0; i < modules; ++i) {
+    if (given[i] < 0 || given[i] >= processors)
+      return "module " + std::to_string(i) + ": owner " + std::to_string(given[i]) +
+             " is not a processor (0.." + std::to_string(processors - 1) + ")";
+    owners[i] = static_cast<int>(given[i]);
+  }
+  return std::nullopt;
+}
+
 }  // namespace lbb

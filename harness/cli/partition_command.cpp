@@ -43,7 +43,8 @@ std::vector<double> checked_speeds(int processors, int most, std::vector<double>
 }
 
 nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights) {
-  const BalancerInfo* info = find_balancer(request.method);
+  const BalancerInfo* info = find_balancer(request.method, BalancerKind::kStatic);
+  if (!info) info = find_balancer(request.method);
   if (!info)
     throw PartitionInputError("unknown method '" + request.method + "' (see lbbench list)");
   if (info->kind() != BalancerKind::kStatic)
@@ -63,7 +64,7 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
   try {
     Params given;
     for (const auto& kv : request.params) set_param_from_text(info->params, kv, given);
-    balancer = make_balancer(request.method, given);
+    balancer = make_balancer(request.method, BalancerKind::kStatic, given);
   } catch (const ParamError& e) {
     throw PartitionInputError("--param " + e.param() + ": " + e.what());
   }

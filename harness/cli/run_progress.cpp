@@ -45,6 +45,7 @@ bool write_failed(ResultWriter* writer) {
 std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWriter* writer,
                                 const Provenance& prov, bool quiet, ReferenceCache& references) {
   const bool tty = !quiet && isatty(fileno(stderr)) != 0;
+  const bool leader = process_world().leader();
   const int total = static_cast<int>(plan.size());
   std::vector<RunOutcome> outcomes;
   outcomes.reserve(total);
@@ -64,12 +65,13 @@ std::vector<RunOutcome> run_all(const std::vector<PlannedRun>& plan, ResultWrite
     outcomes.push_back(execute_run(spec, rep, writer, prov, &references));
     const RunOutcome& r = outcomes.back();
     const double elapsed = seconds_since(start);
-    if (!r.error.empty())
+    // Under mpirun every rank runs (and fails) each run alike: rank 0 says so, once.
+    if (leader && !r.error.empty())
       std::cerr << (tty ? "" : what) << "  FAILED: " << printable(r.error) << "\n";
-    else if (!r.verification.passed)
+    else if (leader && !r.verification.passed)
       std::cerr << (tty ? "" : what)
                 << "  VERIFICATION FAILED: " << printable(r.verification.detail) << "\n";
-    else if (!quiet)
+    else if (leader && !quiet)
       std::cerr << (tty ? "" : what) << "  " << format_number(r.record.run_wall, 3) << " s, "
                 << (r.verification.simulated ? kNotVerifiedSimulated : "verified") << ", ETA "
                 << duration(elapsed / n * (total - n)) << "\n";

@@ -26,7 +26,8 @@ const BalancerInfo* lookup(const YAML::Node& entry, BalancerKind kind, Problems&
     return nullptr;
   }
   const std::string name = n.Scalar();
-  const BalancerInfo* info = find_balancer(name);
+  const BalancerInfo* info = find_balancer(name, kind);
+  if (!info) info = find_balancer(name);
   if (!info) {
     std::string known;
     for (const auto& b : balancer_registry())

@@ -1,6 +1,7 @@
 #include "harness/config/sweep_expansion.h"
 
 #include <map>
+#include <tuple>
 
 #include "balancers/balancer.h"
 #include "harness/base/schedule.h"
@@ -84,8 +85,9 @@ struct Expansion {
   bool check_run(const WorkloadEntry& we, const TaggedAxes& global,
                  const std::vector<std::size_t>& g, RunSpec& base);
   void balancer_entry(const WorkloadEntry& we, const BalancerEntry& entry, const RunSpec& base);
-  bool check_balancer(const std::string& name, const Params& params, const BalancerEntry& entry,
-                      const TaggedAxes& local, const std::vector<std::size_t>& c);
+  bool check_balancer(const std::string& name, BalancerKind kind, const Params& params,
+                      const BalancerEntry& entry, const TaggedAxes& local,
+                      const std::vector<std::size_t>& c);
 };
 
 void Expansion::workload(const WorkloadEntry& we) {
@@ -142,9 +144,10 @@ bool Expansion::expand_patterns(const WorkloadEntry& we, const TaggedAxes& globa
 std::string communication_problem(const BalancerChoice& b, const WorkloadInfo& workload,
                                   const Params& workload_params) {
   if (workload.communicates && workload.communicates(workload_params)) return "";
-  for (const auto& [name, params] :
-       {std::pair{&b.static_name, &b.static_params}, {&b.dynamic_name, &b.dynamic_params}}) {
-    const BalancerInfo* info = find_balancer(*name);
+  for (const auto& [name, params, kind] :
+       {std::tuple{&b.static_name, &b.static_params, BalancerKind::kStatic},
+        {&b.dynamic_name, &b.dynamic_params, BalancerKind::kDynamic}}) {
+    const BalancerInfo* info = find_balancer(*name, kind);
     if (info && info->needs_communication)
       if (std::string why = info->needs_communication(*params); !why.empty()) return why;
   }
@@ -239,13 +242,15 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
     b.static_name = entry.static_name;
     b.dynamic_name = entry.dynamic_name;
     b.schedule_name = entry.schedule_name;
-    if (!check_balancer(b.static_name, sp, entry, local, c) ||
-        !check_balancer(b.dynamic_name, dp, entry, local, c))
+    if (!check_balancer(b.static_name, BalancerKind::kStatic, sp, entry, local, c) ||
+        !check_balancer(b.dynamic_name, BalancerKind::kDynamic, dp, entry, local, c))
       return;
     if (!b.static_name.empty())
-      b.static_params = resolve_params(find_balancer(b.static_name)->params, sp);
+      b.static_params =
+          resolve_params(find_balancer(b.static_name, BalancerKind::kStatic)->params, sp);
     if (!b.dynamic_name.empty())
-      b.dynamic_params = resolve_params(find_balancer(b.dynamic_name)->params, dp);
+      b.dynamic_params =
+          resolve_params(find_balancer(b.dynamic_name, BalancerKind::kDynamic)->params, dp);
     if (!b.schedule_name.empty())
       b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
     if (const std::string why = communication_problem(b, *we.info, run.workload_params);
@@ -296,14 +301,16 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
 
 // Builds the balancer once per distinct parameter set, so the checks its constructor makes
 // (a partitioner's name, parameters that constrain each other) fail here and not mid-run.
-bool Expansion::check_balancer(const std::string& name, const Params& params,
+bool Expansion::check_balancer(const std::string& name, BalancerKind kind, const Params& params,
                                const BalancerEntry& entry, const TaggedAxes& local,
                                const std::vector<std::size_t>& c) {
   if (name.empty()) return true;
-  const auto [known, fresh] = balancer_ok.emplace(name + " " + params.describe(), false);
+  const auto [known, fresh] = balancer_ok.emplace(
+      (kind == BalancerKind::kStatic ? "static " : "dynamic ") + name + " " + params.describe(),
+      false);
   if (!fresh) return known->second;
   try {
-    make_balancer(name, params);  // what it checks
+    make_balancer(name, kind, params);  // what it checks
     known->second = true;
   } catch (const ParamError& e) {
     problems.at(node_of(local.axes, c, e.param(), entry.node), e.what());

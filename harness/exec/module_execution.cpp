@@ -17,7 +17,8 @@ class ModuleExecution final : public Execution {
         topology_(spec.topology, spec.processors),
         store_(*workload_) {
     const BalancerChoice& b = spec.balancer;
-    if (!b.static_name.empty()) initial_ = make_balancer(b.static_name, b.static_params);
+    if (!b.static_name.empty())
+      initial_ = make_balancer(b.static_name, BalancerKind::kStatic, b.static_params);
     if (!b.dynamic_name.empty()) {
       dynamic_ = make_balancer(b.dynamic_name, b.dynamic_params);
       for (int ph = 1; ph < workload_->phases(); ++ph)  // each phase balanced on its own

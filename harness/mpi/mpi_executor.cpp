@@ -55,6 +55,33 @@ constexpr int kPhaseFields = 8;
 // one agent a rank, whose meeting after a phase is an exchange of the workload's outputs and the
 // measured costs (then every rank takes the same steps); a decision is every rank's, each rank's
 // part on its scope, or rank 0's sent to the others; a state crosses ranks as a message.
+// A run's error that every rank throws at the same point of the protocol (the leader's decision
+// failed and told the others): no rank waits in a collective, so the job goes on to its next run
+// instead of ending (MpiExecutor::run).
+struct EveryRankError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The leader's decision, or its error's message: a user's balancer that raises or answers wrong
+// fails the run, not the job.
+std::string leader_decision(Balancer& b, const LoadView& view, Decision& d) {
+  try {
+    d = b.decide(view);
+    return "";
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    return what.empty() ? "the balancer failed" : what;
+  }
+}
+
+// The leader's message of `length` characters on every rank, thrown there.
+[[noreturn]] void throw_on_every_rank(const std::string& message, std::size_t length) {
+  std::vector<int> text(message.begin(), message.end());
+  text.resize(length);
+  from_leader(text);
+  throw EveryRankError(std::string(text.begin(), text.end()));
+}
+
 class RankMachine final : public StepMachine {
  public:
   RankMachine(ProtocolState& state, ModuleStore& store, const RankLayout& ranks, Figures& totals);
@@ -229,7 +256,8 @@ std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView&
   const bool redundant = st_.phase[ph].redundant, is_scoped = scoped(ph);
   const double w0 = wall_now(), c0 = thread_cpu_now();
   Decision d;
-  std::vector<double> figures(4, 0.0);  // act, cpu, predicted before and after
+  std::vector<double> figures(4, 0.0);  // act (-length: the leader's error), cpu, before, after
+  std::string failure;
   if (is_scoped) {
     const auto busy = view.busy.subspan(ranks_.first(), ranks_.threads);
     ScopedDecision sd =
@@ -240,13 +268,17 @@ std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView&
     d = std::move(sd.decision);
     step_[MpiExecutor::kBalanceMessages] += static_cast<double>(sd.traffic.messages);
     step_[MpiExecutor::kBalanceBytes] += static_cast<double>(sd.traffic.bytes);
-  } else if (redundant || ranks_.rank == 0) {
+  } else if (redundant) {
     d = b.decide(view);
+  } else if (ranks_.rank == 0) {
+    failure = leader_decision(b, view, d);
   }
   if (is_scoped || redundant || ranks_.rank == 0)
     figures = {d.act ? 1.0 : 0.0, thread_cpu_now() - c0, d.predicted_before, d.predicted_after};
+  if (!failure.empty()) figures[0] = -static_cast<double>(failure.size());
   if (!redundant && !is_scoped) {
     from_leader(figures);
+    if (figures[0] < 0) throw_on_every_rank(failure, static_cast<std::size_t>(-figures[0]));
     if (figures[0] != 0) {
       d.owner.resize(st_.M);
       from_leader(d.owner);
@@ -404,6 +436,8 @@ ExecutionResult MpiExecutor::run(Workload& workload, ModuleStore& store, const E
     ExecutionResult x = protocol.run();
     x.ranks = rank_placement(ranks);  // who ran where, for the leader's record
     return x;
+  } catch (const EveryRankError&) {
+    throw;  // every rank fails this run alike: the job goes on
   } catch (const std::exception& e) {
     // The other ranks wait in a collective this rank will never join: end the job.
     std::cerr << "lbbench: rank " << world.rank << ": " << e.what() << "\n";

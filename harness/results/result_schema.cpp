@@ -24,11 +24,12 @@ constexpr ColumnSpec kRuns[] = {
     {"dynamic", T::kText, "", "between-step or level balancer (\"\" when none)", P::kAlways,
      &Q::dynamic},
     {"plugin_library", T::kText, "",
-     "`dynamic: plugin`: the plugin's shared library as the config named it (\"\" when none)",
+     "`dynamic: plugin`: the plugin's shared library as the config named it; `dynamic: python`: "
+     "the script; else the same of `static: plugin` or `static: python` (\"\" when none)",
      P::kAlways, &Q::plugin_library},
     {"plugin_sha256", T::kText, "",
-     "`dynamic: plugin`: SHA-256 of that library's bytes when the run started, in hex (\"\" "
-     "when none)",
+     "`dynamic: plugin` or `python`: SHA-256 of that library's or script's bytes when the run "
+     "started, in hex (\"\" when none)",
      P::kAlways, &Q::plugin_sha256},
     {"schedule", T::kText, "", "in-step schedule (\"\" when none)", P::kAlways, &Q::schedule},
     {"sweep", T::kText, "", "the sweep point, key=value,... (\"\" when none)", P::kAlways,

@@ -48,8 +48,12 @@ RunRecord run_header(const RunSpec& spec, int repetition, const Execution& execu
                   : scheduled                          ? ""
                                                        : "block";
   r.dynamic = spec.balancer.dynamic_name;
-  if (r.dynamic == "plugin") {
-    r.plugin_library = spec.balancer.dynamic_params.text("library");
+  // A user's balancer, between steps or else the initial partition's (docs/your-balancer.md).
+  const bool dynamic_user = r.dynamic == "plugin" || r.dynamic == "python";
+  const std::string& user = dynamic_user ? r.dynamic : r.static_name;
+  if (user == "plugin" || user == "python") {
+    const Params& p = dynamic_user ? spec.balancer.dynamic_params : spec.balancer.static_params;
+    r.plugin_library = p.text(user == "plugin" ? "library" : "script");
     r.plugin_sha256 = file_sha256(r.plugin_library);
   }
   r.schedule = spec.balancer.schedule_name;

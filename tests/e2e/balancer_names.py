@@ -1,7 +1,8 @@
 """Reads `lbbench list` on stdin; prints a config entry for every static and dynamic balancer that
 runs on a trace: all but the level balancers (task trees only), the asynchronous one (a trace
 does not say which tasks' steps wait for which), prescribed (it needs an assignment, tested on
-its own) and plugin (it needs a library: tests/e2e/plugins.sh)."""
+its own), plugin and python (they need a library or a script: tests/e2e/plugins.sh,
+python_balancers.sh)."""
 import re
 import sys
 
@@ -12,5 +13,5 @@ for line in sys.stdin:
             "dynamic" if line.startswith("dynamic") else None
         continue
     m = re.match(r"^  (\w+)(?: \[([^\]]+)\])? - ", line)
-    if section and m and m.group(2) not in ("level", "async") and m.group(1) not in ("prescribed", "plugin"):
+    if section and m and m.group(2) not in ("level", "async") and m.group(1) not in ("prescribed", "plugin", "python"):
         print(f"{{ {section}: {m.group(1)} }}")

@@ -1,0 +1,2 @@
+import numpy
+raise RuntimeError("no import for you")
