@@ -74,7 +74,7 @@ done
 
 if ! command -v mpirun > /dev/null; then
   echo "timeline: SKIP (MPI half): no mpirun"
-elif ! "$lbbench" list 2> /dev/null | grep -q '^  mpi - '; then
+elif ! "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
   echo "timeline: SKIP (MPI half): lbbench built without MPI"
 else
   mpi=(mpirun --oversubscribe --bind-to none)
