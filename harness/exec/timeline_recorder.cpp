@@ -36,6 +36,9 @@ void TimelineRecorder::resume_all(double wall) {
 
 std::vector<TimelineSpan> TimelineRecorder::collect(int warmup) const {
   std::vector<TimelineSpan> out;
+  std::size_t all = 0;
+  for (const Track& t : tracks_) all += t.spans.size();
+  out.reserve(all);
   for (const Track& t : tracks_) {
     const std::size_t first = out.size();
     for (TimelineSpan s : t.spans)
