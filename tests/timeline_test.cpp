@@ -15,11 +15,13 @@
 namespace lbb {
 namespace {
 
-void expect_no_overlap(const std::vector<TimelineSpan>& spans) {
+void expect_tracks_apart(const std::vector<TimelineSpan>& spans) {
   std::map<int, std::int64_t> last_end;
   for (const TimelineSpan& s : spans) {
     EXPECT_LE(s.start, s.end);
-    if (last_end.count(s.proc)) EXPECT_GE(s.start, last_end[s.proc]) << "processor " << s.proc;
+    if (last_end.count(s.proc)) {
+      EXPECT_GE(s.start, last_end[s.proc]) << "processor " << s.proc;
+    }
     last_end[s.proc] = s.end;
   }
 }
@@ -45,7 +47,7 @@ TEST(TimelineRecorder, WaitsFillTheGapsAroundWhatTheProcessorDid) {
   EXPECT_EQ(s[3].kind, SpanKind::kWait);
   EXPECT_EQ(s[3].start, 800'000'000);
   EXPECT_EQ(s[3].end, 1'000'000'000);
-  expect_no_overlap(s);
+  expect_tracks_apart(s);
 }
 
 TEST(TimelineRecorder, OffRecordsNothing) {
@@ -56,7 +58,7 @@ TEST(TimelineRecorder, OffRecordsNothing) {
 }
 
 // Moves a third of the modules to random processors every step.
-class Shuffler final : public Balancer {
+class TimelineShuffler final : public Balancer {
  public:
   Decision decide(const LoadView& v) override {
     Decision d{true, {v.owner.begin(), v.owner.end()}, 1};
@@ -80,7 +82,7 @@ TEST(BspTimeline, EveryModuleOnceAStepOnItsOwnerNeverOverlapping) {
   ExecutionPlan plan = testing::plan_for(3, 6, topo);
   plan.warmup = 2;
   plan.timeline = true;
-  Shuffler shuffle;
+  TimelineShuffler shuffle;
   plan.dynamic = &shuffle;
   testing::CollectSteps sink;
   const ExecutionResult x = BspExecutor().run(w, store, plan, sink);
@@ -101,7 +103,7 @@ TEST(BspTimeline, EveryModuleOnceAStepOnItsOwnerNeverOverlapping) {
   EXPECT_EQ(kinds[SpanKind::kSerial], 6);
   EXPECT_GT(kinds[SpanKind::kMigration], 0);
   EXPECT_GT(kinds[SpanKind::kWait], 0);
-  expect_no_overlap(x.spans);
+  expect_tracks_apart(x.spans);
 
   plan.timeline = false;
   ModuleStore again(w);
