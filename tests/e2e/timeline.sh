@@ -3,7 +3,8 @@
 # a Barnes-Hut run with a slow processor, on threads and on 2 MPI ranks, measured (timeline: true)
 # and modelled (record: modules alone), exported with `lbbench export --format chrome` and checked
 # by check_trace.py: the fields of each event kind, one named track per processor (pid per rank),
-# slices in time order never overlapping within a track, every module execution once per step.
+# slices in time order never overlapping within a track, every module execution once per step;
+# the report's timeline figure drawn from the measured spans.
 # The spans table itself: a processor's spans never overlap. The checker must refuse a trace
 # with one slice stretched over the next, or one module execution left out. The MPI half is
 # skipped without mpirun or an MPI build.
@@ -53,6 +54,14 @@ check threads measured 1
 config modelled false && "$lbbench" run "$tmp/modelled.yaml" -o "$tmp/modelled" -q > /dev/null 2>&1 ||
   fail "run modelled"
 check modelled modelled 1
+
+# The report's timeline figure draws the measured spans: the numbers behind it have their kinds.
+"$lbbench" report "$tmp/threads" --out "$tmp/report" > /dev/null 2>&1 || fail "report"
+$py - "$tmp"/report/timeline-*.csv << 'PY' || fail "the report's timeline is not the measured one"
+import sys, pandas as pd
+t = pd.read_csv(sys.argv[1])
+assert "kind" in t and {"module", "wait"} <= set(t.kind), list(t)
+PY
 
 # The checker refuses a wrong answer: a slice stretched 1 us over the next, a module left out.
 trace=$(ls "$tmp"/threads.chrome/*.trace.json | head -1)
