@@ -55,6 +55,12 @@ config modelled false && "$lbbench" run "$tmp/modelled.yaml" -o "$tmp/modelled" 
   fail "run modelled"
 check modelled modelled 1
 
+# An executor that measures no spans says so.
+printf '%s\n' "name: simulated" "workload: { kind: synthetic, modules: 16 }" \
+  "platform: { processors: 4 }" "execution: { executor: simulate, steps: 2, timeline: true }" \
+  "balancers: [{ dynamic: diffusion }]" > "$tmp/simulated.yaml"
+"$lbbench" run "$tmp/simulated.yaml" -o "$tmp/simulated" -q 2>&1 | grep "the simulate executor records no spans" > /dev/null || fail "no note for a simulated timeline"
+
 # The report's timeline figure draws the measured spans: the numbers behind it have their kinds.
 "$lbbench" report "$tmp/threads" --out "$tmp/report" > /dev/null 2>&1 || fail "report"
 $py - "$tmp"/report/timeline-*.csv << 'PY' || fail "the report's timeline is not the measured one"
