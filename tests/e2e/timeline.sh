@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The measured timeline (execution.timeline, docs/results.md "Timeline") and its Chrome export:
-# a Barnes-Hut run with a slow processor, on threads and on 2 MPI ranks, measured (timeline: true)
+# Barnes-Hut runs with a slow processor (a between-step balancer and two in-step ones, which on
+# MPI ranks decide at the phase end), on threads and on 2 MPI ranks, measured (timeline: true)
 # and modelled (record: modules alone), exported with `lbbench export --format chrome` and checked
 # by check_trace.py: the fields of each event kind, one named track per processor (pid per rank),
 # slices in time order never overlapping within a track, every module execution once per step;
@@ -22,7 +23,7 @@ name: $1
 workload: { kind: barnes_hut, particles: 1200, dimensions: 2, cells_per_side: 4, theta: 0.5, seed: 1 }
 platform: { processors: 4, topology: chain, speeds: [1, 0.4, 1, 1] }
 execution: { steps: 4, warmup: 1, record: modules, timeline: $2 }
-balancers: [{ dynamic: diffusion }]
+balancers: [{ dynamic: diffusion }, { dynamic: gcdlb }, { dynamic: lddlb }]
 YAML
 }
 
@@ -40,10 +41,10 @@ print(r['processors'], r['modules'], r['steps'])")
   [ "$2" = measured ] || return 0
   $py - "$tmp/$1.csv/spans.csv" "$P" << 'PY' || fail "$1: spans table"
 import sys, pandas as pd
-s = pd.read_csv(sys.argv[1]).sort_values(["proc", "start", "end"])
+s = pd.read_csv(sys.argv[1]).sort_values(["run", "proc", "start", "end"])
 assert sorted(s.proc.unique()) == list(range(int(sys.argv[2]))), s.proc.unique()
 assert (s.end >= s.start).all() and set(s.kind) >= {"module", "wait"}, set(s.kind)
-for p, g in s.groupby("proc"):
+for p, g in s.groupby(["run", "proc"]):
     assert (g.start.to_numpy()[1:] >= g.end.to_numpy()[:-1]).all(), f"processor {p} overlaps"
 PY
 }
