@@ -53,6 +53,7 @@ struct RunSpec {
   // The tables the run writes (execution.record); "auto" is the executor's default, which
   // expanding the config puts here (run/executor_registry.h).
   RecordLevel record = RecordLevel::kProcs;
+  bool timeline = false;  // execution.timeline: measure each processor's spans
   // As configured, until expanding the config puts the chosen one (run/executor_registry.h)
   std::string executor = "auto";
   SimSettings sim;  // the simulate executor's execution.sim_* and replay_* keys

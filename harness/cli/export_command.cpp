@@ -142,7 +142,7 @@ void export_set(const std::string& set, const std::string& dir) {
   std::vector<std::string> earlier = export_folder(dir);
   for (const TableSpec& t : result_tables()) {
     const ColumnTable table = reader.table(t.id);
-    if (t.id == TableId::kModules && table.rows() == 0) continue;
+    if ((t.id == TableId::kModules || !t.switch_key.empty()) && table.rows() == 0) continue;
     const std::string name = std::string(t.name) + ".csv";
     write_file(dir, name, csv(table));
     std::erase(earlier, name);
@@ -208,11 +208,24 @@ void export_timelines(const std::string& set, const std::string& dir, const std:
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
-  export_runs(reader, run, [&](const RunInfo& info) {
-    const std::string name = file_name(info.id) + ".trace.json";
-    write_file(dir, name, chrome_timeline(reader, info));
-    std::cout << printable(dir) << "/" << name << ": Chrome trace events (Perfetto opens it)\n";
-  });
+  std::size_t exported = 0, named = print_left_out(reader);
+  for (const RunInfo* info : runs_with_timeline(reader, run)) {
+    try {
+      const std::string name = file_name(info->id) + ".trace.json";
+      const std::string text = chrome_timeline(reader, *info);
+      write_file(dir, name, text);
+      std::cout << printable(dir) << "/" << name << ": Chrome trace events, "
+                << (text.find("\"times\":\"measured\"") != std::string::npos ? "measured"
+                                                                             : "modelled")
+                << " (Perfetto and speedscope open it)\n";
+      ++exported;
+    } catch (const std::exception& e) {
+      std::cerr << "lbbench: left out: run " << printable(info->id) << ": " << printable(e.what())
+                << "\n";
+    }
+    named = print_left_out(reader, named);
+  }
+  if (exported == 0) throw ResultError("no run could be exported (see above why)");
 }
 
 }  // namespace
@@ -231,8 +244,9 @@ void add_export_command(CLI::App& app) {
   cmd->add_option("--format", *format,
                   "csv: the tables; vt: each run with module detail as DIR/<run>/data.<rank>.json, "
                   "DARMA vt's LBDatafile (LBAF and vt-tv read it; workload kind trace imports it); "
-                  "chrome: each such run as DIR/<run>.trace.json, a timeline of trace events "
-                  "(Perfetto, chrome://tracing)")
+                  "chrome: each such run, and each with execution.timeline, as "
+                  "DIR/<run>.trace.json, a timeline of trace events (Perfetto, speedscope): "
+                  "measured where the run recorded its timeline, else modelled")
       ->check(CLI::IsMember({"csv", "vt", "chrome"}));
   auto timeline = std::make_shared<bool>(false);
   cmd->add_flag("--timeline", *timeline, "the same as --format chrome");

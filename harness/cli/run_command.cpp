@@ -153,6 +153,7 @@ void run(const RunOptions& o) {
   if (leader) {
     warn_oversubscribed(plan, prov);
     warn_omp_num_threads(plan);
+    warn_timeline_unmeasured(plan);
   }
   std::vector<RunOutcome> outcomes;
   {

@@ -36,4 +36,17 @@ void warn_omp_num_threads(const std::vector<PlannedRun>& plan) {
             << "); set processors in the config or with --set platform.processors=N\n";
 }
 
+void warn_timeline_unmeasured(const std::vector<PlannedRun>& plan) {
+  std::set<std::string> unmeasured;
+  for (const auto& r : plan)
+    if (r.spec->timeline && r.spec->executor != "bsp" && r.spec->executor != "mpi")
+      unmeasured.insert(r.spec->executor);
+  if (unmeasured.empty()) return;
+  std::string names;
+  for (const std::string& e : unmeasured) names += (names.empty() ? "" : ", ") + e;
+  std::cerr << "note: execution.timeline: the " << printable(names)
+            << " executor records no spans (only bsp and mpi measure a timeline): export "
+               "--format chrome draws those runs' modelled timeline\n";
+}
+
 }  // namespace lbb

@@ -12,5 +12,7 @@ namespace lbb {
 void warn_oversubscribed(const std::vector<PlannedRun>& plan, const Provenance& prov);
 // OMP_NUM_THREADS set to other than the runs' processors: it is not used.
 void warn_omp_num_threads(const std::vector<PlannedRun>& plan);
+// execution.timeline on an executor that measures no spans (only bsp and mpi do).
+void warn_timeline_unmeasured(const std::vector<PlannedRun>& plan);
 
 }  // namespace lbb

@@ -156,6 +156,10 @@ std::span<const ParamSpec> execution_specs() {
                    "default (`lbbench list`, executors), chosen so that writing costs at most 2 "
                    "% of a shipped config's CPU (docs/results.md, \"Record levels\")",
                    {"auto", "runs", "steps", "procs", "modules"}),
+      bool_param("timeline", false,
+                 "measure each processor's timeline: the wall-clock start and end of every module "
+                 "execution, decision, copy and wait, as the spans table (threads and MPI ranks; "
+                 "docs/results.md, \"Timeline\"); `lbbench export --format chrome` draws it"),
       string_param("executor", "auto", "auto: the first of the executor table that runs the entry",
                    executor_choices()),
       // The simulator's (harness/base/sim_settings.h): what a real machine would charge.
@@ -222,6 +226,7 @@ void apply_execution(const Params& execution, RunSpec& run) {
   run.race.budget_seconds = execution.real("budget_seconds");
   // auto stays the placeholder until the config's expansion has chosen the executor.
   run.record = parse_record_level(execution.text("record")).value_or(RecordLevel::kProcs);
+  run.timeline = execution.boolean("timeline");
   run.executor = execution.text("executor");
   run.sim.latency = execution.real("sim_latency");
   run.sim.bandwidth = execution.real("sim_bandwidth");

@@ -42,8 +42,11 @@ class ThreadMachine final : public StepMachine {
   void run(const std::function<void(int)>& body) override { team_.run(body); }
   bool place(int p) override;
   void run_phase(int p, int s, int ph) override;
-  bool meet(int, int, int, const std::function<void()>& f) override {
-    return team_.serial_barrier(f);
+  bool meet(int p, int s, int ph, const std::function<void()>& f) override {
+    return team_.serial_barrier([&] {
+      serial_ = {p, s, ph};  // whose track the serial part's spans go on
+      f();
+    });
   }
   std::vector<double> finish_step(int s) override;
   int measure_view(int s, int, std::vector<double>&) override {
@@ -93,6 +96,9 @@ class ThreadMachine final : public StepMachine {
   std::vector<OwnDecision> decisions_;
   double serial_cpu_ = 0;
   StretchClock serial_clock_;
+  struct Serial {
+    int p = 0, s = 0, ph = 0;
+  } serial_;  // the thread that runs a meeting's serial part, and the step and phase
   alignas(64) std::vector<PhaseClocks> clocks_;  // [processor]
 };
 
@@ -135,6 +141,7 @@ void ThreadMachine::run_phase(int p, int s, int ph) {
   const double w0 = me.busy_wall;
   double now = wall_now();  // the phase's start, then its last module's end: one read a module
   if (ph == 0) me.start = now;
+  st_.timeline.resume(p, now);
   if (st_.phase[ph].in_step) {
     run_in_step(p, s, ph);
     now = wall_now();
@@ -146,6 +153,7 @@ void ThreadMachine::run_phase(int p, int s, int ph) {
     t.finish = t.busy;
   }
   if (ph + 1 == st_.phases) me.end = now;
+  st_.timeline.idle_from(p, now, s, ph);
   measure_costs(p, ph, me.busy_wall - w0, t.busy);
 }
 
@@ -177,6 +185,7 @@ std::size_t ThreadMachine::run_modules(int p, int s, int ph, std::size_t i, doub
       c[m] = b - a;
     }
     wall += b - a;
+    st_.timeline.add(p, SpanKind::kModule, s, ph, m, a, b);
     a = b;
   }
   at = a;
@@ -242,7 +251,9 @@ bool ThreadMachine::synchronise_group(int p, int s, int ph, int round, std::size
   if (i == st_.phase[ph].lists[p].size() &&
       group.stop.compare_exchange_strong(expected, round + 1, std::memory_order_acq_rel))
     ++me.triggered;
+  const double arrive = st_.timeline.on() ? wall_now() : 0.0;
   group.barrier.arrive_and_wait();
+  if (st_.timeline.on()) st_.timeline.add(p, SpanKind::kWait, s, ph, -1, arrive, wall_now());
   // Every member is done with round - 1: its slot is free for round + 1.
   if (p == group.first) group.published[(round + 1) % 2].store(nullptr, std::memory_order_relaxed);
   double arrival = 0;  // the group waits for its last processor to finish its current module
@@ -259,9 +270,10 @@ bool ThreadMachine::synchronise_group(int p, int s, int ph, int round, std::size
   sync_index_[p] = i;
   sync_wall_[p] = me.busy_wall;
   if (!applied->decision.act) return false;
-  const double c0 = thread_cpu_now();
+  const double c0 = thread_cpu_now(), w0 = st_.timeline.on() ? wall_now() : 0.0;
   team_.guard([&] { take_gained(p, ph, i, *applied); });
   const double copied = thread_cpu_now() - c0;
+  if (st_.timeline.on()) st_.timeline.add(p, SpanKind::kMigration, s, ph, -1, w0, wall_now());
   t.migration += copied;
   clock += copied;
   return true;
@@ -296,6 +308,7 @@ const GroupDecision* ThreadMachine::group_decision(int p, int s, int ph, int rou
                                                    SyncGroup& group, PhaseTimes& t) {
   const double w0 = wall_now();
   const GroupDecision* applied = nullptr;
+  bool decided = false;  // p decided (else it waited for the decider)
   std::atomic<const GroupDecision*>& published = group.published[round % 2];
   if (st_.phase[ph].redundant || p == group.first) {
     GroupViewContext ctx;
@@ -305,6 +318,7 @@ const GroupDecision* ThreadMachine::group_decision(int p, int s, int ph, int rou
     ctx.step = s;
     ctx.store = &store_;
     GroupDecision& mine = decisions_[p].mine[round % 2];
+    decided = true;
     if (!team_.guard([&] {
           mine = decide_for_group(*st_.phase[ph].balancer, group, reports_[round % 2], ctx);
         }))
@@ -339,7 +353,9 @@ const GroupDecision* ThreadMachine::group_decision(int p, int s, int ph, int rou
       published.wait(nullptr, std::memory_order_acquire);
     t.balance += applied->cpu;  // it waited for the decider
   }
-  t.balance_wall += wall_now() - w0;
+  const double w1 = wall_now();
+  t.balance_wall += w1 - w0;
+  st_.timeline.add(p, decided ? SpanKind::kDecision : SpanKind::kWait, s, ph, -1, w0, w1);
   return applied;
 }
 
@@ -366,6 +382,7 @@ std::optional<Decision> ThreadMachine::decide(int ph, Balancer& balancer, const 
   const double bw = wall_now(), bc = thread_cpu_now();
   Decision d = balancer.decide(view);
   const double cpu = thread_cpu_now() - bc, wall = wall_now() - bw;
+  st_.timeline.add(serial_.p, SpanKind::kDecision, serial_.s, ph, -1, bw, bw + wall);
   for (int p = 0; p < st_.P; ++p) {  // centralised decision: every processor waits for it
     st_.recorder.processor(p).phase[ph].end_balance = cpu;
     st_.recorder.processor(p).phase[ph].end_balance_wall = wall;
@@ -382,6 +399,7 @@ bool ThreadMachine::decide_everywhere(int p, int ph, Balancer& balancer, const L
   team_.guard([&] { decisions_[p].mine[0].decision = balancer.decide(view); });
   t.end_balance = thread_cpu_now() - bc;
   t.end_balance_wall = wall_now() - bw;
+  st_.timeline.add(p, SpanKind::kDecision, serial_.s, ph, -1, bw, bw + t.end_balance_wall);
   return team_.serial_barrier([&] {
     for (int q = 1; q < st_.P; ++q)
       if (!same_decision(decisions_[q].mine[0].decision, decisions_[0].mine[0].decision))
@@ -396,7 +414,7 @@ bool ThreadMachine::move(int p, int ph, std::span<const int> moved,
                          const std::function<void()>& then) {
   const std::vector<int>& next = st_.phase[(ph + 1) % st_.phases].owner;
   ProcessorTimes& me = st_.recorder.processor(p);
-  const double mc = thread_cpu_now();
+  const double mc = thread_cpu_now(), mw = st_.timeline.on() ? wall_now() : 0.0;
   std::int64_t n = 0, b = 0;
   team_.guard([&] {
     for (int m : moved)
@@ -406,15 +424,20 @@ bool ThreadMachine::move(int p, int ph, std::span<const int> moved,
       }
   });
   me.phase[ph].end_migration = thread_cpu_now() - mc;
+  if (n > 0 && st_.timeline.on())
+    st_.timeline.add(p, SpanKind::kMigration, serial_.s, ph, -1, mw, wall_now());
   me.migrated += n;
   me.bytes += b;
   return team_.serial_barrier(then);
 }
 
 std::vector<double> ThreadMachine::finish_step(int s) {
-  serial_clock_.start();
+  const double w0 = wall_now();
+  serial_clock_.start(w0);
   st_.workload.finish_step(s, store_);
-  serial_cpu_ = serial_clock_.stop();
+  const double w1 = wall_now();
+  serial_cpu_ = serial_clock_.stop(w1);
+  st_.timeline.add(serial_.p, SpanKind::kSerial, s, st_.phases - 1, -1, w0, w1);
   return st_.workload.step_metric_values(s);
 }
 

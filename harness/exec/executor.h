@@ -11,6 +11,7 @@
 #include "harness/base/module_store.h"
 #include "harness/base/platform_emulation.h"
 #include "harness/base/step_record.h"
+#include "harness/base/timeline_span.h"
 #include "harness/exec/step_recorder.h"
 #include "workloads/workload.h"
 
@@ -29,6 +30,7 @@ struct ExecutionPlan {
   // ..., one object per phase since balancers may keep history; empty: `dynamic` serves all.
   std::vector<Balancer*> later_phase_dynamic;
   bool record_modules = false;  // fill StepRecord::module_cost/module_owner
+  bool timeline = false;        // execution.timeline: measure ExecutionResult::spans
 };
 
 struct ExecutionResult {
@@ -50,6 +52,9 @@ struct ExecutionResult {
   // rank:host:threads for each rank.
   std::int64_t levels = -1, tasks_total = -1, max_distance = -1;
   std::string ranks;
+  // execution.timeline: every processor's measured spans (harness/exec/timeline_recorder.h);
+  // empty where the executor measures none (simulators, self-scheduled and asynchronous runs).
+  std::vector<TimelineSpan> spans;
 };
 
 class Executor {

@@ -34,6 +34,7 @@ class ModuleExecution final : public Execution {
     plan_.dynamic = dynamic_.get();
     for (const auto& balancer : later_phases_) plan_.later_phase_dynamic.push_back(balancer.get());
     plan_.record_modules = spec.record == RecordLevel::kModules;
+    plan_.timeline = spec.timeline;
   }
 
   std::string name() const override { return executor_->name(); }

@@ -19,6 +19,14 @@ void set(T& flag, T value) {
   if (flag != value) flag = value;
 }
 
+// Spans a processor's buffer holds without growing: per step and phase twice its share of the
+// modules and a few others (a wait, a decision, copies, the serial end), at most 1 Mi spans
+// (32 MiB) a processor.
+std::size_t timeline_reserve(int P, int M, int phases, int steps) {
+  const std::size_t per_phase = 2 * static_cast<std::size_t>((M + P - 1) / P) + 6;
+  return std::min<std::size_t>(per_phase * phases * steps, std::size_t{1} << 20);
+}
+
 }  // namespace
 
 ProtocolState::ProtocolState(Workload& w, const ExecutionPlan& plan_, const MachineTraits& traits_)
@@ -53,6 +61,7 @@ ProtocolState::ProtocolState(Workload& w, const ExecutionPlan& plan_, const Mach
     p.seen.assign(seen_is_cost ? 0 : M, 0.0);
     if (p.balancer) follow_balancer(ph);
   }
+  if (plan.timeline) timeline.enable(P, timeline_reserve(P, M, phases, total));
 }
 
 // Its modules not run yet, at their last step's costs; before any measurement, the seconds and
@@ -122,12 +131,16 @@ void ProtocolState::follow_balancer(int ph) {
 
 ExecutionResult StepProtocol::run() {
   const double w0 = wall_now();
+  st_.timeline.set_base(w0);  // a machine of several processes aligns it in run()
   m_.run([&](int a) {
     if (!m_.place(a)) return;
     for (int s = 0; s < st_.total; ++s)
       for (int ph = 0; ph < st_.phases; ++ph)
         if (!step_phase(a, s, ph)) return;
   });
+  st_.timeline.resume_all(wall_now());
+  // Each process's own; a machine of several gathers them all in end_run.
+  if (st_.timeline.on()) result_.spans = st_.timeline.collect(st_.plan.warmup);
   m_.end_run(result_);
   result_.steps_run = st_.total;
   result_.work = st_.recorder.work();

@@ -17,6 +17,7 @@
 #include "harness/exec/group_sync.h"
 #include "harness/exec/load_view_builder.h"
 #include "harness/exec/step_recorder.h"
+#include "harness/exec/timeline_recorder.h"
 
 namespace lbb {
 
@@ -68,6 +69,7 @@ struct ProtocolState {
   std::vector<PhasePlan> phase;
   std::vector<int> where;  // the processor holding each module's state
   StepRecorder recorder;
+  TimelineRecorder timeline;  // on with execution.timeline; the machine sets its base
 };
 
 // What the machines differ in. `agent`: who calls, one of those run() starts (a thread of a team,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,7 @@
 #include "harness/exec/team.h"
 #include "harness/mpi/rank_exchange.h"
 #include "harness/mpi/scoped_decision.h"
+#include "harness/mpi/timeline_clock.h"
 
 namespace lbb {
 
@@ -117,11 +119,25 @@ class RankMachine final : public StepMachine {
   const bool cpu_costs_;
   Figures step_{};
   double serial_ = 0, step_start_ = 0, epoch_ = 0, placement_ = 0;
+  struct {
+    int s = 0, ph = 0;
+  } step_ph_;  // the step and phase last run: what the timeline's spans between phases belong to
   // Per phase, how its balancer decides: read once, at the start, since a balancer that changes
   // its mind later (`dynamic: auto` choosing a distributed scheme) would do so on the deciding
   // rank alone.
   std::vector<DecisionScope> scope_;
 };
+
+// Every rank's measured spans on every rank, in rank order (each rank's processors' own).
+std::vector<TimelineSpan> gather_spans(std::vector<TimelineSpan> mine, const RankLayout& ranks) {
+  for (TimelineSpan& s : mine) s.rank = static_cast<std::int16_t>(ranks.rank);
+  std::vector<std::size_t> offset;
+  const std::vector<std::byte> all =
+      allgather_bytes(std::as_bytes(std::span(mine)), ranks.ranks, offset);
+  std::vector<TimelineSpan> out(all.size() / sizeof(TimelineSpan));
+  std::memcpy(out.data(), all.data(), out.size() * sizeof(TimelineSpan));
+  return out;
+}
 
 // Threads outnumber the cores of this rank, or all ranks on this host together outnumber its
 // cores: module costs on the thread CPU clock (as the bsp executor's).
@@ -156,6 +172,7 @@ RankMachine::RankMachine(ProtocolState& state, ModuleStore& store, const RankLay
 }
 
 void RankMachine::run(const std::function<void(int)>& body) {
+  if (st_.timeline.on()) st_.timeline.set_base(aligned_time_base());
   MPI_Barrier(MPI_COMM_WORLD);
   epoch_ = wall_now();  // the ranks' common origin of start and end times
   body(0);
@@ -187,6 +204,7 @@ void RankMachine::run_phase(int, int s, int ph) {
     ProcessorTimes& me = st_.recorder.processor(p);
     double at = wall_now();
     if (ph == 0) me.start = at - epoch_;
+    st_.timeline.resume(p, at);
     double cpu = thread_cpu_now(), busy = 0;
     LoadTally tally;
     team_.guard([&] {
@@ -197,6 +215,7 @@ void RankMachine::run_phase(int, int s, int ph) {
         cost[m] = now - (cpu_costs_ ? cpu : at);
         busy += cost[m];
         me.busy_wall += end - at;
+        st_.timeline.add(p, SpanKind::kModule, s, ph, m, at, end);
         cpu = now;
         at = end;
       }
@@ -205,7 +224,9 @@ void RankMachine::run_phase(int, int s, int ph) {
     me.load.loaded += tally.loaded;
     me.load.unloaded += tally.unloaded;
     if (ph + 1 == st_.phases) me.end = at - epoch_;
+    st_.timeline.idle_from(p, at, s, ph);
   });
+  step_ph_ = {s, ph};
 }
 
 // The workload's outputs, then the costs: every rank then holds what every module did.
@@ -232,9 +253,11 @@ std::vector<double> RankMachine::finish_step(int s) {
         static_cast<double>(share_states(store_, ranks_, st_.where).bytes);
     step_[MpiExecutor::kExchangeSeconds] += wall_now() - w0;
   }
-  const double c0 = thread_cpu_now();
+  const double c0 = thread_cpu_now(), w0 = st_.timeline.on() ? wall_now() : 0.0;
   st_.workload.finish_step(s, store_);
   serial_ = thread_cpu_now() - c0;
+  if (st_.timeline.on())  // the rank's agent runs it: on its first processor's track
+    st_.timeline.add(ranks_.first(), SpanKind::kSerial, s, st_.phases - 1, -1, w0, wall_now());
   if (needs_states) {
     for (int m = 0; m < st_.M; ++m) st_.bytes[m] = store_.bytes(m);
     drop_replicas(store_, ranks_, st_.where);
@@ -273,8 +296,12 @@ std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView&
   } else if (ranks_.rank == 0) {
     failure = leader_decision(b, view, d);
   }
-  if (is_scoped || redundant || ranks_.rank == 0)
+  if (is_scoped || redundant || ranks_.rank == 0) {
     figures = {d.act ? 1.0 : 0.0, thread_cpu_now() - c0, d.predicted_before, d.predicted_after};
+    // The rank's agent decided (the other ranks' wait for rank 0's owners is a wait).
+    if (st_.timeline.on())
+      st_.timeline.add(ranks_.first(), SpanKind::kDecision, step_ph_.s, ph, -1, w0, wall_now());
+  }
   if (!failure.empty()) figures[0] = -static_cast<double>(failure.size());
   if (!redundant && !is_scoped) {
     from_leader(figures);
@@ -334,6 +361,9 @@ bool RankMachine::move(int, int ph, std::span<const int> moved, const std::funct
   const double w0 = wall_now();
   const Traffic remote = move_states(store_, ranks_, moved, st_.where, next, st_.bytes);
   const double remote_wall = wall_now() - w0;
+  if (remote.messages > 0 && st_.timeline.on())  // the agent's sends and receives
+    st_.timeline.add(ranks_.first(), SpanKind::kMigration, step_ph_.s, ph, -1, w0,
+                     w0 + remote_wall);
   step_[MpiExecutor::kRemoteSeconds] = std::max(step_[MpiExecutor::kRemoteSeconds], remote_wall);
   step_[MpiExecutor::kRemoteMigrations] += static_cast<double>(remote.messages);
   step_[MpiExecutor::kRemoteBytes] += static_cast<double>(remote.bytes);
@@ -341,7 +371,8 @@ bool RankMachine::move(int, int ph, std::span<const int> moved, const std::funct
   team_.run([&](int t) {
     const int p = ranks_.first() + t;
     ProcessorTimes& me = st_.recorder.processor(p);
-    const double c0 = thread_cpu_now();
+    const double c0 = thread_cpu_now(), cw = st_.timeline.on() ? wall_now() : 0.0;
+    std::int64_t copied = me.migrated;
     team_.guard([&] {
       for (int m : moved) {
         if (next[m] != p) continue;
@@ -351,6 +382,8 @@ bool RankMachine::move(int, int ph, std::span<const int> moved, const std::funct
       }
     });
     me.phase[ph].end_migration = thread_cpu_now() - c0 + remote_wall;
+    if (me.migrated > copied && st_.timeline.on())
+      st_.timeline.add(p, SpanKind::kMigration, step_ph_.s, ph, -1, cw, wall_now());
 #pragma omp critical
     local_seconds = std::max(local_seconds, thread_cpu_now() - c0);
   });
@@ -403,6 +436,7 @@ void RankMachine::finish_record(StepRecord& rec) {
 
 // The result, gathered on every rank: verification reads every module's state.
 void RankMachine::end_run(ExecutionResult& result) {
+  if (st_.timeline.on()) result.spans = gather_spans(std::move(result.spans), ranks_);
   share_states(store_, ranks_, st_.where);
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   result.placement = placement_;

@@ -213,7 +213,10 @@ ColumnTable ResultReader::held_table(const Part& part, TableId id) {
 
 ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
   const Part& part = parts_[k];
+  // A table a switch writes is absent from parts written before it existed: no rows there.
+  const bool optional = !table_spec(id).switch_key.empty();
   if (part.held) {
+    if (optional && !part.held->at(id).error.empty()) return {};
     ColumnTable t = held_table(part, id);
     upgrade(t, id, part.version);
     return t;
@@ -223,6 +226,8 @@ ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
   if (cache_.size() >= 6) cache_.clear();
   std::uint64_t budget = part.budget;  // each table within the part's whole budget
   H5Id file(open_part(part.path), H5Fclose, part.path);
+  if (optional && H5Lexists(file.get(), std::string(table_spec(id).name).c_str(), H5P_DEFAULT) <= 0)
+    return cache_[{k, id}] = ColumnTable{};
   ColumnTable t = read_table(file.get(), table_spec(id), part.path, budget);
   upgrade(t, id, part.version);
   return cache_[{k, id}] = std::move(t);

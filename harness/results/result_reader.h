@@ -34,6 +34,8 @@ class ResultReader final : public RecordedRuns {
   // The whole table over every part read, rows of runs the runs table lacks left out. A part
   // whose table fails its checks is left out of it and named in problems().
   ColumnTable table(TableId id) const;
+  // The run's rows of one table (TableId::kSpans: its measured timeline; none where unrecorded).
+  ColumnTable run_rows(const std::string& run, TableId id) const { return rows_of(run, id); }
 
  private:
   struct Part {

@@ -502,6 +502,22 @@ constexpr ColumnSpec kInvocations[] = {
     {"hwloc_topology", T::kText, "", "the host's hwloc XML export"},
 };
 
+constexpr ColumnSpec kSpans[] = {
+    {"run", T::kText, "", kRunId},
+    {"step", T::kInt64, "", "measured step index"},
+    {"phase", T::kInt32, "", "the workload's phase within the step, from 0"},
+    {"proc", T::kInt64, "", "processor index, from 0: the track the span is on"},
+    {"rank", T::kInt32, "", "MPI rank that ran the processor (0: one process)"},
+    {"kind", T::kText, "",
+     "module (a module's execution), decision (a balancer's), migration (copying or sending "
+     "states), wait (at a barrier or for a decision), serial (the workload's end of step)"},
+    {"module", T::kInt64, "", "the module of a module span (-1: another kind)"},
+    {"start", T::kInt64, "ns",
+     "from the run's time base: the run's start on its monotonic clock (across MPI ranks rank "
+     "0's, docs/results.md \"Timeline\")"},
+    {"end", T::kInt64, "ns", "from the run's time base; no span of a processor overlaps another"},
+};
+
 constexpr TableSpec kTables[] = {
     {TableId::kRuns, "runs", "one row per run that ended", kRuns, RecordLevel::kRuns},
     {TableId::kSteps, "steps", "one row per measured step of a run", kSteps, RecordLevel::kSteps},
@@ -511,6 +527,8 @@ constexpr TableSpec kTables[] = {
      RecordLevel::kModules},
     {TableId::kInvocations, "invocations", "one row per `lbbench run` that wrote the part",
      kInvocations, RecordLevel::kRuns},
+    {TableId::kSpans, "spans", "one row per measured span of a processor's timeline", kSpans,
+     RecordLevel::kRuns, "execution.timeline: true"},
 };
 
 // "written by every run" or "written by runs with execution.record: procs or modules".
@@ -579,6 +597,7 @@ std::string result_schema_json() {
   for (const TableSpec& t : kTables) {
     nlohmann::json table{
         {"name", t.name}, {"meaning", t.meaning}, {"record", record_level_name(t.record)}};
+    if (!t.switch_key.empty()) table["written_with"] = t.switch_key;
     for (const ColumnSpec& c : t.columns)
       table["columns"].push_back({{"name", c.name},
                                   {"type", column_type_name(c.type)},
@@ -595,7 +614,11 @@ void write_result_schema_markdown(std::ostream& out) {
       << ". A name ending in `*` is a family of columns. A row without a value holds \"\" (text), "
          "-1 (integer) or NaN (float64).\n";
   for (const TableSpec& t : kTables) {
-    out << "\n`/" << t.name << "`: " << t.meaning << "; " << written_by(t.record) << ".\n\n"
+    out << "\n`/" << t.name << "`: " << t.meaning << "; "
+        << (t.switch_key.empty()
+                ? written_by(t.record)
+                : "written by runs with " + std::string(t.switch_key) + ", at any execution.record")
+        << ".\n\n"
         << "| column | type | unit | present | meaning |\n|---|---|---|---|---|\n";
     for (const ColumnSpec& c : t.columns)
       out << "| `" << c.name << "` | " << column_type_name(c.type) << " | " << c.unit << " | "

@@ -1,5 +1,5 @@
 #pragma once
-// The result set's records, described once: its five tables and every column's type, unit and
+// The result set's records, described once: its six tables and every column's type, unit and
 // meaning. The writer, the reader, `lbbench schema`, `lbbench export`, the docs' tables and the
 // tests all read this table; each column dataset carries its unit and meaning as attributes.
 // Adding a metric is one line here plus the code that computes it.
@@ -45,7 +45,7 @@ struct ColumnSpec {
   ColumnField field = {};
 };
 
-enum class TableId { kRuns, kSteps, kProcs, kModules, kInvocations };
+enum class TableId { kRuns, kSteps, kProcs, kModules, kInvocations, kSpans };
 
 struct TableSpec {
   TableId id;
@@ -53,6 +53,9 @@ struct TableSpec {
   std::string_view meaning;  // what a row is
   std::span<const ColumnSpec> columns;
   RecordLevel record;  // the coarsest execution.record that writes it (every finer one does too)
+  // Non-empty: the key that makes a run write it, at any level (a part of an older schema may
+  // lack the table: it reads as empty).
+  std::string_view switch_key = "";
 };
 
 std::span<const TableSpec> result_tables();

@@ -156,10 +156,28 @@ RunWriter::RunWriter(ResultWriter& set, std::string id, const RunLayout& layout)
       procs_(columns_of(TableId::kProcs)) {
   for (const std::string& m : layout_.metrics) steps_.column("metric_" + m, ColumnType::kFloat64);
   if (writes(TableId::kModules)) modules_ = columns_of(TableId::kModules);
+  if (writes(TableId::kSpans)) spans_ = columns_of(TableId::kSpans);
 }
 
 bool RunWriter::writes(TableId table) const {
+  if (table == TableId::kSpans) return layout_.timeline;
   return layout_.record >= table_spec(table).record;
+}
+
+void RunWriter::add_spans(std::span<const TimelineSpan> spans) {
+  if (ended_) throw std::logic_error("run " + id_ + ": spans after its end");
+  if (!writes(TableId::kSpans) || spans.empty()) return;
+  std::vector<Column>& c = spans_.columns;  // step, phase, proc, rank, kind, module, start, end
+  for (const TimelineSpan& s : spans) {
+    c[0].ints.push_back(s.step);
+    c[1].ints.push_back(s.phase);
+    c[2].ints.push_back(s.proc);
+    c[3].ints.push_back(s.rank);
+    c[4].text.emplace_back(span_kind_name(s.kind));
+    c[5].ints.push_back(s.module);
+    c[6].ints.push_back(s.start);
+    c[7].ints.push_back(s.end);
+  }
 }
 
 RunWriter::~RunWriter() {
@@ -204,8 +222,8 @@ void RunWriter::on_step(const StepRecord& r) {
 
 std::size_t RunWriter::pending_bytes() const {
   return 8 * (steps_.rows() * steps_.columns.size() + procs_.rows() * procs_.columns.size() +
-              modules_.rows() * modules_.columns.size()) +
-         (steps_.rows() + procs_.rows() + modules_.rows()) * (id_.size() + 32);
+              modules_.rows() * modules_.columns.size() + spans_.rows() * spans_.columns.size()) +
+         (steps_.rows() + procs_.rows() + modules_.rows() + spans_.rows()) * (id_.size() + 32);
 }
 
 void RunWriter::end(const RunRecord& record) {
@@ -272,6 +290,7 @@ void ResultWriter::take(RunWriter& run, const RunRecord* row) {
   move_rows(run.steps_, steps_);
   move_rows(run.procs_, procs_);
   move_rows(run.modules_, modules_);
+  move_rows(run.spans_, spans_);
   if (row) runs_.append(run_row(run.id_, *row));
   if (row && in_flight_id_ == run.id_) in_flight_id_.clear();
   const double since =
@@ -284,7 +303,7 @@ void ResultWriter::write_part() {
   char seq[16];
   std::snprintf(seq, sizeof seq, "%04d", parts_);
   std::uint64_t reserve = kMetadataBytes;  // the file's own metadata, and the seal
-  for (const ColumnTable* t : {&runs_, &steps_, &procs_, &modules_, &invocation_})
+  for (const ColumnTable* t : {&runs_, &steps_, &procs_, &modules_, &invocation_, &spans_})
     for (const Column& c : t->columns) {  // raw bytes: deflate never grows them by much
       std::uint64_t width = 8;
       for (const std::string& s : c.text) width = std::max<std::uint64_t>(width, s.size());
@@ -294,7 +313,7 @@ void ResultWriter::write_part() {
     publish_part(path_, stem_ + "." + seq + ".h5", reserve, [&](hid_t file) {
       write_text_attribute(file, "schema", kResultSchemaName);
       write_int_attribute(file, "schema_version", kResultSchemaVersion);
-      const ColumnTable* tables[] = {&runs_, &steps_, &procs_, &modules_, &invocation_};
+      const ColumnTable* tables[] = {&runs_, &steps_, &procs_, &modules_, &invocation_, &spans_};
       for (const TableSpec& t : result_tables())
         write_table(file, t, *tables[static_cast<int>(t.id)]);
     });
@@ -305,7 +324,7 @@ void ResultWriter::write_part() {
   failure_.clear();
   ++parts_;
   runs_written_ += runs_.rows();
-  runs_ = {}, steps_ = {}, procs_ = {}, modules_ = {};
+  runs_ = {}, steps_ = {}, procs_ = {}, modules_ = {}, spans_ = {};
   pending_bytes_ = 0;
   last_part_ = std::chrono::steady_clock::now();
 }

@@ -19,6 +19,7 @@
 #include "harness/base/record_level.h"
 #include "harness/base/run_record.h"
 #include "harness/base/step_record.h"
+#include "harness/base/timeline_span.h"
 #include "harness/results/h5_table.h"
 
 namespace lbb {
@@ -31,6 +32,7 @@ struct RunLayout {
   int modules = 1;
   RecordLevel record = RecordLevel::kProcs;  // the tables its rows go to (execution.record)
   int phases = 1;
+  bool timeline = false;  // execution.timeline: the spans table
 };
 
 // Provenance stored once per invocation, a row of each part's invocations table.
@@ -52,6 +54,8 @@ class RunWriter final : public StepSink {
   void write_header(const RunRecord& header);
   // The run's end: its row and its pending rows join the set's next part. Nothing after it.
   void end(const RunRecord& record);
+  // The run's measured timeline (execution.timeline), before its end.
+  void add_spans(std::span<const TimelineSpan> spans);
 
  private:
   friend class ResultWriter;
@@ -60,7 +64,7 @@ class RunWriter final : public StepSink {
   ResultWriter& set_;
   std::string id_;
   RunLayout layout_;
-  ColumnTable steps_, procs_, modules_;
+  ColumnTable steps_, procs_, modules_, spans_;
   bool ended_ = false;
 };
 
@@ -109,7 +113,7 @@ class ResultWriter {
   std::mutex mutex_;  // finish() may come from another thread (an interrupt, run_command.cpp)
   std::string path_, writer_;
   std::string stem_;  // <invocation>.<writer>: its run ids and part names start with it
-  ColumnTable invocation_, runs_, steps_, procs_, modules_;
+  ColumnTable invocation_, runs_, steps_, procs_, modules_, spans_;
   std::atomic<std::size_t> pending_bytes_ = 0;
   std::size_t next_run_ = 0, budget_ = kBudgetBytes, runs_written_ = 0;
   int parts_ = 0;

@@ -198,9 +198,9 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* result
         run_header(spec, repetition, *execution, provenance, oversubscribed, executor.simulates);
     if (results) {
       // A level workload's module count changes every level: no per-module datasets.
-      RunLayout layout{execution->metric_names(), spec.processors,
-                       std::max(execution->modules(), 1), written_level(spec, *execution),
-                       execution->phases()};
+      RunLayout layout{
+          execution->metric_names(),       spec.processors,     std::max(execution->modules(), 1),
+          written_level(spec, *execution), execution->phases(), spec.timeline};
       writer = results->begin_run(layout);
       out.run_id = writer->id();
       writer->write_header(out.record);
@@ -211,6 +211,7 @@ RunOutcome execute_run(const RunSpec& spec, int repetition, ResultWriter* result
     if (replayed) capture.emplace(sink, spec, execution->modules(), execution->phases());
     const ExecutionResult x = execution->run(capture ? static_cast<StepSink&>(*capture) : sink);
     lap(costs.run);
+    if (writer) writer->add_spans(x.spans);
     out.summary = sink.summary();
     if (capture) {
       out.summary.replayed_makespan = replay_in_model(spec, *info, *capture).makespan;

@@ -10,7 +10,7 @@ from .figures.model_wall import model_wall_figure
 from .figures.scaling import scaling_figure
 from .figures.steps import steps_figure
 from .figures.sweep_map import two_parameter_sweeps, sweep_map_figure
-from .figures.timeline import timeline_figure, timeline_spans
+from .figures.timeline import measured_spans, timeline_figure, timeline_spans
 from .notes import load_context
 from .platform import describe
 from .record_levels import lacking, lacking_note
@@ -131,14 +131,19 @@ def with_module_detail(rs, runs):
 
 
 def timeline(rs, done, run_id, out_dir):
-    """The timeline of run_id, by default of the first complete run with module detail (one
-    that moved modules where there is one): [figure], or [] and why not."""
-    runs = rs.runs[rs.runs.run == run_id] if run_id else with_module_detail(rs, done)
+    """The timeline of run_id, by default of the first complete run with a measured timeline,
+    else with module detail (one that moved modules where there is one): [figure], or [] and why
+    not."""
+    spans = rs.tables["spans"].run if "spans" in rs.tables else pd.Series(dtype=object)
+    measured = done[done.run.isin(spans)]  # those with a measured timeline first
+    runs = rs.runs[rs.runs.run == run_id] if run_id else \
+        pd.concat([measured, with_module_detail(rs, done[~done.run.isin(spans)])])
     if runs.empty:
         return [], ["No complete run recorded its modules (execution.record: modules): no "
                     "timeline of a run and no migration map."]
     run = runs.iloc[0]
-    spans = timeline_spans(rs, run.run)
+    spans = measured_spans(rs, run.run)
+    spans = spans if not spans.empty else timeline_spans(rs, run.run)
     if spans.empty:
         return [], [f"{run.run}: no module row with a cost and an owner: no timeline"]
     return with_context([timeline_figure(spans, run, out_dir, f"timeline-{slug(run.run)}")],

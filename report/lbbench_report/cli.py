@@ -43,8 +43,9 @@ def parse(argv):
     p.add_argument("--highlight", metavar="LABEL",
                    help="strategy label for the third busy-time heat map")
     p.add_argument("--timeline-run", metavar="RUN_ID",
-                   help="run whose modules the timeline draws (one with module detail); default:"
-                        " the first complete one that moved modules, else the first")
+                   help="run whose timeline is drawn (one with module detail or a measured"
+                        " timeline); default: the first with a measured timeline, else the first"
+                        " complete one that moved modules, else the first")
     p.add_argument("--lbbench", default=os.environ.get("LBBENCH", "lbbench"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if len(args.sets) > 2:
@@ -145,10 +146,11 @@ def report(args):
     if len(args.sets) == 2:
         load_set(args.sets[1], args, schema)  # refuses B before anything is written
     wanted = args.timeline_run
-    if wanted and not ((rs.runs.run == wanted).any() and (rs.modules.run == wanted).any()):
-        raise Refused(f"--timeline-run {wanted}: no run of that id with module detail in "
-                      f"{args.sets[0]} (or in the selection); runs with execution.record: modules "
-                      "have it")
+    drawn = (rs.modules.run == wanted).any() or (rs.tables["spans"].run == wanted).any()
+    if wanted and not ((rs.runs.run == wanted).any() and drawn):
+        raise Refused(f"--timeline-run {wanted}: no run of that id with module detail or a "
+                      f"measured timeline in {args.sets[0]} (or in the selection); runs with "
+                      "execution.record: modules or execution.timeline: true have it")
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:

@@ -1,7 +1,7 @@
 """Reads a result set (schema v4, docs/ARCHITECTURE.md) into pandas: a directory of write-once
-HDF5 parts, each holding five tables, a table a group of equal-length 1-D columns. A part is
-checked before its values are read; one that is not such a file is left out with a line in
-`problems`, never a crash, a hang or a huge allocation."""
+HDF5 parts, each holding six tables (parts older than the spans table five), a table a group of
+equal-length 1-D columns. A part is checked before its values are read; one that is not such a
+file is left out with a line in `problems`, never a crash, a hang or a huge allocation."""
 import multiprocessing
 import os
 import zlib
@@ -20,7 +20,10 @@ RENAMED = {4: {"archive_seconds": "results_seconds"}}
 KEYS = {"runs": {"run": "S"}, "steps": {"run": "S", "step": "iu"},
         "procs": {"run": "S", "step": "iu", "proc": "iu"},
         "modules": {"run": "S", "step": "iu", "phase": "iu", "module": "iu"},
-        "invocations": {"invocation": "S"}}
+        "invocations": {"invocation": "S"},
+        "spans": {"run": "S", "step": "iu", "proc": "iu", "start": "iu", "end": "iu"}}
+# Tables a switch writes (execution.timeline: spans): absent from older parts, read as empty.
+OPTIONAL = {"spans"}
 KINDS = "Siuf"  # fixed-length text, integers, reals: nothing else is in the layout
 DEFLATE_RATIO = 1032  # deflate's largest compression: no honest column inflates further
 TEXT_VALUE = 64  # bytes a decoded text value costs in Python beyond its characters
@@ -96,6 +99,11 @@ def _table(group, keys, budget):
                          for name in order})
 
 
+def _table_of_nothing(keys):
+    return pd.DataFrame({key: pd.Series(dtype=object if kinds == "S" else "int64")
+                         for key, kinds in keys.items()})
+
+
 def read_part(path):
     """{table: DataFrame} of one part; raises PartError (or h5py's own) when it is not one."""
     with h5py.File(path, "r") as f:
@@ -105,6 +113,7 @@ def read_part(path):
             raise PartError(f"not an {SCHEMA} part of schema version {VERSIONS[0]} to {VERSION}")
         budget = [DEFLATE_RATIO * os.path.getsize(path) + (1 << 20)]
         tables = {table: _table(_member(f, table, h5py.Group), keys, budget)
+                  if table not in OPTIONAL or table in f else _table_of_nothing(keys)
                   for table, keys in KEYS.items()}
         tables["runs"] = tables["runs"].rename(columns=RENAMED.get(version, {}))
         return tables

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """check_results.py LBBENCH SET N: the result set holds N runs and keeps the contract that
 `lbbench schema` states (the one description, harness/results/result_schema.cpp): every part has
-the schema's name and version and its five tables; every column is in the schema, of its type,
+the schema's name and version and its six tables; every column is in the schema, of its type,
 with its unit and meaning; each ended run has a steps row per step and a procs row per processor
 and step. Read with h5py and pandas only."""
 import glob
