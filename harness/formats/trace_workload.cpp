@@ -38,8 +38,8 @@ class TraceStream final : public CostStream {
                                   std::to_string(phases_) + " phases; step " +
                                   std::to_string(step) + " phase " + std::to_string(phase) +
                                   " asked for");
-    const auto first = trace_->cost.begin() + row(step, phase);
-    row_.assign(first, first + trace_->modules);
+    row_.resize(trace_->modules);
+    for (int m = 0; m < trace_->modules; ++m) row_[m] = trace_->nominal(row(step, phase) + m);
     return row_;
   }
   // The recording's own owners and busy times, when it had P ranks: its balancer's view.
@@ -132,8 +132,10 @@ std::vector<double> TraceWorkload::predicted_weights() const {
 }
 
 std::vector<double> TraceWorkload::predicted_phase_weights(int phase) const {
-  const auto first = trace_->cost.begin() + static_cast<std::ptrdiff_t>(phase) * trace_->modules;
-  return {first, first + trace_->modules};
+  std::vector<double> w(trace_->modules);
+  for (int m = 0; m < trace_->modules; ++m)
+    w[m] = trace_->nominal(static_cast<std::size_t>(phase) * trace_->modules + m);
+  return w;
 }
 
 std::optional<ModuleGraph> TraceWorkload::communication() const {

@@ -28,6 +28,7 @@ class TraceWorkload final : public Workload, public CostSource {
   // the modules (else the trace's ranks do).
   std::shared_ptr<CostStream> stream(int processors, bool partitioned) const override;
 
+  const Trace& trace() const { return *trace_; }
   int module_count() const override { return trace_->modules; }
   ModuleStructure structure() const override { return structure_; }
   int dimensions() const override { return trace_->dimensions; }
@@ -40,6 +41,7 @@ class TraceWorkload final : public Workload, public CostSource {
   std::optional<ModuleGraph> dependencies() const override { return std::nullopt; }
   std::optional<ModuleGraph> communication() const override;
   std::size_t state_bytes(int module) const override;
+  bool migratable(int module) const override { return trace_->entity[module].migratable; }
   void init_state(int, std::span<std::byte>) const override {}
   void run_module(int, int, int, std::span<std::byte>) override;  // throws: no kernel
   void finish_step(int, ModuleStates&) override {}
