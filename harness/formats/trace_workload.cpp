@@ -1,8 +1,10 @@
 #include "harness/formats/trace_workload.h"
 
+#include <algorithm>
 #include <mutex>
 #include <span>
 
+#include "core/text.h"
 #include "harness/formats/csv_trace.h"
 
 namespace lbb {
@@ -164,6 +166,26 @@ std::string trace_steps_problem(const Params& params, int steps) {
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
+}
+
+std::string trace_speeds_note(const Params& params, std::span<const double> speeds) {
+  const std::shared_ptr<const Trace> trace = load_trace(params.text("file"), params.text("format"));
+  const auto speed = [](std::span<const double> v, std::size_t k) {
+    return v.empty() ? 1.0 : v[k % v.size()];
+  };
+  const std::size_t n = std::max<std::size_t>(
+      {speeds.size(), trace->speeds.size(), static_cast<std::size_t>(trace->ranks)});
+  bool same = speeds.empty() || trace->speeds.empty() || speeds.size() == trace->speeds.size();
+  for (std::size_t k = 0; same && k < n; ++k)
+    same = speed(speeds, k) == speed(trace->speeds, k);
+  if (same) return "";
+  std::string recorded = trace->speeds.empty() ? "none (all 1)" : "";
+  for (std::size_t k = 0; k < trace->speeds.size() && k < 8; ++k)
+    recorded += (k ? "," : "") + format_number(trace->speeds[k]);
+  if (trace->speeds.size() > 8) recorded += ",...";
+  return params.text("file") + " was recorded at speeds " + recorded +
+         " and runs at platform.speeds other than those: its costs are taken at speed 1 (the "
+         "recorded times x the recorded speeds), and the run's times follow its own speeds";
 }
 
 const WorkloadInfo* find_workload_kind(std::string_view name) {

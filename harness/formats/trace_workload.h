@@ -7,6 +7,7 @@
 // ranks (rank r on processor r mod P) unless the balancer entry names a static partitioner.
 // Kept in the harness: the workloads library knows nothing of files.
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,12 @@ class TraceWorkload final : public Workload, public CostSource {
 // Why a run of `steps` steps (warm-up included) cannot run on the trace its parameters name; ""
 // when it can.
 std::string trace_steps_problem(const Params& params, int steps);
+
+// Where a run at `speeds` (per processor; empty: all 1) of the trace its parameters name runs at
+// other speeds than the trace recorded (its files' speeds, else all 1), what the run does about
+// it; "" when they agree. The costs are the recorded times x the recording's speeds (speed 1),
+// so the run's times follow its own speeds: a what-if, not the recording.
+std::string trace_speeds_note(const Params& params, std::span<const double> speeds);
 
 // The workload registry's kinds plus `trace`: the one lookup of a workload by name, for configs,
 // `list`, the runner and the tests alike.
