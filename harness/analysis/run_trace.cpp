@@ -37,10 +37,11 @@ void add_messages(const Workload& workload, const ModuleGraph& graph, Trace& t) 
             {s, n, m, 1, workload.exchanged_bytes(n, m, s % t.phases_per_step)});
 }
 
-// A run of an imported trace: what the files said and lbbench does not use (entities, messages,
-// subphases, shared nodes) comes back as they said it, from trace step `first` (the warm-up's
+// A run of an imported trace: what the files said and lbbench does not use (task ids, entities,
+// messages, subphases, shared nodes) comes back as they said it, from trace step `first` (the warm-up's
 // steps skipped); subphases scaled to the task's time in this run.
 void keep_imported(const Trace& in, int first, Trace& t) {
+  t.task_id = in.task_id;
   t.entity = in.entity;
   t.shared_node = in.shared_node;
   const int offset = first * t.phases_per_step;

@@ -180,8 +180,10 @@ std::string trace_speeds_note(const Params& params, std::span<const double> spee
     same = speed(speeds, k) == speed(trace->speeds, k);
   if (same) return "";
   std::string recorded = trace->speeds.empty() ? "none (all 1)" : "";
-  for (std::size_t k = 0; k < trace->speeds.size() && k < 8; ++k)
-    recorded += (k ? "," : "") + format_number(trace->speeds[k]);
+  for (std::size_t k = 0; k < trace->speeds.size() && k < 8; ++k) {
+    if (k > 0) recorded += ',';
+    recorded += format_number(trace->speeds[k]);
+  }
   if (trace->speeds.size() > 8) recorded += ",...";
   return params.text("file") + " was recorded at speeds " + recorded +
          " and runs at platform.speeds other than those: its costs are taken at speed 1 (the "
