@@ -124,6 +124,9 @@ class Workload {
   // False where no balancer may move the module (an imported task with vt's migratable: false):
   // the executors keep it with its owner (LoadView::migratable).
   virtual bool migratable(int /*module*/) const { return true; }
+  // Where a module that may not move lives at P processors (vt's home), whatever a static
+  // partitioner proposes; -1: where the partition puts it.
+  virtual int home(int /*module*/, int /*processors*/) const { return -1; }
 
   // The initial state size; finish_step may change it later through ModuleStates::resize.
   virtual std::size_t state_bytes(int module) const = 0;

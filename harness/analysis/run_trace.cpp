@@ -33,13 +33,12 @@ void add_messages(const Workload& workload, const ModuleGraph& graph, Trace& t) 
   for (int s = 0; s < t.steps; ++s)
     for (int m = 0; m < t.modules; ++m)
       for (int n : graph.neighbours(m))
-        t.messages.push_back(
-            {s, n, m, 1, workload.exchanged_bytes(n, m, s % t.phases_per_step)});
+        t.messages.push_back({s, n, m, 1, workload.exchanged_bytes(n, m, s % t.phases_per_step)});
 }
 
 // A run of an imported trace: what the files said and lbbench does not use (task ids, entities,
-// messages, subphases, shared nodes) comes back as they said it, from trace step `first` (the warm-up's
-// steps skipped); subphases scaled to the task's time in this run.
+// messages, subphases, shared nodes) comes back as they said it, from trace step `first` (the
+// warm-up's steps skipped); subphases scaled to the task's time in this run.
 void keep_imported(const Trace& in, int first, Trace& t) {
   t.task_id = in.task_id;
   t.entity = in.entity;

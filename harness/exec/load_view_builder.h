@@ -25,11 +25,11 @@ struct ViewLoads {
 
   std::span<const double> cost;
   std::span<const std::uint64_t> bytes;
-  std::span<const int> owner;         // empty before the first step
-  std::span<const double> busy;       // per processor, since the last synchronisation
-  std::span<const double> work_done;  // per processor, modules completed since then
-  std::span<const double> hop_cost;   // per module, B_a + M_a (level workloads)
-  std::span<const double> coords;     // of these modules; empty: the run's (all modules)
+  std::span<const int> owner;                 // empty before the first step
+  std::span<const double> busy;               // per processor, since the last synchronisation
+  std::span<const double> work_done;          // per processor, modules completed since then
+  std::span<const double> hop_cost;           // per module, B_a + M_a (level workloads)
+  std::span<const double> coords;             // of these modules; empty: the run's (all modules)
   std::span<const unsigned char> migratable;  // of these modules; empty: the run's (all modules)
 };
 

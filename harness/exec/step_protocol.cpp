@@ -108,6 +108,9 @@ void StepProtocol::partition() {
     p.owner = d.act ? std::move(d.owner) : block_owners(st_.M, st_.P);
     if (const std::span<const int> start = m_.start_owner(ph); !start.empty())
       p.owner.assign(start.begin(), start.end());
+    for (int m = 0; m < static_cast<int>(st_.migratable.size()); ++m)  // vt's home
+      if (const int home = st_.workload.home(m, st_.P); !st_.migratable[m] && home >= 0)
+        p.owner[m] = home;
     check_assignment(p.owner, st_.M, st_.P);
     m_.agree(p.owner);
     p.lists = modules_by_processor(p.owner, st_.P);

@@ -98,15 +98,15 @@ void TraceBuilder::message(std::int64_t step, std::int64_t from, std::int64_t to
 void TraceBuilder::subphases(std::int64_t step, std::int64_t task, std::vector<TraceSubphase> s,
                              const std::string& where) {
   for (const TraceSubphase& p : s) trace_seconds(p.time, where + " (a subphase's time)");
-  check(static_cast<std::int64_t>(subphases_.size()) < kTraceMaxCells, where,
-        "too many subphases");
+  check(static_cast<std::int64_t>(subphases_.size()) < kTraceMaxCells, where, "too many subphases");
   subphases_[{step, task}] = std::move(s);
 }
 
 void TraceBuilder::speeds(std::vector<double> speeds, const std::string& where) {
   check(!speeds.empty() && static_cast<std::int64_t>(speeds.size()) <= kTraceMaxRanks, where,
         "speeds must list one speed per rank");
-  for (double v : speeds) check(std::isfinite(v) && v > 0 && v <= 1e6, where, "a speed in (0, 1e6]");
+  for (double v : speeds)
+    check(std::isfinite(v) && v > 0 && v <= 1e6, where, "a speed in (0, 1e6]");
   check(speeds_.empty() || speeds_ == speeds, where, "speeds differ from another file's");
   speeds_ = std::move(speeds);
 }

@@ -73,7 +73,7 @@ struct Trace {
   // s F + f is phase f of step s (steps is a multiple of F).
   int phases_per_step = 1;
   std::vector<std::int64_t> task_id;  // module m is task task_id[m] (ascending)
-  std::vector<double> cost;  // [step * modules + m], s on its owner; 0 where it did not run
+  std::vector<double> cost;   // [step * modules + m], s on its owner; 0 where it did not run
   std::vector<int> owner;     // [step * modules + m], the rank it ran on; empty: not recorded
   std::vector<double> bytes;  // [m], what a move copies (0: not recorded)
   std::vector<double> busy;   // [step * ranks + r] when recorded (lbbench's export)
@@ -86,10 +86,10 @@ struct Trace {
   // The recording's speeds, one per rank (vt: the metadata's attributes.speeds; empty: none
   // recorded, all 1): a cost is the time on a rank of that speed.
   std::vector<double> speeds;
-  std::vector<TraceEntity> entity;                      // [m]
-  std::vector<TraceMessage> messages;                   // in trace step order
+  std::vector<TraceEntity> entity;                              // [m]
+  std::vector<TraceMessage> messages;                           // in trace step order
   std::map<std::size_t, std::vector<TraceSubphase>> subphases;  // [step * modules + m]
-  std::map<int, TraceSharedNode> shared_node;           // [rank], where recorded
+  std::map<int, TraceSharedNode> shared_node;                   // [rank], where recorded
 
   // A cell's cost at speed 1 (the recorded time x its rank's recorded speed): what a simulation
   // of the trace starts from, whatever speeds it runs at.

@@ -151,6 +151,12 @@ std::size_t TraceWorkload::state_bytes(int module) const {
   return static_cast<std::size_t>(b > 0 ? b : default_bytes_);
 }
 
+int TraceWorkload::home(int module, int processors) const {
+  const std::int64_t h = trace_->entity[module].home;
+  if (h >= 0) return static_cast<int>(h % processors);
+  return trace_->owner.empty() ? -1 : trace_->owner[module] % processors;
+}
+
 void TraceWorkload::run_module(int, int, int, std::span<std::byte>) {
   throw std::logic_error("a trace has no kernel: it runs under execution.executor: simulate");
 }
@@ -176,8 +182,7 @@ std::string trace_speeds_note(const Params& params, std::span<const double> spee
   const std::size_t n = std::max<std::size_t>(
       {speeds.size(), trace->speeds.size(), static_cast<std::size_t>(trace->ranks)});
   bool same = speeds.empty() || trace->speeds.empty() || speeds.size() == trace->speeds.size();
-  for (std::size_t k = 0; same && k < n; ++k)
-    same = speed(speeds, k) == speed(trace->speeds, k);
+  for (std::size_t k = 0; same && k < n; ++k) same = speed(speeds, k) == speed(trace->speeds, k);
   if (same) return "";
   std::string recorded = trace->speeds.empty() ? "none (all 1)" : "";
   for (std::size_t k = 0; k < trace->speeds.size() && k < 8; ++k) {

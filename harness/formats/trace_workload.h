@@ -43,6 +43,8 @@ class TraceWorkload final : public Workload, public CostSource {
   std::optional<ModuleGraph> communication() const override;
   std::size_t state_bytes(int module) const override;
   bool migratable(int module) const override { return trace_->entity[module].migratable; }
+  // Its entity's home, else its first recorded owner, rank r on processor r mod P.
+  int home(int module, int processors) const override;
   void init_state(int, std::span<std::byte>) const override {}
   void run_module(int, int, int, std::span<std::byte>) override;  // throws: no kernel
   void finish_step(int, ModuleStates&) override {}

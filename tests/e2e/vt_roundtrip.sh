@@ -19,7 +19,7 @@ run() {  # run NAME CONFIG-BODY...: writes $tmp/NAME.yaml and runs it into $tmp/
   "$lbbench" run "$tmp/$1.yaml" -o "$tmp/$1" >"$tmp/$1.log" 2>&1 || { fail "run $1"; cat "$tmp/$1.log"; }
 }
 
-# round_trip NAME PLATFORM STEPS: each run of $tmp/NAME exported, validated, replayed from its
+# round_trip NAME PLATFORM STEPS [sizes-vary]: each run of $tmp/NAME exported, validated, replayed from its
 # export on the same platform, and compared with its replay run by run.
 round_trip() {
   "$lbbench" export "$tmp/$1" --to "$tmp/$1_vt" --format vt >/dev/null || fail "export $1"
@@ -37,16 +37,18 @@ print({r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$
     mkdir -p "$tmp/$1_b" && mv "$tmp/$1_b_$label"/* "$tmp/$1_b/"
   done
   "$lbbench" export "$tmp/$1_b" --to "$tmp/$1_b_csv" >/dev/null || fail "csv $1 replayed"
-  $py "$here/check_roundtrip.py" "$tmp/$1_csv" "$tmp/$1_b_csv" "$1" || fail "replay $1"
+  $py "$here/check_roundtrip.py" "$tmp/$1_csv" "$tmp/$1_b_csv" "$1" "${4:-}" || fail "replay $1"
 }
 
 slow="{ processors: 4, topology: chain, speeds: last:0.5 }"
 # Simulated: two phases, a chain of neighbours reading 1536.5 B of each other per phase, the last
-# processor at half speed, between-step and in-step balancers.
+# processor at half speed. (An in-step balancer's moves inside the first step, made before any
+# module ran, are not in a file that records where each task ran: e2e_formats replays gcdlb at
+# equal speeds, where it makes none.)
 run synthetic "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 7," \
   "  phases: 2, dependencies: chain, exchange_bytes: 1536.5 }" "platform: $slow" \
   "execution: { executor: simulate, steps: 6, repetitions: 1, record: modules }" \
-  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }, { dynamic: gcdlb }]"
+  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }]"
 round_trip synthetic "$slow" 6
 # Real kernels, the last processor at half speed (between-step balancers: an in-step scheme's
 # decisions depend on when the real threads met, which no record holds).
@@ -59,7 +61,7 @@ round_trip block_substitution "$slow" 4
 run barnes_hut \
   "workload: { kind: barnes_hut, particles: 400, dimensions: 2, cells_per_side: 4, seed: 1 }" \
   "platform: $slow" "$kernels" "$between"
-round_trip barnes_hut "$slow" 4
+round_trip barnes_hut "$slow" 4 sizes-vary
 run matmul "workload: { kind: matmul, n: 96, r: 24, m: 24, block_rows: 4, seed: 1 }" \
   "platform: $slow" "$kernels" "$between"
 round_trip matmul "$slow" 4
@@ -82,8 +84,9 @@ run hand "workload: { kind: trace, file: '$hand' }" "platform: { processors: 3, 
 $py "$here/check_lbdatafile.py" "$tmp"/hand_vt/*/data.*.json || fail "schema hand"
 $py "$here/check_vt_same.py" "$hand" "$tmp"/hand_vt/*/ "hand-written set" || fail "hand-written set"
 
-# Its tasks 11, 13 and 16 (modules 1, 3, 6) say migratable: false: under every balancer that runs
-# between steps or in a step they stay on their homes (ranks 0, 1, 2), while the rest move.
+# Its tasks 11, 13 and 16 (modules 1, 3, 6) say migratable: false: under every balancer (static
+# partitioners, between steps, in a step) they stay on their homes (ranks 0, 1, 2), while the
+# rest move.
 mapfile -t every < <("$lbbench" list | $py "$here/balancer_names.py")
 [ "${#every[@]}" -ge 10 ] || fail "balancer list: ${every[*]}"
 entries=$(printf '%s, ' "${every[@]}")
