@@ -11,15 +11,17 @@ typedef struct {
   double key;
   int id;
 } item; /* (-cost, module) or (load, processor), ordered by key, then id */
-#define BEFORE(a, b) ((a).key < (b).key || ((a).key == (b).key && (a).id < (b).id))
+static int before(item a, item b) {
+  return a.key < b.key || (a.key == b.key && a.id < b.id);
+}
 
 static void sort(item* a, int n) { /* Hoare 1962's quicksort: qsort's calls would cost 1.5x */
   while (n > 1) {
     const item pivot = a[(n - 1) / 2];
     int i = -1, j = n;
     for (item t;; t = a[i], a[i] = a[j], a[j] = t) {
-      while (BEFORE(a[++i], pivot)) continue;
-      while (BEFORE(pivot, a[--j])) continue;
+      while (before(a[++i], pivot)) continue;
+      while (before(pivot, a[--j])) continue;
       if (i >= j) break;
     }
     const int left = j + 1; /* a[0..left) before a[left..n): the shorter part first */
@@ -31,8 +33,8 @@ static void sort(item* a, int n) { /* Hoare 1962's quicksort: qsort's calls woul
 }
 static void sift_down(item* h, int n) { /* the min-heap h[0..n) again after h[0] grew */
   for (int i = 0, c = 1; c < n; i = c, c = 2 * c + 1) {
-    if (c + 1 < n && BEFORE(h[c + 1], h[c])) ++c;
-    if (!BEFORE(h[c], h[i])) return;
+    if (c + 1 < n && before(h[c + 1], h[c])) ++c;
+    if (!before(h[c], h[i])) return;
     const item t = h[i];
     h[i] = h[c], h[c] = t;
   }
@@ -72,7 +74,7 @@ static int decide(void* state, const lbb_plugin_view* v, int* owner, char* error
     item first = {0, -1}; /* (finish, processor): the earliest over each speed's least loaded */
     for (int k = 0; k < groups; ++k) {
       const item top = heap[start[k]], at = {(top.key - mod[i].key) / v->speed[top.id], top.id};
-      if (k == 0 || BEFORE(at, first)) first = at, g = k;
+      if (k == 0 || before(at, first)) first = at, g = k;
     }
     owner[mod[i].id] = first.id;
     heap[start[g]].key -= mod[i].key;
