@@ -107,15 +107,19 @@ if command -v mpirun > /dev/null && grep -q '^  mpi - ' "$tmp/list.txt"; then
     fails=$((fails + 1))
   # A user's balancer that fails on rank 0 fails its run on every rank (exit 1, the message), not
   # the job: the runs before and after it are in the set, complete.
-  # So does an initial partition (decided on every rank), and an answer that differs between
-  # ranks where the function decides on every rank.
+  # So does an initial partition (decided on every rank), and, where the function decides on
+  # every rank, an answer that differs between ranks or an error on rank 1 alone.
   every=$(realpath tests/plugins/every_rank.py)
   entries=("{ dynamic: python, script: $hostile, function: raising }"
            "{ static: python, script: $hostile, function: raising_at_once }"
-           "{ dynamic: python, script: $every, function: differs }")
+           "{ dynamic: python, script: $every, function: differs }"
+           "{ dynamic: python, script: $every, function: raising_on_rank_1 }"
+           "{ static: python, script: $every, function: raising_on_rank_1 }")
   msgs=("python raising in ${hostile//./\\.}, step 1, phase 0: raised ValueError"
         "python raising_at_once in ${hostile//./\\.}, step -1, phase 0: raised ValueError: refusing at step -1"
-        "decided differently on two ranks")
+        "decided differently on two ranks"
+        "rank 1: python raising_on_rank_1 in ${every//./\\.}, step 0, phase 0: raised ValueError"
+        "rank 1: python raising_on_rank_1 in ${every//./\\.}, step -1, phase 0: raised ValueError")
   if [ -f "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_code.so" ]; then
     entries+=("{ dynamic: plugin, library: $(realpath "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_code.so") }"
               "{ static: plugin, library: $(realpath "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_at_once.so") }")

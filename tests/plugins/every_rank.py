@@ -1,6 +1,7 @@
 """examples/balancers/greedy.py's balance, declared to decide on every rank under mpirun
 (tests/e2e/python_balancers.sh): each call appends "RANK STEP" to the file params["log"], so the
-test sees which ranks decided; `differs` answers differently on each rank, which must fail the run.
+test sees which ranks decided; `differs` answers differently on each rank and `raising_on_rank_1`
+raises on rank 1 alone, each of which must fail the run on both ranks.
 """
 import importlib.util
 import os
@@ -33,6 +34,12 @@ def differs(view, params):
     return np.full(view.modules, rank % view.processors) if view.step >= 1 else None
 
 
+def raising_on_rank_1(view, params):
+    if rank == 1:
+        raise ValueError("refusing on rank 1 at step %d" % view.step)
+
+
 balance.decides_on = "every_rank"
 one_rank.decides_on = "one_rank"
 differs.decides_on = "every_rank"
+raising_on_rank_1.decides_on = "every_rank"
