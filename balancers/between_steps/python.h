@@ -1,7 +1,7 @@
 #pragma once
 // `dynamic: python`: a between-step balancer of the user's own written in Python
 // (docs/your-balancer.md): FUNCTION(view, params) of a script, run in the interpreter lbbench
-// embeds (balancers/python/). Decided centrally like `dynamic: plugin`, its answer checked by the
+// embeds (balancers/python/). Decided where `dynamic: plugin` decides, its answer checked by the
 // same checks (balancers/plugin/plugin_output.h) before anything moves.
 #include <memory>
 #include <string>
