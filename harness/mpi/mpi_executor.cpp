@@ -301,9 +301,7 @@ std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView&
     d = std::move(sd.decision);
     step_[MpiExecutor::kBalanceMessages] += static_cast<double>(sd.traffic.messages);
     step_[MpiExecutor::kBalanceBytes] += static_cast<double>(sd.traffic.bytes);
-  } else if (redundant) {
-    fail_together(decision_error(b, view, d));
-  } else if (ranks_.rank == 0) {
+  } else if (redundant || ranks_.rank == 0) {
     failure = decision_error(b, view, d);
   }
   if (is_scoped || redundant || ranks_.rank == 0) {
@@ -312,6 +310,7 @@ std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView&
     if (st_.timeline.on())
       st_.timeline.add(ranks_.first(), SpanKind::kDecision, step_ph_.s, ph, -1, w0, wall_now());
   }
+  if (redundant && !is_scoped) fail_together(failure);  // after its CPU time: it may wait
   if (!failure.empty()) figures[0] = -static_cast<double>(failure.size());
   if (!redundant && !is_scoped) {
     from_leader(figures);
