@@ -106,7 +106,7 @@ ExecutionResult SelfScheduledRun::run() {
         }
         if (!team_.serial_barrier([&] {
               if (last) close_step(s);
-              if (chunks_) chunks_->start(M_);  // the next phase's loop
+              if (chunks_) chunks_->start(M_, wall_now());  // the next phase's loop
             }))
           return;
       }
@@ -140,7 +140,7 @@ void SelfScheduledRun::place(int p) {
 void SelfScheduledRun::home_modules() {
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   for (int m = 0; m < M_; ++m) homed_[home_[m]].push_back(m);
-  if (chunks_) chunks_->start(M_);
+  if (chunks_) chunks_->start(M_, wall_now());
   clear();
 }
 
@@ -191,7 +191,7 @@ void SelfScheduledRun::spawn_phase(int p, int s, int ph) {
 void SelfScheduledRun::run_chunks(int p, int s, int ph) {
   for (;;) {
     const double asked = wall_now();
-    const Chunk c = chunks_->take(p);
+    const Chunk c = chunks_->take(p, asked);
     if (c.count == 0) return;
     ChunkTiming timing{c.count, 0, 0, 0};
     for (int m = c.first; m < c.first + c.count; ++m) {
@@ -232,6 +232,7 @@ void SelfScheduledRun::close_step(int s) {
     rec_.step = s - plan_.warmup;
     rec_.metrics = workload_.step_metric_values(s);
     rec_.metrics.push_back(static_cast<double>(remote));
+    if (chunks_ && chunks_->selected() >= 0) rec_.metrics.push_back(chunks_->selected());
     if (plan_.record_modules) record_modules();
     remote_runs_ += remote;
     record_step(sink_, rec_, result_.record_seconds);
@@ -309,9 +310,12 @@ std::string SelfScheduledExecutor::name() const {
 }
 
 std::vector<StepMetric> SelfScheduledExecutor::metrics() const {
-  return {{"remote_runs",
-           "module runs (one per module and phase) on a thread other than the one holding the "
-           "module's state"}};
+  std::vector<StepMetric> all = {{"remote_runs",
+                                  "module runs (one per module and phase) on a thread other than "
+                                  "the one holding the module's state"}};
+  if (schedule_.kind == InStepSchedule::kChunked && schedule_.technique == LoopTechnique::kAuto4OMP)
+    all.push_back(schedule_choice_metric());
+  return all;
 }
 
 std::vector<WorkloadAttribute> SelfScheduledExecutor::attributes() const {
