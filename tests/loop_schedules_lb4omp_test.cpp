@@ -9,7 +9,7 @@
 #include "balancers/in_step/loop_schedules.h"
 #include "harness/base/schedule.h"
 
-namespace lbb {
+namespace lbb::lb4omp_test {
 namespace {
 
 ChunkCalculator make(const std::string& name, int P,
@@ -143,4 +143,4 @@ TEST(Lb4ompSchedules, MafUsesTheElapsedTimes) {
 }
 
 }  // namespace
-}  // namespace lbb
+}  // namespace lbb::lb4omp_test

@@ -10,7 +10,7 @@
 #include "harness/config/config_loader.h"
 #include "harness/run/executor_registry.h"
 
-namespace lbb {
+namespace lbb::selection_test {
 namespace {
 
 // The candidates' loop times, fixed: the choice each strategy makes, loop by loop.
@@ -107,4 +107,4 @@ TEST(ScheduleSelection, UnknownCandidatesAreRefusedWhereTheyStand) {
 }
 
 }  // namespace
-}  // namespace lbb
+}  // namespace lbb::selection_test

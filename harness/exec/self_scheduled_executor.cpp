@@ -231,8 +231,8 @@ void SelfScheduledRun::close_step(int s) {
   if (s >= plan_.warmup) {
     rec_.step = s - plan_.warmup;
     rec_.metrics = workload_.step_metric_values(s);
-    rec_.metrics.push_back(static_cast<double>(remote));
     if (chunks_ && chunks_->selected() >= 0) rec_.metrics.push_back(chunks_->selected());
+    rec_.metrics.push_back(static_cast<double>(remote));
     if (plan_.record_modules) record_modules();
     remote_runs_ += remote;
     record_step(sink_, rec_, result_.record_seconds);
@@ -309,12 +309,14 @@ std::string SelfScheduledExecutor::name() const {
   return "self_scheduled";
 }
 
+// auto4omp's choice before remote_runs, as close_step records them.
 std::vector<StepMetric> SelfScheduledExecutor::metrics() const {
-  std::vector<StepMetric> all = {{"remote_runs",
-                                  "module runs (one per module and phase) on a thread other than "
-                                  "the one holding the module's state"}};
+  std::vector<StepMetric> all;
   if (schedule_.kind == InStepSchedule::kChunked && schedule_.technique == LoopTechnique::kAuto4OMP)
     all.push_back(schedule_choice_metric());
+  all.push_back({"remote_runs",
+                 "module runs (one per module and phase) on a thread other than the one holding "
+                 "the module's state"});
   return all;
 }
 

@@ -10,7 +10,7 @@ namespace lbb {
 
 namespace {
 
-std::string text_of(const RunInfo& run, const std::string& key) {
+std::string column_text(const RunInfo& run, const std::string& key) {
   const auto it = run.text.find(key);
   return it == run.text.end() ? "" : it->second;
 }
@@ -26,7 +26,7 @@ bool fixed_schedule(const std::string& label) {
 
 bool same_setting(const RunInfo& a, const RunInfo& b) {
   const auto pa = a.number.find("processors"), pb = b.number.find("processors");
-  return text_of(a, "workload") == text_of(b, "workload") &&
+  return column_text(a, "workload") == column_text(b, "workload") &&
          (pa == a.number.end()) == (pb == b.number.end()) &&
          (pa == a.number.end() || pa->second == pb->second);
 }
@@ -44,8 +44,8 @@ ScheduleRegret schedule_regret(const std::vector<RunInfo>& all,
   if (here.empty()) return out;
   std::map<std::string, std::vector<const RunInfo*>> fixed;  // by label
   for (const RunInfo& run : all)
-    if (fixed_schedule(text_of(run, "balancer")) && same_setting(run, *here.front()))
-      fixed[text_of(run, "balancer")].push_back(&run);
+    if (fixed_schedule(column_text(run, "balancer")) && same_setting(run, *here.front()))
+      fixed[column_text(run, "balancer")].push_back(&run);
   double best = -1;
   for (const auto& [label, runs] : fixed)
     if (const double m = median_makespan(runs, facts); m > 0 && (best < 0 || m < best))
