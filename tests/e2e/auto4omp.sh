@@ -32,3 +32,24 @@ for out in "$tmp/run.txt" "$tmp/expect.txt"; do
       { echo "no regret in: $line"; exit 1; }
   done
 done
+# The regret from the runs table, computed here: each auto4omp run's makespan_total over the
+# smallest fixed schedule's; and each auto4omp step's recorded choice, a place in `candidates`.
+"$lbbench" export "$tmp/a" --to "$tmp/csv" > /dev/null
+/usr/bin/python3 - "$tmp/csv" "$tmp/run.txt" <<'PY'
+import csv, re, sys
+runs = list(csv.DictReader(open(sys.argv[1] + "/runs.csv")))
+total = {r["balancer"]: float(r["makespan_total"]) for r in runs}
+best = min(total[b] for b in ("gss", "fac2", "ss"))
+printed = open(sys.argv[2]).read()
+for label in ("ex", "bin"):
+    m = re.search(r"^%s regret +schedule_regret +([0-9.]+) " % label, printed, re.M)
+    assert m and abs(float(m.group(1)) - total[label] / best) < 5e-4, (label, total, best)
+ids = {r["run"]: r["balancer"] for r in runs}
+steps = list(csv.DictReader(open(sys.argv[1] + "/steps.csv")))
+for label in ("ex", "bin"):
+    chosen = [s["metric_schedule_choice"] for s in steps if ids[s["run"]] == label]
+    assert len(chosen) == 8 and all(c in ("0", "1", "2") for c in chosen), (label, chosen)
+    # exhaustive tries the three in chunk-size order (gss, fac2, ss) first
+    if label == "ex":
+        assert chosen[:3] == ["0", "1", "2"], chosen
+PY
