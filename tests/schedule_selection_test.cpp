@@ -42,7 +42,7 @@ TEST(ScheduleSelection, BinarySearchesTheChunkSizeOrder) {
 TEST(ScheduleSelection, ExpertMovesWithTheImbalance) {
   EXPECT_EQ(choices(SelectionStrategy::kExpert, {1, 1, 1, 1, 1}, 5, {0, 0, 0.3, 0.3, 0.05}),
             (std::vector<int>{2, 3, 4, 4, 4}));
-  // Low imbalance moves to larger chunks; a step that slowed the loop by over 10 % is undone
+  // Low imbalance moves to larger chunks; a step after which the loop ran slower is undone
   // and held: 2 -> 1 (time 2 after 1) -> back to 2, then it stays.
   EXPECT_EQ(choices(SelectionStrategy::kExpert, {5, 2, 1, 1, 1}, 5, {0, 0, 0, 0, 0}),
             (std::vector<int>{2, 1, 2, 2, 2}));

@@ -145,7 +145,7 @@ std::span<const LoopTechniqueInfo> loop_technique_registry() {
                      "size for the search)"),
         real_param("reselect", 0.1,
                    "a kept choice's loop time rising by more than this fraction starts a new "
-                   "search (0: never); expert: a step to larger chunks slowing it more is undone",
+                   "search (0: never)",
                    0, 1e3),
         real_param("high_imbalance", 0.1, "expert: above this 1 - mean/max, smaller chunks", 0, 1),
         real_param("low_imbalance", 0.02, "expert: below this, larger chunks", 0, 1)}},

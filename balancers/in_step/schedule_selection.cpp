@@ -80,7 +80,7 @@ void ScheduleSelection::binary(double) {
 // High imbalance: smaller chunks balance better; low imbalance: larger chunks cost less
 // overhead, unless the last such step made the loop slower, which is taken back and held.
 void ScheduleSelection::expert(double loop_time, double imbalance) {
-  if (before_move_ >= 0 && loop_time > before_move_ * (1 + settings_.reselect)) {
+  if (before_move_ >= 0 && loop_time > before_move_) {
     ++current_, hold_larger_ = true, before_move_ = -1;
     return;
   }

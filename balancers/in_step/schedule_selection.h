@@ -18,8 +18,7 @@ enum class SelectionStrategy {
 struct SelectionSettings {
   SelectionStrategy strategy = SelectionStrategy::kExhaustive;
   // A chosen candidate whose loop time rises by more than this over its time when chosen starts
-  // a new search (0: never); for expert, a step toward larger chunks that slows the loop by more
-  // than this is taken back.
+  // a new search (0: never). Expert takes back a step toward larger chunks that slowed the loop.
   double reselect = 0.1;
   double high_imbalance = 0.1, low_imbalance = 0.02;  // expert's thresholds of 1 - mean / max
 };

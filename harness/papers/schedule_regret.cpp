@@ -31,9 +31,17 @@ bool same_setting(const RunInfo& a, const RunInfo& b) {
          (pa == a.number.end() || pa->second == pb->second);
 }
 
-double median_makespan(const std::vector<const RunInfo*>& runs, const RunFactsMap& facts) {
+// Per trial (the swept values, as expectation rows pair runs), the median makespan_total of
+// each run set's runs in it.
+std::map<std::string, double> median_by_trial(const std::vector<const RunInfo*>& runs,
+                                              const RunFactsMap& facts) {
   const KeyedSample k = keyed_sample(runs, "makespan_total", {}, facts);
-  return k.sample.values.empty() ? -1 : stats::median(k.sample.values);
+  std::map<std::string, std::vector<double>> values;
+  for (std::size_t i = 0; i < k.sample.values.size(); ++i)
+    values[k.trials[i]].push_back(k.sample.values[i]);
+  std::map<std::string, double> out;
+  for (auto& [trial, v] : values) out[trial] = stats::median(v);
+  return out;
 }
 
 }  // namespace
@@ -46,18 +54,21 @@ ScheduleRegret schedule_regret(const std::vector<RunInfo>& all,
   for (const RunInfo& run : all)
     if (fixed_schedule(column_text(run, "balancer")) && same_setting(run, *here.front()))
       fixed[column_text(run, "balancer")].push_back(&run);
-  double best = -1;
+  std::map<std::string, double> best;  // per trial, the best fixed schedule's median
   for (const auto& [label, runs] : fixed)
-    if (const double m = median_makespan(runs, facts); m > 0 && (best < 0 || m < best))
-      best = m, out.best = label;
+    for (const auto& [trial, m] : median_by_trial(runs, facts))
+      if (m > 0 && (!best.count(trial) || m < best[trial])) best[trial] = m;
   const KeyedSample mine = keyed_sample(here, "makespan_total", {}, facts);
-  const std::vector<double>& v = mine.sample.values;
-  if (best <= 0 || v.empty()) return out;
+  std::vector<double> regret;
+  for (std::size_t i = 0; i < mine.sample.values.size(); ++i)
+    if (const auto b = best.find(mine.trials[i]); b != best.end())
+      regret.push_back(mine.sample.values[i] / b->second);
+  if (regret.empty()) return out;
   out.schedules = static_cast<int>(fixed.size());
-  out.runs = static_cast<int>(v.size());
-  out.regret = stats::median(v) / best;
-  out.low = *std::min_element(v.begin(), v.end()) / best;
-  out.high = *std::max_element(v.begin(), v.end()) / best;
+  out.runs = static_cast<int>(regret.size());
+  out.regret = stats::median(regret);
+  out.low = *std::min_element(regret.begin(), regret.end());
+  out.high = *std::max_element(regret.begin(), regret.end());
   return out;
 }
 
