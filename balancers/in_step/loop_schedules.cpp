@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <numeric>
 #include <stdexcept>
 
@@ -102,6 +103,52 @@ std::span<const LoopTechniqueInfo> loop_technique_registry() {
                   "modules a processor measures (in chunks of this size) before "
                   "its chunks follow the formula",
                   1, 1 << 24)}},
+      {"mfac",
+       T::kMFAC,
+       "LB4OMP's mFAC (FACa): factoring's batches, each chunk computed from its batch number "
+       "alone, without the shared remainder (Kasielke, Tschueter, Iwainsky, Velten, Ciorba & "
+       "Banicescu 2019)",
+       {real_param("cv", 1.0, "coefficient of variation of module times, sigma / mu", 0, 1e3)}},
+      {"maf",
+       T::kMAF,
+       "LB4OMP's mAF (AF-a): adaptive factoring on chunk times that include the scheduling "
+       "overhead, each chunk's mean one sample (Kasielke, Tschueter, Iwainsky, Velten, Ciorba & "
+       "Banicescu 2019)",
+       {int_param("probe", 2,
+                  "modules a processor measures (in chunks of this size) before "
+                  "its chunks follow the formula",
+                  1, 1 << 24)}},
+      {"bold",
+       T::kBOLD,
+       "bold: guided chunks shrunk by a margin from the modules' variance and the scheduling "
+       "overhead, with the work still in progress estimated from each processor's speed "
+       "(Hagerup 1997)",
+       {real_param("mu", 1e-3, "mean time of a module, seconds", 1e-12, 1e6),
+        real_param("cv", 1.0, "coefficient of variation of module times, sigma / mu", 0, 1e3),
+        real_param("overhead", 1e-6, "h, seconds of scheduling overhead per chunk", 0, 1e3)}},
+      {"static_steal",
+       T::kStaticSteal,
+       "LLVM OpenMP's static_steal: static blocks of chunks, one per thread; an idle thread "
+       "steals a quarter of another's chunks left (LLVM's kmp_dispatch.cpp)",
+       {int_param("chunk", 1, "modules per chunk", 1, 1 << 24)}},
+      {"auto4omp",
+       T::kAuto4OMP,
+       "Auto4OMP: each loop under one of the candidates, chosen by exhaustive search, binary "
+       "search over their chunk sizes or an expert rule on the measured imbalance (Mohammed & "
+       "Ciorba 2022)",
+       {string_param("select", "exhaustive",
+                     "exhaustive (each once, then the fastest), binary (over chunk sizes), expert "
+                     "(imbalance rules)",
+                     {"exhaustive", "binary", "expert"}),
+        string_param("candidates", "tss,gss,fac2,mfsc,awf_c,af,ss",
+                     "loop schedules to choose among, each with its defaults (ordered by chunk "
+                     "size for the search)"),
+        real_param("reselect", 0.1,
+                   "a kept choice's loop time rising by more than this fraction starts a new "
+                   "search (0: never)",
+                   0, 1e3),
+        real_param("high_imbalance", 0.1, "expert: above this 1 - mean/max, smaller chunks", 0, 1),
+        real_param("low_imbalance", 0.02, "expert: below this, larger chunks", 0, 1)}},
   };
   return all;
 }
@@ -198,6 +245,43 @@ double awf_weight(double pi_i, double pi_sum, double inverse_sum, int known, int
   return P / pi / (inverse_sum + (P - known) / mean);
 }
 
+int mfac_chunk(int n, int p, double cv, int batch) {
+  int remaining = n, chunk = 0;
+  for (int j = 0; j <= batch; ++j) {
+    if (j > 0) remaining -= p * chunk;
+    if (remaining <= 0) return 0;
+    chunk = std::min(n, factoring_chunk(remaining, p, factoring_ratio(remaining, p, cv, j == 0)));
+  }
+  return chunk;
+}
+
+BoldConstants bold_constants(double cv, double overhead_over_mu) {
+  BoldConstants k;
+  k.a = 2 * cv * cv;
+  k.b = k.a > 0 ? 8 * k.a * std::log(8 * k.a) : 0;
+  k.c1 = overhead_over_mu / std::log(2.0);
+  k.c2 = std::sqrt(2 * std::numbers::pi) * k.c1;
+  k.c3 = std::log(k.c2);
+  return k;
+}
+
+int bold_chunk(const BoldConstants& k, int remaining, int p, double not_finished,
+               double unfinished) {
+  const double q = static_cast<double>(remaining) / p;
+  if (q <= 1) return 1;
+  const double r = std::max(static_cast<double>(remaining), unfinished), t = r / p;
+  const double ln_q = std::log(q), v = q / (k.b + q);
+  const double d = remaining / (1 + 1 / ln_q - v);
+  double size = t;
+  if (d > k.c2) {
+    const double s = k.a * (std::log(d) - k.c3) * (1 + not_finished / (r * p));
+    const double w = k.b > 0 ? std::log(v * ln_q) + std::log(k.b) : std::log(ln_q);
+    const double margin = std::isfinite(w) ? std::max(0.0, k.c1 * w) : 0.0;
+    size = std::min(t, t + s / 2 - std::sqrt(s * (t + s / 4)) + margin);
+  }
+  return std::max(1, static_cast<int>(size));
+}
+
 ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
                                  std::span<const double> speed)
     : technique_(technique),
@@ -211,7 +295,11 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
       sum_(speed.size()),
       sum_sq_(speed.size()),
       mu_(speed.size()),
-      var_(speed.size()) {
+      var_(speed.size()),
+      samples_(speed.size()),
+      bold_chunk_(speed.size()),
+      bold_rate_(speed.size()),
+      bold_start_(speed.size()) {
   if (P_ < 1) throw std::invalid_argument("loop schedule: no processors");
   if (params.has("overhead")) overhead_ = params.real("overhead");
   if (params.has("sigma")) sigma_ = params.real("sigma");
@@ -232,6 +320,10 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
   if (params.has("high")) high_ = static_cast<int>(params.integer("high"));
   if (params.has("seed")) seed_ = static_cast<std::uint64_t>(params.integer("seed"));
   if (params.has("x")) x_ = params.integer("x") > 0 ? static_cast<int>(params.integer("x")) : P_;
+  if (params.has("mu")) bold_mu_ = params.real("mu");
+  if (params.has("chunk")) steal_chunk_ = static_cast<int>(params.integer("chunk"));
+  if (technique == LoopTechnique::kBOLD) bold_ = bold_constants(cv_, overhead_ / bold_mu_);
+  if (technique == LoopTechnique::kAuto4OMP) make_candidates(params, speed);
   if (technique == LoopTechnique::kWF) {
     const double total = std::accumulate(speed.begin(), speed.end(), 0.0);
     for (int i = 0; i < P_; ++i) weight_[i] = P_ * speed[i] / total;
@@ -240,17 +332,58 @@ ChunkCalculator::ChunkCalculator(LoopTechnique technique, const Params& params,
 
 void ChunkCalculator::start(int iterations) {
   n_ = remaining_ = iterations;
-  taken_ = batch_left_ = batches_ = 0;
+  taken_ = batch_left_ = batches_ = next_first_ = 0;
   ++loops_;
+  if (technique_ == LoopTechnique::kStaticSteal) steal_.start(n_, steal_chunk_, P_);
+  if (technique_ == LoopTechnique::kAuto4OMP) auto_start(n_);
+  bold_m_ = bold_n_ = n_, bold_speed_ = bold_time_ = 0;
+  std::fill(bold_chunk_.begin(), bold_chunk_.end(), 0.0);
+  std::fill(bold_rate_.begin(), bold_rate_.end(), 0.0);
 }
 
-int ChunkCalculator::next(int worker) {
-  if (remaining_ <= 0) return 0;
-  const double want = size_for(worker);  // a weighted chunk may pass the int range
+Chunk ChunkCalculator::take(int worker, double now) {
+  if (technique_ == LoopTechnique::kBOLD) bold_finished(worker, now);
+  if (remaining_ <= 0) return {};
+  if (technique_ == LoopTechnique::kStaticSteal || technique_ == LoopTechnique::kAuto4OMP) {
+    const Chunk c = technique_ == LoopTechnique::kStaticSteal
+                        ? steal_.take(worker)
+                        : candidates_[selection_->current()].take(worker, now);
+    remaining_ -= c.count;
+    taken_ += c.count > 0;
+    return c;
+  }
+  const double want = technique_ == LoopTechnique::kBOLD ? bold_size(worker, now)
+                                                         : size_for(worker);  // may pass int
   const int size = !(want >= 1) ? 1 : want >= remaining_ ? remaining_ : static_cast<int>(want);
+  const Chunk c{next_first_, size};
   remaining_ -= size;
+  next_first_ += size;
   ++taken_;
-  return size;
+  return c;
+}
+
+// Hagerup 1997: the worker's last chunk is done at `now`. Since the last request every busy
+// processor worked at its modelled speed k / (k mu + h); the estimate of the work left loses
+// that, and what the worker's own estimate lacked of its whole chunk.
+void ChunkCalculator::bold_finished(int worker, double now) {
+  bold_n_ -= (now - bold_time_) * bold_speed_;
+  bold_time_ = now;
+  if (bold_chunk_[worker] > 0) {
+    bold_n_ -= bold_chunk_[worker] - (now - bold_start_[worker]) * bold_rate_[worker];
+    bold_m_ -= bold_chunk_[worker];
+  }
+  bold_speed_ -= bold_rate_[worker];
+  bold_chunk_[worker] = bold_rate_[worker] = 0;
+}
+
+int ChunkCalculator::bold_size(int worker, double now) {
+  const int k = std::min(remaining_, std::max(min_chunk_, bold_chunk(bold_, remaining_, P_, bold_m_,
+                                                                     std::max(0.0, bold_n_))));
+  bold_chunk_[worker] = k;
+  bold_rate_[worker] = k / (k * bold_mu_ + overhead_);
+  bold_start_[worker] = now;
+  bold_speed_ += bold_rate_[worker];
+  return k;
 }
 
 // A new batch starts when P chunks of the last one were handed out: its chunk from the
@@ -296,7 +429,10 @@ double ChunkCalculator::size_for(int worker) {
     case LoopTechnique::kTAP:
       return tap_chunk(remaining_, P_, alpha_ * cv_, min_chunk_);
     case LoopTechnique::kAF:
+    case LoopTechnique::kMAF:
       return af_size(worker);
+    case LoopTechnique::kMFAC:
+      return mfac_chunk(n_, P_, cv_, taken_ / P_);
     default:
       break;
   }
@@ -323,6 +459,10 @@ int ChunkCalculator::af_size(int worker) const {
 }
 
 void ChunkCalculator::finished(int worker, const ChunkTiming& timing) {
+  if (technique_ == LoopTechnique::kAuto4OMP) {
+    loop_busy_[worker] += timing.elapsed;
+    return candidates_[selection_->current()].finished(worker, timing);
+  }
   const bool overhead = technique_ == LoopTechnique::kAWFD || technique_ == LoopTechnique::kAWFE;
   measure_awf(worker, overhead ? timing.elapsed : timing.seconds, timing.iterations);
   measure_af(worker, timing);
@@ -339,14 +479,25 @@ void ChunkCalculator::measure_awf(int worker, double seconds, int iterations) {
   if (pi > 0) pi_sum_ += pi, pi_inverse_sum_ += 1 / pi, ++pi_known_;
 }
 
+// AF: the moments of every module's time. mAF (LB4OMP's AF-a): each chunk's elapsed time per
+// module, overhead included, is one sample; their mean and sample variance.
 void ChunkCalculator::measure_af(int worker, const ChunkTiming& timing) {
   double &mu = mu_[worker], &var = var_[worker];
   if (mu > 0) mu_sum_ -= mu, var_sum_ -= var, d_sum_ -= var / mu, e_sum_ -= 1 / mu, --mu_known_;
-  const double n = iterations_[worker] += timing.iterations;
-  sum_[worker] += timing.seconds;
-  sum_sq_[worker] += timing.square_seconds;
-  mu = n > 0 ? sum_[worker] / n : 0;
-  var = n > 0 ? std::max(0.0, sum_sq_[worker] / n - mu * mu) : 0;
+  iterations_[worker] += timing.iterations;
+  if (technique_ == LoopTechnique::kMAF && timing.iterations > 0) {
+    const double x = timing.elapsed / timing.iterations, k = ++samples_[worker];
+    sum_[worker] += x;
+    sum_sq_[worker] += x * x;
+    mu = sum_[worker] / k;
+    var = k > 1 ? std::max(0.0, (sum_sq_[worker] - k * mu * mu) / (k - 1)) : 0;
+  } else if (technique_ != LoopTechnique::kMAF) {
+    const double n = iterations_[worker];
+    sum_[worker] += timing.seconds;
+    sum_sq_[worker] += timing.square_seconds;
+    mu = n > 0 ? sum_[worker] / n : 0;
+    var = n > 0 ? std::max(0.0, sum_sq_[worker] / n - mu * mu) : 0;
+  }
   if (mu > 0) mu_sum_ += mu, var_sum_ += var, d_sum_ += var / mu, e_sum_ += 1 / mu, ++mu_known_;
 }
 

@@ -5,10 +5,13 @@
 // processors, its parameters and, for the adaptive techniques, the chunks' measured times.
 // Not thread-safe: the caller hands out chunks under its own lock.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "balancers/in_step/schedule_selection.h"
+#include "balancers/in_step/static_steal.h"
 #include "core/params.h"
 
 namespace lbb {
@@ -32,6 +35,11 @@ enum class LoopTechnique {
   kAWFD,  // Carino & Banicescu 2008: as B, times including the scheduling overhead
   kAWFE,  // Carino & Banicescu 2008: as C, times including the scheduling overhead
   kAF,    // Banicescu & Liu 2000: adaptive factoring, chunks from measured mean and variance
+  kMFAC,  // LB4OMP's mFAC (FACa): FAC's batches from the batch index alone, no shared remainder
+  kMAF,   // LB4OMP's mAF (AF-a): AF on chunk times with the scheduling overhead, chunk means
+  kBOLD,  // Hagerup 1997: bold, chunks from mean, variance, overhead and the work in progress
+  kStaticSteal,  // LLVM's static_steal: static blocks of chunks, idle threads steal a quarter
+  kAuto4OMP,     // Mohammed & Ciorba 2022: each loop under a candidate its selection chose
 };
 
 struct LoopTechniqueInfo {
@@ -92,6 +100,27 @@ int af_chunk(int remaining, double mu_i, double d, double t);
 // over the `known` processors measured so far; a processor not measured yet (pi 0) counts at
 // their mean pi (every weight 1 when none is).
 double awf_weight(double pi_i, double pi_sum, double inverse_sum, int known, int P);
+// LB4OMP's mFAC: batch b's chunk from b alone, R_0 = N, R_{j+1} = R_j - P K_j, K_j FAC's
+// ceil(R_j / (x_j P)); 0 once the modelled remainder is spent.
+int mfac_chunk(int n, int p, double cv, int batch);
+
+// Hagerup 1997's BOLD constants from cv = sigma / mu and h / mu: a = 2 cv^2, b = 8a ln 8a,
+// c1 = h / (mu ln 2), c2 = sqrt(2 pi) c1, c3 = ln c2.
+struct BoldConstants {
+  double a = 0, b = 0, c1 = 0, c2 = 0, c3 = 0;
+};
+BoldConstants bold_constants(double cv, double overhead_over_mu);
+// The chunk for R unallocated tasks on P processors, M tasks not finished (unallocated or in
+// progress) and an estimate `unfinished` of the work left in tasks (in-progress chunks counted
+// by their estimated progress): q = R / P; 1 for q <= 1; else r = max(R, unfinished), t = r / P,
+// v = q / (b + q), d = R / (1 + 1 / ln q - v); t for d <= c2; else
+// min(t, t + s/2 - sqrt(s (t + s/4)) + max(0, c1 w)), s = a (ln d - c3)(1 + M / (r P)),
+// w = ln(v ln q) + ln b (ln ln q for b <= 0); truncated, at least 1.
+int bold_chunk(const BoldConstants& k, int remaining, int p, double not_finished,
+               double unfinished);
+
+// auto4omp's `candidates` ("gss, fac2, ss") as names; throws std::invalid_argument for none.
+std::vector<std::string> auto4omp_candidates(const std::string& list);
 
 class ChunkCalculator {
  public:
@@ -100,10 +129,15 @@ class ChunkCalculator {
   ChunkCalculator(LoopTechnique technique, const Params& params, std::span<const double> speed);
 
   void start(int iterations);  // a new loop; what the adaptive ones measured is kept
-  // The size of `worker`'s next chunk, taken from the remaining iterations; 0 when none is left.
-  int next(int worker);
+  // `worker`'s next chunk at `now` (seconds since the loop started; BOLD reads it): the next
+  // remaining iterations in order, or, for static_steal, from its own or another's range;
+  // count 0 when none is left for it.
+  Chunk take(int worker, double now = 0);
+  int next(int worker) { return take(worker).count; }
   void finished(int worker, const ChunkTiming& timing);  // a chunk of `worker`'s is done
   int remaining() const { return remaining_; }
+  // auto4omp: the candidate the current loop runs under, as listed in `candidates` (else -1).
+  int selected() const;
 
  private:
   double size_for(int worker);
@@ -112,6 +146,11 @@ class ChunkCalculator {
   int af_size(int worker) const;
   void measure_awf(int worker, double seconds, int iterations);
   void measure_af(int worker, const ChunkTiming& timing);
+  int bold_size(int worker, double now);
+  void make_candidates(const Params& params, std::span<const double> speed);
+  void auto_start(int iterations);
+  void order_candidates(int iterations);
+  void bold_finished(int worker, double now);
 
   const LoopTechnique technique_;
   const int P_;
@@ -120,6 +159,9 @@ class ChunkCalculator {
   int low_ = 0, high_ = 0;                 // RND's range as given (0: its default)
   std::uint64_t seed_ = 1, loops_ = 0;     // loops_: start() calls, RND's draws differ per loop
   int n_ = 0, remaining_ = 0, taken_ = 0;  // taken_: chunks handed out in this loop
+  int next_first_ = 0;                     // the next iteration in order
+  StealRanges steal_;                      // static_steal's ranges of chunks of steal_chunk_
+  int steal_chunk_ = 1;
   int batch_left_ = 0, batch_size_ = 0, batches_ = 0;
   std::vector<double> weight_;  // WF's; AWF-B's and AWF-D's as their batch began
   // Measured over the run, per processor and summed over the processors measured, kept as each
@@ -133,6 +175,21 @@ class ChunkCalculator {
   std::vector<double> iterations_, sum_, sum_sq_, mu_, var_;
   double mu_sum_ = 0, var_sum_ = 0, d_sum_ = 0, e_sum_ = 0;
   int mu_known_ = 0;
+  std::vector<double> samples_;  // mAF: chunks measured, each one sample of its mean
+  // BOLD (Hagerup 1997): its constants, mu and h in seconds; per loop the tasks not finished
+  // (M), the estimated work left (N), the summed modelled speed of the busy processors and the
+  // time it was last updated; per processor its chunk in progress, its speed and start.
+  BoldConstants bold_;
+  double bold_mu_ = 1e-3;
+  double bold_m_ = 0, bold_n_ = 0, bold_speed_ = 0, bold_time_ = 0;
+  std::vector<double> bold_chunk_, bold_rate_, bold_start_;
+  // auto4omp: the candidates in chunk-size order (largest first) with their places in the list
+  // as given, the selection over them, and the processors' elapsed seconds in this loop.
+  std::vector<ChunkCalculator> candidates_;
+  std::vector<int> listed_;
+  std::optional<ScheduleSelection> selection_;
+  SelectionSettings selection_settings_;
+  std::vector<double> loop_busy_;
 };
 
 }  // namespace lbb

@@ -47,6 +47,12 @@ const ScheduleInfo* find_schedule(std::string_view name) {
   return nullptr;
 }
 
+StepMetric schedule_choice_metric() {
+  return {"schedule_choice",
+          "auto4omp: the candidate the step's last loop ran under, its place in `candidates` "
+          "from 0"};
+}
+
 ScheduleChoice schedule_choice(const std::string& name, const Params& params) {
   ScheduleChoice c;
   if (name.empty()) return c;

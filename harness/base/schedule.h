@@ -11,6 +11,7 @@
 
 #include "balancers/in_step/loop_schedules.h"
 #include "core/params.h"
+#include "workloads/workload.h"
 
 namespace lbb {
 
@@ -44,6 +45,9 @@ struct ScheduleChoice {
   LoopTechnique technique = LoopTechnique::kSS;  // kChunked, with its resolved parameters
   Params params;
 };
+
+// The per-step metric of auto4omp runs, real and simulated: the candidate chosen.
+StepMetric schedule_choice_metric();
 
 // kAssigned for an empty name; throws std::invalid_argument for an unknown one. `params` are
 // the resolved parameters of the schedule.

@@ -18,7 +18,9 @@ std::span<const ExpectationKey> expectation_keys() {
        "a numeric run attribute (efficiency, utilization, makespan_total, ... see "
        "`lbbench schema`), auto_hit_rate (hits of the cases the verdicts' test decides: ties left "
        "out) / "
-       "auto_max_regret (per case, `auto` runs), or "
+       "auto_max_regret (per case, `auto` runs), schedule_regret (median makespan_total of the "
+       "runs over the best fixed loop schedule's median on the same workload and processors: "
+       "auto4omp against the schedules run beside it), or "
        "matrix_model_error (the largest |model - measured| / measured speedup of Franklin & "
        "Govindan 1995's matrix iterative model; `runs` counts the comparisons)"},
       {"relative_to",

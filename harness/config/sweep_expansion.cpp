@@ -251,8 +251,15 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
     if (!b.dynamic_name.empty())
       b.dynamic_params =
           resolve_params(find_balancer(b.dynamic_name, BalancerKind::kDynamic)->params, dp);
-    if (!b.schedule_name.empty())
+    if (!b.schedule_name.empty()) {
       b.schedule_params = resolve_params(find_schedule(b.schedule_name)->params, cp);
+      try {  // what a technique refuses as it is built (fiss's one stage, auto4omp's candidates)
+        static_cast<void>(schedule_choice(b.schedule_name, b.schedule_params));
+      } catch (const std::invalid_argument& e) {
+        problems.at(entry.node, e.what());
+        return;
+      }
+    }
     if (const std::string why = communication_problem(b, *we.info, run.workload_params);
         !why.empty()) {
       problems.at(entry.node, we.info->name + ": " + why);

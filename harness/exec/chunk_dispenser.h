@@ -1,7 +1,7 @@
 #pragma once
 // A loop's chunks handed out to the threads of a team under a dynamic loop self-scheduling
-// technique (balancers/in_step/loop_schedules.h): the technique sizes each chunk, this takes the
-// next iterations in order, both under one lock, as a self-scheduling runtime's shared counter.
+// technique (balancers/in_step/loop_schedules.h): the technique says which iterations each chunk
+// holds (the next ones in order, or static_steal's ranges), under one lock.
 #include <mutex>
 #include <span>
 
@@ -9,25 +9,20 @@
 
 namespace lbb {
 
-struct Chunk {
-  int first = 0, count = 0;  // iterations [first, first + count); count 0: none left
-};
-
 class ChunkDispenser {
  public:
   ChunkDispenser(LoopTechnique technique, const Params& params, std::span<const double> speed)
       : calculator_(technique, params, speed) {}
 
-  void start(int iterations) {  // a new loop; between barriers
+  void start(int iterations, double now) {  // a new loop at wall time `now`; between barriers
     calculator_.start(iterations);
-    next_ = 0;
+    start_ = now;
   }
-  Chunk take(int worker) {
+  Chunk take(int worker, double now) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    const Chunk c{next_, calculator_.next(worker)};
-    next_ += c.count;
-    return c;
+    return calculator_.take(worker, now - start_);
   }
+  int selected() const { return calculator_.selected(); }  // auto4omp's (between barriers)
   void finished(int worker, const ChunkTiming& timing) {
     const std::lock_guard<std::mutex> lock(mutex_);
     calculator_.finished(worker, timing);
@@ -36,7 +31,7 @@ class ChunkDispenser {
  private:
   std::mutex mutex_;
   ChunkCalculator calculator_;
-  int next_ = 0;
+  double start_ = 0;
 };
 
 }  // namespace lbb

@@ -106,7 +106,7 @@ ExecutionResult SelfScheduledRun::run() {
         }
         if (!team_.serial_barrier([&] {
               if (last) close_step(s);
-              if (chunks_) chunks_->start(M_);  // the next phase's loop
+              if (chunks_) chunks_->start(M_, wall_now());  // the next phase's loop
             }))
           return;
       }
@@ -140,7 +140,7 @@ void SelfScheduledRun::place(int p) {
 void SelfScheduledRun::home_modules() {
   if (!store_.complete()) throw std::logic_error("a module lost its state");
   for (int m = 0; m < M_; ++m) homed_[home_[m]].push_back(m);
-  if (chunks_) chunks_->start(M_);
+  if (chunks_) chunks_->start(M_, wall_now());
   clear();
 }
 
@@ -191,7 +191,7 @@ void SelfScheduledRun::spawn_phase(int p, int s, int ph) {
 void SelfScheduledRun::run_chunks(int p, int s, int ph) {
   for (;;) {
     const double asked = wall_now();
-    const Chunk c = chunks_->take(p);
+    const Chunk c = chunks_->take(p, asked);
     if (c.count == 0) return;
     ChunkTiming timing{c.count, 0, 0, 0};
     for (int m = c.first; m < c.first + c.count; ++m) {
@@ -231,6 +231,7 @@ void SelfScheduledRun::close_step(int s) {
   if (s >= plan_.warmup) {
     rec_.step = s - plan_.warmup;
     rec_.metrics = workload_.step_metric_values(s);
+    if (chunks_ && chunks_->selected() >= 0) rec_.metrics.push_back(chunks_->selected());
     rec_.metrics.push_back(static_cast<double>(remote));
     if (plan_.record_modules) record_modules();
     remote_runs_ += remote;
@@ -308,10 +309,15 @@ std::string SelfScheduledExecutor::name() const {
   return "self_scheduled";
 }
 
+// auto4omp's choice before remote_runs, as close_step records them.
 std::vector<StepMetric> SelfScheduledExecutor::metrics() const {
-  return {{"remote_runs",
-           "module runs (one per module and phase) on a thread other than the one holding the "
-           "module's state"}};
+  std::vector<StepMetric> all;
+  if (schedule_.kind == InStepSchedule::kChunked && schedule_.technique == LoopTechnique::kAuto4OMP)
+    all.push_back(schedule_choice_metric());
+  all.push_back({"remote_runs",
+                 "module runs (one per module and phase) on a thread other than the one holding "
+                 "the module's state"});
+  return all;
 }
 
 std::vector<WorkloadAttribute> SelfScheduledExecutor::attributes() const {

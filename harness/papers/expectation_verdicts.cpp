@@ -8,6 +8,7 @@
 #include "harness/papers/expectation_order.h"
 #include "harness/papers/expectation_samples.h"
 #include "harness/papers/matrix_model_comparison.h"
+#include "harness/papers/schedule_regret.h"
 #include "harness/stats/sample_summary.h"
 #include "harness/stats/verdict.h"
 
@@ -68,6 +69,17 @@ void measure(const Expectation& e, const std::vector<RunInfo>& runs, const RunFa
     if (r.runs == 0) return;
     r.measured = rate ? f.hit_rate() : f.max_regret;
     r.low = r.high = r.measured.value_or(0);
+    return;
+  }
+  if (e.metric == "schedule_regret") {
+    const ScheduleRegret s = schedule_regret(runs, here, facts);
+    r.runs = s.runs;
+    if (s.runs == 0) {
+      r.unmeasured = "no fixed loop schedule ran on the same workload and processors";
+      return;
+    }
+    r.measured = s.regret;
+    r.low = s.low, r.high = s.high;
     return;
   }
   if (e.metric == "matrix_model_error") {

@@ -374,6 +374,10 @@ constexpr ColumnSpec kSteps[] = {
      "in-step schedules on threads: module runs (one per module and phase) on a thread other than "
      "the one holding the module's state",
      P::kSometimes},
+    {"metric_schedule_choice", T::kFloat64, "",
+     "auto4omp runs: the candidate the step's last loop ran under, its place in `candidates` "
+     "from 0",
+     P::kSometimes},
     {"metric_utilization", T::kFloat64, "",
      "asynchronous runs: busy time / (P x modelled time) over the step's stretch of the run",
      P::kSometimes},

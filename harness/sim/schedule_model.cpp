@@ -26,11 +26,11 @@ std::vector<ModelledChunk> static_chunks(std::span<const double> nominal,
   return out;
 }
 
-// Self-scheduling in index order: the processor idle first reports its last chunk, then takes the
-// next `size(processor, remaining)`; a size of 0 leaves it idle for good.
+// Self-scheduling: the processor idle first reports its last chunk, then takes the next one
+// `take(processor, clock)` gives it; a chunk of none leaves it idle for good.
 std::vector<ModelledChunk> self_scheduled_chunks(
     std::span<const double> nominal, std::span<const double> speed,
-    const std::function<int(int, int)>& size,
+    const std::function<Chunk(int, double)>& take,
     const std::function<void(int, const ChunkTiming&)>& finished) {
   using Event = std::pair<double, int>;  // (clock, processor)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> idle;
@@ -38,24 +38,33 @@ std::vector<ModelledChunk> self_scheduled_chunks(
   for (int p = 0; p < static_cast<int>(speed.size()); ++p) idle.push({0.0, p});
   const int M = static_cast<int>(nominal.size());
   std::vector<ModelledChunk> out;
-  for (int next = 0; next < M && !idle.empty();) {
+  for (int handed = 0; handed < M && !idle.empty();) {
     const auto [clock, p] = idle.top();
     idle.pop();
     if (last[p]) finished(p, *last[p]);
-    const int n = std::min(size(p, M - next), M - next);
-    if (n <= 0) continue;
-    ChunkTiming t{n, 0, 0, 0};
-    for (int m = next; m < next + n; ++m) {
-      const double c = nominal[m] / speed[p];
-      t.seconds += c, t.square_seconds += c * c;
+    const Chunk c = take(p, clock);
+    if (c.count <= 0) continue;
+    ChunkTiming t{c.count, 0, 0, 0};
+    for (int m = c.first; m < c.first + c.count; ++m) {
+      const double cost = nominal[m] / speed[p];
+      t.seconds += cost, t.square_seconds += cost * cost;
     }
     t.elapsed = t.seconds;
     last[p] = t;
-    out.push_back({p, next, n, clock, clock + t.seconds});
-    next += n;
+    out.push_back({p, c.first, c.count, clock, clock + t.seconds});
+    handed += c.count;
     idle.push({clock + t.seconds, p});
   }
   return out;
+}
+
+// The next `size(remaining)` iterations in order, for the OpenMP runtime's schedules.
+std::function<Chunk(int, double)> in_order(int M, std::function<int(int)> size) {
+  return [M, size = std::move(size), next = 0](int, double) mutable {
+    const Chunk c{next, std::min(size(M - next), M - next)};
+    next += std::max(0, c.count);
+    return c;
+  };
 }
 
 }  // namespace
@@ -80,25 +89,25 @@ std::vector<ModelledChunk> modelled_chunks(const ScheduleChoice& schedule,
   if (speed.empty()) throw std::invalid_argument("no processors");
   const int P = static_cast<int>(speed.size()), chunk = std::max(1, schedule.chunk);
   const auto none = [](int, const ChunkTiming&) {};
+  const int M = static_cast<int>(nominal.size());
   switch (schedule.kind) {
     case InStepSchedule::kOmpStatic:
       return static_chunks(nominal, speed);
     case InStepSchedule::kOmpGuided:
       return self_scheduled_chunks(
-          nominal, speed, [&](int, int r) { return std::max(chunk, (r + P - 1) / P); }, none);
+          nominal, speed, in_order(M, [&](int r) { return std::max(chunk, (r + P - 1) / P); }),
+          none);
     case InStepSchedule::kOmpTasks:
-      return self_scheduled_chunks(
-          nominal, speed, [](int, int) { return 1; }, none);
+      return self_scheduled_chunks(nominal, speed, in_order(M, [](int) { return 1; }), none);
     case InStepSchedule::kChunked: {
       ChunkCalculator c(schedule.technique, schedule.params, speed);
-      c.start(static_cast<int>(nominal.size()));
+      c.start(M);
       return self_scheduled_chunks(
-          nominal, speed, [&](int p, int) { return c.next(p); },
+          nominal, speed, [&](int p, double now) { return c.take(p, now); },
           [&](int p, const ChunkTiming& t) { c.finished(p, t); });
     }
     default:
-      return self_scheduled_chunks(
-          nominal, speed, [&](int, int) { return chunk; }, none);
+      return self_scheduled_chunks(nominal, speed, in_order(M, [&](int) { return chunk; }), none);
   }
 }
 

@@ -1,10 +1,11 @@
 #pragma once
 // A loop's chunks on P modelled processors: the OpenMP runtime's schedules, sized as libgomp sizes
 // them, and the loop self-scheduling techniques (balancers/in_step/loop_schedules.h), each chunk
-// of the next iterations in index order going to the processor idle first (the lower id on a
-// tie); a processor of speed s runs an iteration of nominal cost c in c / s, and an adaptive
-// technique is told each chunk's times when its processor next asks. For a modelled replay of a
-// run's measured module costs (harness/run/modelled_replay.h) and `lbbench schedule`.
+// of the next iterations in index order (static_steal: its ranges') going to the processor idle
+// first (the lower id on a tie); a processor of speed s runs an iteration of nominal cost c in c /
+// s, and an adaptive technique is told each chunk's times when its processor next asks. For a
+// modelled replay of a run's measured module costs (harness/run/modelled_replay.h) and `lbbench
+// schedule`.
 #include <span>
 #include <string>
 #include <vector>

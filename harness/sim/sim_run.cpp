@@ -204,8 +204,8 @@ void SimMachine::run_bulk(int ph) {
 }
 
 // A loop schedule's phase: the processors, earliest clock first (the lower id on a tie), each
-// reporting the chunk it just ended and asking for its next one, until none is left; who ran a
-// module is its owner in the phase.
+// reporting the chunk it just ended and asking for its next one at its clock, until none is
+// left for it; who ran a module is its owner in the phase.
 void SimMachine::run_chunks(int s, int ph) {
   PhasePlan& b = st_.phase[ph];
   chunks_->start(st_.M);
@@ -214,34 +214,34 @@ void SimMachine::run_chunks(int s, int ph) {
   std::vector<ChunkTiming> pending(st_.P);
   std::vector<double> busy(st_.P, 0.0);
   for (int p = 0; p < st_.P; ++p) idle.push({0.0, p});
-  int next = 0;
+  int handed = 0;
   while (!idle.empty()) {
     const auto [clock, p] = idle.top();
     idle.pop();
     if (pending[p].iterations > 0) chunks_->finished(p, pending[p]);
-    const int count = chunks_->next(p);
-    if (count == 0) {
+    const Chunk c = chunks_->take(p, clock);
+    if (c.count == 0) {
       PhaseTimes& t = st_.recorder.processor(p).phase[ph];
       t.busy = busy[p];
       t.finish = clock;
       continue;
     }
-    ChunkTiming chunk{count, 0, 0, settings_.latency};
-    for (int m = next; m < next + count; ++m) {
+    ChunkTiming chunk{c.count, 0, 0, settings_.latency};
+    for (int m = c.first; m < c.first + c.count; ++m) {
       b.owner[m] = p;
       b.cost[m] = on(m, p);
       chunk.seconds += b.cost[m];
       chunk.square_seconds += b.cost[m] * b.cost[m];
     }
-    next += count;
+    handed += c.count;
     chunk.elapsed += chunk.seconds;
     busy[p] += chunk.seconds;
     charges_.synchronisation += settings_.latency;
     pending[p] = chunk;
     idle.push({clock + chunk.elapsed, p});
   }
-  if (next != st_.M)  // the technique handed out every module once, or the run fails
-    throw std::logic_error("loop schedule handed out " + std::to_string(next) + " of " +
+  if (handed != st_.M)  // the technique handed out every module once, or the run fails
+    throw std::logic_error("loop schedule handed out " + std::to_string(handed) + " of " +
                            std::to_string(st_.M) + " modules in step " + std::to_string(s));
 }
 
@@ -455,6 +455,7 @@ void SimMachine::finish_record(StepRecord& rec) {
   for (double x : {charges_.migration, charges_.synchronisation, charges_.decision,
                    charges_.contention, charges_.exchange})
     rec.metrics.push_back(x);
+  if (chunks_ && chunks_->selected() >= 0) rec.metrics.push_back(chunks_->selected());
   clock_ += rec.makespan;
   build_ += thread_cpu_now() - build_start_;
 }

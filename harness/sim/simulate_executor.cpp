@@ -97,6 +97,8 @@ std::vector<StepMetric> SimulateExecutor::metrics() const {
   std::vector<StepMetric> all =
       settings_.asynchronous ? async_metrics() : std::vector<StepMetric>{};
   for (auto& m : simulate_metrics()) all.push_back(std::move(m));
+  if (schedule_.kind == InStepSchedule::kChunked && schedule_.technique == LoopTechnique::kAuto4OMP)
+    all.push_back(schedule_choice_metric());
   return all;
 }
 
