@@ -183,7 +183,7 @@ void StepProtocol::end_phase(int s, int ph) {
   if (ph + 1 == st_.phases) finish_step(s);
   set(deferred_, false);
   if (b.balancer && !b.in_step) decide_between_steps(s, ph);
-  plan_moves(s, ph);
+  if (!deferred_) plan_moves(s, ph);  // else after every agent's decision (step_phase)
 }
 
 // Phase ph's decision after step s (warm-up included, from 0): its load model reads every step's
