@@ -25,8 +25,8 @@ BalancerInfo HierarchicalBalancer::info() {
            string_param("within", "greedy", "the strategy of each group's own processors",
                         kNodeStrategies),
            string_param("across", "refine",
-                        "the root's strategy across the groups (HybridLB: refine, to move few "
-                        "modules between groups)",
+                        "the root's strategy across the groups (refine moves the fewest modules "
+                        "between groups)",
                         kNodeStrategies)},
           [](const Params& p) {
             return std::make_unique<HierarchicalBalancer>(static_cast<int>(p.integer("group")),
