@@ -51,6 +51,10 @@ WorkloadInfo SyntheticCosts::info() {
                        "chain: a module's step needs its neighbours' previous step (asynchronous "
                        "simulation); none: bulk-synchronous steps only",
                        {"none", "chain"}),
+          real_param("exchange_bytes", 0,
+                     "chain: B a module reads of each neighbour's output per phase (the bytes "
+                     "on an exported LBDatafile's edges)",
+                     0, 1e12),
       },
       [](const Params& p) { return std::make_unique<SyntheticCosts>(p); },
       [](const Params& p) { return static_cast<int>(p.integer("modules")); },
@@ -77,6 +81,7 @@ SyntheticCosts::SyntheticCosts(const Params& p)
       redraw_(p.boolean("redraw")),
       chain_(p.text("dependencies") == "chain"),
       state_bytes_(static_cast<std::size_t>(p.integer("state_bytes"))),
+      exchange_bytes_(p.real("exchange_bytes")),
       rng_(static_cast<std::uint64_t>(p.integer("seed"))),
       phases_(static_cast<int>(p.integer("phases"))) {
   const std::string name = p.text("model");

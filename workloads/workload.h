@@ -117,6 +117,16 @@ class Workload {
   // their moves by the problem (multilevel, `bisect: communication`) see the graph it induces
   // between processors. Defaults to dependencies(); empty: the workload gives none.
   virtual std::optional<ModuleGraph> communication() const { return dependencies(); }
+  // The bytes module `to` reads, each step in phase `phase`, of what its neighbour `from` (in
+  // communication()) wrote: what crosses the edge from -> to (an LBDatafile's communication
+  // bytes). 0: it reads none of it (the default).
+  virtual double exchanged_bytes(int /*from*/, int /*to*/, int /*phase*/) const { return 0; }
+  // False where no balancer may move the module (an imported task with vt's migratable: false):
+  // the executors keep it with its owner (LoadView::migratable).
+  virtual bool migratable(int /*module*/) const { return true; }
+  // Where a module that may not move lives at P processors (vt's home), whatever a static
+  // partitioner proposes; -1: where the partition puts it.
+  virtual int home(int /*module*/, int /*processors*/) const { return -1; }
 
   // The initial state size; finish_step may change it later through ModuleStates::resize.
   virtual std::size_t state_bytes(int module) const = 0;

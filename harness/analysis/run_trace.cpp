@@ -1,5 +1,7 @@
 #include "harness/analysis/run_trace.h"
 
+#include <algorithm>
+
 #include "harness/config/config_loader.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/results/recorded_level.h"
@@ -13,20 +15,53 @@ std::string recorded_text(const RunInfo& run, const char* key) {
   return it == run.text.end() ? std::string() : it->second;
 }
 
-std::unique_ptr<Workload> workload_of(const RunInfo& run) {
+RunSpec spec_of(const RunInfo& run) {
   const Config config = load_config_text(recorded_text(run, "config_yaml"), run.id);
   if (config.runs.size() != 1) throw TraceError("run " + run.id + ": its config is not one run");
-  const RunSpec& spec = config.runs.front();
+  return config.runs.front();
+}
+
+std::unique_ptr<Workload> workload_of(const RunInfo& run, const RunSpec& spec) {
   const WorkloadInfo* info = find_workload_kind(spec.workload);
   if (!info || !info->make)
     throw TraceError("run " + run.id + ": " + spec.workload + " has no persistent modules");
   return info->make(spec.workload_params);
 }
 
+// Each step's phase f: every edge n -> m of the communication graph with the bytes m reads of n.
+void add_messages(const Workload& workload, const ModuleGraph& graph, Trace& t) {
+  for (int s = 0; s < t.steps; ++s)
+    for (int m = 0; m < t.modules; ++m)
+      for (int n : graph.neighbours(m))
+        t.messages.push_back({s, n, m, 1, workload.exchanged_bytes(n, m, s % t.phases_per_step)});
+}
+
+// A run of an imported trace: what the files said and lbbench does not use (task ids, entities,
+// messages, subphases, shared nodes) comes back as they said it, from trace step `first` (the
+// warm-up's steps skipped); subphases scaled to the task's time in this run.
+void keep_imported(const Trace& in, int first, Trace& t) {
+  t.task_id = in.task_id;
+  t.entity = in.entity;
+  t.shared_node = in.shared_node;
+  const int offset = first * t.phases_per_step;
+  for (const TraceMessage& c : in.messages)
+    if (c.step >= offset && c.step - offset < t.steps)
+      t.messages.push_back({c.step - offset, c.from, c.to, c.messages, c.bytes});
+  for (const auto& [cell, list] : in.subphases) {
+    const std::size_t at = cell - static_cast<std::size_t>(offset) * t.modules;
+    if (cell < static_cast<std::size_t>(offset) * t.modules || at >= t.cost.size()) continue;
+    const double recorded = in.cost[cell], now = t.cost[at];
+    std::vector<TraceSubphase>& out = t.subphases[at] = list;
+    if (recorded > 0 && now != recorded)
+      for (TraceSubphase& p : out) p.time *= now / recorded;
+  }
+}
+
 }  // namespace
 
 Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
-  const std::unique_ptr<Workload> workload = workload_of(run);
+  const RunSpec spec = spec_of(run);
+  const std::unique_ptr<Workload> workload = workload_of(run, spec);
   const int phases = workload->phases();
   const std::string prefix = phases > 1 ? "module/phase_" : "module/";
   std::size_t rows = 0, cols = 0, orows = 0, ocols = 0, brows = 0, bcols = 0;
@@ -62,9 +97,24 @@ Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
     t.coords.clear();
   }
   t.neighbours.resize(modules);
-  if (const std::optional<ModuleGraph> graph = workload->communication())
+  const std::optional<ModuleGraph> graph = workload->communication();
+  if (graph)
     for (int m = 0; m < modules; ++m)
       t.neighbours[m].assign(graph->neighbours(m).begin(), graph->neighbours(m).end());
+  // The times are those on each owner: the speeds say how fast it was (all 1: none written).
+  if (std::any_of(spec.speeds.begin(), spec.speeds.end(), [](double v) { return v != 1; }))
+    t.speeds = spec.speeds;
+  if (const auto* imported = dynamic_cast<const TraceWorkload*>(workload.get())) {
+    keep_imported(imported->trace(), spec.warmup, t);
+  } else {
+    t.entity.resize(modules);
+    for (int m = 0; m < modules; ++m) {
+      t.entity[m].collection_id = 0;  // one collection, the workload's modules
+      t.entity[m].index = {m};
+      t.entity[m].migratable = workload->migratable(m);
+    }
+    if (graph) add_messages(*workload, *graph, t);
+  }
   return t;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/text.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/runner.h"
 
 namespace lbb {
@@ -47,6 +48,16 @@ void warn_timeline_unmeasured(const std::vector<PlannedRun>& plan) {
   std::cerr << "note: execution.timeline: the " << printable(names)
             << " executor records no spans (only bsp and mpi measure a timeline): export "
                "--format chrome draws those runs' modelled timeline\n";
+}
+
+void warn_trace_speeds(const std::vector<PlannedRun>& plan) {
+  std::set<std::string> notes;
+  for (const auto& r : plan)
+    if (r.spec->workload == "trace")
+      if (std::string note = trace_speeds_note(r.spec->workload_params, r.spec->speeds);
+          !note.empty())
+        notes.insert(std::move(note));
+  for (const std::string& note : notes) std::cerr << "note: " << printable(note) << "\n";
 }
 
 }  // namespace lbb

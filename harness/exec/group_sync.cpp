@@ -50,16 +50,24 @@ GroupDecision decide_for_group(Balancer& balancer, const SyncGroup& group,
     }
   std::vector<double> coords(run_coords.empty() ? 0 : std::size_t(n) * dimensions);
   std::vector<std::uint64_t> bytes(n);
+  const std::span<const unsigned char> run_may = ctx.views->migratable();
+  std::vector<unsigned char> may(run_may.empty() ? 0 : n);
   for (int i = 0; i < n; ++i) {
     const int m = modules[i];
     bytes[i] = ctx.bytes.empty() ? ctx.store->bytes(m) : ctx.bytes[m];
+    if (!may.empty()) may[i] = run_may[m];
     if (!coords.empty())
       std::copy_n(run_coords.begin() + static_cast<std::ptrdiff_t>(m) * dimensions, dimensions,
                   coords.begin() + static_cast<std::ptrdiff_t>(i) * dimensions);
   }
-  out.decision = balancer.decide(ctx.views->view(
-      ctx.step,
-      ViewLoads(cost, bytes).owners(owner).busy_times(busy).work(done).module_coords(coords)));
+  const LoadView view = ctx.views->view(ctx.step, ViewLoads(cost, bytes)
+                                                      .owners(owner)
+                                                      .busy_times(busy)
+                                                      .work(done)
+                                                      .module_coords(coords)
+                                                      .migratable_modules(may));
+  out.decision = balancer.decide(view);
+  keep_unmigratable(view, out.decision);
   if (out.decision.act) {
     if (static_cast<int>(out.decision.owner.size()) != n)
       throw std::logic_error("balancer returned " + std::to_string(out.decision.owner.size()) +

@@ -41,8 +41,9 @@ ProtocolState::ProtocolState(Workload& w, const ExecutionPlan& plan_, const Mach
                                                        [](double v) { return v == 1.0; })),
       coords(w.module_coords()),
       communication(traits_.communication ? w.communication() : std::nullopt),
+      migratable(migratable_modules(w)),
       views(plan_.speed, plan_.topology, w.structure(), w.dimensions(), coords,
-            communication ? &*communication : nullptr),
+            communication ? &*communication : nullptr, migratable),
       phase(phases),
       recorder(plan_.speed, phases) {
   if (static_cast<int>(plan.speed.size()) != P) throw std::invalid_argument("speeds != P");
@@ -109,6 +110,9 @@ void StepProtocol::partition() {
     p.owner = d.act ? std::move(d.owner) : block_owners(st_.M, st_.P);
     if (const std::span<const int> start = m_.start_owner(ph); !start.empty())
       p.owner.assign(start.begin(), start.end());
+    for (int m = 0; m < static_cast<int>(st_.migratable.size()); ++m)  // vt's home
+      if (const int home = st_.workload.home(m, st_.P); !st_.migratable[m] && home >= 0)
+        p.owner[m] = home;
     check_assignment(p.owner, st_.M, st_.P);
     m_.agree(p.owner);
     p.lists = modules_by_processor(p.owner, st_.P);
@@ -228,6 +232,9 @@ void StepProtocol::apply(int ph, Decision& d) {
   if (!d.act) return;
   PhasePlan& p = st_.phase[ph];
   check_assignment(d.owner, st_.M, st_.P);
+  if (!st_.migratable.empty())  // what may not move stays, whatever the balancer proposed
+    for (int m = 0; m < st_.M; ++m)
+      if (!st_.migratable[m]) d.owner[m] = p.owner[m];
   p.owner = std::move(d.owner);
   p.lists = modules_by_processor(p.owner, st_.P);
   changed_ = true;

@@ -65,6 +65,7 @@ struct ProtocolState {
   const bool seen_is_cost;  // every processor at nominal speed: balancers see the costs
   const std::vector<double> coords;
   const std::optional<ModuleGraph> communication;
+  const std::vector<unsigned char> migratable;  // per module; empty: every one may move
   const LoadViewBuilder views;
   std::vector<std::uint64_t> bytes;
   std::vector<PhasePlan> phase;

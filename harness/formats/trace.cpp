@@ -87,6 +87,30 @@ void TraceBuilder::link(std::int64_t a, std::int64_t b, const std::string& where
   if (a != b) links_.emplace_back(std::min(a, b), std::max(a, b));
 }
 
+void TraceBuilder::message(std::int64_t step, std::int64_t from, std::int64_t to,
+                           std::int64_t messages, double bytes, const std::string& where) {
+  check(messages >= 0, where, "a negative message count");
+  trace_bytes(bytes, where + " (a communication's bytes)");
+  link(from, to, where);
+  messages_.push_back({step, from, to, messages, bytes});
+}
+
+void TraceBuilder::subphases(std::int64_t step, std::int64_t task, std::vector<TraceSubphase> s,
+                             const std::string& where) {
+  for (const TraceSubphase& p : s) trace_seconds(p.time, where + " (a subphase's time)");
+  check(static_cast<std::int64_t>(subphases_.size()) < kTraceMaxCells, where, "too many subphases");
+  subphases_[{step, task}] = std::move(s);
+}
+
+void TraceBuilder::speeds(std::vector<double> speeds, const std::string& where) {
+  check(!speeds.empty() && static_cast<std::int64_t>(speeds.size()) <= kTraceMaxRanks, where,
+        "speeds must list one speed per rank");
+  for (double v : speeds)
+    check(std::isfinite(v) && v > 0 && v <= 1e6, where, "a speed in (0, 1e6]");
+  check(speeds_.empty() || speeds_ == speeds, where, "speeds differ from another file's");
+  speeds_ = std::move(speeds);
+}
+
 void TraceBuilder::busy(std::int64_t step, std::int64_t rank, double seconds,
                         const std::string& where) {
   trace_seconds(seconds, where + " (busy)");
@@ -141,6 +165,10 @@ Trace TraceBuilder::build() const {
       throw TraceError(source_ + ": task " + std::to_string(r.task) + " appears twice in phase " +
                        std::to_string(r.step));
     seen[cell] = 1;
+    if (!speeds_.empty() && r.rank >= static_cast<std::int64_t>(speeds_.size()))
+      throw TraceError(source_ + ": task " + std::to_string(r.task) + " on rank " +
+                       std::to_string(r.rank) + ", past the " + std::to_string(speeds_.size()) +
+                       " ranks the speeds name");
     t.cost[cell] = r.cost;
     t.owner[cell] = static_cast<int>(r.rank);
   }
@@ -165,7 +193,34 @@ Trace TraceBuilder::build() const {
   }
   t.busy = busy_times(step_index, t.ranks);
   place(task_index, t);
+  keep_vt_fields(step_index, task_index, t);
   return t;
+}
+
+// What lbbench does not use but carries to the export: entities, messages with their bytes,
+// subphases, shared nodes and the speeds. Messages of tasks that never ran are left out.
+void TraceBuilder::keep_vt_fields(const std::map<std::int64_t, int>& step_index,
+                                  const std::map<std::int64_t, int>& task_index, Trace& t) const {
+  t.speeds = speeds_;
+  t.entity.resize(t.modules);
+  for (const auto& [id, e] : entities_)
+    if (auto it = task_index.find(id); it != task_index.end()) t.entity[it->second] = e;
+  for (const Message& m : messages_) {
+    const auto s = step_index.find(m.step);
+    const auto a = task_index.find(m.from), b = task_index.find(m.to);
+    if (s == step_index.end() || a == task_index.end() || b == task_index.end()) continue;
+    t.messages.push_back({s->second, a->second, b->second, m.messages, m.bytes});
+  }
+  std::stable_sort(t.messages.begin(), t.messages.end(),
+                   [](const TraceMessage& x, const TraceMessage& y) { return x.step < y.step; });
+  for (const auto& [key, list] : subphases_) {
+    const auto s = step_index.find(key.first);
+    const auto m = task_index.find(key.second);
+    if (s != step_index.end() && m != task_index.end())
+      t.subphases[static_cast<std::size_t>(s->second) * t.modules + m->second] = list;
+  }
+  for (const auto& [rank, node] : shared_nodes_)
+    if (rank >= 0 && rank < t.ranks) t.shared_node[static_cast<int>(rank)] = node;
 }
 
 void TraceBuilder::coords(std::int64_t task, std::vector<double> centre, const std::string& where) {

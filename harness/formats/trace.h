@@ -40,13 +40,40 @@ inline constexpr double kTraceMaxBytes = 1e15;
 double trace_seconds(double v, const std::string& where);
 double trace_bytes(double v, const std::string& where);
 
+// vt's entity of a task besides its id, carried from an import to its export unchanged.
+struct TraceEntity {
+  std::int64_t home = -1;           // -1: not given (the export writes the first owner)
+  std::int64_t collection_id = -1;  // -1: none
+  std::vector<std::int64_t> index;  // the collection index; empty: none
+  bool seq_id = false;              // the id is vt's seq_id, not its bit-encoded id
+  bool migratable = true;           // false: no balancer moves it (LoadView::migratable)
+};
+
+// A communication between two tasks in one trace step: vt's SendRecv edge from -> to.
+struct TraceMessage {
+  int step = 0, from = 0, to = 0;  // trace step, modules
+  std::int64_t messages = 1;
+  double bytes = 0;
+};
+
+// One of vt's subphases of a task in a phase.
+struct TraceSubphase {
+  std::int64_t id = 0;
+  double time = 0;
+};
+
+// vt's metadata.shared_node of a rank: the ranks sharing its node.
+struct TraceSharedNode {
+  std::int64_t id = 0, size = 0, rank = 0, num_nodes = 0;
+};
+
 struct Trace {
   int steps = 0, modules = 0, ranks = 0;  // ranks: processors of the recording
   // A run's steps of F phases, each balanced on its own, are F trace steps each: trace step
   // s F + f is phase f of step s (steps is a multiple of F).
   int phases_per_step = 1;
   std::vector<std::int64_t> task_id;  // module m is task task_id[m] (ascending)
-  std::vector<double> cost;           // [step * modules + m], s; 0 where it did not run
+  std::vector<double> cost;   // [step * modules + m], s on its owner; 0 where it did not run
   std::vector<int> owner;     // [step * modules + m], the rank it ran on; empty: not recorded
   std::vector<double> bytes;  // [m], what a move copies (0: not recorded)
   std::vector<double> busy;   // [step * ranks + r] when recorded (lbbench's export)
@@ -56,6 +83,19 @@ struct Trace {
   ModuleStructure structure = ModuleStructure::kIndependent;
   int dimensions = 0;
   std::vector<double> coords;
+  // The recording's speeds, one per rank (vt: the metadata's attributes.speeds; empty: none
+  // recorded, all 1): a cost is the time on a rank of that speed.
+  std::vector<double> speeds;
+  std::vector<TraceEntity> entity;                              // [m]
+  std::vector<TraceMessage> messages;                           // in trace step order
+  std::map<std::size_t, std::vector<TraceSubphase>> subphases;  // [step * modules + m]
+  std::map<int, TraceSharedNode> shared_node;                   // [rank], where recorded
+
+  // A cell's cost at speed 1 (the recorded time x its rank's recorded speed): what a simulation
+  // of the trace starts from, whatever speeds it runs at.
+  double nominal(std::size_t cell) const {
+    return speeds.empty() || owner.empty() ? cost[cell] : cost[cell] * speeds[owner[cell]];
+  }
 };
 
 // Collects (step, task) records in any order; build() numbers tasks and steps densely in
@@ -69,6 +109,15 @@ class TraceBuilder {
             const std::string& where);
   void bytes(std::int64_t task, double bytes, const std::string& where);
   void link(std::int64_t a, std::int64_t b, const std::string& where);
+  // A communication from -> to in `step`; also a link.
+  void message(std::int64_t step, std::int64_t from, std::int64_t to, std::int64_t messages,
+               double bytes, const std::string& where);
+  void entity(std::int64_t task, TraceEntity e) { entities_[task] = std::move(e); }
+  void subphases(std::int64_t step, std::int64_t task, std::vector<TraceSubphase> s,
+                 const std::string& where);
+  void shared_node(std::int64_t rank, TraceSharedNode n) { shared_nodes_[rank] = n; }
+  // The recording's speeds, one per rank (every file that says so must say the same).
+  void speeds(std::vector<double> speeds, const std::string& where);
   void busy(std::int64_t step, std::int64_t rank, double seconds, const std::string& where);
   void structure(ModuleStructure s) { structure_ = s; }
   // The trace's phases are steps of `phases` phases each (lbbench's export of a run of several
@@ -93,6 +142,17 @@ class TraceBuilder {
   ModuleStructure structure_ = ModuleStructure::kIndependent;
   int phases_per_step_ = 0;  // 0: not said (1)
   std::map<std::int64_t, std::vector<double>> coords_;
+  struct Message {
+    std::int64_t step, from, to, messages;
+    double bytes;
+  };
+  std::vector<Message> messages_;
+  std::map<std::int64_t, TraceEntity> entities_;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<TraceSubphase>> subphases_;
+  std::map<std::int64_t, TraceSharedNode> shared_nodes_;
+  std::vector<double> speeds_;
+  void keep_vt_fields(const std::map<std::int64_t, int>& step_index,
+                      const std::map<std::int64_t, int>& task_index, Trace& t) const;
 };
 
 // The files of one trace: a directory (every *.json, else every *.csv, in it), a file, or a

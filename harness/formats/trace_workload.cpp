@@ -1,8 +1,10 @@
 #include "harness/formats/trace_workload.h"
 
+#include <algorithm>
 #include <mutex>
 #include <span>
 
+#include "core/text.h"
 #include "harness/formats/csv_trace.h"
 
 namespace lbb {
@@ -38,8 +40,8 @@ class TraceStream final : public CostStream {
                                   std::to_string(phases_) + " phases; step " +
                                   std::to_string(step) + " phase " + std::to_string(phase) +
                                   " asked for");
-    const auto first = trace_->cost.begin() + row(step, phase);
-    row_.assign(first, first + trace_->modules);
+    row_.resize(trace_->modules);
+    for (int m = 0; m < trace_->modules; ++m) row_[m] = trace_->nominal(row(step, phase) + m);
     return row_;
   }
   // The recording's own owners and busy times, when it had P ranks: its balancer's view.
@@ -132,8 +134,10 @@ std::vector<double> TraceWorkload::predicted_weights() const {
 }
 
 std::vector<double> TraceWorkload::predicted_phase_weights(int phase) const {
-  const auto first = trace_->cost.begin() + static_cast<std::ptrdiff_t>(phase) * trace_->modules;
-  return {first, first + trace_->modules};
+  std::vector<double> w(trace_->modules);
+  for (int m = 0; m < trace_->modules; ++m)
+    w[m] = trace_->nominal(static_cast<std::size_t>(phase) * trace_->modules + m);
+  return w;
 }
 
 std::optional<ModuleGraph> TraceWorkload::communication() const {
@@ -145,6 +149,12 @@ std::optional<ModuleGraph> TraceWorkload::communication() const {
 std::size_t TraceWorkload::state_bytes(int module) const {
   const double b = trace_->bytes[module];
   return static_cast<std::size_t>(b > 0 ? b : default_bytes_);
+}
+
+int TraceWorkload::home(int module, int processors) const {
+  const std::int64_t h = trace_->entity[module].home;
+  if (h >= 0) return static_cast<int>(h % processors);
+  return trace_->owner.empty() ? -1 : trace_->owner[module] % processors;
 }
 
 void TraceWorkload::run_module(int, int, int, std::span<std::byte>) {
@@ -162,6 +172,27 @@ std::string trace_steps_problem(const Params& params, int steps) {
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
+}
+
+std::string trace_speeds_note(const Params& params, std::span<const double> speeds) {
+  const std::shared_ptr<const Trace> trace = load_trace(params.text("file"), params.text("format"));
+  const auto speed = [](std::span<const double> v, std::size_t k) {
+    return v.empty() ? 1.0 : v[k % v.size()];
+  };
+  const std::size_t n = std::max<std::size_t>(
+      {speeds.size(), trace->speeds.size(), static_cast<std::size_t>(trace->ranks)});
+  bool same = speeds.empty() || trace->speeds.empty() || speeds.size() == trace->speeds.size();
+  for (std::size_t k = 0; same && k < n; ++k) same = speed(speeds, k) == speed(trace->speeds, k);
+  if (same) return "";
+  std::string recorded = trace->speeds.empty() ? "none (all 1)" : "";
+  for (std::size_t k = 0; k < trace->speeds.size() && k < 8; ++k) {
+    if (k > 0) recorded += ',';
+    recorded += format_number(trace->speeds[k]);
+  }
+  if (trace->speeds.size() > 8) recorded += ",...";
+  return params.text("file") + " was recorded at speeds " + recorded +
+         " and runs at platform.speeds other than those: its costs are taken at speed 1 (the "
+         "recorded times x the recorded speeds), and the run's times follow its own speeds";
 }
 
 const WorkloadInfo* find_workload_kind(std::string_view name) {

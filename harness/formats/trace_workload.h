@@ -7,6 +7,7 @@
 // ranks (rank r on processor r mod P) unless the balancer entry names a static partitioner.
 // Kept in the harness: the workloads library knows nothing of files.
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,7 @@ class TraceWorkload final : public Workload, public CostSource {
   // the modules (else the trace's ranks do).
   std::shared_ptr<CostStream> stream(int processors, bool partitioned) const override;
 
+  const Trace& trace() const { return *trace_; }
   int module_count() const override { return trace_->modules; }
   ModuleStructure structure() const override { return structure_; }
   int dimensions() const override { return trace_->dimensions; }
@@ -40,6 +42,9 @@ class TraceWorkload final : public Workload, public CostSource {
   std::optional<ModuleGraph> dependencies() const override { return std::nullopt; }
   std::optional<ModuleGraph> communication() const override;
   std::size_t state_bytes(int module) const override;
+  bool migratable(int module) const override { return trace_->entity[module].migratable; }
+  // Its entity's home, else its first recorded owner, rank r on processor r mod P.
+  int home(int module, int processors) const override;
   void init_state(int, std::span<std::byte>) const override {}
   void run_module(int, int, int, std::span<std::byte>) override;  // throws: no kernel
   void finish_step(int, ModuleStates&) override {}
@@ -59,6 +64,12 @@ class TraceWorkload final : public Workload, public CostSource {
 // Why a run of `steps` steps (warm-up included) cannot run on the trace its parameters name; ""
 // when it can.
 std::string trace_steps_problem(const Params& params, int steps);
+
+// Where a run at `speeds` (per processor; empty: all 1) of the trace its parameters name runs at
+// other speeds than the trace recorded (its files' speeds, else all 1), what the run does about
+// it; "" when they agree. The costs are the recorded times x the recording's speeds (speed 1),
+// so the run's times follow its own speeds: a what-if, not the recording.
+std::string trace_speeds_note(const Params& params, std::span<const double> speeds);
 
 // The workload registry's kinds plus `trace`: the one lookup of a workload by name, for configs,
 // `list`, the runner and the tests alike.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <span>
 #include <sstream>
 
 #include "core/text.h"
@@ -137,14 +138,50 @@ std::int64_t entity_id(const json& entity, const std::string& where) {
   throw TraceError(where + ": an entity needs an 'id' or a 'seq_id'");
 }
 
+// The entity's fields besides its id, as vt writes them.
+TraceEntity read_entity(const json& e, const std::string& where) {
+  TraceEntity out;
+  out.seq_id = !e.contains("id");
+  if (const auto h = e.find("home"); h != e.end()) out.home = integer(*h, where + ".home");
+  if (const auto c = e.find("collection_id"); c != e.end())
+    out.collection_id = integer(*c, where + ".collection_id");
+  if (out.collection_id < -1) throw TraceError(where + ".collection_id: a negative id");
+  if (const auto i = e.find("index"); i != e.end())
+    for (const json& k : array(*i, where + ".index")) {
+      if (out.index.size() >= 8) throw TraceError(where + ".index: more than 8 dimensions");
+      out.index.push_back(integer(k, where + ".index"));
+    }
+  if (const auto m = e.find("migratable"); m != e.end()) {
+    if (!m->is_boolean()) throw TraceError(where + ".migratable: expected true or false");
+    out.migratable = m->get<bool>();
+  }
+  return out;
+}
+
+std::vector<TraceSubphase> read_subphases(const json& list, const std::string& where) {
+  std::vector<TraceSubphase> out;
+  for (std::size_t k = 0; k < array(list, where).size(); ++k) {
+    const std::string w = where + "[" + std::to_string(k) + "]";
+    if (out.size() >= 1024) throw TraceError(w + ": more than 1024 subphases");
+    const std::string at = w + ".time";
+    out.push_back({integer(member(list[k], "id", w), w + ".id"),
+                   trace_seconds(number(member(list[k], "time", w), at), at)});
+  }
+  return out;
+}
+
 void read_task(const json& task, std::int64_t phase, const std::string& where, TraceBuilder& out) {
-  const std::int64_t id = entity_id(member(task, "entity", where), where + ".entity");
+  const json& e = member(task, "entity", where);
+  const std::int64_t id = entity_id(e, where + ".entity");
   if (id < 0) throw TraceError(where + ".entity: a task's entity must be an object");
+  out.entity(id, read_entity(e, where + ".entity"));
   const std::int64_t node = integer(member(task, "node", where), where + ".node");
   if (node < 0) throw TraceError(where + ".node: a negative rank");
   const std::string at_time = where + ".time";
   out.task(phase, id, trace_seconds(number(member(task, "time", where), at_time), at_time), node,
            where);
+  if (const auto sp = task.find("subphases"); sp != task.end())
+    out.subphases(phase, id, read_subphases(*sp, where + ".subphases"), where);
   const auto a = task.find("attributes");
   if (a == task.end() || !a->is_object()) return;
   if (const auto b = a->find("state_bytes"); b != a->end()) {
@@ -170,9 +207,13 @@ void read_phase(const json& phase, const std::string& where, std::int64_t rank, 
       const std::string w = at + "[" + std::to_string(k) + "]";
       const std::int64_t from = entity_id(member((*c)[k], "from", w), w + ".from");
       const std::int64_t to = entity_id(member((*c)[k], "to", w), w + ".to");
-      if (const auto b = (*c)[k].find("bytes"); b != (*c)[k].end())  // checked, not used
-        trace_bytes(number(*b, w + ".bytes"), w + ".bytes");
-      if (from >= 0 && to >= 0) out.link(from, to, w);
+      double bytes = 0;
+      if (const auto b = (*c)[k].find("bytes"); b != (*c)[k].end())
+        bytes = trace_bytes(number(*b, w + ".bytes"), w + ".bytes");
+      std::int64_t messages = 1;
+      if (const auto n = (*c)[k].find("messages"); n != (*c)[k].end())
+        messages = integer(*n, w + ".messages");
+      if (from >= 0 && to >= 0) out.message(id, from, to, messages, bytes, w);
     }
   }
   if (const auto u = phase.find("user_defined"); rank >= 0 && u != phase.end() && u->is_object())
@@ -192,6 +233,31 @@ void read_attributes(const json& metadata, const std::string& path, TraceBuilder
     const std::string where = path + ": metadata.attributes.phases_per_step";
     out.phases_per_step(integer(*f, where), where);
   }
+  if (const auto v = a->find("speeds"); v != a->end()) {
+    const std::string where = path + ": metadata.attributes.speeds";
+    std::vector<double> speeds;
+    for (const json& x : array(*v, where)) {
+      if (static_cast<std::int64_t>(speeds.size()) >= kTraceMaxRanks)
+        throw TraceError(where + ": more speeds than ranks may be");
+      speeds.push_back(number(x, where));
+    }
+    out.speeds(std::move(speeds), where);
+  }
+}
+
+// vt's metadata.shared_node: the ranks that share the file's rank's node.
+void read_shared_node(const json& metadata, std::int64_t rank, const std::string& path,
+                      TraceBuilder& out) {
+  const auto n = metadata.find("shared_node");
+  if (n == metadata.end()) return;
+  const std::string where = path + ": metadata.shared_node";
+  if (rank < 0) throw TraceError(where + ": given without the metadata's rank");
+  TraceSharedNode node;
+  node.id = integer(member(*n, "id", where), where + ".id");
+  node.size = integer(member(*n, "size", where), where + ".size");
+  node.rank = integer(member(*n, "rank", where), where + ".rank");
+  node.num_nodes = integer(member(*n, "num_nodes", where), where + ".num_nodes");
+  out.shared_node(rank, node);
 }
 
 // vt's `type` (at the root and in the metadata), where given, must be "LBDatafile": another
@@ -213,6 +279,7 @@ void read_vt_file(const std::string& path, TraceBuilder& out) {
     check_type(*m, path + ": metadata.type");
     if (const auto r = m->find("rank"); r != m->end()) rank = integer(*r, path + ": metadata.rank");
     read_attributes(*m, path, out);
+    read_shared_node(*m, rank, path, out);
   }
   const json& phases = array(member(root, "phases", path), path + ": phases");
   for (std::size_t k = 0; k < phases.size(); ++k)
@@ -222,31 +289,47 @@ void read_vt_file(const std::string& path, TraceBuilder& out) {
 namespace {
 
 json entity(const Trace& t, int m) {
-  return {{"type", "object"},
-          {"id", t.task_id[m]},
-          {"home", t.owner[m]},  // where it was in the first phase
-          {"migratable", true}};
+  const TraceEntity& e = t.entity.empty() ? TraceEntity{} : t.entity[m];
+  json j = {{"type", "object"},
+            {e.seq_id ? "seq_id" : "id", t.task_id[m]},
+            {"home", e.home >= 0 ? e.home : t.owner[m]},  // else where it was in the first phase
+            {"migratable", e.migratable}};
+  if (e.collection_id >= 0) j["collection_id"] = e.collection_id;
+  if (!e.index.empty()) j["index"] = e.index;
+  return j;
 }
 
-json phase_of(const Trace& t, int s, int rank) {
-  json tasks = json::array(), communications = json::array();
-  for (int m = 0; m < t.modules; ++m) {
-    const std::size_t cell = static_cast<std::size_t>(s) * t.modules + m;
-    if (t.owner[cell] != rank) continue;
-    json task = {
-        {"entity", entity(t, m)}, {"node", rank}, {"resource", "cpu"}, {"time", t.cost[cell]}};
-    if (t.bytes[m] > 0) task["attributes"]["state_bytes"] = t.bytes[m];
-    if (t.dimensions > 0)
-      task["attributes"]["coords"] = std::vector<double>(t.coords.begin() + m * t.dimensions,
-                                                         t.coords.begin() + (m + 1) * t.dimensions);
-    tasks.push_back(std::move(task));
-    for (int n : t.neighbours[m])  // each edge once per receiver: into m
-      communications.push_back({{"type", "SendRecv"},
-                                {"from", entity(t, n)},
-                                {"to", entity(t, m)},
-                                {"messages", 1},
-                                {"bytes", 0.0}});
+json task_of(const Trace& t, int s, int m) {
+  const std::size_t cell = static_cast<std::size_t>(s) * t.modules + m;
+  json task = {{"entity", entity(t, m)},
+               {"node", t.owner[cell]},
+               {"resource", "cpu"},
+               {"time", t.cost[cell]}};
+  if (const auto sp = t.subphases.find(cell); sp != t.subphases.end()) {
+    task["subphases"] = json::array();
+    for (const TraceSubphase& p : sp->second)
+      task["subphases"].push_back({{"id", p.id}, {"time", p.time}});
   }
+  if (t.bytes[m] > 0) task["attributes"]["state_bytes"] = t.bytes[m];
+  if (t.dimensions > 0)
+    task["attributes"]["coords"] = std::vector<double>(t.coords.begin() + m * t.dimensions,
+                                                       t.coords.begin() + (m + 1) * t.dimensions);
+  return task;
+}
+
+// Rank r's phase s: its tasks, and the communications into them (each in its receiver's file).
+json phase_of(const Trace& t, int s, int rank, std::span<const TraceMessage> messages) {
+  json tasks = json::array(), communications = json::array();
+  for (int m = 0; m < t.modules; ++m)
+    if (t.owner[static_cast<std::size_t>(s) * t.modules + m] == rank)
+      tasks.push_back(task_of(t, s, m));
+  for (const TraceMessage& c : messages)
+    if (t.owner[static_cast<std::size_t>(s) * t.modules + c.to] == rank)
+      communications.push_back({{"type", "SendRecv"},
+                                {"from", entity(t, c.from)},
+                                {"to", entity(t, c.to)},
+                                {"messages", c.messages},
+                                {"bytes", c.bytes}});
   json phase = {{"id", s}, {"tasks", std::move(tasks)}};
   if (!communications.empty()) phase["communications"] = std::move(communications);
   if (!t.busy.empty())
@@ -254,20 +337,36 @@ json phase_of(const Trace& t, int s, int rank) {
   return phase;
 }
 
+json metadata_of(const Trace& t, int rank) {
+  const char* name = "independent";
+  for (const auto& [structure, n] : kStructures)
+    if (structure == t.structure) name = n;
+  json attributes = {{"structure", name}, {"phases_per_step", t.phases_per_step}};
+  if (!t.speeds.empty()) attributes["speeds"] = t.speeds;
+  json metadata = {{"type", "LBDatafile"}, {"rank", rank}, {"attributes", attributes}};
+  if (const auto n = t.shared_node.find(rank); n != t.shared_node.end())
+    metadata["shared_node"] = {{"id", n->second.id},
+                               {"size", n->second.size},
+                               {"rank", n->second.rank},
+                               {"num_nodes", n->second.num_nodes}};
+  return metadata;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> vt_files(const Trace& trace) {
   std::vector<std::pair<std::string, std::string>> files;
-  const char* name = "independent";
-  for (const auto& [structure, n] : kStructures)
-    if (structure == trace.structure) name = n;
+  // The messages of trace step s are messages[first[s], first[s + 1]) (they are in step order).
+  std::vector<std::size_t> first(trace.steps + 1, trace.messages.size());
+  for (std::size_t k = trace.messages.size(); k-- > 0;) first[trace.messages[k].step] = k;
+  for (int s = trace.steps - 1; s >= 0; --s) first[s] = std::min(first[s], first[s + 1]);
   for (int r = 0; r < trace.ranks; ++r) {
     json phases = json::array();
-    for (int s = 0; s < trace.steps; ++s) phases.push_back(phase_of(trace, s, r));
-    const json attributes = {{"structure", name}, {"phases_per_step", trace.phases_per_step}};
-    const json metadata = {{"type", "LBDatafile"}, {"rank", r}, {"attributes", attributes}};
+    for (int s = 0; s < trace.steps; ++s)
+      phases.push_back(phase_of(
+          trace, s, r, std::span(trace.messages).subspan(first[s], first[s + 1] - first[s])));
     const json file = {
-        {"type", "LBDatafile"}, {"metadata", metadata}, {"phases", std::move(phases)}};
+        {"type", "LBDatafile"}, {"metadata", metadata_of(trace, r)}, {"phases", std::move(phases)}};
     files.emplace_back("data." + std::to_string(r) + ".json", file.dump(1) + "\n");
   }
   return files;

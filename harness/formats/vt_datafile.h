@@ -4,7 +4,7 @@
 // {id or seq_id, home, migratable, type}, node, resource, time) and its `communications` (type,
 // from, to, messages, bytes). lbbench maps a step (each phase of it) to a phase, a module to a
 // task, its owner to the node and its cost to the time; the workload's communication graph
-// becomes SendRecv edges.
+// becomes SendRecv edges with the bytes that cross them (Workload::exchanged_bytes).
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,12 +19,14 @@ void read_vt_file(const std::string& path, TraceBuilder& out);
 
 // One LBDatafile per rank of the trace, named data.<rank>.json, as (name, text) pairs: trace step
 // k is vt phase k (a run's step s of F phases, each balanced on its own, is vt phases s F to
-// s F + F - 1, as vt makes each balancing point a phase). A module's state bytes and centre go in
-// its task's attributes (`state_bytes`, `coords`), the module structure and F in the metadata's
-// attributes (`structure`, `phases_per_step`), a rank's busy time of a phase in
-// the phase's user_defined (`busy`), where lbbench's import reads them back (so that a replay
-// hands its balancers the view the run had); other tools ignore them. Communications carry messages
-// = 1 and bytes = 0: lbbench records which modules exchange data, not how much.
+// s F + F - 1: each phase has its own assignment, and vt gives a task one node per phase).
+// Everything an import read comes back as it was: entities (id or seq_id, home, collection_id,
+// index, migratable), subphases, communications (messages and bytes, in the receiver's file),
+// shared_node, and times as recorded on their nodes with the recording's speeds in the
+// metadata's attributes (`speeds`). A module's state bytes and centre go in its task's
+// attributes (`state_bytes`, `coords`), the module structure and F in the metadata's attributes
+// (`structure`, `phases_per_step`), a rank's busy time of a phase in the phase's user_defined
+// (`busy`), where lbbench's import reads them back; other tools ignore them.
 std::vector<std::pair<std::string, std::string>> vt_files(const Trace& trace);
 
 }  // namespace lbb

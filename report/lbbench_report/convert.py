@@ -4,6 +4,7 @@ ended (status partial) are left out, as a result set holds only ended runs. Tabl
 units and meanings come from `lbbench schema`, the table the C++ writer and reader use too.
 """
 import argparse
+import ctypes
 import os
 import sys
 
@@ -19,6 +20,7 @@ ENDED = ("complete", "failed")
 DROPPED = {"merged_from", "source_run", "schema_version"}  # the archive's bookkeeping
 CHUNK_BYTES = 16 << 20  # as the C++ writer: a chunk of at most 16 MiB, deflate level 3
 DEFLATE_LEVEL = 3
+MAX_COLUMNS = 4096  # as the C++ writer's kMaxColumns: a table's links stay compact up to it
 FILL = {"text": "", "int32": -1, "int64": -1, "float64": np.nan}
 DTYPE = {"int32": np.int32, "int64": np.int64, "float64": np.float64}
 
@@ -170,9 +172,29 @@ def _text_attribute(obj, name, value):
                      dtype=h5py.string_dtype("utf-8", width))
 
 
+def _hdf5_library():
+    """The HDF5 library h5py itself runs on (a property list's id is valid in that one alone)."""
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "/libhdf5" in line and "_hl" not in line}
+    if len(paths) != 1:
+        raise ConvertError(f"cannot tell which HDF5 library h5py uses: {sorted(paths)}")
+    return ctypes.CDLL(paths.pop())
+
+
+def _compact_group(f, name):
+    """A group whose links stay compact in its checksummed object header, as the C++ writer's
+    (h5_table.cpp): h5py 3.7 cannot set a link phase change, HDF5's C function can."""
+    gcpl = h5py.h5p.create(h5py.h5p.GROUP_CREATE)
+    set_phase = _hdf5_library().H5Pset_link_phase_change
+    set_phase.argtypes = [ctypes.c_int64, ctypes.c_uint, ctypes.c_uint]
+    if set_phase(gcpl.id, MAX_COLUMNS + 1, MAX_COLUMNS) < 0:
+        raise ConvertError("HDF5 refused a compact link storage for the tables")
+    return h5py.Group(h5py.h5g.create(f.id, name.encode(), gcpl=gcpl))
+
+
 def _write_table(f, table):
     meaning, _ = table.schema.tables[table.name]
-    group = f.create_group(table.name)
+    group = _compact_group(f, table.name)
     _text_attribute(group, "meaning", meaning)
     for name in table.names():
         values, spec = table.array(name), table.schema.column(table.name, name)

@@ -1,7 +1,8 @@
 """Validates LBDatafile JSON files against vt's documented format (vt docs/md/node-lb-data.md and
 the schema it publishes), written here as a JSON Schema: argv[1:] are the files. Also checks what
 the schema cannot say: each file's tasks of a phase are on its own rank, an entity appears once
-per phase."""
+per phase, a migratable entity named by seq_id has a collection_id (vt's validate_ids). Prints
+the files' communications and their bytes."""
 import json
 import sys
 
@@ -47,8 +48,8 @@ COMMUNICATION = {
                  "additionalProperties": False, **ENTITY_IDS},
         "to": {"type": "object", "required": ["type"], "properties": ENTITY_FIELDS,
                "additionalProperties": False, **ENTITY_IDS},
-        "messages": {"type": "integer"},
-        "bytes": {"type": "number"},
+        "messages": {"type": "integer", "minimum": 0},
+        "bytes": {"type": "number", "minimum": 0},
     },
 }
 PHASE_BODY = {
@@ -65,6 +66,10 @@ SCHEMA = {
         "metadata": {"type": "object", "properties": {
             "type": {"const": "LBDatafile"},
             "rank": {"type": "integer"},
+            "shared_node": {"type": "object", "required": ["id", "size", "rank", "num_nodes"],
+                            "properties": {k: {"type": "integer"}
+                                           for k in ("id", "size", "rank", "num_nodes")}},
+            "phases": {"type": "object"},
             "attributes": {"type": "object"}}},
         "phases": {"type": "array", "items": {
             "type": "object",
@@ -91,7 +96,14 @@ def floats_written_as_floats(text, name):
     json.loads(text, object_pairs_hook=hook)
 
 
+def ids_valid(entity, where):
+    """vt's validate_ids: a migratable entity named by seq_id belongs to a collection."""
+    if entity.get("migratable") and "seq_id" in entity:
+        assert "collection_id" in entity, f"{where}: a migratable seq_id without collection_id"
+
+
 def check(path):
+    """Validates one file; returns its (communications, bytes)."""
     text = open(path).read()
     floats_written_as_floats(text, path)
     doc = json.loads(text)
@@ -102,10 +114,20 @@ def check(path):
         assert len(ids) == len(set(ids)), f"{path}: phase {phase['id']}: an entity twice"
         if rank is not None:
             assert all(t["node"] == rank for t in phase["tasks"]), f"{path}: a task off rank {rank}"
+        where = f"{path}: phase {phase['id']}"
+        for t in phase["tasks"]:
+            ids_valid(t["entity"], where)
+        for c in phase.get("communications", []):
+            ids_valid(c["from"], where)
+            ids_valid(c["to"], where)
+    comms = [c for p in doc["phases"] for c in p.get("communications", [])]
+    return len(comms), sum(c["bytes"] for c in comms)
 
 
 if __name__ == "__main__":
     assert len(sys.argv) > 1, "no files"
+    edges = total = 0
     for f in sys.argv[1:]:
-        check(f)
-    print(f"{len(sys.argv) - 1} LBDatafiles valid")
+        n, b = check(f)
+        edges, total = edges + n, total + b
+    print(f"{len(sys.argv) - 1} LBDatafiles valid: {edges} communications, {total:.17g} bytes")

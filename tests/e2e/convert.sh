@@ -18,6 +18,9 @@ for name in v3_smoke v3_trfd_modules v2_groups v3_mixed; do
   part="$tmp/set/$name.converted.0000.h5"
   grep -q "^convert: $part: " "$tmp/out.txt" || { cat "$tmp/out.txt"; exit 1; }
   $py tests/e2e/check_convert.py "$tmp/schema.json" "tests/data/$name.h5" "$part"
+  # Links compact, as the C++ writer's (docs/results.md): no B-tree or heap holds a table's links.
+  h5stat -G "$part" | grep -Eq '^\s+Heap: 0$' ||
+    { echo "convert: $part keeps links in a heap"; h5stat -G "$part"; exit 1; }
 done
 grep -q "(1 partial runs not converted: they never ended)" "$tmp/out.txt"
 grep -q " 288 module rows" <("$lbbench" convert tests/data/v3_trfd_modules.h5 "$tmp/trfd")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A name with terminal control characters in a result set (a label edited with h5py, stored as
 # h5py stores text by default: fixed-length ASCII) is printed escaped by show, table and
-# simulate --replay, never raw.
+# simulate --replay, never raw; so are names in the arguments of report and convert (Python).
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -25,5 +25,12 @@ for cmd in "show $tmp/set" "table $tmp/set" "simulate --replay $tmp/set"; do
   $lbbench $cmd > "$tmp/out.txt" 2>&1 || { echo "escaped_names: $cmd failed"; cat "$tmp/out.txt"; exit 1; }
   ! grep -q $'\x1b' "$tmp/out.txt" || { echo "escaped_names: $cmd printed a raw ESC"; exit 1; }
   grep -qF 'cy\x1B[31mclic' "$tmp/out.txt" || { echo "escaped_names: $cmd lost the name"; cat "$tmp/out.txt"; exit 1; }
+done
+bad=$'x\x1b[31m\u202Ey'
+for cmd in "report $tmp/set --timeline-run $bad --out $tmp/page" "report $tmp/$bad" \
+  "convert $tmp/$bad $tmp/converted"; do
+  $lbbench $cmd > "$tmp/out.txt" 2>&1 && { echo "escaped_names: $cmd exited 0"; exit 1; }
+  ! grep -q $'[\x1b]\|\u202E' "$tmp/out.txt" || { echo "escaped_names: $cmd printed it raw"; exit 1; }
+  grep -qF 'x\x1B[31m\u202Ey' "$tmp/out.txt" || { echo "escaped_names: $cmd: $(cat "$tmp/out.txt")"; exit 1; }
 done
 echo "escaped_names: OK"

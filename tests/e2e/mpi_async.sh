@@ -17,8 +17,7 @@ command -v mpirun > /dev/null || { say "SKIP: no mpirun (Debian's openmpi-bin)";
   { say "SKIP: lbbench built without MPI"; exit 77; }
 mpi=(timeout 300 mpirun --oversubscribe --bind-to none)
 [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
-export LSAN_OPTIONS="suppressions=$(realpath "$(dirname "$0")")/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+. "$(dirname "$0")/lib/mpi_env.sh"
 config=tests/data/mpi_async.yaml
 fails=0
 fail() { say "FAIL: $*"; fails=$((fails + 1)); }

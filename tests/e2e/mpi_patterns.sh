@@ -12,8 +12,7 @@ say() { echo "mpi_patterns: $*"; }
 command -v mpirun > /dev/null || { say "SKIP: no mpirun (Debian's openmpi-bin)"; exit 77; }
 "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null || { say "SKIP: lbbench built without MPI"; exit 77; }
 mpi=(mpirun --oversubscribe --bind-to none)
-export LSAN_OPTIONS="suppressions=$(realpath "$(dirname "$0")")/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+. "$(dirname "$0")/lib/mpi_env.sh"
 [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
 config=tests/data/mpi_patterns.yaml
 fails=0

@@ -23,8 +23,7 @@ if ! "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
 fi
 # A sanitizer build: Open MPI's own allocations past MPI_Finalize are not lbbench's leaks
 # (matched by library, which needs the slow unwinder: Open MPI keeps no frame pointers).
-export LSAN_OPTIONS="suppressions=$(realpath "$(dirname "$0")")/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+. "$(dirname "$0")/lib/mpi_env.sh"
 config=tests/data/mpi_ranks.yaml
 fails=0
 fail() { say "FAIL: $*"; fails=$((fails + 1)); }

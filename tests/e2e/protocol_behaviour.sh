@@ -11,8 +11,7 @@ lbbench=$(realpath "$1")
 say() { echo "protocol_behaviour: $*" >&2; }
 # A sanitizer build: Open MPI's own allocations past MPI_Finalize are not lbbench's leaks
 # (matched by library, which needs the slow unwinder), as in mpi_ranks.sh.
-export LSAN_OPTIONS="suppressions=$(realpath "$(dirname "$0")")/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+. "$(dirname "$0")/lib/mpi_env.sh"
 small=(--set execution.repetitions=1 --set execution.record=modules)
 smoke=(configs/smoke.yaml --set execution.steps=4 --set execution.warmup=1)
 trfd=(configs/trfd.yaml --set workload.n=12 --set execution.steps=3 --set execution.warmup=1)

@@ -207,8 +207,7 @@ if command -v mpirun > /dev/null && "$lbbench" list 2> /dev/null | grep '^  mpi 
   [ "$(id -u)" -ne 0 ] || root=(--allow-run-as-root)
   # A sanitizer build: Open MPI's allocations past MPI_Finalize are not lbbench's (sbatch passes
   # the environment on).
-  export LSAN_OPTIONS="suppressions=$PWD/tests/e2e/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"  # by library
+  . "$(dirname "$0")/lib/mpi_env.sh"
   job=$(sbatch --parsable --time=5 --output="$tmp/mpi.log" --wrap \
     "mpirun ${root[*]} --oversubscribe -np 2 $lbbench run $tmp/sweep.yaml -q -o $tmp/mpi") ||
     fail "sbatch of the MPI job"

@@ -95,7 +95,7 @@ elif ! "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
 else
   mpi=(mpirun --oversubscribe --bind-to none)
   [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
-  export LSAN_OPTIONS="suppressions=$here/lib/lsan_openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  . "$(dirname "$0")/lib/mpi_env.sh"
   for t in true false; do
     name=mpi_$t
     config "$name" "$t"

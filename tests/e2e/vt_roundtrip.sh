@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# vt's LBDatafile without loss (issue 49, items 1-2): on every workload, runs of several phases,
+# at unequal speeds and carrying communication are exported, checked against vt's schema,
+# imported back as workload kind trace and replayed, and the replay's owners, migrations, bytes
+# moved, task times and communication bytes equal the run's; a hand-written set (integer and
+# fractional bytes, subphases, shared_node, seq_id and collection ids, tasks with migratable:
+# false) comes back from import -> run -> export unchanged, and no balancer moves its
+# non-migratable tasks. Prints the counts per workload (docs/evidence/vt-roundtrip-2026-12-03.md).
+set -uo pipefail
+lbbench=$1
+fails=0
+here=$(dirname "$0")
+. "$here/lib/scratch.sh"
+py=/usr/bin/python3  # Debian's, with python3-jsonschema (run.sh installs it)
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+run() {  # run NAME CONFIG-BODY...: writes $tmp/NAME.yaml and runs it into $tmp/NAME
+  printf '%s\n' "name: $1" "${@:2}" >"$tmp/$1.yaml"
+  "$lbbench" run "$tmp/$1.yaml" -o "$tmp/$1" >"$tmp/$1.log" 2>&1 || { fail "run $1"; cat "$tmp/$1.log"; }
+}
+
+# round_trip NAME PLATFORM STEPS [sizes-vary]: each run of $tmp/NAME exported, validated, replayed from its
+# export on the same platform, and compared with its replay run by run.
+round_trip() {
+  "$lbbench" export "$tmp/$1" --to "$tmp/$1_vt" --format vt >/dev/null || fail "export $1"
+  $py "$here/check_lbdatafile.py" "$tmp/$1"_vt/*/data.*.json || fail "schema $1"
+  "$lbbench" export "$tmp/$1" --to "$tmp/$1_csv" >/dev/null || fail "csv $1"
+  for dir in "$tmp/$1"_vt/*/; do
+    label=$($py -c "import csv
+print({r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$tmp/$1_csv/runs.csv'))}['$(basename "$dir")'])")
+    run "$1_b_$label" "workload: { kind: trace, file: '$dir' }" "platform: $2" \
+      "execution: { executor: simulate, steps: $3, record: modules }" \
+      "balancers: [{ dynamic: $label }]"
+    grep -q "note: .*recorded at speeds" "$tmp/$1_b_$label.log" && fail "$1 $label: a speed note"
+    "$lbbench" export "$tmp/$1_b_$label" --to "$tmp/$1_bvt_$label" --format vt >/dev/null
+    $py "$here/check_vt_same.py" "$dir" "$tmp/$1_bvt_$label"/*/ "$1 $label" || fail "vt $1 $label"
+    mkdir -p "$tmp/$1_b" && mv "$tmp/$1_b_$label"/* "$tmp/$1_b/"
+  done
+  "$lbbench" export "$tmp/$1_b" --to "$tmp/$1_b_csv" >/dev/null || fail "csv $1 replayed"
+  $py "$here/check_roundtrip.py" "$tmp/$1_csv" "$tmp/$1_b_csv" "$1" "${4:-}" || fail "replay $1"
+}
+
+slow="{ processors: 4, topology: chain, speeds: last:0.5 }"
+# Simulated: two phases, a chain of neighbours reading 1536.5 B of each other per phase, the last
+# processor at half speed. (An in-step balancer's moves inside the first step, made before any
+# module ran, are not in a file that records where each task ran: e2e_formats replays gcdlb at
+# equal speeds, where it makes none.)
+run synthetic "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 7," \
+  "  phases: 2, dependencies: chain, exchange_bytes: 1536.5 }" "platform: $slow" \
+  "execution: { executor: simulate, steps: 6, repetitions: 1, record: modules }" \
+  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }]"
+round_trip synthetic "$slow" 6
+# Real kernels, the last processor at half speed (between-step balancers: an in-step scheme's
+# decisions depend on when the real threads met, which no record holds).
+kernels="execution: { steps: 4, record: modules }"
+between="balancers: [{ dynamic: greedy }, { dynamic: diffusion }]"
+run block_substitution \
+  "workload: { kind: block_substitution, blocks: 16, width: 16, mean_lines: 4, sd: 1.0, seed: 3 }" \
+  "platform: $slow" "$kernels" "$between"
+round_trip block_substitution "$slow" 4
+run barnes_hut \
+  "workload: { kind: barnes_hut, particles: 400, dimensions: 2, cells_per_side: 4, seed: 1 }" \
+  "platform: $slow" "$kernels" "$between"
+round_trip barnes_hut "$slow" 4 sizes-vary
+run matmul "workload: { kind: matmul, n: 96, r: 24, m: 24, block_rows: 4, seed: 1 }" \
+  "platform: $slow" "$kernels" "$between"
+round_trip matmul "$slow" 4
+run trfd "workload: { kind: trfd, n: 20, iterations_per_module: 1, seed: 1 }" \
+  "platform: $slow" "$kernels" "$between"
+round_trip trfd "$slow" 4
+
+# A replay at other speeds than recorded is a what-if, and says so.
+first=$(ls -d "$tmp"/synthetic_vt/*/ | head -1)
+run other "workload: { kind: trace, file: '$first' }" "platform: { processors: 4 }" \
+  "execution: { executor: simulate, steps: 6 }" "balancers: [{ dynamic: greedy }]"
+grep -q "note: .*recorded at speeds 1,1,1,0.5 and runs at platform.speeds other than those" \
+  "$tmp/other.log" || fail "no note on other speeds: $(cat "$tmp/other.log")"
+
+# The hand-written set: import -> run (nothing moves) -> export gives it back.
+hand=$LBB_SOURCE_DIR/tests/data/vt_lossless
+run hand "workload: { kind: trace, file: '$hand' }" "platform: { processors: 3, speeds: last:0.5 }" \
+  "execution: { executor: simulate, steps: 2, record: modules }" "balancers: [{ dynamic: none }]"
+"$lbbench" export "$tmp/hand" --to "$tmp/hand_vt" --format vt >/dev/null || fail "export hand"
+$py "$here/check_lbdatafile.py" "$tmp"/hand_vt/*/data.*.json || fail "schema hand"
+$py "$here/check_vt_same.py" "$hand" "$tmp"/hand_vt/*/ "hand-written set" || fail "hand-written set"
+
+# Its tasks 11, 13 and 16 (modules 1, 3, 6) say migratable: false: under every balancer (static
+# partitioners, between steps, in a step) they stay on their homes (ranks 0, 1, 2), while the
+# rest move.
+mapfile -t every < <("$lbbench" list | $py "$here/balancer_names.py")
+[ "${#every[@]}" -ge 10 ] || fail "balancer list: ${every[*]}"
+entries=$(printf '%s, ' "${every[@]}")
+run pinned "workload: { kind: trace, file: '$hand' }" "platform: { processors: 3 }" \
+  "execution: { executor: simulate, steps: 2, repetitions: 1, record: modules }" \
+  "balancers: [${entries%, }]"
+"$lbbench" export "$tmp/pinned" --to "$tmp/pinned_csv" >/dev/null || fail "csv pinned"
+$py - "$tmp/pinned_csv" "${#every[@]}" <<'EOF' || fail "migratable: false"
+import csv, sys
+from collections import defaultdict
+home = {1: 0, 3: 1, 6: 2}
+owners = defaultdict(set)
+for r in csv.DictReader(open(f"{sys.argv[1]}/modules.csv")):
+    owners[(r["run"], int(r["module"]))].add(int(r["owner"]))
+runs = {run for run, _ in owners}
+assert len(runs) == int(sys.argv[2]), (len(runs), sys.argv[2])
+bad = [(run, m, o) for (run, m), o in owners.items() if m in home and o != {home[m]}]
+assert not bad, f"non-migratable tasks moved: {bad[:5]}"
+moved = sum(len(o) > 1 for (run, m), o in owners.items() if m not in home)
+assert moved > 0, "no balancer moved anything: the test would prove little"
+print(f"migratable: false: {len(runs)} balancers kept 3 tasks home; {moved} other tasks moved")
+EOF
+
+echo "vt_roundtrip: $fails failures"
+[ "$fails" -eq 0 ]
