@@ -10,7 +10,8 @@
 namespace lbb {
 namespace {
 
-Decision decide(std::vector<int> owner, const std::string& across, const std::string& within) {
+Decision decide(std::vector<int> owner, const std::string& across, const std::string& within,
+                std::vector<unsigned char> migratable = {}) {
   LoadSnapshot s;
   s.cost = {3, 3, 3, 3};
   s.bytes.assign(4, 8);
@@ -21,7 +22,9 @@ Decision decide(std::vector<int> owner, const std::string& across, const std::st
   p.set("group", std::int64_t{2});
   p.set("across", across);
   p.set("within", within);
-  return make_balancer("hierarchical", p)->decide(s.view(topology));
+  LoadView view = s.view(topology);
+  view.migratable = migratable;
+  return make_balancer("hierarchical", p)->decide(view);
 }
 
 int crossings(const Decision& d, const std::vector<int>& before) {
@@ -54,6 +57,16 @@ TEST(HierarchicalBalancer, UnbalancedGroupsMoveAcross) {
     EXPECT_DOUBLE_EQ(d.predicted_before, 12);
     EXPECT_DOUBLE_EQ(d.predicted_after, 3) << across;
   }
+}
+
+// Modules 0 and 1 may not move: they stay on processor 0, and greedy across still sends one of
+// the others to group 1.
+TEST(HierarchicalBalancer, AModuleThatMayNotMoveStays) {
+  const Decision d = decide({0, 0, 0, 0}, "greedy", "greedy", {0, 0, 1, 1});
+  ASSERT_TRUE(d.act);
+  EXPECT_EQ(d.owner[0], 0);
+  EXPECT_EQ(d.owner[1], 0);
+  EXPECT_EQ(crossings(d, {0, 0, 0, 0}), 1);
 }
 
 // Balanced everywhere: nothing moves.

@@ -45,6 +45,8 @@ Decision HierarchicalBalancer::decide(const LoadView& view) {
   std::vector<int> owner = across_groups(view, before);
   const int groups = (view.processors() + group_ - 1) / group_;
   for (int g = 0; g < groups; ++g) within_group(view, g, owner);
+  for (std::size_t m = 0; m < view.migratable.size(); ++m)  // the node strategies ignore it
+    if (!view.migratable[m]) owner[m] = before[m];
   return reassignment(view, before, std::move(owner));
 }
 
@@ -66,8 +68,11 @@ std::vector<int> HierarchicalBalancer::across_groups(const LoadView& view, std::
   // Arrivals, largest first, each onto its new group's least-loaded processor (load / speed).
   std::vector<double> load(P, 0.0);
   std::vector<int> arrivals;
+  const auto stays = [&](std::size_t m) {  // a module that may not move stays home
+    return d.owner[m] == of_group[m] || (!view.migratable.empty() && !view.migratable[m]);
+  };
   for (std::size_t m = 0; m < owner.size(); ++m)
-    if (d.owner[m] == of_group[m])
+    if (stays(m))
       load[owner[m]] += view.cost[m];
     else
       arrivals.push_back(static_cast<int>(m));
@@ -96,11 +101,13 @@ void HierarchicalBalancer::within_group(const LoadView& view, int g, std::vector
   if (modules.empty()) return;
   std::vector<double> cost, coords;
   std::vector<std::uint64_t> bytes;
+  std::vector<unsigned char> migratable;
   const int dims = view.coords.empty() ? 0 : view.dimensions;
   for (int m : modules) {
     cost.push_back(view.cost[m]);
     bytes.push_back(view.bytes.empty() ? 0 : view.bytes[m]);
     for (int k = 0; k < dims; ++k) coords.push_back(view.coords[m * dims + k]);
+    if (!view.migratable.empty()) migratable.push_back(view.migratable[m]);
   }
   const Topology node(TopologyKind::kComplete, size);
   LoadView v;
@@ -111,6 +118,7 @@ void HierarchicalBalancer::within_group(const LoadView& view, int g, std::vector
   v.topology = &node;
   v.coords = coords;
   v.dimensions = dims;
+  v.migratable = migratable;
   v.step = view.step;
   v.phase = view.phase;
   const Decision d = within_->decide(v);
