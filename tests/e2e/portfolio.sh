@@ -63,7 +63,7 @@ for entry in "{ dynamic: gcdlb, balance_every: 2 }" "{ schedule: ss, model: line
 done
 [ "$fails" -eq 0 ] || { say "$fails failures"; exit 1; }
 command -v mpirun > /dev/null || { say "SKIP: no mpirun (threads and simulator passed)"; exit 77; }
-"$lbbench" list | grep -q '^  mpi - ' || { say "SKIP: lbbench built without MPI"; exit 77; }
+"$lbbench" list | grep '^  mpi - ' > /dev/null || { say "SKIP: lbbench built without MPI"; exit 77; }
 . "$(dirname "$0")/lib/mpi_env.sh"
 mpi=(mpirun --oversubscribe --bind-to none)
 [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
