@@ -111,7 +111,9 @@ TEST(PluginBalancer, LibrariesThatDoNotLoadAreRefusedWithTheirReason) {
       {plugin_path("absent"), "no such file"},
       {plugin_path("hostile_no_symbol"), "has no symbol lbb_balancer_plugin"},
       {plugin_path("hostile_wrong_version"),
-       "built against balancer_plugin.h version 2, but this lbbench has version 1"},
+       "built against balancer_plugin.h version 3, but this lbbench has version 2"},
+      {plugin_path("hostile_bad_decides_on"),
+       "its decides_on is 7, neither LBB_PLUGIN_ON_ONE_RANK (0) nor LBB_PLUGIN_ON_EVERY_RANK (1)"},
       {std::string(std::getenv("LBB_SOURCE_DIR") ? std::getenv("LBB_SOURCE_DIR") : ".") +
            "/README.md",
        "does not load"}};
@@ -134,6 +136,14 @@ TEST(PluginBalancer, LibrariesThatDoNotLoadAreRefusedWithTheirReason) {
   }
   EXPECT_THROW(PluginBalancer(plugin_path("greedy_plugin"), "min_gain"), ParamError);
   EXPECT_THROW(PluginBalancer(plugin_path("greedy_plugin"), "speed=3"), ParamError);
+}
+
+// Where the plugin decides under mpirun: its decides_on, one rank unless it says every rank.
+TEST(PluginBalancer, DecidesOnEveryRankWhereThePluginSaysSo) {
+  REQUIRE_PLUGIN("greedy_every_rank");
+  EXPECT_EQ(PluginBalancer(plugin_path("greedy_every_rank"), "").scope(), DecisionScope::kAll);
+  EXPECT_EQ(PluginBalancer(plugin_path("greedy_plugin"), "").scope(), DecisionScope::kLeader);
+  EXPECT_FALSE(PluginBalancer(plugin_path("greedy_every_rank"), "").redundant());
 }
 
 TEST(PluginBalancer, ParamsTextSplitsIntoPairs) {

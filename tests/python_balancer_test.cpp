@@ -124,7 +124,9 @@ TEST(PythonBalancer, ScriptsThatDoNotImportAreRefusedWithTheirReason) {
       {source_path("tests/plugins/import_raises.py"), "balance", "script",
        "raised while it was imported: RuntimeError: no import for you"},
       {kHostile, "absent", "function", "has no function 'absent'"},
-      {kHostile, "np", "function", "has no function 'np'"}};  // a module, not callable
+      {kHostile, "np", "function", "has no function 'np'"},  // a module, not callable
+      {kHostile, "bad_decides_on", "function",
+       "decides_on is neither \"one_rank\" nor \"every_rank\""}};
   for (const auto& [path, function, key, why] : cases) {
     try {
       PythonBalancer script(path, function, "");
@@ -134,6 +136,15 @@ TEST(PythonBalancer, ScriptsThatDoNotImportAreRefusedWithTheirReason) {
       EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
     }
   }
+}
+
+// Where the function decides under mpirun: its decides_on attribute, rank 0 where absent.
+TEST(PythonBalancer, DecidesOnEveryRankWhereTheFunctionSaysSo) {
+  const std::string every = source_path("tests/plugins/every_rank.py");
+  EXPECT_EQ(PythonBalancer(every, "balance", "").scope(), DecisionScope::kAll);
+  EXPECT_EQ(PythonBalancer(every, "one_rank", "").scope(), DecisionScope::kLeader);
+  EXPECT_EQ(PythonBalancer(kGreedy, "balance", "").scope(), DecisionScope::kLeader);
+  EXPECT_FALSE(PythonBalancer(every, "balance", "").redundant());  // one thread a process
 }
 
 // The interpreter was started on this thread (or another test's); decisions from other threads

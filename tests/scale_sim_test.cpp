@@ -1,14 +1,20 @@
 // The simulator at scale (harness/sim/scale_sim.h) is the ordinary simulator's model with less
 // state, not another algorithm: on 64 processors x 4,096 modules it runs the gossip and the
-// multilevel balancers through the same owners, step by step, with the same makespans.
+// multilevel balancers through the same owners, step by step, with the same makespans. A user's
+// balancer runs there unchanged: the example C plugin and Python script make greedy's decisions.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 
+#include "balancers/between_steps/greedy.h"
+#include "balancers/between_steps/plugin.h"
+#include "balancers/between_steps/python.h"
 #include "executor_test_support.h"
 #include "harness/sim/scale_sim.h"
 #include "harness/sim/simulate_executor.h"
+#include "tests/plugin_views.h"
 #include "workloads/synthetic_costs.h"
 
 namespace lbb {
@@ -127,6 +133,41 @@ TEST(ScaleSim, LoadsFollowTheMovedModules) {
   std::vector<double> fresh(kProcessors, 0.0);
   for (int m = 0; m < kModules; ++m) fresh[sim.owner()[m]] += cost[m];
   for (int p = 0; p < kProcessors; ++p) EXPECT_NEAR(sim.loads()[p], fresh[p], 1e-12);
+}
+
+// examples/balancers/: the C plugin and the Python script in ScaleSim, at three speeds, own the
+// modules as the built-in greedy does there after every step (the first moves most of them).
+TEST(ScaleSim, UserBalancersMakeGreedysDecisions) {
+  const std::string library = testing::plugin_path("greedy_plugin");
+  if (!std::filesystem::exists(library)) GTEST_SKIP() << library << " not built";
+  constexpr int kP = 1024, kM = 8192;
+  Params given;
+  given.set("modules", std::int64_t{kM});
+  given.set("sd", 0.8);
+  SyntheticCosts costs(resolve_params(SyntheticCosts::info().params, given));
+  const std::vector<double> cost = costs.step_costs(0);
+  const double speeds[] = {1.0, 0.5, 0.75};
+  std::vector<double> speed(kP);
+  for (int p = 0; p < kP; ++p) speed[p] = speeds[p % 3];
+  const Topology chain(TopologyKind::kChain, kP);
+  auto owners = [&](Balancer& balancer) {
+    ScaleSim sim(cost, speed, chain);
+    std::vector<std::vector<int>> out;
+    std::int64_t moved = 0;
+    for (int s = 0; s < 4; ++s) {
+      moved += sim.step(s, balancer).migrations;
+      out.emplace_back(sim.owner().begin(), sim.owner().end());
+    }
+    EXPECT_GT(moved, kM / 2);
+    return out;
+  };
+  GreedyBalancer builtin(0.05);
+  PluginBalancer plugin(library, "min_gain=0.05");
+  PythonBalancer script(testing::source_path("examples/balancers/greedy.py"), "balance",
+                        "min_gain=0.05");
+  const auto want = owners(builtin);
+  EXPECT_EQ(owners(plugin), want);
+  EXPECT_EQ(owners(script), want);
 }
 
 }  // namespace

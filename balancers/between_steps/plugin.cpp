@@ -55,7 +55,8 @@ BalancerInfo PluginBalancer::info() {
   return {"plugin",
           BalancerRole::kBetweenSteps,
           "your own balancer: a shared library written against include/lbbench/"
-          "balancer_plugin.h (docs/your-balancer.md), decided on one processor",
+          "balancer_plugin.h (docs/your-balancer.md), decided on one processor (on every rank "
+          "where it declares LBB_PLUGIN_ON_EVERY_RANK)",
           {required(string_param("library", "", "the plugin's shared library (.so)")),
            string_param("params", "",
                         "the plugin's own parameters, given to its init (in a config a map, "

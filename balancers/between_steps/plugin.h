@@ -1,7 +1,9 @@
 #pragma once
 // `dynamic: plugin`: a between-step balancer of the user's own, a shared library written against
-// include/lbbench/balancer_plugin.h (docs/your-balancer.md). Decided centrally: one processor
-// (rank 0 under mpirun) calls the plugin and the engine hands its owners to the others.
+// include/lbbench/balancer_plugin.h (docs/your-balancer.md). One processor calls the plugin and
+// the engine hands its owners to the others; under mpirun rank 0's, or every rank's own where
+// the plugin declares LBB_PLUGIN_ON_EVERY_RANK (scope kAll, yet never redundant(): within a
+// process one thread decides, so a plugin needs no locks).
 #include <memory>
 #include <string>
 #include <utility>
@@ -32,7 +34,9 @@ class PluginBalancer final : public Balancer {
   // Throws std::runtime_error naming the plugin, the step and the problem: an error code, an
   // unknown code, or owners that fail plugin_output.h's checks.
   Decision decide(const LoadView& view) override;
-  DecisionScope scope() const override { return DecisionScope::kLeader; }
+  DecisionScope scope() const override {
+    return library_->every_rank() ? DecisionScope::kAll : DecisionScope::kLeader;
+  }
   // With a shadow: plugin_shadow_decisions, the decisions compared, and plugin_shadow_differ,
   // those whose owners differed from the shadow's.
   std::vector<BalancerFigure> figures() const override;

@@ -30,7 +30,8 @@ BalancerInfo PythonBalancer::info() {
   return {"python",
           BalancerRole::kBetweenSteps,
           "your own balancer in Python: FUNCTION(view, params) of a script, the view as NumPy "
-          "arrays (docs/your-balancer.md), decided on one processor",
+          "arrays (docs/your-balancer.md), decided on one processor (on every rank where "
+          "its decides_on says every_rank)",
           {required(string_param("script", "", "the Python script (.py)")),
            string_param("function", "balance",
                         "the script's function, called as FUNCTION(view, params) at every "

@@ -1,7 +1,7 @@
 #pragma once
 // `dynamic: python`: a between-step balancer of the user's own written in Python
 // (docs/your-balancer.md): FUNCTION(view, params) of a script, run in the interpreter lbbench
-// embeds (balancers/python/). Decided centrally like `dynamic: plugin`, its answer checked by the
+// embeds (balancers/python/). Decided where `dynamic: plugin` decides, its answer checked by the
 // same checks (balancers/plugin/plugin_output.h) before anything moves.
 #include <memory>
 #include <string>
@@ -24,7 +24,10 @@ class PythonBalancer final : public Balancer {
   // Throws std::runtime_error naming the script, the function, the step and the problem: the
   // exception's text, or owners that fail plugin_output.h's checks.
   Decision decide(const LoadView& view) override;
-  DecisionScope scope() const override { return DecisionScope::kLeader; }
+  // As a plugin's (plugin.h): the function's decides_on = "every_rank" decides on every rank.
+  DecisionScope scope() const override {
+    return script_->every_rank() ? DecisionScope::kAll : DecisionScope::kLeader;
+  }
   std::vector<BalancerFigure> figures() const override { return shadow_.figures(); }
 
   // The decision on `view` from `before` (also the initial partition's, `static: python`).

@@ -49,6 +49,10 @@ PluginLibrary::PluginLibrary(const std::string& path) : path_(path) {
               ": rebuild it against this lbbench's include/lbbench/balancer_plugin.h";
   else if (!plugin_->decide)
     problem = "its lbb_plugin has no decide function";
+  else if (plugin_->decides_on != LBB_PLUGIN_ON_ONE_RANK &&
+           plugin_->decides_on != LBB_PLUGIN_ON_EVERY_RANK)
+    problem = "its decides_on is " + std::to_string(plugin_->decides_on) +
+              ", neither LBB_PLUGIN_ON_ONE_RANK (0) nor LBB_PLUGIN_ON_EVERY_RANK (1)";
   if (!problem.empty()) {
     dlclose(handle_);
     throw std::invalid_argument("plugin library '" + path + "': " + problem);

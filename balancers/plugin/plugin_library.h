@@ -11,7 +11,8 @@ namespace lbb {
 class PluginLibrary {
  public:
   // Throws std::invalid_argument naming the path: missing file, not a shared library, missing
-  // symbol, no decide, or a version other than LBB_PLUGIN_API_VERSION (both named).
+  // symbol, no decide, a decides_on of neither kind, or a version other than
+  // LBB_PLUGIN_API_VERSION (both named).
   explicit PluginLibrary(const std::string& path);
   ~PluginLibrary();
   PluginLibrary(const PluginLibrary&) = delete;
@@ -19,6 +20,7 @@ class PluginLibrary {
 
   const lbb_plugin& plugin() const { return *plugin_; }
   const std::string& path() const { return path_; }
+  bool every_rank() const { return plugin_->decides_on == LBB_PLUGIN_ON_EVERY_RANK; }
   // "greedy_plugin (lib/libgreedy_plugin.so)": how messages name the plugin.
   std::string label() const;
 

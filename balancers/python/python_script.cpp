@@ -13,6 +13,7 @@ namespace lbb {
 struct PythonScript::Impl {
   std::string path, function, name;  // name: the module's in sys.modules
   PyRef module, callable, params;
+  bool every_rank = false;
 };
 
 namespace {
@@ -58,6 +59,18 @@ PyRef params_dict(const PythonParams& params) {
   return d;
 }
 
+// The function's decides_on attribute: true for "every_rank", false where absent or "one_rank".
+bool decides_on_every_rank(PyObject* callable, const std::string& label) {
+  PyRef kind(PyObject_GetAttrString(callable, "decides_on"));
+  if (!kind) return PyErr_Clear(), false;
+  const char* text = PyUnicode_Check(kind.get()) ? PyUnicode_AsUTF8(kind.get()) : nullptr;
+  if (text && std::string(text) == "one_rank") return false;
+  if (text && std::string(text) == "every_rank") return true;
+  PyErr_Clear();
+  throw PythonLoadError(
+      "function", "python " + label + ": decides_on is neither \"one_rank\" nor \"every_rank\"");
+}
+
 void forget_module(const std::string& name) {
   PyObject* modules = PyImport_GetModuleDict();
   if (PyDict_GetItemString(modules, name.c_str())) PyDict_DelItemString(modules, name.c_str());
@@ -84,6 +97,7 @@ PythonScript::PythonScript(const std::string& path, const std::string& function,
                                             "(view, params) at every decision)");
     }
     impl_->params = params_dict(params);
+    impl_->every_rank = decides_on_every_rank(impl_->callable.get(), label());
   } catch (...) {
     release();  // here, under the lock: the members outlive this body
     throw;
@@ -104,6 +118,10 @@ PythonScript::~PythonScript() {
 
 std::string PythonScript::label() const {
   return impl_->function + " in " + impl_->path;
+}
+
+bool PythonScript::every_rank() const {
+  return impl_->every_rank;
 }
 
 const std::string& PythonScript::path() const {

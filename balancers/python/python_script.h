@@ -27,7 +27,8 @@ struct PythonLoadError : std::invalid_argument {
 class PythonScript {
  public:
   // Throws PythonLoadError: no such file, a syntax error (its file:line:col), an exception while
-  // the module runs, no such function or not callable; or NumPy missing.
+  // the module runs, no such function or not callable, a decides_on of neither kind; or NumPy
+  // missing.
   PythonScript(const std::string& path, const std::string& function, const PythonParams& params);
   ~PythonScript();
   PythonScript(const PythonScript&) = delete;
@@ -39,6 +40,9 @@ class PythonScript {
   // callable from any thread.
   std::optional<std::vector<std::int64_t>> call(const lbb_plugin_view& view);
 
+  // The function's `decides_on` attribute is "every_rank": under mpirun every rank calls it on
+  // the same view (docs/your-balancer.md); absent or "one_rank": rank 0 alone.
+  bool every_rank() const;
   // "balance in greedy.py": how messages name the script.
   std::string label() const;
   const std::string& path() const;

@@ -86,6 +86,20 @@ void ProtocolState::report_rest(StopReport& r, int ph, int p, std::size_t i) con
   }
 }
 
+void StepMachine::agree(std::span<const int>, const std::string& failure) const {
+  if (!failure.empty()) throw std::runtime_error(failure);
+}
+
+std::string decision_error(Balancer& balancer, const LoadView& view, Decision& d) {
+  try {
+    d = balancer.decide(view);
+    return "";
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    return what.empty() ? "the balancer failed" : what;
+  }
+}
+
 bool StepMachine::decide_everywhere(int, int, Balancer&, const LoadView&,
                                     const std::function<void(Decision&)>&) {
   throw std::logic_error("this machine decides every phase once");
@@ -105,16 +119,18 @@ void StepProtocol::partition() {
     p.weights = st_.phases == 1 ? st_.workload.predicted_weights()
                                 : st_.workload.predicted_phase_weights(ph);
     Decision d;
-    if (st_.plan.initial)
-      d = st_.plan.initial->decide(st_.views.view(-1, ViewLoads(p.weights, st_.bytes)));
+    const std::string failure =
+        st_.plan.initial ? decision_error(*st_.plan.initial,
+                                          st_.views.view(-1, ViewLoads(p.weights, st_.bytes)), d)
+                         : "";
     p.owner = d.act ? std::move(d.owner) : block_owners(st_.M, st_.P);
     if (const std::span<const int> start = m_.start_owner(ph); !start.empty())
       p.owner.assign(start.begin(), start.end());
     for (int m = 0; m < static_cast<int>(st_.migratable.size()); ++m)  // vt's home
       if (const int home = st_.workload.home(m, st_.P); !st_.migratable[m] && home >= 0)
         p.owner[m] = home;
+    m_.agree(p.owner, failure);
     check_assignment(p.owner, st_.M, st_.P);
-    m_.agree(p.owner);
     p.lists = modules_by_processor(p.owner, st_.P);
   }
   result_.initial_partition_seconds = thread_cpu_now() - t0;

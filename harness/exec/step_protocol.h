@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "harness/base/clock.h"
@@ -117,9 +118,15 @@ class StepMachine {
   virtual void end_run(ExecutionResult&) {}
   // Owners of phase ph to start from instead of the static partition (empty: partition).
   virtual std::span<const int> start_owner(int) const { return {}; }
-  // Checks a partition every process computed alike.
-  virtual void agree(std::span<const int>) const {}
+  // Checks a partition every process computed alike, or the partitioner's error in this process
+  // (`failure`, empty: none), which fails the run; the machine's processes fail it together.
+  virtual void agree(std::span<const int>, const std::string& failure) const;
 };
+
+// `balancer`'s decision on `view` into `d`, or the message of what it threw (empty: none): a
+// user's balancer that raises or answers wrong fails the run, which a machine of several processes
+// fails on every process alike.
+std::string decision_error(Balancer& balancer, const LoadView& view, Decision& d);
 
 // The loop. Runs once: construct, run().
 class StepProtocol {

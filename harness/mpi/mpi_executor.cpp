@@ -57,24 +57,12 @@ constexpr int kPhaseFields = 8;
 // one agent a rank, whose meeting after a phase is an exchange of the workload's outputs and the
 // measured costs (then every rank takes the same steps); a decision is every rank's, each rank's
 // part on its scope, or rank 0's sent to the others; a state crosses ranks as a message.
-// A run's error that every rank throws at the same point of the protocol (the leader's decision
-// failed and told the others): no rank waits in a collective, so the job goes on to its next run
-// instead of ending (MpiExecutor::run).
+// A run's error that every rank throws at the same point of the protocol (a decision or a
+// partition failed on some rank, and the others were told): no rank waits in a collective, so the
+// job goes on to its next run instead of ending (MpiExecutor::run).
 struct EveryRankError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-// The leader's decision, or its error's message: a user's balancer that raises or answers wrong
-// fails the run, not the job.
-std::string leader_decision(Balancer& b, const LoadView& view, Decision& d) {
-  try {
-    d = b.decide(view);
-    return "";
-  } catch (const std::exception& e) {
-    const std::string what = e.what();
-    return what.empty() ? "the balancer failed" : what;
-  }
-}
 
 // The leader's message of `length` characters on every rank, thrown there.
 [[noreturn]] void throw_on_every_rank(const std::string& message, std::size_t length) {
@@ -82,6 +70,21 @@ std::string leader_decision(Balancer& b, const LoadView& view, Decision& d) {
   text.resize(length);
   from_leader(text);
   throw EveryRankError(std::string(text.begin(), text.end()));
+}
+
+// This rank's error (empty: none) in a step every rank takes: where any rank failed, every rank
+// throws the first failing rank's message.
+void fail_together(const std::string& failure) {
+  const ProcessWorld& world = process_world();
+  int first = failure.empty() ? world.size : world.rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == world.size) return;
+  int length = static_cast<int>(failure.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  std::string text = failure;
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  throw EveryRankError(first == 0 ? text : "rank " + std::to_string(first) + ": " + text);
 }
 
 class RankMachine final : public StepMachine {
@@ -99,12 +102,19 @@ class RankMachine final : public StepMachine {
   StepEnd end_step(int s) override;
   void finish_record(StepRecord& rec) override;
   void end_run(ExecutionResult& result) override;
-  void agree(std::span<const int> owner) const override {
-    if (!same_on_every_rank(owner)) throw std::logic_error("the ranks' initial partitions differ");
+  // Every rank partitioned: a partitioner's error on any fails the run on all.
+  void agree(std::span<const int> owner, const std::string& failure) const override {
+    fail_together(failure);
+    if (!same_on_every_rank(owner)) throw EveryRankError("the ranks' initial partitions differ");
   }
 
  private:
   void gather_busy(std::vector<double>& busy, bool to_every_rank);
+  // Every rank decides alike on the whole view: a redundant balancer, or a user's that declares
+  // it (scope kAll, decided by one thread within a rank).
+  bool every_rank(int ph) const {
+    return st_.phase[ph].redundant || scope_[ph] == DecisionScope::kAll;
+  }
   bool scoped(int ph) const {
     return decides_per_processor(scope_[ph]) || scope_[ph] == DecisionScope::kGroup ||
            scope_[ph] == DecisionScope::kTree;
@@ -267,7 +277,7 @@ std::vector<double> RankMachine::finish_step(int s) {
 
 // A group's busy times go to its deciders alone, and a processor's transfers or a cut read none.
 int RankMachine::measure_view(int s, int ph, std::vector<double>& busy) {
-  if (!scoped(ph)) gather_busy(busy, st_.phase[ph].redundant);
+  if (!scoped(ph)) gather_busy(busy, every_rank(ph));
   return s;
 }
 
@@ -276,7 +286,7 @@ int RankMachine::measure_view(int s, int ph, std::vector<double>& busy) {
 // a centralised one decides on rank 0, which sends the new owners to the others. The decider's
 // CPU time is every processor's wait (each rank's own, when each decides its part).
 std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView& view) {
-  const bool redundant = st_.phase[ph].redundant, is_scoped = scoped(ph);
+  const bool redundant = every_rank(ph), is_scoped = scoped(ph);
   const double w0 = wall_now(), c0 = thread_cpu_now();
   Decision d;
   std::vector<double> figures(4, 0.0);  // act (-length: the leader's error), cpu, before, after
@@ -291,10 +301,8 @@ std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView&
     d = std::move(sd.decision);
     step_[MpiExecutor::kBalanceMessages] += static_cast<double>(sd.traffic.messages);
     step_[MpiExecutor::kBalanceBytes] += static_cast<double>(sd.traffic.bytes);
-  } else if (redundant) {
-    d = b.decide(view);
-  } else if (ranks_.rank == 0) {
-    failure = leader_decision(b, view, d);
+  } else if (redundant || ranks_.rank == 0) {
+    failure = decision_error(b, view, d);
   }
   if (is_scoped || redundant || ranks_.rank == 0) {
     figures = {d.act ? 1.0 : 0.0, thread_cpu_now() - c0, d.predicted_before, d.predicted_after};
@@ -302,6 +310,7 @@ std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView&
     if (st_.timeline.on())
       st_.timeline.add(ranks_.first(), SpanKind::kDecision, step_ph_.s, ph, -1, w0, wall_now());
   }
+  if (redundant && !is_scoped) fail_together(failure);  // after its CPU time: it may wait
   if (!failure.empty()) figures[0] = -static_cast<double>(failure.size());
   if (!redundant && !is_scoped) {
     from_leader(figures);
@@ -317,7 +326,9 @@ std::optional<Decision> RankMachine::decide(int ph, Balancer& b, const LoadView&
                                                                  (d.act ? st_.M * sizeof(int) : 0));
     }
   } else if (!same_on_every_rank(d.act ? d.owner : std::vector<int>{})) {
-    throw std::logic_error("a distributed balancer decided differently on two ranks");
+    throw EveryRankError(
+        "the balancer decided differently on two ranks (its decide is not "
+        "deterministic, or reads what differs between ranks)");
   }
   for (int p = ranks_.first(); p < ranks_.first() + ranks_.threads; ++p) {
     st_.recorder.processor(p).phase[ph].end_balance = figures[1];

@@ -9,8 +9,8 @@
  *
  * C99, no lbbench type leaks in: a plugin needs this header alone. Every array in a view is
  * lbbench's own memory, valid during the call only, never written by the plugin (except
- * new_owner). Decisions are central: one processor (rank 0 under mpirun) calls decide and the
- * result is broadcast, so decide is never called concurrently. */
+ * new_owner). decide is never called concurrently within a process: one processor decides for
+ * all; under mpirun rank 0 alone, its owners broadcast, or every rank, as decides_on says. */
 #ifndef LBBENCH_BALANCER_PLUGIN_H
 #define LBBENCH_BALANCER_PLUGIN_H
 
@@ -23,13 +23,17 @@ extern "C" {
 
 /* Bumped whenever a struct below or a function's meaning changes; lbbench refuses a plugin
  * built against another version, naming both. */
-#define LBB_PLUGIN_API_VERSION 1
+#define LBB_PLUGIN_API_VERSION 2
 
 /* What decide returns. Negative values are errors: the run fails, naming the plugin, the step
  * and the message the plugin wrote (nothing moves). */
 #define LBB_PLUGIN_MOVE 0 /* new_owner holds the new owner of every module */
 #define LBB_PLUGIN_KEEP 1 /* keep the current assignment; new_owner is ignored */
 #define LBB_PLUGIN_ERROR (-1)
+
+/* Where decide runs under mpirun (lbb_plugin.decides_on); within one process, once either way. */
+#define LBB_PLUGIN_ON_ONE_RANK 0   /* rank 0 decides, sends its owners to the others */
+#define LBB_PLUGIN_ON_EVERY_RANK 1 /* every rank decides on the same view, no owners sent */
 
 /* One key: value of the config entry's params, both as written in the YAML (numbers as text). */
 typedef struct lbb_plugin_param {
@@ -89,6 +93,12 @@ typedef struct lbb_plugin {
 
   /* Optional: frees the state at the end of the run. */
   void (*finish)(void* state);
+
+  /* LBB_PLUGIN_ON_ONE_RANK (0, the default of an initializer that leaves it out) or
+   * LBB_PLUGIN_ON_EVERY_RANK (1): then every rank receives every processor's busy time, calls
+   * decide on the same view and applies its own answer, which must equal every other rank's
+   * (a decide that differs between ranks fails the run). Added in version 2. */
+  int decides_on;
 } lbb_plugin;
 
 /* The one symbol a plugin exports. */

@@ -40,8 +40,9 @@ sha=$(sha256sum "$plugins/libgreedy_plugin.so" | cut -d' ' -f1)
 
 # Every plugin run: verified (kernels) or simulated, its shadow compared at every decision with
 # none differing, modules moved, and the library's path and SHA-256 recorded.
-check_runs() {  # SET_CSV_DIR LABEL
-  /usr/bin/python3 - "$1" "$2" "$plugins/libgreedy_plugin.so" "$sha" << 'PY'
+check_runs() {  # SET_CSV_DIR LABEL [LIBRARY]
+  local library=${3:-$plugins/libgreedy_plugin.so}
+  /usr/bin/python3 - "$1" "$2" "$library" "$(sha256sum "$library" | cut -d' ' -f1)" << 'PY'
 import csv, sys
 where, label, library, sha = sys.argv[1:]
 runs = list(csv.DictReader(open(f"{where}/runs.csv")))
@@ -60,6 +61,11 @@ for r in mine:
 if decisions < 4 * 5: problems.append(f"only {decisions} decisions compared")
 if differ: problems.append(f"{differ} of {decisions} decisions differ from greedy's")
 if moved == 0: problems.append("no module moved")
+# Deciding on every rank, no owners are sent: every message of a decision is one rank's busy
+# times to the other (2 processors a rank, 16 bytes); rank 0 deciding also sends its owners.
+if label.endswith("on every rank") and any(
+        float(r["balance_bytes_total"]) != 16 * float(r["balance_messages_total"]) for r in mine):
+    problems.append("a decision's messages are not every rank's busy times alone")
 print(f"plugins: {label}: {decisions} decisions over {len(mine)} runs compared with greedy's, "
       f"{differ} differ; {moved} modules moved")
 for p in problems: print(f"plugins: FAIL: {label}: {p}")
@@ -110,6 +116,13 @@ if command -v mpirun > /dev/null && grep -q '^  mpi - ' "$tmp/list.txt"; then
     { fail "2 ranks"; tail -20 "$tmp/mpi.out"; }
   "$lbbench" export "$tmp/mpi" --to "$tmp/mpi.csv" > /dev/null && check_runs "$tmp/mpi.csv" "2 MPI ranks" ||
     fails=$((fails + 1))
+  # The example declaring LBB_PLUGIN_ON_EVERY_RANK (tests/plugins/greedy_every_rank.c).
+  every=$plugins/libgreedy_every_rank.so
+  sed "s|$plugins/libgreedy_plugin.so|$every|" "$tmp/twins.yaml" > "$tmp/every.yaml"
+  timeout 600 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/every.yaml" -q -o "$tmp/every" > "$tmp/every.out" 2>&1 ||
+    { fail "2 ranks, every rank deciding"; tail -20 "$tmp/every.out"; }
+  "$lbbench" export "$tmp/every" --to "$tmp/every.csv" > /dev/null &&
+    check_runs "$tmp/every.csv" "2 MPI ranks, on every rank" "$every" || fails=$((fails + 1))
 else
   say "2 MPI ranks: not run (no mpirun, or lbbench built without MPI)"
 fi
@@ -139,7 +152,8 @@ done
 at() {  # FILE TEXT: line:column of TEXT's first occurrence, from 1
   awk -v t="$2" '{ i = index($0, t) } i { print NR ":" i; exit }' "$1"; }
 for case in "libabsent.so:no such file" "libhostile_no_symbol.so:has no symbol lbb_balancer_plugin" \
-            "libhostile_wrong_version.so:built against balancer_plugin.h version 2, but this lbbench has version 1"; do
+            "libhostile_wrong_version.so:built against balancer_plugin.h version 3, but this lbbench has version 2" \
+            "libhostile_bad_decides_on.so:its decides_on is 7, neither"; do
   sed "s|$plugins/libgreedy_plugin.so|$plugins/${case%%:*}|" "$tmp/twins.yaml" > "$tmp/load.yaml"
   expect 2 "load.yaml:$(at "$tmp/load.yaml" "$plugins/${case%%:*}"): .*${case#*:}" -- \
     "$lbbench" validate "$tmp/load.yaml"

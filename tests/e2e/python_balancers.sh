@@ -106,11 +106,24 @@ if command -v mpirun > /dev/null && grep -q '^  mpi - ' "$tmp/list.txt"; then
     fails=$((fails + 1))
   # A user's balancer that fails on rank 0 fails its run on every rank (exit 1, the message), not
   # the job: the runs before and after it are in the set, complete.
-  entries=("{ dynamic: python, script: $hostile, function: raising }")
-  msgs=("python raising in ${hostile//./\\.}, step 1, phase 0: raised ValueError")
+  # So does an initial partition (decided on every rank), and, where the function decides on
+  # every rank, an answer that differs between ranks or an error on rank 1 alone.
+  every=$(realpath tests/plugins/every_rank.py)
+  entries=("{ dynamic: python, script: $hostile, function: raising }"
+           "{ static: python, script: $hostile, function: raising_at_once }"
+           "{ dynamic: python, script: $every, function: differs }"
+           "{ dynamic: python, script: $every, function: raising_on_rank_1 }"
+           "{ static: python, script: $every, function: raising_on_rank_1 }")
+  msgs=("python raising in ${hostile//./\\.}, step 1, phase 0: raised ValueError"
+        "python raising_at_once in ${hostile//./\\.}, step -1, phase 0: raised ValueError: refusing at step -1"
+        "decided differently on two ranks"
+        "rank 1: python raising_on_rank_1 in ${every//./\\.}, step 0, phase 0: raised ValueError"
+        "rank 1: python raising_on_rank_1 in ${every//./\\.}, step -1, phase 0: raised ValueError")
   if [ -f "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_code.so" ]; then
-    entries+=("{ dynamic: plugin, library: $(realpath "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_code.so") }")
-    msgs+=("plugin hostile .*, step 1, phase 0: returned error code -7")
+    entries+=("{ dynamic: plugin, library: $(realpath "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_code.so") }"
+              "{ static: plugin, library: $(realpath "${LBB_BUILD_DIR:-build}/plugins/libhostile_error_at_once.so") }")
+    msgs+=("plugin hostile .*, step 1, phase 0: returned error code -7"
+           "plugin hostile .*, step -1, phase 0: returned error code -9: refusing at step -1")
   fi
   for i in "${!entries[@]}"; do
     cat > "$tmp/mpi_fail.yaml" << YAML
@@ -126,6 +139,43 @@ YAML
       [ "$(grep -c ",complete," "$tmp/mpi_fail.csv/runs.csv")" -eq 2 ] &&
       [ "$(grep -c ',failed,' "$tmp/mpi_fail.csv/runs.csv")" -eq 1 ] ||
       fail "2 ranks, ${entries[$i]}: the set does not hold two complete runs and the failed one"
+  done
+  # Deciding on every rank (the function's decides_on = "every_rank"): both ranks call it at every
+  # decision, rank 0 alone where it says "one_rank"; greedy's owners either way.
+  for function in balance one_rank; do
+    rm -f "$tmp/ranks.log"
+    cat > "$tmp/every.yaml" << YAML
+name: every_rank
+workload: { kind: barnes_hut, particles: 2000, dimensions: 2, decomposition: curve, curve_modules: 32,
+            drift: 0.5, seed: 1 }
+platform: { processors: 4, topology: chain, speeds: [1, 1, 0.5, 0.75] }
+execution: { steps: 4, warmup: 0 }
+balancers:
+  - { dynamic: python, script: $every, function: $function, shadow: greedy,
+      params: { min_gain: 0.05, log: $tmp/ranks.log } }
+YAML
+    rm -rf "$tmp/every"
+    timeout 600 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/every.yaml" -q -o "$tmp/every" > "$tmp/every.out" 2>&1 ||
+      { fail "2 ranks, $function"; tail -5 "$tmp/every.out"; }
+    "$lbbench" export "$tmp/every" --to "$tmp/every.csv" > /dev/null 2>&1 || fail "export $function"
+    /usr/bin/python3 - "$tmp/every.csv/runs.csv" "$tmp/ranks.log" "$function" << 'PY' || fails=$((fails + 1))
+import csv, sys
+runs, log, function = sys.argv[1:]
+r = next(csv.DictReader(open(runs)))
+calls = [tuple(map(int, line.split())) for line in open(log)]
+steps = sorted({s for _, s in calls})
+ranks = {s: sorted(rank for rank, t in calls if t == s) for s in steps}
+want = [0, 1] if function == "balance" else [0]
+problems = []
+if r["status"] != "complete" or r["verified"] != "1": problems.append(f"{r['status']} {r.get('error', '')}")
+if float(r["plugin_shadow_differ"] or 0) != 0 or float(r["plugin_shadow_decisions"] or 0) < 3:
+    problems.append(f"{r['plugin_shadow_differ']} of {r['plugin_shadow_decisions']} decisions differ from greedy's")
+if len(steps) < 3 or any(ranks[s] != want for s in steps): problems.append(f"calls by step {ranks}")
+print(f"python_balancers: 2 ranks, {function}: {len(calls)} calls over {len(steps)} decisions "
+      f"by ranks {sorted(set(ranks[steps[0]]))} each, {r['plugin_shadow_differ']} differ from greedy's")
+for p in problems: print(f"python_balancers: FAIL: 2 ranks, {function}: {p}")
+sys.exit(1 if problems else 0)
+PY
   done
 else
   say "2 MPI ranks: not run (no mpirun, or lbbench built without MPI)"

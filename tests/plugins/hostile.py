@@ -48,3 +48,14 @@ def same(view, params):
 def echo_params(view, params):
     if params != {"a": "1", "b": "x y"}:
         raise ValueError(f"params {params}")
+
+
+def raising_at_once(view, params):
+    raise ValueError("refusing at step %d" % view.step)
+
+
+def bad_decides_on(view, params):
+    return None
+
+
+bad_decides_on.decides_on = "everywhere"

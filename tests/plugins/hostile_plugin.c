@@ -6,6 +6,7 @@
 
 static int decide(void* state, const lbb_plugin_view* v, int* owner, char* error, size_t size) {
   (void)state;
+  if (HOSTILE == 9) return snprintf(error, size, "refusing at step %d", v->step), -9; /* at once */
   if (v->step < 1) return LBB_PLUGIN_KEEP; /* misbehave from the second decision on */
   switch (HOSTILE) {
     case 1:
@@ -38,8 +39,9 @@ const lbb_plugin* not_the_entry(void) {
 #else
 const lbb_plugin* lbb_balancer_plugin(void) {
 #endif
-  /* 6: built against a later version of the interface */
-  static const lbb_plugin plugin = {LBB_PLUGIN_API_VERSION + (HOSTILE == 6), "hostile", init,
-                                    decide, NULL};
+  /* 6: built against a later version of the interface; 10: decides on neither kind of rank */
+  static const lbb_plugin plugin = {
+      LBB_PLUGIN_API_VERSION + (HOSTILE == 6),   "hostile", init, decide, NULL,
+      HOSTILE == 10 ? 7 : LBB_PLUGIN_ON_ONE_RANK};
   return &plugin;
 }
