@@ -8,6 +8,7 @@
 #include "balancers/between_steps/gossip.h"
 #include "balancers/between_steps/greedy.h"
 #include "balancers/between_steps/greedy_refine.h"
+#include "balancers/between_steps/hierarchical.h"
 #include "balancers/between_steps/metis.h"
 #include "balancers/between_steps/multilevel.h"
 #include "balancers/between_steps/none.h"
@@ -62,6 +63,7 @@ std::span<const BalancerInfo> balancer_registry() {
       RefineBalancer::info(),
       MetisBalancer::info(),
       GossipBalancer::info(),
+      HierarchicalBalancer::info(),
       gcdlb_info(),
       gddlb_info(),
       lcdlb_info(),

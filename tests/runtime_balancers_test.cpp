@@ -1,5 +1,5 @@
-// The between-step strategies of today's runtimes (greedy, greedy_refine, refine, metis, gossip)
-// against hand-computed cases, then each one in the simulator.
+// The between-step strategies of today's runtimes (greedy, greedy_refine, refine, metis, gossip,
+// hierarchical) against hand-computed cases, then each one in the simulator.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -253,7 +253,7 @@ TEST(RuntimeBalancers, EachRunsInTheSimulator) {
     return sink.records.back().makespan;
   };
   const double none = last("none");
-  for (const char* name : {"greedy", "greedy_refine", "refine", "metis", "gossip"})
+  for (const char* name : {"greedy", "greedy_refine", "refine", "metis", "gossip", "hierarchical"})
     EXPECT_LT(last(name), none) << name;
 }
 

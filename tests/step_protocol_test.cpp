@@ -19,6 +19,7 @@ class Rotate final : public Balancer {
  public:
   Decision decide(const LoadView& v) override {
     ++calls;
+    seen.push_back(v.cost[0]);
     Decision d;
     d.act = true;
     d.owner.assign(v.owner.begin(), v.owner.end());
@@ -26,6 +27,7 @@ class Rotate final : public Balancer {
     return d;
   }
   int calls = 0;
+  std::vector<double> seen;  // module 0's cost in each view
 };
 
 // One agent; each module costs 1 s on its owner; it keeps the hooks' order and the moves.
@@ -37,8 +39,8 @@ class ScriptedMachine final : public StepMachine {
   void run_phase(int, int s, int ph) override {
     if (ph == 0) st_.recorder.clear();
     for (int m = 0; m < st_.M; ++m) {
-      st_.phase[ph].cost[m] = 1.0;
-      st_.recorder.processor(st_.phase[ph].owner[m]).phase[ph].busy += 1.0;
+      st_.phase[ph].cost[m] = 1.0 + growth * s;
+      st_.recorder.processor(st_.phase[ph].owner[m]).phase[ph].busy += st_.phase[ph].cost[m];
     }
     log("run " + std::to_string(s) + "." + std::to_string(ph));
   }
@@ -73,6 +75,7 @@ class ScriptedMachine final : public StepMachine {
   void finish_record(StepRecord&) override {}
 
   std::vector<std::string> hooks;
+  double growth = 0;  // each module's cost grows by this much a step
 
  private:
   bool log(std::string hook) {
@@ -87,24 +90,30 @@ struct ProtocolOutcome {
   std::vector<StepRecord> records;
   ExecutionResult result;
   int decisions = 0;
+  std::vector<double> seen;  // phase 0's balancer: module 0's cost in each view
 };
 
-ProtocolOutcome run(Workload& w, int P, int warmup, int steps) {
+ProtocolOutcome run(Workload& w, int P, int warmup, int steps, int balance_every = 1,
+                    LoadModelSpec model = {}, double growth = 0) {
   const Topology topology(TopologyKind::kChain, P);
   ExecutionPlan plan = testing::plan_for(P, steps, topology);
   plan.warmup = warmup;
+  plan.balance_every = balance_every;
+  plan.load_model = model;
   Rotate rotate;
   std::vector<Rotate> later(w.phases() - 1);
   plan.dynamic = &rotate;
   for (Rotate& b : later) plan.later_phase_dynamic.push_back(&b);
   ProtocolState state(w, plan, MachineTraits{});
   ScriptedMachine machine(state);
+  machine.growth = growth;
   testing::CollectSteps sink;
   ProtocolOutcome out;
   out.result = StepProtocol(state, machine, sink).run();
   out.hooks = machine.hooks;
   out.records = std::move(sink.records);
   out.decisions = rotate.calls;
+  out.seen = rotate.seen;
   for (const Rotate& b : later) out.decisions += b.calls;
   return out;
 }
@@ -146,6 +155,40 @@ TEST(StepProtocol, EveryPhaseDecidesAndTheNextPhasesOwnersGetTheirStates) {
   for (const StepRecord& rec : r.records)
     EXPECT_EQ(rec.phase_module_owner.size(), 2u * w->module_count());
   ASSERT_EQ(r.result.final_phase_owner.size(), 2u);
+}
+
+// balance_every: 3 decides after the 3rd, 6th and 9th step run (s = 2, 5, 8 from 0, the warm-up
+// step counted): measured steps 1, 4 and 7 move module 0, the others nothing.
+TEST(StepProtocol, BalanceEveryThreeDecidesAfterStepsThreeSixNine) {
+  auto w = testing::make_workload("block_substitution", {"blocks=8"});
+  const ProtocolOutcome r = run(*w, 4, 1, 8, 3);
+  EXPECT_EQ(r.decisions, 3);
+  int runs = 0;
+  std::vector<int> decided_after;  // the steps (from 1) each decision followed
+  for (const std::string& h : r.hooks) {
+    runs += h.rfind("run ", 0) == 0;
+    if (h == "decide") decided_after.push_back(runs);
+  }
+  EXPECT_EQ(decided_after, (std::vector<int>{3, 6, 9}));
+  ASSERT_EQ(r.records.size(), 8u);
+  for (const StepRecord& rec : r.records)
+    EXPECT_EQ(rec.migrations, rec.step == 1 || rec.step == 4 || rec.step == 7 ? 1 : 0) << rec.step;
+  EXPECT_EQ(r.result.final_owner[0], 3);
+}
+
+// Costs 1, 2, 3, ... a step: the linear model over 4 steps sees the next step's cost (1 after one
+// step, 3 after two, then 4, 5: exact on a line); the moving average over 2 steps the mean of the
+// last two (1, 1.5, 2.5, 3.5); the last step's costs without a model.
+TEST(StepProtocol, TheBalancerDecidesOnTheLoadModelsPrediction) {
+  auto w = testing::make_workload("block_substitution", {"blocks=8"});
+  EXPECT_EQ(run(*w, 4, 0, 4, 1, {}, 1.0).seen, (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(run(*w, 4, 0, 4, 1, {LoadModelKind::kLinear, 4}, 1.0).seen,
+            (std::vector<double>{1, 3, 4, 5}));
+  EXPECT_EQ(run(*w, 4, 0, 4, 1, {LoadModelKind::kMovingAverage, 2}, 1.0).seen,
+            (std::vector<double>{1, 1.5, 2.5, 3.5}));
+  // The model reads the steps between decisions too: every 2 steps, the trend of 1, 2 then 1..4.
+  EXPECT_EQ(run(*w, 4, 0, 4, 2, {LoadModelKind::kLinear, 4}, 1.0).seen,
+            (std::vector<double>{3, 5}));
 }
 
 }  // namespace

@@ -26,6 +26,9 @@ struct RunRecord {
   std::string name, workload, balancer, static_name, dynamic, schedule, sweep, mode, executor,
       topology, speeds, external_load_max, config_yaml, record;
   std::string plugin_library, plugin_sha256;  // `dynamic: plugin`: which strategy exactly
+  // A between-step balancer's entry options: its period and load model (harness/base/load_model.h)
+  std::int64_t balance_every = -1, load_model_window = -1;
+  std::string load_model;
   std::int64_t processors = -1, modules = -1, steps = -1, warmup = -1, repetition = -1;
   // Where and by what it ran
   std::string invocation, run_uuid, git_sha, compiler, flags, host, cpu_model, omp_env,

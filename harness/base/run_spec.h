@@ -6,6 +6,7 @@
 
 #include "core/params.h"
 #include "core/topology.h"
+#include "harness/base/load_model.h"
 #include "harness/base/platform_emulation.h"
 #include "harness/base/record_level.h"
 #include "harness/base/sim_settings.h"
@@ -19,8 +20,13 @@ struct BalancerChoice {
   Params dynamic_params;
   std::string schedule_name;  // an in-step schedule (harness/base/schedule.h) instead of balancers
   Params schedule_params;
-  std::string label;      // what tables and run ids call it
-  bool baseline = false;  // the entry the table's ratios divide by (default: the `none` entry)
+  // The entry's options for a between-step balancer (harness/config/config_keys.h), resolved;
+  // the typed copies below are what the step protocol reads.
+  Params options;
+  int balance_every = 1;     // decide after every k-th step only
+  LoadModelSpec load_model;  // what the balancer decides on
+  std::string label;         // what tables and run ids call it
+  bool baseline = false;     // the entry the table's ratios divide by (default: the `none` entry)
 };
 
 // execution.race: rounds run only while a row's verdict is open (harness/stats/racing.h), up to

@@ -49,6 +49,8 @@ void print_config_keys() {
   std::cout
       << "  a balancers entry (its other keys are its balancers' or schedule's parameters):\n";
   print_keys(balancer_entry_keys());
+  std::cout << "    and its options for a between-step dynamic: balancer:\n";
+  print_params(balancer_option_specs());
   std::cout << "  an expectations row:\n";
   for (const ExpectationKey& k : expectation_keys())
     std::cout << "      " << k.key << ": " << k.meaning << "\n";

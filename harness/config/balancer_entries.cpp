@@ -153,6 +153,19 @@ void read_file_param(const FileParamKey& k, const YAML::Node& key_node, const YA
   }
 }
 
+// An option of the entry's between-step balancer (balance_every, model, model_window).
+void read_option(const ParamSpec& spec, const YAML::Node& key_node, const YAML::Node& value,
+                 const BalancerInfo* dy, BalancerEntry& e, Problems& problems) {
+  if (dy && dy->role != BalancerRole::kBetweenSteps)
+    return problems.at(key_node, spec.name + " applies to a between-step balancer; " + dy->name +
+                                     " decides " + std::string(role_name(dy->role)));
+  if (!e.node["dynamic"])
+    return problems.at(key_node, spec.name + " applies to a dynamic: between-step balancer");
+  if (!dy) return;  // the unknown name is the entry's problem
+  Axis a = read_axis(spec, value, problems);
+  if (!a.values.empty()) e.option_axes.push_back(std::move(a));
+}
+
 void check_required(const BalancerInfo* info, const std::vector<Axis>& axes, const YAML::Node& node,
                     Problems& problems) {
   if (!info) return;
@@ -169,7 +182,7 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
     problems.at(node, "a balancers entry must be a map, e.g. { static: block }");
     return std::nullopt;
   }
-  BalancerEntry e{node, {}, {}, {}, {}, {}, {}, {}, false};
+  BalancerEntry e{node, {}, {}, {}, {}, {}, {}, {}, {}, false};
   const BalancerInfo* st = lookup(node, BalancerKind::kStatic, problems);
   const BalancerInfo* dy = lookup(node, BalancerKind::kDynamic, problems);
   const ScheduleInfo* sc = nullptr;
@@ -201,6 +214,8 @@ std::optional<BalancerEntry> read_balancer(const YAML::Node& node, Problems& pro
     const std::string key = kv.first.Scalar();
     if (const FileParamKey* file = find_file_param_key(key))
       read_file_param(*file, kv.first, kv.second, st, e, problems);
+    else if (const ParamSpec* option = find_spec(balancer_option_specs(), key))
+      read_option(*option, kv.first, kv.second, dy, e, problems);
     else if (!is_balancer_entry_key(key))
       read_param(kv.first, kv.second, st, dy, sc, e, problems);
   }

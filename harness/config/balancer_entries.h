@@ -14,7 +14,8 @@ struct BalancerEntry {
   std::string static_name, dynamic_name, schedule_name;
   std::string label;  // as given, else the balancers' names ("static+dynamic"); unique in a config
   std::vector<Axis> static_axes, dynamic_axes, schedule_axes;
-  bool baseline = false;  // `baseline: true`: the entry the table's ratios divide by
+  std::vector<Axis> option_axes;  // balancer_option_specs(): balance_every, model, model_window
+  bool baseline = false;          // `baseline: true`: the entry the table's ratios divide by
 };
 
 // Empty when the entry is unusable (its problems are in `problems`).

@@ -1,5 +1,6 @@
 #include "harness/config/config_keys.h"
 
+#include "harness/base/load_model.h"
 #include "harness/config/processor_pattern.h"
 #include "harness/formats/assignment_file.h"
 #include "harness/run/executor_registry.h"
@@ -61,6 +62,32 @@ bool is_balancer_entry_key(const std::string& key) {
   for (const KeyDoc& k : balancer_entry_keys())
     if (key == k.key) return true;
   return false;
+}
+
+std::span<const ParamSpec> balancer_option_specs() {
+  static const std::vector<ParamSpec> specs = {
+      int_param("balance_every", 1,
+                "k: a between-step balancer decides after every k-th step only (steps k, 2k, "
+                "..., counted from 1 with the warm-up's), as Charm++'s LB period and vt's LB "
+                "interval; 1: after every step",
+                1, 1e9),
+      string_param("model", "last",
+                   "what a between-step balancer decides on instead of the last step's measured "
+                   "costs (vt's load models): last; persistence, the median of the last "
+                   "model_window steps (vt's PersistenceMedianLastN); moving_average, their mean; "
+                   "linear, their least-squares trend one step on (vt's LinearModel)",
+                   load_model_names()),
+      int_param("model_window", 4, "steps persistence, moving_average and linear read, at most", 1,
+                1000),
+  };
+  return specs;
+}
+
+void apply_options(const Params& given, BalancerChoice& b) {
+  b.options = resolve_params(balancer_option_specs(), given);
+  b.balance_every = static_cast<int>(b.options.integer("balance_every"));
+  b.load_model = {parse_load_model(b.options.text("model")),
+                  static_cast<int>(b.options.integer("model_window"))};
 }
 
 std::span<const ParamSpec> platform_specs() {

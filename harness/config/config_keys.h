@@ -26,6 +26,12 @@ const std::vector<std::string>& top_level_keys();  // their names
 std::span<const KeyDoc> balancer_entry_keys();
 bool is_balancer_entry_key(const std::string& key);
 
+// A balancers entry's options for its between-step balancer, typed as parameters (each may be
+// swept): what the step protocol does around any of them (harness/exec/step_protocol.cpp).
+std::span<const ParamSpec> balancer_option_specs();
+// Resolves an entry's given options and copies them into the choice's typed fields.
+void apply_options(const Params& given, BalancerChoice& choice);
+
 // An entry key (one of balancer_entry_keys()) whose value is a file the harness reads into one
 // static balancer's parameter, given instead of the parameter (balancers know nothing of files).
 struct FileParamKey {

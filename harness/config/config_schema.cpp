@@ -145,6 +145,7 @@ Json balancer_entry_schema() {
   }
   Json properties = Json::object();
   for (const KeyDoc& k : balancer_entry_keys()) properties[k.key] = {{"description", k.meaning}};
+  for (const ParamSpec& s : balancer_option_specs()) properties[s.name] = param_schema(s);
   for (const auto& [role, names] : roles.items()) properties[role]["enum"] = names;
   properties["label"]["type"] = "string";
   properties["label"]["minLength"] = 1;

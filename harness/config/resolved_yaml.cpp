@@ -45,6 +45,12 @@ void emit_balancer(YAML::Emitter& out, const BalancerChoice& b) {
     out << YAML::Key << role << YAML::Value << *choice.first;
     emit_params(out, *choice.second);
   }
+  // An option at its default is left out, so every set written before the options keeps its
+  // runs' resolved configs (what `run --resume` matches).
+  for (const ParamSpec& spec : balancer_option_specs())
+    if (const auto it = b.options.values().find(spec.name);
+        it != b.options.values().end() && it->second != *spec.default_value)
+      emit_value(out, spec.name, it->second);
   out << YAML::Key << "label" << YAML::Value << b.label;
   if (b.baseline) out << YAML::Key << "baseline" << YAML::Value << true;
   out << YAML::EndMap << YAML::EndSeq;

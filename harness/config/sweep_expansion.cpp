@@ -229,13 +229,14 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
       return;
     }
   }
-  Params sp, dp, cp;
+  Params sp, dp, cp, op;
   TaggedAxes local;
   local.add(entry.static_axes, &sp);
   local.add(entry.dynamic_axes, &dp);
   local.add(entry.schedule_axes, &cp);
+  local.add(entry.option_axes, &op);
   for_each_combination(local.axes, [&](const std::vector<std::size_t>& c) {
-    sp = dp = cp = Params();
+    sp = dp = cp = op = Params();
     local.fill(c);
     RunSpec run = base;
     BalancerChoice& b = run.balancer;
@@ -260,6 +261,7 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
         return;
       }
     }
+    apply_options(op, b);
     if (const std::string why = communication_problem(b, *we.info, run.workload_params);
         !why.empty()) {
       problems.at(entry.node, we.info->name + ": " + why);
@@ -332,8 +334,8 @@ bool Expansion::check_balancer(const std::string& name, BalancerKind kind, const
 double configuration_count(const ConfigSections& sections) {
   double entries = 0;
   for (const auto& e : sections.balancers)
-    entries +=
-        combinations(e.static_axes) * combinations(e.dynamic_axes) * combinations(e.schedule_axes);
+    entries += combinations(e.static_axes) * combinations(e.dynamic_axes) *
+               combinations(e.schedule_axes) * combinations(e.option_axes);
   double total = 0;
   for (const auto& w : sections.workloads) total += combinations(w.axes);
   return total * combinations(sections.platform) * combinations(sections.execution) * entries;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "balancers/balancer.h"
+#include "harness/base/load_model.h"
 #include "harness/base/module_store.h"
 #include "harness/base/platform_emulation.h"
 #include "harness/base/step_record.h"
@@ -29,6 +30,10 @@ struct ExecutionPlan {
   // A workload with phases() > 1 balances each phase separately: the balancers of phases 1, 2,
   // ..., one object per phase since balancers may keep history; empty: `dynamic` serves all.
   std::vector<Balancer*> later_phase_dynamic;
+  // A balancer entry's options (harness/config/config_keys.h): the between-step balancers decide
+  // after every balance_every-th step only, on what the load model predicts.
+  int balance_every = 1;
+  LoadModelSpec load_model;
   bool record_modules = false;  // fill StepRecord::module_cost/module_owner
   bool timeline = false;        // execution.timeline: measure ExecutionResult::spans
 };

@@ -33,6 +33,8 @@ class ModuleExecution final : public Execution {
     plan_.initial = initial_.get();
     plan_.dynamic = dynamic_.get();
     for (const auto& balancer : later_phases_) plan_.later_phase_dynamic.push_back(balancer.get());
+    plan_.balance_every = b.balance_every;
+    plan_.load_model = b.load_model;
     plan_.record_modules = spec.record == RecordLevel::kModules;
     plan_.timeline = spec.timeline;
   }

@@ -61,6 +61,8 @@ ProtocolState::ProtocolState(Workload& w, const ExecutionPlan& plan_, const Mach
     p.cost.assign(M, 0.0);
     p.seen.assign(seen_is_cost ? 0 : M, 0.0);
     if (p.balancer) follow_balancer(ph);
+    if (p.balancer && plan.load_model.kind != LoadModelKind::kLast)
+      p.model.emplace(plan.load_model, M);
   }
   if (plan.timeline) timeline.enable(P, timeline_reserve(P, M, phases, total));
 }
@@ -200,20 +202,24 @@ void StepProtocol::end_phase(int s, int ph) {
   if (st_.plan.record_modules && st_.phases > 1) record_phase_modules(ph);
   if (ph + 1 == st_.phases) finish_step(s);
   set(deferred_, false);
-  if (b.balancer && !b.in_step) {
-    for (int p = 0; p < st_.P; ++p) busy_[p] = st_.recorder.processor(p).phase[ph].busy;
-    const int step = m_.measure_view(s, ph, busy_);
-    view_ =
-        st_.views.view(step, ViewLoads(st_.seen(ph), st_.bytes).owners(b.owner).busy_times(busy_));
-    view_.phase = ph;
-    std::optional<Decision> d = m_.decide(ph, *b.balancer, view_);
-    if (!d) {
-      set(deferred_, true);
-      return;
-    }
-    apply(ph, *d);
-  }
-  plan_moves(s, ph);
+  if (b.balancer && !b.in_step) decide_between_steps(s, ph);
+  if (!deferred_) plan_moves(s, ph);  // else after every agent's decision (step_phase)
+}
+
+// Phase ph's decision after step s (warm-up included, from 0): its load model reads every step's
+// costs; the balancer decides after every balance_every-th step, s + 1 = k, 2k, ..., on the
+// model's prediction (the last step's costs without one).
+void StepProtocol::decide_between_steps(int s, int ph) {
+  PhasePlan& b = st_.phase[ph];
+  const std::span<const double> seen = b.model ? b.model->observe(st_.seen(ph)) : st_.seen(ph);
+  if ((s + 1) % st_.plan.balance_every != 0) return;
+  for (int p = 0; p < st_.P; ++p) busy_[p] = st_.recorder.processor(p).phase[ph].busy;
+  const int step = m_.measure_view(s, ph, busy_);
+  view_ = st_.views.view(step, ViewLoads(seen, st_.bytes).owners(b.owner).busy_times(busy_));
+  view_.phase = ph;
+  std::optional<Decision> d = m_.decide(ph, *b.balancer, view_);
+  if (!d) return set(deferred_, true);
+  apply(ph, *d);
 }
 
 // Phase ph's module costs and the processors that ran them, before its decision changes them.

@@ -38,6 +38,7 @@ struct PhasePlan {
   std::vector<double> cost;             // measured in the last run: seconds on whoever ran it
   std::vector<double> seen;  // what balancers see: the costs at nominal speed (when they differ)
   bool measured = false;     // every module's cost measured once
+  std::optional<LoadModel> model;  // what the balancer sees instead of the last step's costs
 };
 
 // What a machine declares of itself to the protocol.
@@ -137,6 +138,7 @@ class StepProtocol {
   void partition();
   bool step_phase(int agent, int s, int ph);
   void end_phase(int s, int ph);  // once, inside the phase's meeting
+  void decide_between_steps(int s, int ph);
   void record_phase_modules(int ph);
   void finish_step(int s);
   void apply(int ph, Decision& d);

@@ -34,6 +34,18 @@ constexpr ColumnSpec kRuns[] = {
     {"schedule", T::kText, "", "in-step schedule (\"\" when none)", P::kAlways, &Q::schedule},
     {"sweep", T::kText, "", "the sweep point, key=value,... (\"\" when none)", P::kAlways,
      &Q::sweep},
+    {"balance_every", T::kInt64, "",
+     "the entry's balance_every k: its between-step balancer decided after steps k, 2k, ... "
+     "only (-1: no between-step balancer, or a set older than the column)",
+     P::kAlways, &Q::balance_every},
+    {"load_model", T::kText, "",
+     "the entry's model: what its between-step balancer decided on, last (the last step's "
+     "costs), persistence, moving_average or linear (\"\": no between-step balancer, or a set "
+     "older than the column)",
+     P::kAlways, &Q::load_model},
+    {"load_model_window", T::kInt64, "",
+     "the entry's model_window: steps its load model read, at most (1 for last; -1: none)",
+     P::kAlways, &Q::load_model_window},
     {"mode", T::kText, "", "execution.mode", P::kAlways, &Q::mode},
     {"executor", T::kText, "", "bsp, level, or the in-step schedule's name", P::kAlways,
      &Q::executor},

@@ -57,6 +57,13 @@ RunRecord run_header(const RunSpec& spec, int repetition, const Execution& execu
     r.plugin_sha256 = file_sha256(r.plugin_library);
   }
   r.schedule = spec.balancer.schedule_name;
+  if (const BalancerInfo* info = find_balancer(r.dynamic, BalancerKind::kDynamic);
+      info && info->role == BalancerRole::kBetweenSteps) {
+    const LoadModelSpec& model = spec.balancer.load_model;
+    r.balance_every = spec.balancer.balance_every;
+    r.load_model = std::string(load_model_name(model.kind));
+    r.load_model_window = model.kind == LoadModelKind::kLast ? 1 : model.window;
+  }
   r.sweep = spec.sweep_label;
   r.mode = spec.mode;
   r.executor = execution.name();
