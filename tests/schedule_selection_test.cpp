@@ -8,6 +8,7 @@
 #include "config_test_support.h"
 #include "executor_test_support.h"
 #include "harness/config/config_loader.h"
+#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb::selection_test {
