@@ -359,16 +359,10 @@ TEST(LoopSchedules, ConfigEntriesNameATechniqueWithItsParameters) {
 // A technique's run in the simulator.
 std::vector<StepRecord> simulate(const std::string& schedule, const std::string& platform,
                                  const std::string& execution = "") {
-  const Config config = load_config_text(
+  return testing::first_run_steps(
       "name: t\nworkload: { kind: synthetic, modules: 1000, mean: 1, sd: 0 }\nplatform: { " +
-          platform + " }\nexecution: { executor: simulate, record: modules, steps: 2" + execution +
-          " }\nbalancers: [ { schedule: " + schedule + " } ]\n",
-      "t.yaml");
-  const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload_kind(spec.workload);
-  testing::CollectSteps sink;
-  choose_executor(spec, info).make(spec, info)->run(sink);
-  return sink.records;
+      platform + " }\nexecution: { executor: simulate, record: modules, steps: 2" + execution +
+      " }\nbalancers: [ { schedule: " + schedule + " } ]\n");
 }
 
 // The lengths of the runs of equal owners, in module order: the chunks as handed out.

@@ -7,6 +7,7 @@
 
 #include "balancers/between_steps/metis.h"
 #include "balancers/load_snapshot.h"
+#include "config_test_support.h"
 #include "core/assignment.h"
 #include "core/module_graph.h"
 #include "executor_test_support.h"
@@ -236,21 +237,16 @@ TEST(RuntimeBalancers, GossipKeepsBoundedKnowledgeByDefault) {
 // owners are a valid assignment, and the last step's makespan beats never balancing.
 TEST(RuntimeBalancers, EachRunsInTheSimulator) {
   auto last = [](const std::string& balancer) {
-    const Config config = load_config_text(
+    const std::vector<StepRecord> records = testing::first_run_steps(
         "name: t\nworkload: { kind: synthetic, modules: 256, model: drift, drift_sd: 0.3, "
         "seed: 4 }\nplatform: { processors: 8, speeds: [1, 1, 1, 1, 0.5, 0.5, 1, 1] }\n"
         "execution: { executor: simulate, record: modules, steps: 6 }\n"
         "balancers: [ { dynamic: " +
-            balancer + " } ]\n",
-        "t.yaml");
-    const RunSpec& spec = config.runs.front();
-    const WorkloadInfo& info = *find_workload_kind(spec.workload);
-    testing::CollectSteps sink;
-    choose_executor(spec, info).make(spec, info)->run(sink);
-    EXPECT_EQ(sink.records.size(), 6u) << balancer;
-    for (const StepRecord& r : sink.records)
+        balancer + " } ]\n");
+    EXPECT_EQ(records.size(), 6u) << balancer;
+    for (const StepRecord& r : records)
       EXPECT_FALSE(assignment_error(r.module_owner, 256, 8)) << balancer;
-    return sink.records.back().makespan;
+    return records.back().makespan;
   };
   const double none = last("none");
   for (const char* name : {"greedy", "greedy_refine", "refine", "metis", "gossip", "hierarchical"})

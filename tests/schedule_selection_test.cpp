@@ -8,7 +8,6 @@
 #include "config_test_support.h"
 #include "executor_test_support.h"
 #include "harness/config/config_loader.h"
-#include "harness/formats/trace_workload.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb::selection_test {
@@ -62,17 +61,11 @@ TEST(ScheduleSelection, AKeptChoiceThatSlowsDownIsSearchedAgain) {
 }
 
 std::vector<StepRecord> simulate(const std::string& balancer) {
-  const Config config = load_config_text(
+  return testing::first_run_steps(
       "name: t\nworkload: { kind: synthetic, modules: 400, mean: 1, sd: 0 }\nplatform: { "
       "processors: 4, speeds: [1, 1, 1, 0.5] }\nexecution: { executor: simulate, steps: 6, "
       "sim_latency: 0.5 }\nbalancers: [ " +
-          balancer + " ]\n",
-      "t.yaml");
-  const RunSpec& spec = config.runs.front();
-  const WorkloadInfo& info = *find_workload_kind(spec.workload);
-  testing::CollectSteps sink;
-  choose_executor(spec, info).make(spec, info)->run(sink);
-  return sink.records;
+      balancer + " ]\n");
 }
 
 // Exhaustive over three candidates: the first three steps run them in chunk-size order (tss's
