@@ -48,7 +48,7 @@ slow="{ processors: 4, topology: chain, speeds: last:0.5 }"
 run synthetic "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 7," \
   "  phases: 2, dependencies: chain, exchange_bytes: 1536.5 }" "platform: $slow" \
   "execution: { executor: simulate, steps: 6, repetitions: 1, record: modules }" \
-  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }]"
+  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }, { dynamic: gcdlb }]"
 round_trip synthetic "$slow" 6
 # Real kernels, the last processor at half speed (between-step balancers: an in-step scheme's
 # decisions depend on when the real threads met, which no record holds).
@@ -61,7 +61,7 @@ round_trip block_substitution "$slow" 4
 run barnes_hut \
   "workload: { kind: barnes_hut, particles: 400, dimensions: 2, cells_per_side: 4, seed: 1 }" \
   "platform: $slow" "$kernels" "$between"
-round_trip barnes_hut "$slow" 4 sizes-vary
+round_trip barnes_hut "$slow" 4
 run matmul "workload: { kind: matmul, n: 96, r: 24, m: 24, block_rows: 4, seed: 1 }" \
   "platform: $slow" "$kernels" "$between"
 round_trip matmul "$slow" 4
