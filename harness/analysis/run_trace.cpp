@@ -42,7 +42,8 @@ void add_messages(const ResultReader& set, const RunInfo& run, const Workload& w
   if (moved.rows() == 0) return;
   const Column *step = moved.find("step"), *phase = moved.find("phase"), *from = moved.find("from"),
                *to = moved.find("to"), *bytes = moved.find("bytes");
-  if (!step || !phase || !from || !to || !bytes) throw TraceError("run " + run.id + ": a transfers column is missing");
+  if (!step || !phase || !from || !to || !bytes)
+    throw TraceError("run " + run.id + ": a transfers column is missing");
   for (std::size_t r = 0; r < moved.rows(); ++r) {
     const double k = step->number(r) * t.phases_per_step + phase->number(r);
     const double a = from->number(r), b = to->number(r);

@@ -134,7 +134,8 @@ void StepProtocol::partition() {
     p.lists = modules_by_processor(p.owner, st_.P);
   }
   if (st_.plan.record_modules)
-    for (const PhasePlan& p : st_.phase) start_.insert(start_.end(), p.owner.begin(), p.owner.end());
+    for (const PhasePlan& p : st_.phase)
+      start_.insert(start_.end(), p.owner.begin(), p.owner.end());
   result_.initial_partition_seconds = thread_cpu_now() - t0;
   st_.where = st_.phase[0].owner;
 }
@@ -267,7 +268,8 @@ void StepProtocol::plan_moves(int s, int ph) {
   const int next = (ph + 1) % st_.phases;
   const std::vector<int>& owner = st_.phase[next].owner;
   if (!start_.empty())  // where phase `next` begins, before an in-step balancer moves any
-    std::copy(owner.begin(), owner.end(), start_.begin() + static_cast<std::ptrdiff_t>(next) * st_.M);
+    std::copy(owner.begin(), owner.end(),
+              start_.begin() + static_cast<std::ptrdiff_t>(next) * st_.M);
   moved_.clear();
   if (st_.traits.moves && (st_.phases > 1 || changed_))
     for (int m = 0; m < st_.M; ++m)

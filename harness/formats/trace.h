@@ -82,7 +82,7 @@ struct Trace {
   // [step * modules + m]: the rank it was on when the step began, before an in-step balancer
   // moved it (vt records where it ran: owner); empty: owner
   std::vector<int> start_owner;
-  std::vector<double> busy;   // [step * ranks + r] when recorded (lbbench's export)
+  std::vector<double> busy;                  // [step * ranks + r] when recorded (lbbench's export)
   std::vector<std::vector<int>> neighbours;  // [m], modules it exchanges data with
   // What the module order means to balancers, and the modules' centres (dimensions per module;
   // empty: none), as lbbench's export records them.

@@ -32,7 +32,8 @@ class TraceStream final : public CostStream {
         phases_(trace_->phases_per_step),
         same_ranks_(trace_->ranks == processors) {
     // Where the first step's phases began: before an in-step balancer's moves, where recorded.
-    const std::vector<int>& first = trace_->start_owner.empty() ? trace_->owner : trace_->start_owner;
+    const std::vector<int>& first =
+        trace_->start_owner.empty() ? trace_->owner : trace_->start_owner;
     if (!partitioned && !first.empty())
       for (int q : std::span(first).first(std::size_t(phases_) * trace_->modules))
         start_.push_back(q % processors);
@@ -84,7 +85,7 @@ class TraceStream final : public CostStream {
   std::shared_ptr<const Trace> trace_;
   int phases_;
   bool same_ranks_;
-  std::vector<int> start_;  // [phase * modules + m]; empty: the partition places them
+  std::vector<int> start_;           // [phase * modules + m]; empty: the partition places them
   std::vector<std::uint64_t> ends_;  // [step * modules + m]: bytes at its end; empty: constant
   std::vector<double> row_;
 };

@@ -132,9 +132,8 @@ void add_modules(ColumnTable& t, const StepRecord& r, const RunLayout& layout) {
     c[3].reals.push_back(cost[k]);
     c[4].ints.push_back(k < owner.size() ? owner[k] : -1);
     c[5].ints.push_back(k < start.size() ? start[k] : -1);
-    c[6].ints.push_back(k % M < r.module_bytes.size()
-                            ? static_cast<std::int64_t>(r.module_bytes[k % M])
-                            : -1);
+    c[6].ints.push_back(
+        k % M < r.module_bytes.size() ? static_cast<std::int64_t>(r.module_bytes[k % M]) : -1);
   }
 }
 
