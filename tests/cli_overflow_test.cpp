@@ -29,7 +29,7 @@ TEST(CliOverflow, PartitionRefusesHugeProcessorCounts) {
   EXPECT_EQ(partition_error({"block", 100000000, {}, {}}, kWeights),
             "--processors must be in [1, 1048576], got 100000000");
   EXPECT_NE(partition_error({"block", (1 << 20) + 1, {}, {}}, kWeights), "no error");
-  EXPECT_EQ(run_partition({"block", 4096, {}, {}}, kWeights)["parts"].size(), 4096u);
+  EXPECT_EQ(run_partition({"block", 4096, {}, {}, {}}, kWeights)["parts"].size(), 4096u);
 }
 
 TEST(CliOverflow, PartitionWeightsNearDblMax) {
@@ -39,7 +39,7 @@ TEST(CliOverflow, PartitionWeightsNearDblMax) {
             "weights down");
   EXPECT_NE(partition_error({"lpt", 2, {1e-3, 1}, {}}, {1e306, 1e306}), "no error");
   const nlohmann::json ok =
-      run_partition({"optimal_chain", 2, {}, {}}, std::vector<double>{DBL_MAX / 4, 1.0});
+      run_partition({"optimal_chain", 2, {}, {}, {}}, std::vector<double>{DBL_MAX / 4, 1.0});
   ASSERT_TRUE(ok["bottleneck"].is_number()) << ok.dump();
   EXPECT_EQ(ok["bottleneck"].get<double>(), DBL_MAX / 4);
 }

@@ -12,6 +12,7 @@
 #include "balancers/partition/rib.h"
 #include "balancers/partition/scotch.h"
 #include "core/partition_quality.h"
+#include "harness/cli/partition_command.h"
 
 namespace lbb {
 namespace {
@@ -198,6 +199,32 @@ TEST(ScotchPartition, MapsA4x4GridInBalance) {
   std::vector<int> share(4, 0);
   for (int p : scotch_owners(view, 1.05, 1)) ++share[p];
   EXPECT_GE(share[3], 7);
+}
+
+TEST(PartitionCommand, EveryPartitionerPrintsItsQuality) {
+  // The 4x4 grid's quadrants cut 8 links; each quadrant's 4 cells reach 2 + 1 + 1 + 0 others.
+  for (const char* m : {"orb", "rib", "mj", "hsfc"}) {
+    const nlohmann::json q = run_partition({m, 4, {}, {}, {4, 4}}, kOnes16);
+    EXPECT_EQ(q["edge_cut"], 8) << m;
+    EXPECT_EQ(q["communication_volume"], 16) << m;
+    EXPECT_EQ(q["imbalance"], 1.0) << m;
+  }
+  // Every static partitioner that needs no file, on a chain and on a grid.
+  for (const BalancerInfo& info : balancer_registry()) {
+    if (info.kind() != BalancerKind::kStatic || info.name == "prescribed" ||
+        info.name == "plugin" || info.name == "python")
+      continue;
+    const nlohmann::json q = run_partition({info.name, 4, {}, {}, {4, 4}}, kOnes16);
+    EXPECT_GE(q["edge_cut"].get<int>(), 3) << info.name;  // 4 parts of a connected graph
+    EXPECT_GE(q["communication_volume"].get<int>(), q["edge_cut"].get<int>()) << info.name;
+    EXPECT_GE(q["imbalance"].get<double>(), 1.0) << info.name;
+  }
+  // block on a chain of 8 into 2: one link cut, both its ends send.
+  const nlohmann::json chain = run_partition({"block", 2, {}, {}, {}}, std::vector<double>(8, 1));
+  EXPECT_EQ(chain["edge_cut"], 1);
+  EXPECT_EQ(chain["communication_volume"], 2);
+  EXPECT_THROW(run_partition({"rib", 4, {}, {}, {}}, kOnes16), PartitionInputError);
+  EXPECT_THROW(run_partition({"rib", 4, {}, {}, {4, 3}}, kOnes16), PartitionInputError);
 }
 
 }  // namespace
