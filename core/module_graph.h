@@ -9,6 +9,13 @@
 
 namespace lbb {
 
+// Bytes of state one module handed another at a step's end (Barnes-Hut's bodies crossing from
+// cell `from` into cell `to`): real traffic between modules, what an LBDatafile's edge carries.
+struct ModuleTransfer {
+  int from = 0, to = 0;
+  double bytes = 0;
+};
+
 class ModuleGraph {
  public:
   ModuleGraph() = default;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -423,13 +424,16 @@ std::vector<std::vector<int>> BarnesHut::targets(ModuleStates& states) const {
   return out;
 }
 
-int BarnesHut::redistribute(ModuleStates& states) const {
+// Moves every body into the module it belongs to now; `moved`: the bytes each (from, to) pair
+// handed over. Returns the bodies moved.
+int BarnesHut::redistribute(ModuleStates& states, std::vector<ModuleTransfer>& moved) const {
   const int rec = record_doubles();
   const int modules = module_count();
   const std::vector<std::vector<int>> target_of = targets(states);
   // Movers in (source module, position) order, so arrivals are appended deterministically.
   std::vector<std::pair<int, std::size_t>> movers;  // (target, offset in `moving`)
   std::vector<double> moving;
+  std::map<std::pair<int, int>, double> crossed;  // (from, to): bytes
   for (int m = 0; m < modules; ++m) {
     std::span<std::byte> s = states.state(m);
     CellHeader& h = header_of(s);
@@ -443,11 +447,14 @@ int BarnesHut::redistribute(ModuleStates& states) const {
         ++kept;
       } else {
         movers.emplace_back(target, moving.size());
+        crossed[{m, target}] += static_cast<double>(sizeof(double) * rec);
         moving.insert(moving.end(), body, body + rec);
       }
     }
     h.count = kept;
   }
+  moved.clear();
+  for (const auto& [pair, bytes] : crossed) moved.push_back({pair.first, pair.second, bytes});
   std::stable_sort(movers.begin(), movers.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::int64_t> arrivals(modules, 0);
@@ -486,7 +493,7 @@ void BarnesHut::end_step(NbodySweep& sweep, ModuleStates& states) const {
   }
   sweep.energy.push_back(energy);
   sweep.total_interactions.push_back(interactions);
-  sweep.crossings.push_back(redistribute(states));
+  sweep.crossings.push_back(redistribute(states, sweep.transfers));
   rebuild_tree(sweep, states);
 }
 

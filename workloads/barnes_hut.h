@@ -42,6 +42,7 @@ struct NbodySweep {
   std::vector<double> energy;              // per step: kinetic + potential at its start
   std::vector<double> crossings;           // per step: bodies that changed module after it
   std::vector<double> total_interactions;  // per step
+  std::vector<ModuleTransfer> transfers;   // the bodies' bytes that crossed cells at the last step
 };
 
 class BarnesHut final : public Workload {
@@ -63,6 +64,7 @@ class BarnesHut final : public Workload {
   bool phase_outputs(int module, int step, int phase,
                      std::vector<std::span<std::byte>>& out) override;
   bool finish_step_reads_states() const override { return true; }  // bodies cross cells
+  std::vector<ModuleTransfer> step_transfers() const override { return sweep_.transfers; }
   std::vector<StepMetric> step_metrics() const override;
   std::vector<double> step_metric_values(int step) const override;
   std::shared_ptr<const SerialReference> reference(int steps_run) const override;
@@ -84,7 +86,7 @@ class BarnesHut final : public Workload {
   std::vector<kernels::Force> module_forces(const NbodySweep& sweep, const double* r,
                                             std::int64_t count, std::int64_t& cells_tested) const;
   void end_step(NbodySweep& sweep, ModuleStates& states) const;
-  int redistribute(ModuleStates& states) const;
+  int redistribute(ModuleStates& states, std::vector<ModuleTransfer>& moved) const;
   void rebuild_tree(NbodySweep& sweep, ModuleStates& states) const;
   void sample_forces(NbodyReference& ref) const;
   std::uint64_t curve_key(const double* x) const;

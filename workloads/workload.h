@@ -121,6 +121,9 @@ class Workload {
   // communication()) wrote: what crosses the edge from -> to (an LBDatafile's communication
   // bytes). 0: it reads none of it (the default).
   virtual double exchanged_bytes(int /*from*/, int /*to*/, int /*phase*/) const { return 0; }
+  // What the last finish_step moved from module states into others (in (from, to) order, each
+  // pair once): bytes that cross between modules besides exchanged_bytes. Empty: none.
+  virtual std::vector<ModuleTransfer> step_transfers() const { return {}; }
   // False where no balancer may move the module (an imported task with vt's migratable: false):
   // the executors keep it with its owner (LoadView::migratable).
   virtual bool migratable(int /*module*/) const { return true; }

@@ -28,12 +28,47 @@ std::unique_ptr<Workload> workload_of(const RunInfo& run, const RunSpec& spec) {
   return info->make(spec.workload_params);
 }
 
-// Each step's phase f: every edge n -> m of the communication graph with the bytes m reads of n.
-void add_messages(const Workload& workload, const ModuleGraph& graph, Trace& t) {
-  for (int s = 0; s < t.steps; ++s)
+// Each step's phase f: every edge n -> m of the communication graph that carries bytes, with
+// those m reads of n; then what the run recorded crossing between module states (Barnes-Hut's
+// bodies, in the transfers table), in the phase whose end moved it.
+void add_messages(const ResultReader& set, const RunInfo& run, const Workload& workload,
+                  const ModuleGraph* graph, Trace& t) {
+  for (int s = 0; graph && s < t.steps; ++s)
     for (int m = 0; m < t.modules; ++m)
-      for (int n : graph.neighbours(m))
-        t.messages.push_back({s, n, m, 1, workload.exchanged_bytes(n, m, s % t.phases_per_step)});
+      for (int n : graph->neighbours(m))
+        if (const double b = workload.exchanged_bytes(n, m, s % t.phases_per_step); b > 0)
+          t.messages.push_back({s, n, m, 1, b});
+  const ColumnTable moved = set.run_rows(run.id, TableId::kTransfers);
+  if (moved.rows() == 0) return;
+  const Column *step = moved.find("step"), *phase = moved.find("phase"), *from = moved.find("from"),
+               *to = moved.find("to"), *bytes = moved.find("bytes");
+  if (!step || !phase || !from || !to || !bytes)
+    throw TraceError("run " + run.id + ": a transfers column is missing");
+  for (std::size_t r = 0; r < moved.rows(); ++r) {
+    const double k = step->number(r) * t.phases_per_step + phase->number(r);
+    const double a = from->number(r), b = to->number(r);
+    if (!(k >= 0 && k < t.steps && a >= 0 && a < t.modules && b >= 0 && b < t.modules))
+      throw TraceError("run " + run.id + ": a transfer out of range");
+    t.messages.push_back({int(k), int(a), int(b), 1, bytes->number(r)});
+  }
+  std::stable_sort(t.messages.begin(), t.messages.end(),
+                   [](const TraceMessage& x, const TraceMessage& y) { return x.step < y.step; });
+}
+
+// A modules column as [trace step * modules + m], or empty where the run's parts lack it or
+// hold -1 in it (not recorded).
+std::vector<double> module_column(const ResultReader& set, const RunInfo& run,
+                                  const std::string& name, std::size_t cells) {
+  std::size_t rows = 0, cols = 0;
+  std::vector<double> v;
+  try {
+    v = set.read_matrix(run.id, name, rows, cols);
+  } catch (const ResultError&) {
+    return {};  // a part written before the column existed
+  }
+  if (v.size() != cells || std::any_of(v.begin(), v.end(), [](double x) { return !(x >= 0); }))
+    return {};
+  return v;
 }
 
 // A run of an imported trace: what the files said and lbbench does not use (task ids, entities,
@@ -85,6 +120,11 @@ Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
     t.owner.push_back(static_cast<int>(q));
   }
   if (phases == 1 && brows == rows) t.busy = busy;
+  t.step_bytes = module_column(set, run, prefix + "state_bytes", t.owner.size());
+  const std::vector<double> start = module_column(set, run, prefix + "start_owner", t.owner.size());
+  if (start != owner) t.start_owner.assign(start.begin(), start.end());
+  for (int q : t.start_owner)
+    if (q >= t.ranks) throw TraceError("run " + run.id + ": a start owner out of range");
   for (int m = 0; m < modules; ++m) {
     t.task_id.push_back(m);
     t.bytes.push_back(static_cast<double>(workload->state_bytes(m)));
@@ -113,7 +153,7 @@ Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
       t.entity[m].index = {m};
       t.entity[m].migratable = workload->migratable(m);
     }
-    if (graph) add_messages(*workload, *graph, t);
+    add_messages(set, run, *workload, graph ? &*graph : nullptr, t);
   }
   return t;
 }

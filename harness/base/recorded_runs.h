@@ -30,7 +30,8 @@ class RecordedRuns {
   virtual std::vector<double> read_series(const std::string& run,
                                           const std::string& name) const = 0;
   // As rows x cols, row-major: "proc/<column>" [S,P]; "module/cost" (summed over phases) and
-  // "module/owner" (phase 0) [S,M]; "module/phase_cost" and "module/phase_owner" [S,F*M].
+  // "module/owner" (phase 0) [S,M]; "module/phase_cost" and "module/phase_owner" [S,F*M]; so
+  // every column of the modules table ("module/state_bytes", "module/phase_start_owner").
   virtual std::vector<double> read_matrix(const std::string& run, const std::string& name,
                                           std::size_t& rows, std::size_t& cols) const = 0;
 };

@@ -142,7 +142,7 @@ void export_set(const std::string& set, const std::string& dir) {
   std::vector<std::string> earlier = export_folder(dir);
   for (const TableSpec& t : result_tables()) {
     const ColumnTable table = reader.table(t.id);
-    if ((t.id == TableId::kModules || !t.switch_key.empty()) && table.rows() == 0) continue;
+    if ((t.record == RecordLevel::kModules || !t.switch_key.empty()) && table.rows() == 0) continue;
     const std::string name = std::string(t.name) + ".csv";
     write_file(dir, name, csv(table));
     std::erase(earlier, name);

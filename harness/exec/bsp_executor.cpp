@@ -49,10 +49,7 @@ class ThreadMachine final : public StepMachine {
     });
   }
   std::vector<double> finish_step(int s) override;
-  int measure_view(int s, int, std::vector<double>&) override {
-    st_.bytes = store_.all_bytes();
-    return s;
-  }
+  int measure_view(int s, int, std::vector<double>&) override { return s; }
   std::optional<Decision> decide(int ph, Balancer& balancer, const LoadView& view) override;
   bool decide_everywhere(int p, int ph, Balancer& balancer, const LoadView& view,
                          const std::function<void(Decision&)>& apply) override;
@@ -437,6 +434,7 @@ std::vector<double> ThreadMachine::finish_step(int s) {
   st_.workload.finish_step(s, store_);
   const double w1 = wall_now();
   serial_cpu_ = serial_clock_.stop(w1);
+  st_.bytes = store_.all_bytes();  // what the end of step resized (bodies crossing cells)
   st_.timeline.add(serial_.p, SpanKind::kSerial, s, st_.phases - 1, -1, w0, w1);
   return st_.workload.step_metric_values(s);
 }

@@ -133,6 +133,9 @@ void StepProtocol::partition() {
     check_assignment(p.owner, st_.M, st_.P);
     p.lists = modules_by_processor(p.owner, st_.P);
   }
+  if (st_.plan.record_modules)
+    for (const PhasePlan& p : st_.phase)
+      start_.insert(start_.end(), p.owner.begin(), p.owner.end());
   result_.initial_partition_seconds = thread_cpu_now() - t0;
   st_.where = st_.phase[0].owner;
 }
@@ -240,6 +243,9 @@ void StepProtocol::finish_step(int s) {
     for (int ph = 1; ph < st_.phases; ++ph)
       for (int m = 0; m < st_.M; ++m) rec_.module_cost[m] += st_.phase[ph].cost[m];
     rec_.module_owner = st_.phase[0].owner;  // who ran each module (in the first phase)
+    rec_.phase_module_start = start_;
+    rec_.module_bytes = st_.bytes;
+    rec_.transfers = st_.workload.step_transfers();
   }
 }
 
@@ -261,6 +267,9 @@ void StepProtocol::apply(int ph, Decision& d) {
 void StepProtocol::plan_moves(int s, int ph) {
   const int next = (ph + 1) % st_.phases;
   const std::vector<int>& owner = st_.phase[next].owner;
+  if (!start_.empty())  // where phase `next` begins, before an in-step balancer moves any
+    std::copy(owner.begin(), owner.end(),
+              start_.begin() + static_cast<std::ptrdiff_t>(next) * st_.M);
   moved_.clear();
   if (st_.traits.moves && (st_.phases > 1 || changed_))
     for (int m = 0; m < st_.M; ++m)

@@ -157,6 +157,7 @@ class StepProtocol {
   alignas(64) std::vector<int> moved_;  // modules whose states move before the next phase
   bool changed_ = false, deferred_ = false, move_now_ = false;
   alignas(64) StepRecord rec_;  // the current step's, closed after its last moves
+  std::vector<int> start_;      // [F x M]: where each phase's modules were when it began
 };
 
 }  // namespace lbb

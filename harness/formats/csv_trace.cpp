@@ -94,7 +94,8 @@ void read_csv_trace(const std::string& path, TraceBuilder& out) {
     out.task(integer(field(0), where), task, trace_seconds(real(field(2), where), where + ": cost"),
              owner, where);
     if (at[4] && !field(4).empty())
-      out.bytes(task, trace_bytes(real(field(4), where), where + ": bytes"), where);
+      out.bytes(integer(field(0), where), task,
+                trace_bytes(real(field(4), where), where + ": bytes"), where);
     if (at[5] && !field(5).empty())
       for (std::string_view id : split(field(5), ';'))
         out.link(task, integer(trim(id), where), where);

@@ -75,16 +75,67 @@ void TraceBuilder::task(std::int64_t step, std::int64_t task, double cost, std::
   records_.push_back({step, task, cost, rank});
 }
 
-void TraceBuilder::bytes(std::int64_t task, double bytes, const std::string& where) {
+void TraceBuilder::bytes(std::int64_t step, std::int64_t task, double bytes,
+                         const std::string& where, double after) {
   trace_bytes(bytes, where + " (a task's bytes)");
-  double& b = bytes_[task];
-  b = std::max(b, bytes);
+  if (after >= 0) trace_bytes(after, where + " (a task's bytes after the phase)");
+  check(static_cast<std::int64_t>(bytes_.size()) < kTraceMaxCells, where, "too many state sizes");
+  bytes_[{step, task}] = {bytes, after};
+}
+
+void TraceBuilder::start(std::int64_t step, std::int64_t task, std::int64_t rank,
+                         const std::string& where) {
+  check(rank >= 0 && rank < kTraceMaxRanks, where,
+        "a start rank must be in [0, " + std::to_string(kTraceMaxRanks) + ")");
+  check(static_cast<std::int64_t>(starts_.size()) < kTraceMaxCells, where, "too many start ranks");
+  starts_[{step, task}] = rank;
 }
 
 void TraceBuilder::link(std::int64_t a, std::int64_t b, const std::string& where) {
   check(static_cast<std::int64_t>(links_.size()) < kTraceMaxLinks, where,
         "more than " + std::to_string(kTraceMaxLinks) + " communications");
   if (a != b) links_.emplace_back(std::min(a, b), std::max(a, b));
+}
+
+void TraceBuilder::declared_link(std::int64_t a, std::int64_t b, const std::string& where) {
+  check(static_cast<std::int64_t>(declared_.size()) < kTraceMaxLinks, where,
+        "more than " + std::to_string(kTraceMaxLinks) + " links");
+  if (a != b) declared_.emplace_back(std::min(a, b), std::max(a, b));
+}
+
+// Each task's size while it ran in each step, and after it: as said, else the size the next
+// step says, else the last one known (a task of one size throughout leaves step_bytes empty).
+void TraceBuilder::state_sizes(const std::map<std::int64_t, int>& step_index,
+                               const std::map<std::int64_t, int>& task_index, Trace& t) const {
+  const std::size_t cells = static_cast<std::size_t>(t.steps) * t.modules;
+  std::vector<double> during(cells, -1), after(cells, -1);
+  for (const auto& [key, size] : bytes_) {
+    const auto s = step_index.find(key.first);
+    const auto m = task_index.find(key.second);
+    if (s == step_index.end() || m == task_index.end()) continue;
+    const std::size_t cell = static_cast<std::size_t>(s->second) * t.modules + m->second;
+    during[cell] = size.first;
+    after[cell] = size.second;
+  }
+  t.bytes.assign(t.modules, 0.0);
+  std::vector<double> ends(cells, 0.0);
+  bool varies = false;
+  for (int m = 0; m < t.modules; ++m) {
+    double now = -1;
+    for (int s = 0; s < t.steps && now < 0; ++s) now = during[std::size_t(s) * t.modules + m];
+    t.bytes[m] = now = std::max(now, 0.0);
+    for (int s = 0; s < t.steps; ++s) {
+      const std::size_t cell = static_cast<std::size_t>(s) * t.modules + m;
+      if (during[cell] >= 0) now = during[cell];
+      if (after[cell] >= 0)
+        now = after[cell];
+      else if (s + 1 < t.steps && during[cell + t.modules] >= 0)
+        now = during[cell + t.modules];
+      ends[cell] = now;
+      varies = varies || now != t.bytes[m];
+    }
+  }
+  if (varies) t.step_bytes = std::move(ends);
 }
 
 void TraceBuilder::message(std::int64_t step, std::int64_t from, std::int64_t to,
@@ -177,11 +228,19 @@ Trace TraceBuilder::build() const {
   else
     fill_owners(t);
   for (const auto& [id, m] : task_index) t.task_id.push_back(id);
-  t.bytes.assign(t.modules, 0.0);
-  for (const auto& [id, b] : bytes_)
-    if (auto it = task_index.find(id); it != task_index.end()) t.bytes[it->second] = b;
+  state_sizes(step_index, task_index, t);
+  if (!starts_.empty() && !t.owner.empty()) {
+    t.start_owner = t.owner;
+    for (const auto& [key, rank] : starts_) {
+      const auto s = step_index.find(key.first);
+      const auto m = task_index.find(key.second);
+      if (s != step_index.end() && m != task_index.end())
+        t.start_owner[static_cast<std::size_t>(s->second) * t.modules + m->second] =
+            static_cast<int>(rank);
+    }
+  }
   t.neighbours.resize(t.modules);
-  for (const auto& [a, b] : links_) {
+  for (const auto& [a, b] : declared_.empty() ? links_ : declared_) {
     const auto ia = task_index.find(a), ib = task_index.find(b);
     if (ia == task_index.end() || ib == task_index.end()) continue;  // not a task: a node
     t.neighbours[ia->second].push_back(ib->second);

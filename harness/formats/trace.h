@@ -75,8 +75,14 @@ struct Trace {
   std::vector<std::int64_t> task_id;  // module m is task task_id[m] (ascending)
   std::vector<double> cost;   // [step * modules + m], s on its owner; 0 where it did not run
   std::vector<int> owner;     // [step * modules + m], the rank it ran on; empty: not recorded
-  std::vector<double> bytes;  // [m], what a move copies (0: not recorded)
-  std::vector<double> busy;   // [step * ranks + r] when recorded (lbbench's export)
+  std::vector<double> bytes;  // [m], what a move copies at the start (0: not recorded)
+  // [step * modules + m]: its state's bytes at the end of trace step `step` (what a move after
+  // it copies); empty: always bytes[m] (sizes change where bodies cross cells)
+  std::vector<double> step_bytes;
+  // [step * modules + m]: the rank it was on when the step began, before an in-step balancer
+  // moved it (vt records where it ran: owner); empty: owner
+  std::vector<int> start_owner;
+  std::vector<double> busy;                  // [step * ranks + r] when recorded (lbbench's export)
   std::vector<std::vector<int>> neighbours;  // [m], modules it exchanges data with
   // What the module order means to balancers, and the modules' centres (dimensions per module;
   // empty: none), as lbbench's export records them.
@@ -107,7 +113,14 @@ class TraceBuilder {
   // names the record in messages.
   void task(std::int64_t step, std::int64_t task, double cost, std::int64_t rank,
             const std::string& where);
-  void bytes(std::int64_t task, double bytes, const std::string& where);
+  // A task's state bytes while it ran in `step`, and (after >= 0) at the step's end.
+  void bytes(std::int64_t step, std::int64_t task, double bytes, const std::string& where,
+             double after = -1);
+  // Where the task was when `step` began (an in-step balancer then moved it to where it ran).
+  void start(std::int64_t step, std::int64_t task, std::int64_t rank, const std::string& where);
+  // A link of the communication graph as the files declare it (lbbench's export: a task's
+  // neighbours); where any is declared, communications add none.
+  void declared_link(std::int64_t a, std::int64_t b, const std::string& where);
   void link(std::int64_t a, std::int64_t b, const std::string& where);
   // A communication from -> to in `step`; also a link.
   void message(std::int64_t step, std::int64_t from, std::int64_t to, std::int64_t messages,
@@ -136,8 +149,13 @@ class TraceBuilder {
   };
   std::string source_;
   std::vector<Record> records_;
-  std::map<std::int64_t, double> bytes_;
+  void state_sizes(const std::map<std::int64_t, int>& step_index,
+                   const std::map<std::int64_t, int>& task_index, Trace& t) const;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::pair<double, double>> bytes_;  // (step,
+  // task): (while it ran, after; -1: not said)
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> starts_;  // (step, task): rank
   std::vector<std::pair<std::int64_t, std::int64_t>> links_;      // (a < b), repeats allowed
+  std::vector<std::pair<std::int64_t, std::int64_t>> declared_;   // (a < b), repeats allowed
   std::map<std::pair<std::int64_t, std::int64_t>, double> busy_;  // (step, rank)
   ModuleStructure structure_ = ModuleStructure::kIndependent;
   int phases_per_step_ = 0;  // 0: not said (1)

@@ -26,13 +26,24 @@ std::shared_ptr<const Trace> load_trace(const std::string& file, const std::stri
 
 class TraceStream final : public CostStream {
  public:
-  TraceStream(std::shared_ptr<const Trace> trace, int processors, bool partitioned)
+  TraceStream(std::shared_ptr<const Trace> trace, int processors, bool partitioned,
+              double default_bytes)
       : trace_(std::move(trace)),
         phases_(trace_->phases_per_step),
         same_ranks_(trace_->ranks == processors) {
-    if (!partitioned && !trace_->owner.empty())
-      for (int q : std::span(trace_->owner).first(std::size_t(phases_) * trace_->modules))
+    // Where the first step's phases began: before an in-step balancer's moves, where recorded.
+    const std::vector<int>& first =
+        trace_->start_owner.empty() ? trace_->owner : trace_->start_owner;
+    if (!partitioned && !first.empty())
+      for (int q : std::span(first).first(std::size_t(phases_) * trace_->modules))
         start_.push_back(q % processors);
+    const std::size_t M = trace_->modules;
+    for (std::size_t k = 0; k < trace_->step_bytes.size() / M; ++k)
+      if ((k + 1) % phases_ == 0)  // a step's last phase: its end
+        for (std::size_t m = 0; m < M; ++m) {
+          const double b = trace_->step_bytes[k * M + m];
+          ends_.push_back(static_cast<std::uint64_t>(b > 0 ? b : default_bytes));
+        }
   }
   const std::vector<double>& nominal(int step, int phase) override {
     if (step < 0 || step >= steps() || phase < 0 || phase >= phases_)
@@ -54,6 +65,11 @@ class TraceStream final : public CostStream {
     const std::size_t k = static_cast<std::size_t>(step) * phases_ + phase;
     return std::span(trace_->busy).subspan(k * trace_->ranks, trace_->ranks);
   }
+  std::span<const std::uint64_t> state_bytes(int step) const override {
+    const std::size_t M = trace_->modules;
+    if (ends_.empty() || step < 0 || (step + 1) * M > ends_.size()) return {};
+    return std::span(ends_).subspan(step * M, M);
+  }
   int steps() const override { return trace_->steps / phases_; }
   // Phase `phase`'s owners in the first step, rank r on processor r mod P.
   std::span<const int> start_owner(int phase) const override {
@@ -69,7 +85,8 @@ class TraceStream final : public CostStream {
   std::shared_ptr<const Trace> trace_;
   int phases_;
   bool same_ranks_;
-  std::vector<int> start_;  // [phase * modules + m]; empty: the partition places them
+  std::vector<int> start_;           // [phase * modules + m]; empty: the partition places them
+  std::vector<std::uint64_t> ends_;  // [step * modules + m]: bytes at its end; empty: constant
   std::vector<double> row_;
 };
 
@@ -120,7 +137,7 @@ WorkloadInfo TraceWorkload::info() {
 }
 
 std::shared_ptr<CostStream> TraceWorkload::stream(int processors, bool partitioned) const {
-  return std::make_shared<TraceStream>(trace_, processors, partitioned);
+  return std::make_shared<TraceStream>(trace_, processors, partitioned, default_bytes_);
 }
 
 // The first step's costs, over its phases.

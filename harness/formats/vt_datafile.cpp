@@ -186,8 +186,18 @@ void read_task(const json& task, std::int64_t phase, const std::string& where, T
   if (a == task.end() || !a->is_object()) return;
   if (const auto b = a->find("state_bytes"); b != a->end()) {
     const std::string at = where + ".attributes.state_bytes";
-    out.bytes(id, trace_bytes(number(*b, at), at), where);
+    double after = -1;
+    if (const auto e = a->find("state_bytes_after"); e != a->end())
+      after = number(*e, where + ".attributes.state_bytes_after");
+    out.bytes(phase, id, number(*b, at), at, after);
   }
+  if (const auto n = a->find("start_node"); n != a->end())
+    out.start(phase, id, integer(*n, where + ".attributes.start_node"),
+              where + ".attributes.start_node");
+  if (const auto n = a->find("neighbours"); n != a->end())
+    for (const json& x : array(*n, where + ".attributes.neighbours"))
+      out.declared_link(id, integer(x, where + ".attributes.neighbours"),
+                        where + ".attributes.neighbours");
   if (const auto c = a->find("coords"); c != a->end()) {
     std::vector<double> centre;
     for (const json& x : array(*c, where + ".attributes.coords"))
@@ -310,7 +320,19 @@ json task_of(const Trace& t, int s, int m) {
     for (const TraceSubphase& p : sp->second)
       task["subphases"].push_back({{"id", p.id}, {"time", p.time}});
   }
-  if (t.bytes[m] > 0) task["attributes"]["state_bytes"] = t.bytes[m];
+  const auto size = [&](int step) {  // its bytes at trace step `step`'s end (-1: the start)
+    return step < 0 || t.step_bytes.empty() ? t.bytes[m]
+                                            : t.step_bytes[std::size_t(step) * t.modules + m];
+  };
+  if (size(s - 1) > 0) task["attributes"]["state_bytes"] = size(s - 1);  // while it ran
+  if (s + 1 == t.steps && size(s) != size(s - 1))  // else the next phase's says it
+    task["attributes"]["state_bytes_after"] = size(s);
+  if (!t.start_owner.empty() && t.start_owner[cell] != t.owner[cell])
+    task["attributes"]["start_node"] = t.start_owner[cell];
+  if (s == 0 && !t.neighbours.empty() && !t.neighbours[m].empty()) {
+    json& n = task["attributes"]["neighbours"] = json::array();
+    for (int k : t.neighbours[m]) n.push_back(t.task_id[k]);
+  }
   if (t.dimensions > 0)
     task["attributes"]["coords"] = std::vector<double>(t.coords.begin() + m * t.dimensions,
                                                        t.coords.begin() + (m + 1) * t.dimensions);

@@ -213,8 +213,9 @@ ColumnTable ResultReader::held_table(const Part& part, TableId id) {
 
 ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
   const Part& part = parts_[k];
-  // A table a switch writes is absent from parts written before it existed: no rows there.
-  const bool optional = !table_spec(id).switch_key.empty();
+  // A table a switch writes, or one added later, is absent from parts written before it
+  // existed: no rows there.
+  const bool optional = !table_spec(id).switch_key.empty() || table_spec(id).added_later;
   if (part.held) {
     if (optional && !part.held->at(id).error.empty()) return {};
     ColumnTable t = held_table(part, id);
@@ -274,7 +275,8 @@ std::vector<double> ResultReader::read_matrix(const std::string& run, const std:
   if (t.rows() == 0) return {};
   const Column& step = numeric(t, "step", where);
   const Column& index = numeric(t, procs ? "proc" : "module", where);
-  const std::string column = procs ? name.substr(5) : name.ends_with("cost") ? "cost" : "owner";
+  std::string column = name.substr(name.find('/') + 1);  // proc/busy, module/phase_owner
+  if (!procs && column.starts_with("phase_")) column = column.substr(6);
   const Column& value = numeric(t, column, where);
   std::vector<double> phase(t.rows(), 0.0);
   if (!procs)

@@ -508,6 +508,22 @@ constexpr ColumnSpec kModules[] = {
     {"module", T::kInt64, "", "module index, from 0"},
     {"cost", T::kFloat64, "s", "the module's cost in the phase, scaled to its owner's CPU time"},
     {"owner", T::kInt32, "", "the processor that ran it in the phase (-1: not recorded)"},
+    {"start_owner", T::kInt32, "",
+     "the processor that held it when the phase began: owner unless an in-step balancer moved "
+     "it before it ran (-1: not recorded)"},
+    {"state_bytes", T::kInt64, "B",
+     "its state's size at the step's end, after the workload's end of step: what a move after "
+     "the step copies (-1: not recorded)"},
+};
+
+constexpr ColumnSpec kTransfers[] = {
+    {"run", T::kText, "", kRunId},
+    {"step", T::kInt64, "", "measured step index"},
+    {"phase", T::kInt32, "", "the phase whose end moved it (the last: the workload's end of step)"},
+    {"from", T::kInt64, "", "the module whose state it left"},
+    {"to", T::kInt64, "", "the module whose state it joined"},
+    {"bytes", T::kFloat64, "B",
+     "state bytes handed over (Barnes-Hut: the records of the bodies that crossed cells)"},
 };
 
 constexpr ColumnSpec kInvocations[] = {
@@ -557,6 +573,9 @@ constexpr TableSpec kTables[] = {
      kInvocations, RecordLevel::kRuns},
     {TableId::kSpans, "spans", "one row per measured span of a processor's timeline", kSpans,
      RecordLevel::kRuns, "execution.timeline: true"},
+    {TableId::kTransfers, "transfers",
+     "one row per pair of modules a measured step's end moved state between", kTransfers,
+     RecordLevel::kModules, "", true},
 };
 
 // "written by every run" or "written by runs with execution.record: procs or modules".

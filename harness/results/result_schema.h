@@ -45,7 +45,7 @@ struct ColumnSpec {
   ColumnField field = {};
 };
 
-enum class TableId { kRuns, kSteps, kProcs, kModules, kInvocations, kSpans };
+enum class TableId { kRuns, kSteps, kProcs, kModules, kInvocations, kSpans, kTransfers };
 
 struct TableSpec {
   TableId id;
@@ -56,6 +56,8 @@ struct TableSpec {
   // Non-empty: the key that makes a run write it, at any level (a part of an older schema may
   // lack the table: it reads as empty).
   std::string_view switch_key = "";
+  // Added after the first parts were written: a part without it has no rows of it.
+  bool added_later = false;
 };
 
 std::span<const TableSpec> result_tables();

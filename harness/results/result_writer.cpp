@@ -123,13 +123,28 @@ void add_modules(ColumnTable& t, const StepRecord& r, const RunLayout& layout) {
   const std::vector<double>& cost = phased ? r.phase_module_cost : r.module_cost;
   const std::vector<int>& owner = phased ? r.phase_module_owner : r.module_owner;
   if (cost.size() != F * M) return;
-  Column* c[5] = {&t.columns[0], &t.columns[1], &t.columns[2], &t.columns[3], &t.columns[4]};
+  std::vector<Column>& c = t.columns;  // step, phase, module, cost, owner, start_owner, state_bytes
+  const std::vector<int>& start = r.phase_module_start;
   for (std::size_t k = 0; k < F * M; ++k) {
-    c[0]->ints.push_back(r.step);
-    c[1]->ints.push_back(static_cast<std::int64_t>(k / M));
-    c[2]->ints.push_back(static_cast<std::int64_t>(k % M));
-    c[3]->reals.push_back(cost[k]);
-    c[4]->ints.push_back(k < owner.size() ? owner[k] : -1);
+    c[0].ints.push_back(r.step);
+    c[1].ints.push_back(static_cast<std::int64_t>(k / M));
+    c[2].ints.push_back(static_cast<std::int64_t>(k % M));
+    c[3].reals.push_back(cost[k]);
+    c[4].ints.push_back(k < owner.size() ? owner[k] : -1);
+    c[5].ints.push_back(k < start.size() ? start[k] : -1);
+    c[6].ints.push_back(
+        k % M < r.module_bytes.size() ? static_cast<std::int64_t>(r.module_bytes[k % M]) : -1);
+  }
+}
+
+void add_transfers(ColumnTable& t, const StepRecord& r, int phases) {
+  std::vector<Column>& c = t.columns;  // step, phase, from, to, bytes
+  for (const ModuleTransfer& x : r.transfers) {
+    c[0].ints.push_back(r.step);
+    c[1].ints.push_back(phases - 1);
+    c[2].ints.push_back(x.from);
+    c[3].ints.push_back(x.to);
+    c[4].reals.push_back(x.bytes);
   }
 }
 
@@ -157,6 +172,7 @@ RunWriter::RunWriter(ResultWriter& set, std::string id, const RunLayout& layout)
   for (const std::string& m : layout_.metrics) steps_.column("metric_" + m, ColumnType::kFloat64);
   if (writes(TableId::kModules)) modules_ = columns_of(TableId::kModules);
   if (writes(TableId::kSpans)) spans_ = columns_of(TableId::kSpans);
+  if (writes(TableId::kTransfers)) transfers_ = columns_of(TableId::kTransfers);
 }
 
 bool RunWriter::writes(TableId table) const {
@@ -217,13 +233,17 @@ void RunWriter::on_step(const StepRecord& r) {
     }
   }
   if (writes(TableId::kModules)) add_modules(modules_, r, layout_);
+  if (writes(TableId::kTransfers)) add_transfers(transfers_, r, layout_.phases);
   if (pending_bytes() + set_.pending_bytes_ > set_.budget_) set_.take(*this, nullptr);
 }
 
 std::size_t RunWriter::pending_bytes() const {
-  return 8 * (steps_.rows() * steps_.columns.size() + procs_.rows() * procs_.columns.size() +
-              modules_.rows() * modules_.columns.size() + spans_.rows() * spans_.columns.size()) +
-         (steps_.rows() + procs_.rows() + modules_.rows() + spans_.rows()) * (id_.size() + 32);
+  std::size_t cells = 0, rows = 0;
+  for (const ColumnTable* t : {&steps_, &procs_, &modules_, &spans_, &transfers_}) {
+    cells += t->rows() * t->columns.size();
+    rows += t->rows();
+  }
+  return 8 * cells + rows * (id_.size() + 32);
 }
 
 void RunWriter::end(const RunRecord& record) {
@@ -291,6 +311,7 @@ void ResultWriter::take(RunWriter& run, const RunRecord* row) {
   move_rows(run.procs_, procs_);
   move_rows(run.modules_, modules_);
   move_rows(run.spans_, spans_);
+  move_rows(run.transfers_, transfers_);
   if (row) runs_.append(run_row(run.id_, *row));
   if (row && in_flight_id_ == run.id_) in_flight_id_.clear();
   const double since =
@@ -303,7 +324,8 @@ void ResultWriter::write_part() {
   char seq[16];
   std::snprintf(seq, sizeof seq, "%04d", parts_);
   std::uint64_t reserve = kMetadataBytes;  // the file's own metadata, and the seal
-  for (const ColumnTable* t : {&runs_, &steps_, &procs_, &modules_, &invocation_, &spans_})
+  for (const ColumnTable* t :
+       {&runs_, &steps_, &procs_, &modules_, &invocation_, &spans_, &transfers_})
     for (const Column& c : t->columns) {  // raw bytes: deflate never grows them by much
       std::uint64_t width = 8;
       for (const std::string& s : c.text) width = std::max<std::uint64_t>(width, s.size());
@@ -313,7 +335,8 @@ void ResultWriter::write_part() {
     publish_part(path_, stem_ + "." + seq + ".h5", reserve, [&](hid_t file) {
       write_text_attribute(file, "schema", kResultSchemaName);
       write_int_attribute(file, "schema_version", kResultSchemaVersion);
-      const ColumnTable* tables[] = {&runs_, &steps_, &procs_, &modules_, &invocation_, &spans_};
+      const ColumnTable* tables[] = {&runs_,       &steps_, &procs_,    &modules_,
+                                     &invocation_, &spans_, &transfers_};
       for (const TableSpec& t : result_tables())
         write_table(file, t, *tables[static_cast<int>(t.id)]);
     });
@@ -324,7 +347,7 @@ void ResultWriter::write_part() {
   failure_.clear();
   ++parts_;
   runs_written_ += runs_.rows();
-  runs_ = {}, steps_ = {}, procs_ = {}, modules_ = {}, spans_ = {};
+  runs_ = {}, steps_ = {}, procs_ = {}, modules_ = {}, spans_ = {}, transfers_ = {};
   pending_bytes_ = 0;
   last_part_ = std::chrono::steady_clock::now();
 }

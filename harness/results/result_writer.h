@@ -64,7 +64,7 @@ class RunWriter final : public StepSink {
   ResultWriter& set_;
   std::string id_;
   RunLayout layout_;
-  ColumnTable steps_, procs_, modules_, spans_;
+  ColumnTable steps_, procs_, modules_, spans_, transfers_;
   bool ended_ = false;
 };
 
@@ -113,7 +113,7 @@ class ResultWriter {
   std::mutex mutex_;  // finish() may come from another thread (an interrupt, run_command.cpp)
   std::string path_, writer_;
   std::string stem_;  // <invocation>.<writer>: its run ids and part names start with it
-  ColumnTable invocation_, runs_, steps_, procs_, modules_, spans_;
+  ColumnTable invocation_, runs_, steps_, procs_, modules_, spans_, transfers_;
   std::atomic<std::size_t> pending_bytes_ = 0;
   std::size_t next_run_ = 0, budget_ = kBudgetBytes, runs_written_ = 0;
   int parts_ = 0;

@@ -5,6 +5,7 @@
 // (`module/cost`, recorded with execution.record: modules) together with its owners and busy times,
 // so that a simulation whose owners equal the recorded ones hands its balancer the very view the
 // real run's had.
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -38,6 +39,9 @@ class CostStream {
   // Recorded runs only (else 0): CPU seconds of the workload's serial end of step (Barnes-Hut's
   // tree build), which no balancer changes; a run across ranks's exchange taken out.
   virtual double recorded_serial(int /*step*/) const { return 0; }
+  // Recorded state sizes (else empty): each module's bytes at step `step`'s end, which moves
+  // after it copy (Barnes-Hut's cells gain and lose bodies).
+  virtual std::span<const std::uint64_t> state_bytes(int /*step*/) const { return {}; }
   virtual int steps() const { return -1; }  // -1: as many as asked for
   // Owners of a phase to start from instead of the static partition (a recorded run that had
   // warm-up steps starts where they left it); empty: partition.

@@ -84,8 +84,11 @@ class SimMachine final : public StepMachine {
     f();
     return true;
   }
-  // No kernel ran: the workload's own step metrics are unknown.
-  std::vector<double> finish_step(int) override {
+  // No kernel ran: the workload's own step metrics are unknown; a recording's state sizes are
+  // those of its step's end.
+  std::vector<double> finish_step(int s) override {
+    if (const auto b = costs_.state_bytes(s); b.size() == st_.bytes.size())
+      st_.bytes.assign(b.begin(), b.end());
     return std::vector<double>(st_.workload.step_metrics().size(), std::nan(""));
   }
   int measure_view(int s, int ph, std::vector<double>& busy) override;

@@ -2,8 +2,9 @@
 every phase's tasks with their entities, nodes, times and subphases, every communication (from,
 to, messages, bytes), each rank's shared_node and the recorded speeds. Times compare within a
 relative 1e-12 (a time recorded on a slow rank comes back as its cost at speed 1 over the same
-speed); everything else exactly. lbbench's own attributes (state_bytes, coords, busy) are left
-out: a hand-written set need not have them. Prints what was compared: LABEL (argv[3])."""
+speed); everything else exactly. lbbench's own task attributes state_bytes, state_bytes_after
+and start_node compare where the first set has them (a hand-written set need not); coords and
+busy are left out. Prints what was compared: LABEL (argv[3])."""
 import glob
 import json
 import math
@@ -39,6 +40,9 @@ def same_task(key, a, b):
     assert a["entity"] == b["entity"], f"task {key}: entity {a['entity']} != {b['entity']}"
     assert a["node"] == b["node"], f"task {key}: node {a['node']} != {b['node']}"
     assert close(a["time"], b["time"]), f"task {key}: time {a['time']} != {b['time']}"
+    own_a, own_b = a.get("attributes", {}), b.get("attributes", {})
+    for k in ("state_bytes", "state_bytes_after", "start_node"):  # where the first has them
+        assert k not in own_a or own_a[k] == own_b.get(k), f"task {key}: {k} differs"
     sa, sb = a.get("subphases", []), b.get("subphases", [])
     assert [s["id"] for s in sa] == [s["id"] for s in sb], f"task {key}: subphase ids"
     assert all(close(x["time"], y["time"]) for x, y in zip(sa, sb)), f"task {key}: subphases"

@@ -15,7 +15,8 @@ diff -u "$tmp/table.md" "$tmp/docs.md" || {
 import json, sys
 s = json.load(open(sys.argv[1]))
 tables = {t["name"]: {c["name"]: c for c in t["columns"]} for t in s["tables"]}
-assert set(tables) == {"runs", "steps", "procs", "modules", "invocations", "spans"}, tables.keys()
+assert set(tables) == {"runs", "steps", "procs", "modules", "invocations", "spans",
+                       "transfers"}, tables.keys()
 assert {"makespan", "metric_*"} <= set(tables["steps"]) and "busy" in tables["procs"]
 assert tables["runs"]["processors"]["type"] == "int64" and tables["runs"]["status"]["type"] == "text"
 assert all(c["meaning"] for t in tables.values() for c in t.values())

@@ -19,7 +19,7 @@ run() {  # run NAME CONFIG-BODY...: writes $tmp/NAME.yaml and runs it into $tmp/
   "$lbbench" run "$tmp/$1.yaml" -o "$tmp/$1" >"$tmp/$1.log" 2>&1 || { fail "run $1"; cat "$tmp/$1.log"; }
 }
 
-# round_trip NAME PLATFORM STEPS [sizes-vary]: each run of $tmp/NAME exported, validated, replayed from its
+# round_trip NAME PLATFORM STEPS: each run of $tmp/NAME exported, validated, replayed from its
 # export on the same platform, and compared with its replay run by run.
 round_trip() {
   "$lbbench" export "$tmp/$1" --to "$tmp/$1_vt" --format vt >/dev/null || fail "export $1"
@@ -37,19 +37,29 @@ print({r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$
     mkdir -p "$tmp/$1_b" && mv "$tmp/$1_b_$label"/* "$tmp/$1_b/"
   done
   "$lbbench" export "$tmp/$1_b" --to "$tmp/$1_b_csv" >/dev/null || fail "csv $1 replayed"
-  $py "$here/check_roundtrip.py" "$tmp/$1_csv" "$tmp/$1_b_csv" "$1" "${4:-}" || fail "replay $1"
+  $py "$here/check_roundtrip.py" "$tmp/$1_csv" "$tmp/$1_b_csv" "$1" || fail "replay $1"
 }
 
 slow="{ processors: 4, topology: chain, speeds: last:0.5 }"
 # Simulated: two phases, a chain of neighbours reading 1536.5 B of each other per phase, the last
-# processor at half speed. (An in-step balancer's moves inside the first step, made before any
-# module ran, are not in a file that records where each task ran: e2e_formats replays gcdlb at
-# equal speeds, where it makes none.)
+# processor at half speed. gcdlb moves tasks inside the first step before they run: the files say
+# where each began (start_node), so the replay starts there and makes the same moves.
 run synthetic "workload: { kind: synthetic, modules: 24, model: drift, drift_sd: 0.4, seed: 7," \
   "  phases: 2, dependencies: chain, exchange_bytes: 1536.5 }" "platform: $slow" \
   "execution: { executor: simulate, steps: 6, repetitions: 1, record: modules }" \
-  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }]"
+  "balancers: [{ dynamic: greedy }, { dynamic: refine }, { dynamic: diffusion }, { dynamic: gcdlb }]"
 round_trip synthetic "$slow" 6
+$py - "$tmp/synthetic_csv" "$tmp"/synthetic_vt <<'EOF' || fail "gcdlb's first-step moves"
+import csv, glob, json, sys
+gcdlb = [r["run"] for r in csv.DictReader(open(f"{sys.argv[1]}/runs.csv")) if r["balancer"] == "gcdlb"]
+first = [int(r["migrations"]) for r in csv.DictReader(open(f"{sys.argv[1]}/steps.csv"))
+         if r["run"] in gcdlb and r["step"] == "0"]
+moved = sum(1 for f in glob.glob(f"{sys.argv[2]}/{gcdlb[0].replace('.', '_')}/data.*.json")
+            for p in json.load(open(f))["phases"] if p["id"] < 2
+            for t in p["tasks"] if "start_node" in t.get("attributes", {}))
+assert first and first[0] > 0 and moved > 0, (first, moved)
+print(f"gcdlb at speeds 1,1,1,0.5: {first[0]} moves in step 0, {moved} tasks with a start_node")
+EOF
 # Real kernels, the last processor at half speed (between-step balancers: an in-step scheme's
 # decisions depend on when the real threads met, which no record holds).
 kernels="execution: { steps: 4, record: modules }"
@@ -61,7 +71,20 @@ round_trip block_substitution "$slow" 4
 run barnes_hut \
   "workload: { kind: barnes_hut, particles: 400, dimensions: 2, cells_per_side: 4, seed: 1 }" \
   "platform: $slow" "$kernels" "$between"
-round_trip barnes_hut "$slow" 4 sizes-vary
+round_trip barnes_hut "$slow" 4
+# Its bodies cross cells: sizes change step by step and only edges that carry bytes are written.
+$py - "$tmp"/barnes_hut_vt <<'EOF' || fail "barnes_hut's sizes and edges"
+import glob, json, sys
+sizes, edges = set(), []
+for f in glob.glob(f"{sys.argv[1]}/*/data.*.json"):
+    for p in json.load(open(f))["phases"]:
+        sizes |= {(t["entity"]["id"], t["attributes"]["state_bytes"]) for t in p["tasks"]}
+        edges += [c["bytes"] for c in p.get("communications", [])]
+assert edges and min(edges) > 0 and all(b % 48 == 0 for b in edges), edges[:5]
+assert len(sizes) > 16, "no task's state_bytes changed"
+print(f"barnes_hut: {len(sizes)} (task, state_bytes) pairs, {len(edges)} edges of bodies "
+      f"crossing cells ({sum(edges):.17g} B), none of 0 bytes")
+EOF
 run matmul "workload: { kind: matmul, n: 96, r: 24, m: 24, block_rows: 4, seed: 1 }" \
   "platform: $slow" "$kernels" "$between"
 round_trip matmul "$slow" 4
