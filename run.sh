@@ -9,7 +9,7 @@ PACKAGES=(
   libyaml-cpp-dev libhdf5-dev hdf5-tools
   libbenchmark-dev libgtest-dev googletest
   libopenblas-openmp-dev liblapack-dev liblapacke-dev
-  libssl-dev libgsl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libmetis-dev libre2-dev libbrotli-dev
+  libssl-dev libgsl-dev libhwloc-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libmetis-dev libscotch-dev libre2-dev libbrotli-dev
   openmpi-bin libopenmpi-dev
   python3 python3-dev python3-h5py python3-numpy python3-pandas python3-matplotlib python3-yaml python3-jsonschema python3-brotli
 )

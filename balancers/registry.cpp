@@ -27,13 +27,17 @@
 #include "balancers/partition/block.h"
 #include "balancers/partition/cyclic.h"
 #include "balancers/partition/greedy_probe.h"
+#include "balancers/partition/hsfc.h"
 #include "balancers/partition/lpt.h"
+#include "balancers/partition/mj.h"
 #include "balancers/partition/optimal_chain.h"
 #include "balancers/partition/optimal_chain_bokhari.h"
 #include "balancers/partition/orb.h"
 #include "balancers/partition/plugin.h"
 #include "balancers/partition/prescribed.h"
 #include "balancers/partition/python.h"
+#include "balancers/partition/rib.h"
+#include "balancers/partition/scotch.h"
 
 namespace lbb {
 
@@ -47,6 +51,10 @@ std::span<const BalancerInfo> balancer_registry() {
       GreedyProbe::info(),
       LptPartition::info(),
       OrbPartition::info(),
+      RibPartition::info(),
+      MjPartition::info(),
+      HsfcPartition::info(),
+      ScotchPartition::info(),
       PrescribedPartition::info(),
       plugin_partition_info(),
       python_partition_info(),

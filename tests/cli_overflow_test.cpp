@@ -26,20 +26,21 @@ std::string partition_error(const PartitionRequest& r, const std::vector<double>
 
 TEST(CliOverflow, PartitionRefusesHugeProcessorCounts) {
   // --processors 100000000 allocated per-processor vectors until std::bad_alloc (exit 134).
-  EXPECT_EQ(partition_error({"block", 100000000, {}, {}}, kWeights),
+  EXPECT_EQ(partition_error({"block", 100000000, {}, {}, {}}, kWeights),
             "--processors must be in [1, 1048576], got 100000000");
-  EXPECT_NE(partition_error({"block", (1 << 20) + 1, {}, {}}, kWeights), "no error");
-  EXPECT_EQ(run_partition({"block", 4096, {}, {}}, kWeights)["parts"].size(), 4096u);
+  EXPECT_NE(partition_error({"block", (1 << 20) + 1, {}, {}, {}}, kWeights), "no error");
+  EXPECT_EQ(run_partition({"block", 4096, {}, {}, {}}, kWeights)["parts"].size(), 4096u);
 }
 
 TEST(CliOverflow, PartitionWeightsNearDblMax) {
   // The bottleneck summed to inf and printed as null.
-  EXPECT_EQ(partition_error({"optimal_chain", 2, {}, {}}, {DBL_MAX / 2, DBL_MAX / 2, DBL_MAX / 2}),
-            "the weights' total over the slowest speed exceeds a double's range; scale the "
-            "weights down");
-  EXPECT_NE(partition_error({"lpt", 2, {1e-3, 1}, {}}, {1e306, 1e306}), "no error");
+  EXPECT_EQ(
+      partition_error({"optimal_chain", 2, {}, {}, {}}, {DBL_MAX / 2, DBL_MAX / 2, DBL_MAX / 2}),
+      "the weights' total over the slowest speed exceeds a double's range; scale the "
+      "weights down");
+  EXPECT_NE(partition_error({"lpt", 2, {1e-3, 1}, {}, {}}, {1e306, 1e306}), "no error");
   const nlohmann::json ok =
-      run_partition({"optimal_chain", 2, {}, {}}, std::vector<double>{DBL_MAX / 4, 1.0});
+      run_partition({"optimal_chain", 2, {}, {}, {}}, std::vector<double>{DBL_MAX / 4, 1.0});
   ASSERT_TRUE(ok["bottleneck"].is_number()) << ok.dump();
   EXPECT_EQ(ok["bottleneck"].get<double>(), DBL_MAX / 4);
 }

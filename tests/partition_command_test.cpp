@@ -47,28 +47,31 @@ TEST(PartitionCommand, RefusesBadWeightsSayingWhere) {
 const std::vector<double> kFigure3 = {2, 6, 2, 2, 1, 1, 2, 2, 2};
 
 TEST(PartitionCommand, PaperFigure3AsJson) {
-  const nlohmann::json d = run_partition({"binary_dissection", 4, {}, {}}, kFigure3);
+  const nlohmann::json d = run_partition({"binary_dissection", 4, {}, {}, {}}, kFigure3);
   EXPECT_EQ(d["method"], "binary_dissection");
   EXPECT_EQ(d["processors"], 4);
   EXPECT_EQ(d["bottleneck"], 8.0);
   EXPECT_EQ(d["parts"], nlohmann::json::parse("[[0,0],[1,2],[3,5],[6,8]]"));
   EXPECT_GE(d["seconds"].get<double>(), 0.0);
-  EXPECT_EQ(d.size(), 5u);
+  // Chain cuts after modules 0, 2 and 5: 3 links, each end on another processor.
+  EXPECT_EQ(d["edge_cut"], 3);
+  EXPECT_EQ(d["communication_volume"], 6);
+  EXPECT_EQ(d.size(), 8u);
   for (const char* exact : {"optimal_chain", "optimal_chain_bokhari"})
-    EXPECT_EQ(run_partition({exact, 4, {}, {}}, kFigure3)["bottleneck"], 6.0) << exact;
-  EXPECT_LE(run_partition({"greedy_probe", 4, {}, {"epsilon=0.25"}}, kFigure3)["bottleneck"]
+    EXPECT_EQ(run_partition({exact, 4, {}, {}, {}}, kFigure3)["bottleneck"], 6.0) << exact;
+  EXPECT_LE(run_partition({"greedy_probe", 4, {}, {"epsilon=0.25"}, {}}, kFigure3)["bottleneck"]
                 .get<double>(),
             6.25);
 }
 
 TEST(PartitionCommand, ChainPartsAreRangesOthersAreModuleLists) {
   // Empty chain parts print as [].
-  const nlohmann::json chain = run_partition({"optimal_chain", 3, {}, {}}, {{5.0}});
+  const nlohmann::json chain = run_partition({"optimal_chain", 3, {}, {}, {}}, {{5.0}});
   EXPECT_EQ(chain["parts"], nlohmann::json::parse("[[0,0],[],[]]"));
-  const nlohmann::json lpt = run_partition({"lpt", 2, {1, 3}, {}}, {{1, 2, 3, 4}});
+  const nlohmann::json lpt = run_partition({"lpt", 2, {1, 3}, {}, {}}, {{1, 2, 3, 4}});
   EXPECT_EQ(lpt["parts"], nlohmann::json::parse("[[1],[0,2,3]]"));
   EXPECT_EQ(lpt["bottleneck"], 8.0 / 3.0);
-  const nlohmann::json orb = run_partition({"orb", 2, {}, {}}, kFigure3);
+  const nlohmann::json orb = run_partition({"orb", 2, {}, {}, {}}, kFigure3);
   EXPECT_EQ(orb["parts"], nlohmann::json::parse("[[0,1,2],[3,4,5,6,7,8]]"));
 }
 
@@ -81,16 +84,17 @@ TEST(PartitionCommand, RefusesBadRequests) {
     }
     return "no error";
   };
-  EXPECT_EQ(error({"optimal_chain", 0, {}, {}}), "--processors must be in [1, 1048576], got 0");
-  EXPECT_EQ(error({"nonesuch", 4, {}, {}}), "unknown method 'nonesuch' (see lbbench list)");
-  EXPECT_EQ(error({"none", 4, {}, {}}), "'none' is not a static balancer");
-  EXPECT_EQ(error({"optimal_chain", 4, {1, 2}, {}}), "--speeds gives 2 speeds for 4 processors");
-  EXPECT_EQ(error({"optimal_chain", 2, {1, 0}, {}}), "--speeds: 0 must be >= 1e-06, got 0");
-  EXPECT_EQ(error({"optimal_chain", 2, {1, std::nan("")}, {}}),
+  EXPECT_EQ(error({"optimal_chain", 0, {}, {}, {}}), "--processors must be in [1, 1048576], got 0");
+  EXPECT_EQ(error({"nonesuch", 4, {}, {}, {}}), "unknown method 'nonesuch' (see lbbench list)");
+  EXPECT_EQ(error({"none", 4, {}, {}, {}}), "'none' is not a static balancer");
+  EXPECT_EQ(error({"optimal_chain", 4, {1, 2}, {}, {}}),
+            "--speeds gives 2 speeds for 4 processors");
+  EXPECT_EQ(error({"optimal_chain", 2, {1, 0}, {}, {}}), "--speeds: 0 must be >= 1e-06, got 0");
+  EXPECT_EQ(error({"optimal_chain", 2, {1, std::nan("")}, {}, {}}),
             "--speeds: nan must be a finite number");
-  EXPECT_NE(error({"greedy_probe", 4, {}, {"epsilon=-1"}}).find("--param epsilon"),
+  EXPECT_NE(error({"greedy_probe", 4, {}, {"epsilon=-1"}, {}}).find("--param epsilon"),
             std::string::npos);
-  EXPECT_NE(error({"optimal_chain", 4, {}, {"foo=1"}}).find("unknown parameter"),
+  EXPECT_NE(error({"optimal_chain", 4, {}, {"foo=1"}, {}}).find("unknown parameter"),
             std::string::npos);
 }
 

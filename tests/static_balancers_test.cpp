@@ -12,8 +12,13 @@
 namespace lbb {
 namespace {
 
-const char* const kStaticPartitioners[] = {
-    "optimal_chain_bokhari", "optimal_chain", "binary_dissection", "greedy_probe", "lpt", "orb"};
+const char* const kStaticPartitioners[] = {"optimal_chain_bokhari",
+                                           "optimal_chain",
+                                           "binary_dissection",
+                                           "greedy_probe",
+                                           "lpt",
+                                           "orb",
+                                           "scotch"};
 
 TEST(StaticBalancers, RegisteredAndDecideOnAnyStructure) {
   std::mt19937_64 rng(5);
@@ -29,7 +34,8 @@ TEST(StaticBalancers, RegisteredAndDecideOnAnyStructure) {
     const BalancerInfo* info = find_balancer(name);
     ASSERT_NE(info, nullptr) << name;
     EXPECT_EQ(info->kind(), BalancerKind::kStatic) << name;
-    const bool chain_method = std::string(name) != "lpt" && std::string(name) != "orb";
+    const bool chain_method =
+        std::string(name) != "lpt" && std::string(name) != "orb" && std::string(name) != "scotch";
     EXPECT_EQ(info->capabilities.contiguous, chain_method) << name;
     auto balancer = make_balancer(name, {});
     for (auto structure :

@@ -10,6 +10,7 @@
 
 #include "balancers/between_steps/parts/reassignment.h"
 #include "balancers/between_steps/parts/unit_plan_balancer.h"
+#include "balancers/partition/integer_weights.h"
 
 namespace lbb {
 
@@ -28,16 +29,6 @@ BalancerInfo MetisBalancer::info() {
 }
 
 namespace {
-
-// Integer vertex weights for METIS: the costs scaled so the largest is 10^6, each at least 1.
-std::vector<idx_t> vertex_weights(std::span<const double> cost) {
-  const double most = cost.empty() ? 0.0 : *std::max_element(cost.begin(), cost.end());
-  std::vector<idx_t> w(cost.size(), 1);
-  if (most > 0)
-    for (std::size_t m = 0; m < cost.size(); ++m)
-      w[m] = std::max<idx_t>(1, static_cast<idx_t>(cost[m] / most * 1e6));
-  return w;
-}
 
 // Renumbers the parts so that each goes to the processor of its speed (the size METIS gave it)
 // holding most of its modules, the largest overlaps matched first.
@@ -73,7 +64,7 @@ void keep_in_place(Owners& part, std::span<const int> owner, std::span<const dou
 Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed) {
   idx_t n = view.modules(), constraints = 1, parts = view.processors(), cut = 0;
   if (parts == 1 || n == 0) return Owners(n, 0);
-  std::vector<idx_t> xadj(n + 1, 0), adjacency, weight = vertex_weights(view.cost), part(n);
+  std::vector<idx_t> xadj(n + 1, 0), adjacency, weight = integer_weights<idx_t>(view.cost), part(n);
   for (idx_t m = 0; m < n; ++m) {
     if (view.communication)
       for (int k : view.communication->neighbours(m)) adjacency.push_back(k);

@@ -15,6 +15,8 @@
 
 #include "balancers/balancer.h"
 #include "core/assignment.h"
+#include "core/module_graph.h"
+#include "core/partition_quality.h"
 #include "core/text.h"
 #include "core/topology.h"
 #include "harness/cli/commands.h"
@@ -41,6 +43,26 @@ std::vector<double> checked_speeds(int processors, int most, std::vector<double>
       throw PartitionInputError("--speeds: " + format_number(s) + " " + *why);
   return speeds;
 }
+
+namespace {
+
+// The centres of the cells of a grid of these extents, first extent fastest (empty: none).
+std::vector<double> grid_centres(std::span<const int> grid, int modules) {
+  if (grid.empty()) return {};
+  long long cells = 1;
+  for (int e : grid) cells = std::min<long long>(cells * e, modules + 1LL);
+  if (grid.size() > 3 || cells != modules)
+    throw PartitionInputError(
+        "--grid: give 1 to 3 extents whose product is the number of "
+        "weights, " +
+        std::to_string(modules));
+  std::vector<double> c;
+  for (int cell = 0; cell < modules; ++cell)
+    for (int rest = cell; int e : grid) c.push_back(rest % e + 0.5), rest /= e;
+  return c;
+}
+
+}  // namespace
 
 nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights) {
   const BalancerInfo* info = find_balancer(request.method, BalancerKind::kStatic);
@@ -72,7 +94,11 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
   const int m = static_cast<int>(weights.size());
   const Topology chain(TopologyKind::kChain, request.processors);
   const std::vector<std::uint64_t> bytes(m, 0);
-  const LoadView view = LoadViewBuilder(speeds, &chain, ModuleStructure::kChain)
+  const std::vector<double> coords = grid_centres(request.grid, m);
+  const ModuleGraph graph =
+      request.grid.size() > 1 ? ModuleGraph::grid(request.grid) : ModuleGraph::chain(m);
+  const LoadView view = LoadViewBuilder(speeds, &chain, ModuleStructure::kChain,
+                                        static_cast<int>(request.grid.size()), coords, &graph)
                             .view(-1, ViewLoads(weights, bytes));  // an initial partition
   Decision decision;
   const auto start = std::chrono::steady_clock::now();
@@ -97,9 +123,13 @@ nlohmann::json run_partition(const PartitionRequest& request, std::span<const do
     else
       parts.push_back({modules.front(), modules.back()});
   }
+  const PartitionQuality quality = partition_quality(decision.owner, weights, speeds, &graph);
   return {{"method", request.method},
           {"processors", request.processors},
           {"bottleneck", bottleneck(decision.owner, weights, speeds)},
+          {"imbalance", quality.imbalance},
+          {"edge_cut", quality.edge_cut},
+          {"communication_volume", quality.communication_volume},
           {"parts", std::move(parts)},
           {"seconds", seconds}};
 }
@@ -115,6 +145,12 @@ void add_partition_command(CLI::App& app) {
   cmd->add_option("--processors", request->processors, "number of processors P >= 1")->required();
   cmd->add_option("--speeds", request->speeds, "processor speeds s1,s2,... (default all 1)")
       ->delimiter(',');
+  cmd->add_option("--grid", request->grid,
+                  "the modules are the cells of a grid NX[xNY[xNZ]] (first extent fastest): "
+                  "coordinates for geometric partitioners, links for the edge cut (default: a "
+                  "chain without coordinates)")
+      ->delimiter('x')
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--param", request->params, "balancer parameter name=value (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("weights", *input,

@@ -39,12 +39,18 @@ struct PartitionRequest {
   int processors = 0;               // >= 1
   std::vector<double> speeds;       // empty: all 1; else one positive speed per processor
   std::vector<std::string> params;  // "name=value", checked against the balancer's ParamSpecs
+  // Empty: the modules are a chain, without coordinates. Else the extents of a grid (1 to 3)
+  // whose cells, first extent fastest, are the modules: coordinates the cells' centres, linked
+  // across faces (a 1-extent grid is the chain at coordinates 0.5, 1.5, ...).
+  std::vector<int> grid;
 };
 
 // Runs the request through the balancer registry and returns {method, processors, bottleneck
-// (the largest processor load, weight sum / speed), parts, seconds (the partitioner's own
-// time)}. parts holds per processor [first, last] (inclusive, [] when empty) for balancers whose
-// partitions are contiguous chains, else the list of its modules. Throws PartitionInputError.
+// (the largest processor load, weight sum / speed), imbalance, edge_cut and
+// communication_volume (core/partition_quality.h, on the chain or the grid), parts, seconds (the
+// partitioner's own time)}. parts holds per processor [first, last] (inclusive, [] when empty) for
+// balancers whose partitions are contiguous chains, else the list of its modules. Throws
+// PartitionInputError.
 nlohmann::json run_partition(const PartitionRequest& request, std::span<const double> weights);
 
 }  // namespace lbb

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "harness/exec/execution.h"
+#include "harness/exec/placement_quality.h"
 
 namespace lbb {
 
@@ -18,7 +19,9 @@ class ModuleExecution final : public Execution {
         store_(*workload_) {
     const BalancerChoice& b = spec.balancer;
     if (!b.static_name.empty())
-      initial_ = make_balancer(b.static_name, BalancerKind::kStatic, b.static_params);
+      initial_ = std::make_unique<PlacementQuality>(
+          make_balancer(b.static_name, BalancerKind::kStatic, b.static_params),
+          workload_->communication());
     if (!b.dynamic_name.empty()) {
       dynamic_ = make_balancer(b.dynamic_name, b.dynamic_params);
       for (int ph = 1; ph < workload_->phases(); ++ph)  // each phase balanced on its own
@@ -63,6 +66,8 @@ class ModuleExecution final : public Execution {
   std::vector<WorkloadAttribute> attributes() const override {
     std::vector<WorkloadAttribute> all = workload_->attributes();
     for (const auto& a : executor_->attributes()) all.push_back(a);
+    if (initial_)  // the static placement's quality (placement_quality.h)
+      for (const auto& f : initial_->figures()) all.push_back({f.name, f.value});
     // The dynamic balancers' own (phase k > 0's named with a suffix _phase<k>).
     if (dynamic_)
       for (const auto& f : dynamic_->figures()) all.push_back({f.name, f.value});

@@ -173,6 +173,18 @@ constexpr ColumnSpec kRuns[] = {
      "`dynamic: plugin` with a shadow: the two figures above of a later phase's plugin, with the "
      "suffix _phase<k>",
      P::kSometimes},
+    {"partition_imbalance", T::kFloat64, "",
+     "a static partitioner's placement on the predicted weights: the largest processor's load "
+     "(cost / speed) over its share of the total, 1 = perfect (core/partition_quality.h)",
+     P::kSometimes},
+    {"partition_edge_cut", T::kFloat64, "",
+     "the same placement: links of the workload's communication graph between two processors "
+     "(absent: no graph)",
+     P::kSometimes},
+    {"partition_communication_volume", T::kFloat64, "",
+     "the same placement: sum over modules of the other processors owning a neighbour (METIS's "
+     "total communication volume; absent: no graph)",
+     P::kSometimes},
     // The figures workloads and executors report after a run (WorkloadAttribute), by source.
     {"remote_runs", T::kFloat64, "",
      "in-step schedules on threads: module runs (one per module and phase) on a thread other than "
