@@ -19,8 +19,9 @@ balancers:
   - { static: binary_dissection, dynamic: predictive }
 YAML
 "$lbbench" run "$tmp/a.yaml" -o "$tmp/a" --wide > "$tmp/out.txt" 2> "$tmp/err.txt"
-rows=$(grep -cE '^block_substitution +4 .* yes  .*utilization=0\.[0-9]+ +modules_moved_per_step=' \
-  "$tmp/out.txt" || true)
+# A wide row's extra figures may continue on the next line (starting '^'): joined first.
+rows=$(awk '/^ +\^ /{sub(/^ +\^/, ""); printf "%s", $0; next} {printf "\n%s", $0}' "$tmp/out.txt" |
+  grep -cE '^block_substitution +4 .* yes  .*utilization=0\.[0-9]+ +modules_moved_per_step=' || true)
 [ "$rows" -eq 8 ] || { cat "$tmp/out.txt" "$tmp/err.txt"; exit 1; }
 runs() { /usr/bin/python3 tests/e2e/result_runs.py "$1" "$tmp/a" "${@:2}"; }
 [ "$(runs attr '#0' executor)" = async ]
