@@ -64,8 +64,6 @@ rc=$?
 command -v mpirun > /dev/null || { say "SKIP: no mpirun (threads and simulator passed)"; exit 77; }
 "$lbbench" list | grep '^  mpi - ' > /dev/null || { say "SKIP: lbbench built without MPI"; exit 77; }
 . "$(dirname "$0")/lib/mpi_env.sh"
-mpi=(mpirun --oversubscribe --bind-to none)
-[ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
 timeout 300 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/c.yaml" -q -o "$tmp/mpi" > "$tmp/mpi.out" 2>&1 ||
   { fail "2 ranks"; tail -20 "$tmp/mpi.out"; }
 check "$tmp/mpi" mpi 1 || fail "the runs across 2 ranks"

@@ -11,9 +11,7 @@ lbbench=$(realpath "$1")
 say() { echo "mpi_patterns: $*"; }
 command -v mpirun > /dev/null || { say "SKIP: no mpirun (Debian's openmpi-bin)"; exit 77; }
 "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null || { say "SKIP: lbbench built without MPI"; exit 77; }
-mpi=(mpirun --oversubscribe --bind-to none)
 . "$(dirname "$0")/lib/mpi_env.sh"
-[ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
 config=tests/data/mpi_patterns.yaml
 fails=0
 fail() { say "FAIL: $*"; fails=$((fails + 1)); }

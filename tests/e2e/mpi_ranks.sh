@@ -11,8 +11,9 @@ lbbench=$(realpath "$1")
 . "$(dirname "$0")/lib/killed_rank.sh"
 say() { echo "mpi_ranks: $*"; }
 command -v mpirun > /dev/null || { say "SKIP: no mpirun (Debian's openmpi-bin)"; exit 77; }
-mpi=(mpirun --oversubscribe --bind-to none)
-[ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
+# A sanitizer build: Open MPI's own allocations past MPI_Finalize are not lbbench's leaks
+# (matched by library, which needs the slow unwinder: Open MPI keeps no frame pointers).
+. "$(dirname "$0")/lib/mpi_env.sh"
 if ! "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
   # Built without MPI: a launch across ranks is refused with its reason (exit 2), never run twice.
   timeout 120 "${mpi[@]}" -np 2 "$lbbench" run configs/smoke.yaml --no-write -q > "$tmp/no_mpi.txt" 2>&1
@@ -21,9 +22,6 @@ if ! "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
     { say "FAIL: a build without MPI under mpirun: exit $rc"; cat "$tmp/no_mpi.txt"; exit 1; }
   say "SKIP: lbbench built without MPI (a launch across 2 ranks refused, exit $rc)"; exit 77
 fi
-# A sanitizer build: Open MPI's own allocations past MPI_Finalize are not lbbench's leaks
-# (matched by library, which needs the slow unwinder: Open MPI keeps no frame pointers).
-. "$(dirname "$0")/lib/mpi_env.sh"
 config=tests/data/mpi_ranks.yaml
 fails=0
 fail() { say "FAIL: $*"; fails=$((fails + 1)); }

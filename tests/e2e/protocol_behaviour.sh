@@ -35,8 +35,6 @@ dump() {  # dump TITLE FLAGS SET...
   run one-nbody -- "${nbody[@]}"
   dump "one process" "--phases --timed" "$tmp"/one-{smoke,trfd,nbody}
   if command -v mpirun > /dev/null && "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
-    mpi=(mpirun --oversubscribe --bind-to none)
-    [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
     for r in 2 4; do
       four=(--set platform.processors=4)
       run "r$r-smoke" "${mpi[@]}" -np "$r" -- "${smoke[@]}" "${four[@]}"

@@ -97,9 +97,7 @@ PY
 
 "$lbbench" list > "$tmp/list.txt" 2>&1
 if command -v mpirun > /dev/null && grep -q '^  mpi - ' "$tmp/list.txt"; then
-  mpi=(mpirun --oversubscribe --bind-to none)
   . "$(dirname "$0")/lib/mpi_env.sh"
-  [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
   timeout 600 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/twins.yaml" -q -o "$tmp/mpi" > "$tmp/mpi.out" 2>&1 ||
     { fail "2 ranks"; tail -20 "$tmp/mpi.out"; }
   "$lbbench" export "$tmp/mpi" --to "$tmp/mpi.csv" > /dev/null && check_runs "$tmp/mpi.csv" "2 MPI ranks" ||

@@ -93,8 +93,6 @@ if ! command -v mpirun > /dev/null; then
 elif ! "$lbbench" list 2> /dev/null | grep '^  mpi - ' > /dev/null; then
   echo "timeline: SKIP (MPI half): lbbench built without MPI"
 else
-  mpi=(mpirun --oversubscribe --bind-to none)
-  [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
   . "$(dirname "$0")/lib/mpi_env.sh"
   for t in true false; do
     name=mpi_$t
