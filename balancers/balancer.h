@@ -143,6 +143,9 @@ struct BalancerCapabilities {
   bool contiguous = false;
   // Distributed schemes: every processor computes the same decision (Balancer::redundant()).
   bool redundant = false;
+  // Partitioners that place modules by their coordinates (LoadView::coords): `validate` refuses
+  // a workload whose modules have none, and `lbbench list` tags them [coordinates].
+  bool needs_coordinates = false;
 };
 
 class UnitLevelBalancer;  // balancers/between_steps/parts/transfer_plan.h

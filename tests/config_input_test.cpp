@@ -122,6 +122,23 @@ balancers: [ { dynamic: redistribution, partitioner: [lpt, nope] } ]
             "FILE:3:60: partitioner: 'nope' is not a registered static partitioner");
 }
 
+TEST(ConfigInput, GeometricPartitionerNeedsModulesWithCoordinates) {
+  // rib, mj and hsfc were refused only when modules were placed; validate refuses them now.
+  for (const char* name : {"rib", "mj", "hsfc"}) {
+    const std::string b = std::string("balancers: [ { static: ") + name + " } ]\n";
+    EXPECT_EQ(config_error_of("workload: { kind: synthetic, modules: 16 }\nplatform: { "
+                              "processors: 2 }\n" +
+                              b),
+              std::string("FILE:3:14: synthetic: ") + name +
+                  " places modules by their coordinates, and this workload's modules have none");
+    for (const char* kind : {"block_substitution", "barnes_hut", "matmul", "trfd"})
+      EXPECT_EQ(config_error_of(std::string("workload: { kind: ") + kind +
+                                " }\nplatform: { processors: 2 }\n" + b),
+                "")
+          << kind << " " << name;
+  }
+}
+
 TEST(ConfigInput, SetCreatesASectionTheConfigLeavesOut) {
   testing::TempDir dir;
   const Config c = load_config(dir.write("c.yaml", kHead), {"execution.steps=7"});

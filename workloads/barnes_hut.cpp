@@ -122,6 +122,7 @@ WorkloadInfo BarnesHut::info() {
       },
   };
   info.communicates = [](const Params&) { return true; };  // grid cells, or the curve's chain
+  info.has_coordinates = [](const Params&) { return true; };
   return info;
 }
 

@@ -91,6 +91,7 @@ WorkloadInfo BlockSubstitution::info() {
       },
   };
   info.communicates = [](const Params&) { return true; };  // the chain of blocks
+  info.has_coordinates = [](const Params&) { return true; };
   return info;
 }
 

@@ -53,7 +53,7 @@ std::vector<double> uniform_row(std::mt19937_64 rng, int length) {
 }  // namespace
 
 WorkloadInfo Matmul::info() {
-  return {
+  WorkloadInfo info{
       "matmul",
       "Z = X Y with X n x r and Y r x m, modules are row blocks of Z computed by OpenBLAS dgemm "
       "(Zaki, Li & Parthasarathy 1997)",
@@ -83,6 +83,8 @@ WorkloadInfo Matmul::info() {
         return sizeof(double) * (n * r + r * m + n * (r + m) + n * m);
       },
   };
+  info.has_coordinates = [](const Params&) { return true; };
+  return info;
 }
 
 Matmul::Matmul(const Params& params)

@@ -50,7 +50,7 @@ TrfdExchange::TrfdExchange(int n, int modules)
       norm_sq(modules, 0.0) {}
 
 WorkloadInfo Trfd::info() {
-  return {
+  WorkloadInfo info{
       "trfd",
       "TRFD-like two-electron integral transformation: two half-transformation loops with "
       "triangular bounds, balanced separately; modules are blocks of outer iterations "
@@ -74,6 +74,8 @@ WorkloadInfo Trfd::info() {
         return sizeof(double) * 3 * pairs * pairs;
       },
   };
+  info.has_coordinates = [](const Params&) { return true; };
+  return info;
 }
 
 Trfd::Trfd(const Params& params)

@@ -196,6 +196,9 @@ struct WorkloadInfo {
   // Whether these parameters give the modules a communication graph (Workload::communication()),
   // so a balancer that needs one is refused by `validate`, not mid-run. Null: never.
   std::function<bool(const Params&)> communicates = nullptr;
+  // Whether these parameters give the modules coordinates (Workload::module_coords()), so a
+  // partitioner that needs them is refused by `validate`, not mid-run. Null: never.
+  std::function<bool(const Params&)> has_coordinates = nullptr;
 };
 
 // The workloads of this library. Configs name these and the harness's own kinds (`trace`, which

@@ -80,9 +80,10 @@ BalancerInfo HsfcPartition::info() {
   return {"hsfc",
           BalancerRole::kPartition,
           "Hilbert space-filling curve through the module coordinates, cut into contiguous "
-          "pieces by cost and speed (Pilkington & Baden 1996); needs coordinates",
+          "pieces by cost and speed (Pilkington & Baden 1996)",
           {},
-          [](const Params&) { return std::make_unique<HsfcPartition>(); }};
+          [](const Params&) { return std::make_unique<HsfcPartition>(); },
+          {.needs_coordinates = true}};
 }
 
 Decision HsfcPartition::decide(const LoadView& view) {

@@ -88,7 +88,7 @@ BalancerInfo MjPartition::info() {
   return {"mj",
           BalancerRole::kPartition,
           "multi-jagged: slabs along each coordinate in turn, each slab cut on its own, by cost "
-          "and speed (Deveci, Rajamanickam, Devine & Catalyurek 2016); needs coordinates",
+          "and speed (Deveci, Rajamanickam, Devine & Catalyurek 2016)",
           {reals_param("parts", {},
                        "parts per level, level l cutting along coordinate l mod d, their product "
                        "P (empty: P's factors as even as possible, one level per coordinate)")},
@@ -100,7 +100,8 @@ BalancerInfo MjPartition::info() {
               else
                 parts.push_back(static_cast<int>(k));
             return std::make_unique<MjPartition>(std::move(parts));
-          }};
+          },
+          {.needs_coordinates = true}};
 }
 
 Decision MjPartition::decide(const LoadView& view) {

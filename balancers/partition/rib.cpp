@@ -83,10 +83,11 @@ BalancerInfo RibPartition::info() {
   return {"rib",
           BalancerRole::kPartition,
           "recursive inertial bisection of module coordinates by cost, speed-aware (Simon "
-          "1991): each cut across the principal axis of inertia; needs coordinates",
+          "1991): each cut across the principal axis of inertia",
           {bool_param("rectilinear", false,
                       "keep modules of equal projection on one side of every cut")},
-          [](const Params& p) { return std::make_unique<RibPartition>(p.boolean("rectilinear")); }};
+          [](const Params& p) { return std::make_unique<RibPartition>(p.boolean("rectilinear")); },
+          {.needs_coordinates = true}};
 }
 
 Decision RibPartition::decide(const LoadView& view) {

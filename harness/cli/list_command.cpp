@@ -78,6 +78,7 @@ void add_list_command(CLI::App& app) {
         if (b.kind() != kind) continue;
         std::cout << "  " << b.name;
         if (kind == BalancerKind::kDynamic) std::cout << " [" << role_name(b.role) << "]";
+        if (b.capabilities.needs_coordinates) std::cout << " [coordinates]";
         std::cout << " - " << b.summary << "\n";
         print_params(b.params);
       }

@@ -140,16 +140,23 @@ bool Expansion::expand_patterns(const WorkloadEntry& we, const TaggedAxes& globa
   return true;
 }
 
-// Why a balancer of the entry needs a communication graph the workload does not give ("" if none).
-std::string communication_problem(const BalancerChoice& b, const WorkloadInfo& workload,
-                                  const Params& workload_params) {
-  if (workload.communicates && workload.communicates(workload_params)) return "";
+// Why a balancer of the entry needs what the workload does not give, a communication graph or
+// module coordinates ("" if none).
+std::string requirement_problem(const BalancerChoice& b, const WorkloadInfo& workload,
+                                const Params& workload_params) {
   for (const auto& [name, params, kind] :
        {std::tuple{&b.static_name, &b.static_params, BalancerKind::kStatic},
         {&b.dynamic_name, &b.dynamic_params, BalancerKind::kDynamic}}) {
     const BalancerInfo* info = find_balancer(*name, kind);
-    if (info && info->needs_communication)
+    if (!info) continue;
+    if (info->needs_communication &&
+        !(workload.communicates && workload.communicates(workload_params)))
       if (std::string why = info->needs_communication(*params); !why.empty()) return why;
+    if (info->capabilities.needs_coordinates &&
+        !(workload.has_coordinates && workload.has_coordinates(workload_params)))
+      return info->name +
+             " places modules by their coordinates, and this workload's modules have "
+             "none";
   }
   return "";
 }
@@ -262,7 +269,7 @@ void Expansion::balancer_entry(const WorkloadEntry& we, const BalancerEntry& ent
       }
     }
     apply_options(op, b);
-    if (const std::string why = communication_problem(b, *we.info, run.workload_params);
+    if (const std::string why = requirement_problem(b, *we.info, run.workload_params);
         !why.empty()) {
       problems.at(entry.node, we.info->name + ": " + why);
       return;

@@ -133,6 +133,9 @@ WorkloadInfo TraceWorkload::info() {
       if (!n.empty()) return true;
     return false;
   };
+  info.has_coordinates = [](const Params& p) {
+    return !load_trace(p.text("file"), p.text("format"))->coords.empty();
+  };
   return info;
 }
 

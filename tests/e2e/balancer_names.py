@@ -2,8 +2,8 @@
 runs on a trace: all but the level balancers (task trees only), the asynchronous one (a trace
 does not say which tasks' steps wait for which), prescribed (it needs an assignment, tested on
 its own), plugin and python (they need a library or a script: tests/e2e/plugins.sh,
-python_balancers.sh), and the geometric partitioners that need coordinates, which a trace
-does not give (rib, mj, hsfc: tests/e2e/geometry.sh)."""
+python_balancers.sh), and the partitioners tagged [coordinates], which a trace without
+coordinates cannot feed (tests/e2e/geometry.sh runs them)."""
 import re
 import sys
 
@@ -14,5 +14,6 @@ for line in sys.stdin:
             "dynamic" if line.startswith("dynamic") else None
         continue
     m = re.match(r"^  (\w+)(?: \[([^\]]+)\])? - ", line)
-    if section and m and m.group(2) not in ("level", "async") and m.group(1) not in ("prescribed", "plugin", "python", "rib", "mj", "hsfc"):
+    if section and m and m.group(2) not in ("level", "async", "coordinates") and \
+            m.group(1) not in ("prescribed", "plugin", "python"):
         print(f"{{ {section}: {m.group(1)} }}")

@@ -51,6 +51,13 @@ check "$tmp/threads" bsp 1 || fail "threads' runs"
 "$lbbench" run "$tmp/c.yaml" -q --set execution.executor=simulate --set "execution.replay_set=$tmp/threads" -o "$tmp/sim" > "$tmp/sim.out" 2>&1 ||
   { fail "simulator"; cat "$tmp/sim.out"; }
 check "$tmp/sim" simulate 0 || fail "simulated runs"
+# Refused by validate, before any run, where the modules have no coordinates; tagged in `list`.
+printf 'workload: { kind: synthetic, modules: 8 }\nplatform: { processors: 2 }\nbalancers: [ { static: mj } ]\n' > "$tmp/nocoords.yaml"
+"$lbbench" validate "$tmp/nocoords.yaml" > "$tmp/v.out" 2>&1
+rc=$?
+[ "$rc" != 0 ] && grep -q "nocoords.yaml:3:14: synthetic: mj places modules by their coordinates" "$tmp/v.out" ||
+  { fail "validate mj without coordinates: exit $rc"; cat "$tmp/v.out"; }
+[ "$("$lbbench" list | grep -c '^  [a-z]* \[coordinates\] - ')" = 3 ] || fail "list tags rib, mj and hsfc"
 # 4 quadrants of a 4x4 grid: 8 links cut, 16 cells' worth of neighbours on other processors.
 for m in orb rib mj; do
   printf '1 %.0s' {1..16} | "$lbbench" partition --method $m --processors 4 --grid 4x4 > "$tmp/p.json" ||
