@@ -327,8 +327,10 @@ TEST(InStepSync, RepeatedSynchronisationsUpToTheBoundNeverEmptyAProcessor) {
 // (this host has 2). Rated on the wall clock, a processor preempted since the synchronisation
 // lost its modules to one that ran alone: gcdlb ended steps [8, 16, 8, 7, 7, 7, 7, 4]. Fair is
 // 64 / 7.5 = 8.5 each and 4.3 on the slow one; every step must end within 3 of that on the
-// fast ones (at most 11: a fresh clone's ASan run on 2 cores once ended a step with one at 11)
-// and within 2 on the slow one (3 to 6), its rates taken from the thread CPU clock.
+// fast ones (at most 11: a fresh clone's ASan run on 2 cores once ended a step with one at 11),
+// and the slow one neither gains (at most its first 8) nor empties. How far below 8 it gets is
+// the scheduler's: under ASan at load 4 it held 2 for six steps, at load 8 one run in ten made no
+// move in step 0 (kept 8), so a tighter bound (3 to 6) failed on load, not on a defect.
 TEST(InStepSync, PreemptionDoesNotPileEqualModulesOnOneProcessor) {
   if (omp_get_num_procs() >= 8) GTEST_SKIP() << "the case needs 8 threads outnumbering cores";
   CountingWorkload w(64, 100000, true);  // about 0.5 ms a module: a step spans time slices
@@ -341,8 +343,8 @@ TEST(InStepSync, PreemptionDoesNotPileEqualModulesOnOneProcessor) {
     std::string counts;
     for (int n : held) counts += std::to_string(n) + " ";
     for (int q = 0; q < 7; ++q) EXPECT_LE(held[q], 11) << "step " << rec.step << ": " << counts;
-    EXPECT_GE(held[7], 3) << "step " << rec.step << ": " << counts;
-    EXPECT_LE(held[7], 6) << "step " << rec.step << ": " << counts;
+    EXPECT_GE(held[7], 1) << "step " << rec.step << ": " << counts;
+    EXPECT_LE(held[7], 8) << "step " << rec.step << ": " << counts;
   }
 }
 
