@@ -71,6 +71,27 @@ std::vector<double> module_column(const ResultReader& set, const RunInfo& run,
   return v;
 }
 
+// Each cell's owner's external load level in its step (procs.external_load, [step, proc]); empty
+// where the run had none, so a run without load exports as before.
+std::vector<double> owner_loads(const ResultReader& set, const RunInfo& run, const Trace& t) {
+  std::size_t rows = 0, cols = 0;
+  std::vector<double> level;
+  try {
+    level = set.read_matrix(run.id, "proc/external_load", rows, cols);
+  } catch (const ResultError&) {
+    return {};  // a part written before the column existed
+  }
+  if (rows * t.phases_per_step != std::size_t(t.steps) || cols != std::size_t(t.ranks) ||
+      std::none_of(level.begin(), level.end(), [](double x) { return x > 0; }))
+    return {};
+  std::vector<double> load(t.cost.size(), 0.0);
+  for (std::size_t cell = 0; cell < load.size(); ++cell) {
+    const std::size_t step = cell / t.modules / t.phases_per_step;
+    load[cell] = trace_load(level[step * cols + t.owner[cell]], "run " + run.id);
+  }
+  return load;
+}
+
 // A run of an imported trace: what the files said and lbbench does not use (task ids, entities,
 // messages, subphases, shared nodes) comes back as they said it, from trace step `first` (the
 // warm-up's steps skipped); subphases scaled to the task's time in this run.
@@ -144,6 +165,7 @@ Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
   // The times are those on each owner: the speeds say how fast it was (all 1: none written).
   if (std::any_of(spec.speeds.begin(), spec.speeds.end(), [](double v) { return v != 1; }))
     t.speeds = spec.speeds;
+  t.load = owner_loads(set, run, t);  // and how loaded it was (the times include it)
   if (const auto* imported = dynamic_cast<const TraceWorkload*>(workload.get())) {
     keep_imported(imported->trace(), spec.warmup, t);
   } else {

@@ -154,7 +154,7 @@ void run(const RunOptions& o) {
     warn_oversubscribed(plan, prov);
     warn_omp_num_threads(plan);
     warn_timeline_unmeasured(plan);
-    warn_trace_speeds(plan);
+    warn_trace_recording(plan);
   }
   std::vector<RunOutcome> outcomes;
   {

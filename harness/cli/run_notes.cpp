@@ -50,13 +50,13 @@ void warn_timeline_unmeasured(const std::vector<PlannedRun>& plan) {
                "--format chrome draws those runs' modelled timeline\n";
 }
 
-void warn_trace_speeds(const std::vector<PlannedRun>& plan) {
+void warn_trace_recording(const std::vector<PlannedRun>& plan) {
   std::set<std::string> notes;
   for (const auto& r : plan)
     if (r.spec->workload == "trace")
-      if (std::string note = trace_speeds_note(r.spec->workload_params, r.spec->speeds);
-          !note.empty())
-        notes.insert(std::move(note));
+      for (std::string note : {trace_speeds_note(r.spec->workload_params, r.spec->speeds),
+                               trace_load_note(r.spec->workload_params)})
+        if (!note.empty()) notes.insert(std::move(note));
   for (const std::string& note : notes) std::cerr << "note: " << printable(note) << "\n";
 }
 

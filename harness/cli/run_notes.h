@@ -14,7 +14,8 @@ void warn_oversubscribed(const std::vector<PlannedRun>& plan, const Provenance& 
 void warn_omp_num_threads(const std::vector<PlannedRun>& plan);
 // execution.timeline on an executor that measures no spans (only bsp and mpi do).
 void warn_timeline_unmeasured(const std::vector<PlannedRun>& plan);
-// A trace workload run at other speeds than its files recorded.
-void warn_trace_speeds(const std::vector<PlannedRun>& plan);
+// A trace workload run at other speeds than its files recorded, or whose files recorded external
+// load (its costs are taken without it).
+void warn_trace_recording(const std::vector<PlannedRun>& plan);
 
 }  // namespace lbb

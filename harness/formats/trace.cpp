@@ -63,6 +63,13 @@ double trace_bytes(double v, const std::string& where) {
   return v;
 }
 
+double trace_load(double v, const std::string& where) {
+  check(std::isfinite(v) && v >= 0 && v <= kTraceMaxLoad, where,
+        format_number(v) + " is not an external load level in [0, " + format_number(kTraceMaxLoad) +
+            "]");
+  return v;
+}
+
 void TraceBuilder::task(std::int64_t step, std::int64_t task, double cost, std::int64_t rank,
                         const std::string& where) {
   check(step >= 0, where, "a negative phase or step id");
@@ -162,6 +169,13 @@ void TraceBuilder::speeds(std::vector<double> speeds, const std::string& where) 
   speeds_ = std::move(speeds);
 }
 
+void TraceBuilder::load(std::int64_t step, std::int64_t task, double level,
+                        const std::string& where) {
+  trace_load(level, where);
+  check(static_cast<std::int64_t>(loads_.size()) < kTraceMaxCells, where, "too many load levels");
+  loads_[{step, task}] = level;
+}
+
 void TraceBuilder::busy(std::int64_t step, std::int64_t rank, double seconds,
                         const std::string& where) {
   trace_seconds(seconds, where + " (busy)");
@@ -252,8 +266,21 @@ Trace TraceBuilder::build() const {
   }
   t.busy = busy_times(step_index, t.ranks);
   place(task_index, t);
+  external_loads(step_index, task_index, t);
   keep_vt_fields(step_index, task_index, t);
   return t;
+}
+
+// The cells' load levels where some task ran under load (levels of 0 only: none).
+void TraceBuilder::external_loads(const std::map<std::int64_t, int>& step_index,
+                                  const std::map<std::int64_t, int>& task_index, Trace& t) const {
+  for (const auto& [key, level] : loads_) {
+    const auto s = step_index.find(key.first);
+    const auto m = task_index.find(key.second);
+    if (level == 0 || s == step_index.end() || m == task_index.end()) continue;
+    if (t.load.empty()) t.load.assign(static_cast<std::size_t>(t.steps) * t.modules, 0.0);
+    t.load[static_cast<std::size_t>(s->second) * t.modules + m->second] = level;
+  }
 }
 
 // What lbbench does not use but carries to the export: entities, messages with their bytes,

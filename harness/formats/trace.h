@@ -34,11 +34,15 @@ inline constexpr int kTraceMaxPhasesPerStep = 1 << 10;  // a step's phases (TRFD
 // bytes are refused, never simulated.
 inline constexpr double kTraceMaxSeconds = 1e6;
 inline constexpr double kTraceMaxBytes = 1e15;
+// An external load level L is finite in [0, kTraceMaxLoad], platform.external_load's largest m.
+inline constexpr double kTraceMaxLoad = 1e3;
 
 // `v` when it is such a time (bytes), else a TraceError "WHERE: ..." (`where` names the file and
 // the field).
 double trace_seconds(double v, const std::string& where);
 double trace_bytes(double v, const std::string& where);
+// `v` when it is an external load level in [0, kTraceMaxLoad], else a TraceError "WHERE: ...".
+double trace_load(double v, const std::string& where);
 
 // vt's entity of a task besides its id, carried from an import to its export unchanged.
 struct TraceEntity {
@@ -92,15 +96,19 @@ struct Trace {
   // The recording's speeds, one per rank (vt: the metadata's attributes.speeds; empty: none
   // recorded, all 1): a cost is the time on a rank of that speed.
   std::vector<double> speeds;
+  // [step * modules + m]: the external load level L its owner had when it ran (vt: the task's
+  // attributes.external_load), so its cost is (1 + L) times the load-free one; empty: none.
+  std::vector<double> load;
   std::vector<TraceEntity> entity;                              // [m]
   std::vector<TraceMessage> messages;                           // in trace step order
   std::map<std::size_t, std::vector<TraceSubphase>> subphases;  // [step * modules + m]
   std::map<int, TraceSharedNode> shared_node;                   // [rank], where recorded
 
-  // A cell's cost at speed 1 (the recorded time x its rank's recorded speed): what a simulation
-  // of the trace starts from, whatever speeds it runs at.
+  // A cell's cost at speed 1 without external load (the recorded time x its rank's recorded
+  // speed / (1 + L)): what a simulation of the trace starts from, whatever platform it runs on.
   double nominal(std::size_t cell) const {
-    return speeds.empty() || owner.empty() ? cost[cell] : cost[cell] * speeds[owner[cell]];
+    const double speed = speeds.empty() || owner.empty() ? 1.0 : speeds[owner[cell]];
+    return cost[cell] * speed / (1.0 + (load.empty() ? 0.0 : load[cell]));
   }
 };
 
@@ -131,6 +139,8 @@ class TraceBuilder {
   void shared_node(std::int64_t rank, TraceSharedNode n) { shared_nodes_[rank] = n; }
   // The recording's speeds, one per rank (every file that says so must say the same).
   void speeds(std::vector<double> speeds, const std::string& where);
+  // The external load level its rank had while the task ran in `step`.
+  void load(std::int64_t step, std::int64_t task, double level, const std::string& where);
   void busy(std::int64_t step, std::int64_t rank, double seconds, const std::string& where);
   void structure(ModuleStructure s) { structure_ = s; }
   // The trace's phases are steps of `phases` phases each (lbbench's export of a run of several
@@ -169,6 +179,9 @@ class TraceBuilder {
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<TraceSubphase>> subphases_;
   std::map<std::int64_t, TraceSharedNode> shared_nodes_;
   std::vector<double> speeds_;
+  std::map<std::pair<std::int64_t, std::int64_t>, double> loads_;  // (step, task): L
+  void external_loads(const std::map<std::int64_t, int>& step_index,
+                      const std::map<std::int64_t, int>& task_index, Trace& t) const;
   void keep_vt_fields(const std::map<std::int64_t, int>& step_index,
                       const std::map<std::int64_t, int>& task_index, Trace& t) const;
 };

@@ -215,6 +215,15 @@ std::string trace_speeds_note(const Params& params, std::span<const double> spee
          "recorded times x the recorded speeds), and the run's times follow its own speeds";
 }
 
+std::string trace_load_note(const Params& params) {
+  const std::shared_ptr<const Trace> trace = load_trace(params.text("file"), params.text("format"));
+  if (trace->load.empty()) return "";
+  const double most = *std::max_element(trace->load.begin(), trace->load.end());
+  return params.text("file") + " was recorded under external load (levels up to " +
+         format_number(most) + "): its costs are taken without it (the recorded times / (1 + " +
+         "the level)), and only the run's own platform.external_load, if any, loads them";
+}
+
 const WorkloadInfo* find_workload_kind(std::string_view name) {
   static const WorkloadInfo trace = TraceWorkload::info();
   for (const WorkloadInfo& info : workload_registry())

@@ -71,6 +71,10 @@ std::string trace_steps_problem(const Params& params, int steps);
 // so the run's times follow its own speeds: a what-if, not the recording.
 std::string trace_speeds_note(const Params& params, std::span<const double> speeds);
 
+// Where the trace its parameters name recorded external load (tasks' attributes.external_load),
+// that the run takes its costs without it; "" when it recorded none.
+std::string trace_load_note(const Params& params);
+
 // The workload registry's kinds plus `trace`: the one lookup of a workload by name, for configs,
 // `list`, the runner and the tests alike.
 const WorkloadInfo* find_workload_kind(std::string_view name);

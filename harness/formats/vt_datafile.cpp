@@ -191,6 +191,10 @@ void read_task(const json& task, std::int64_t phase, const std::string& where, T
       after = number(*e, where + ".attributes.state_bytes_after");
     out.bytes(phase, id, number(*b, at), at, after);
   }
+  if (const auto l = a->find("external_load"); l != a->end()) {
+    const std::string at = where + ".attributes.external_load";
+    out.load(phase, id, number(*l, at), at);
+  }
   if (const auto n = a->find("start_node"); n != a->end())
     out.start(phase, id, integer(*n, where + ".attributes.start_node"),
               where + ".attributes.start_node");
@@ -327,6 +331,7 @@ json task_of(const Trace& t, int s, int m) {
   if (size(s - 1) > 0) task["attributes"]["state_bytes"] = size(s - 1);  // while it ran
   if (s + 1 == t.steps && size(s) != size(s - 1))  // else the next phase's says it
     task["attributes"]["state_bytes_after"] = size(s);
+  if (!t.load.empty() && t.load[cell] > 0) task["attributes"]["external_load"] = t.load[cell];
   if (!t.start_owner.empty() && t.start_owner[cell] != t.owner[cell])
     task["attributes"]["start_node"] = t.start_owner[cell];
   if (s == 0 && !t.neighbours.empty() && !t.neighbours[m].empty()) {

@@ -23,7 +23,9 @@ void read_vt_file(const std::string& path, TraceBuilder& out);
 // Everything an import read comes back as it was: entities (id or seq_id, home, collection_id,
 // index, migratable), subphases, communications (messages and bytes, in the receiver's file),
 // shared_node, and times as recorded on their nodes with the recording's speeds in the
-// metadata's attributes (`speeds`). A module's state bytes while it ran, its centre, where it
+// metadata's attributes (`speeds`), and where its rank was under external load the level L of
+// each task's rank in that phase (`external_load`, so an import takes the load-free time x speed
+// / (1 + L)). A module's state bytes while it ran, its centre, where it
 // began the phase when an in-step balancer moved it, and (first phase) its neighbours go in its
 // task's attributes (`state_bytes`, the last phase's `state_bytes_after`, `coords`, `start_node`,
 // `neighbours`); edges only where bytes cross; the module structure and F in the metadata's

@@ -99,6 +99,51 @@ run other "workload: { kind: trace, file: '$first' }" "platform: { processors: 4
 grep -q "note: .*recorded at speeds 1,1,1,0.5 and runs at platform.speeds other than those" \
   "$tmp/other.log" || fail "no note on other speeds: $(cat "$tmp/other.log")"
 
+# External load on the last processor, one level for the whole run (load_persist_s past its
+# modelled time): each task's attributes.external_load is its rank's level in that phase (the
+# procs table's), on rank 2's tasks only, and a replay without load (speeds 1, nothing moves)
+# takes each task's recorded time / (1 + L), and says so.
+run loaded "workload: { kind: synthetic, modules: 12, model: drift, drift_sd: 0.4, seed: 7 }" \
+  "platform: { processors: 3, external_load: last:1.0, load_persist_s: 1e6 }" \
+  "execution: { executor: simulate, steps: 4, record: modules }" "balancers: [{ dynamic: greedy }]"
+"$lbbench" export "$tmp/loaded" --to "$tmp/loaded_vt" --format vt >/dev/null || fail "export loaded"
+"$lbbench" export "$tmp/loaded" --to "$tmp/loaded_csv" >/dev/null || fail "csv loaded"
+$py "$here/check_lbdatafile.py" "$tmp"/loaded_vt/*/data.*.json >/dev/null || fail "schema loaded"
+loaded_dir=$(ls -d "$tmp"/loaded_vt/*/ | head -1)
+run loaded_b "workload: { kind: trace, file: '$loaded_dir' }" "platform: { processors: 3 }" \
+  "execution: { executor: simulate, steps: 4, record: modules }" "balancers: [{ dynamic: none }]"
+grep -q "note: .*recorded under external load (levels up to 0\.[0-9]*): its costs are taken without" \
+  "$tmp/loaded_b.log" || fail "no note on the recorded load: $(cat "$tmp/loaded_b.log")"
+"$lbbench" export "$tmp/loaded_b" --to "$tmp/loaded_bvt" --format vt >/dev/null || fail "export b"
+$py - "$loaded_dir" "$tmp"/loaded_bvt/*/ "$tmp/loaded_csv" <<'EOF' || fail "external load"
+import csv, glob, json, sys
+def tasks(folder):  # (phase, task) -> (node, time, external_load or None)
+    out = {}
+    for f in glob.glob(f"{folder}/data.*.json"):
+        for p in json.load(open(f))["phases"]:
+            for t in p["tasks"]:
+                out[(p["id"], t["entity"]["id"])] = (
+                    t["node"], t["time"], t.get("attributes", {}).get("external_load"))
+    return out
+run, replay = tasks(sys.argv[1]), tasks(sys.argv[2])
+level = {(int(r["step"]), int(r["proc"])): float(r["external_load"])
+         for r in csv.DictReader(open(f"{sys.argv[3]}/procs.csv"))}
+assert len(run) == 48 and run.keys() == replay.keys(), (len(run), len(replay))
+assert level[(0, 2)] > 0 and all(level[(s, p)] == 0 for s in range(4) for p in (0, 1)), level
+loaded = [(k, v) for k, v in run.items() if v[2] is not None]
+assert loaded and all(node == 2 and load == level[(phase, 2)] for (phase, _), (node, _, load)
+                      in loaded), loaded[:3]
+assert len(loaded) == sum(node == 2 for node, _, _ in run.values()), "a rank-2 task without load"
+worst = 0
+for k, (node, time, load) in run.items():
+    want = time / (1 + (load or 0))
+    worst = max(worst, abs(replay[k][1] - want) / want)
+    assert replay[k][2] is None, (k, replay[k])
+assert worst < 1e-12, worst
+print(f"external load {level[(0, 2)]:.17g} on rank 2: {len(loaded)} of {len(run)} tasks carry it;"
+      f" the replay's times are the recorded / (1 + L) (largest relative error {worst:.3g})")
+EOF
+
 # The hand-written set: import -> run (nothing moves) -> export gives it back.
 hand=$LBB_SOURCE_DIR/tests/data/vt_lossless
 run hand "workload: { kind: trace, file: '$hand' }" "platform: { processors: 3, speeds: last:0.5 }" \
