@@ -99,14 +99,14 @@ TEST(AutoChoice, DecidesAtTheRunsFirstSynchronisationInsideItsMeasuredSteps) {
   }
   ResultReader reader(path);
   ASSERT_EQ(reader.runs().size(), 1u);
-  const RunInfo& run = reader.runs().front();
-  EXPECT_EQ(run.number.at("auto_decision_step"), 0.0);
-  EXPECT_EQ(run.number.at("auto_chose_gddlb"), 1.0);
-  EXPECT_GT(run.number.at("auto_predicted_gddlb"), 0.0);
-  EXPECT_EQ(run.text.at("dynamic"), "auto");
+  const RunRecord& run = reader.runs().front();
+  EXPECT_EQ(run.figure("auto_decision_step"), 0.0);
+  EXPECT_EQ(run.figure("auto_chose_gddlb"), 1.0);
+  EXPECT_GT(run.figure("auto_predicted_gddlb").value_or(0.0), 0.0);
+  EXPECT_EQ(run.dynamic, "auto");
   std::size_t rows = 0, cols = 0;
-  const auto balance = reader.read_matrix(run.id, "proc/balance", rows, cols);
-  const auto triggered = reader.read_matrix(run.id, "proc/triggered", rows, cols);
+  const auto balance = reader.read_matrix(run.run, "proc/balance", rows, cols);
+  const auto triggered = reader.read_matrix(run.run, "proc/triggered", rows, cols);
   ASSERT_EQ(rows, 4u);  // the configured steps, the first of them the profile
   ASSERT_EQ(cols, 4u);
   double step0_triggers = 0;
@@ -121,8 +121,8 @@ TEST(AutoChoice, DecidesAtTheRunsFirstSynchronisationInsideItsMeasuredSteps) {
   }
   EXPECT_GE(own_clocks, 1) << "after the choice every thread decides on its own clock";
   double makespans = 0;
-  for (double m : reader.read_series(run.id, "step/makespan")) makespans += m;
-  EXPECT_NEAR(run.number.at("makespan_total"), makespans, 1e-9 * makespans);
+  for (double m : reader.read_series(run.run, "step/makespan")) makespans += m;
+  EXPECT_NEAR(run.makespan_total, makespans, 1e-9 * makespans);
 }
 
 // No profile run: 3 repetitions of an auto entry compute the one reference of its problem.

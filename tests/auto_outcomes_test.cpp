@@ -10,29 +10,32 @@
 namespace lbb {
 namespace {
 
-RunInfo run(int processors, const std::string& dynamic, double makespan) {
-  RunInfo r;
-  r.text = {{"status", "complete"}, {"name", "z"}, {"workload", "matmul"}, {"dynamic", dynamic}};
-  r.number = {{"processors", processors}, {"makespan_total", makespan}};
+RunRecord run(int processors, const std::string& dynamic, double makespan) {
+  RunRecord r;
+  r.status = "complete";
+  r.name = "zaki1997";
+  r.workload = "matmul";
+  r.dynamic = dynamic;
+  r.processors = processors;
+  r.makespan_total = makespan;
   return r;
 }
 
-// An auto run: `dynamic` is auto, its choice an attribute (phase 1's, when given, suffixed).
-RunInfo auto_run(int processors, const std::string& chose, double makespan = 1.5,
-                 const std::string& phase1 = "") {
-  RunInfo r = run(processors, "auto", makespan);
-  r.number["auto_predicted_gcdlb"] = 1.0;
-  r.number["auto_predicted_lddlb"] = 2.0;
-  r.number["auto_chose_" + chose] = 1.0;
+// An auto run: `dynamic` is auto, its choice a figure (phase 1's, when given, suffixed).
+RunRecord auto_run(int processors, const std::string& chose, double makespan = 1.5,
+                   const std::string& phase1 = "") {
+  RunRecord r = run(processors, "auto", makespan);
+  r.figures = {
+      {"auto_predicted_gcdlb", 1.0}, {"auto_predicted_lddlb", 2.0}, {"auto_chose_" + chose, 1.0}};
   if (!phase1.empty()) {
-    r.number["auto_predicted_gcdlb_phase1"] = 1.0;
-    r.number["auto_chose_" + phase1 + "_phase1"] = 1.0;
+    r.figures.push_back({"auto_predicted_gcdlb_phase1", 1.0});
+    r.figures.push_back({"auto_chose_" + phase1 + "_phase1", 1.0});
   }
   return r;
 }
 
 // Case P=p: `n` runs each of gcdlb near 1 s and lddlb near 2 s, and three auto runs.
-void add_case(std::vector<RunInfo>& runs, int p, int n, const std::string& chose) {
+void add_case(std::vector<RunRecord>& runs, int p, int n, const std::string& chose) {
   for (int i = 0; i < n; ++i) {
     runs.push_back(run(p, "gcdlb", 1.0 + 0.01 * i));
     runs.push_back(run(p, "lddlb", 2.0 + 0.01 * i));
@@ -41,7 +44,7 @@ void add_case(std::vector<RunInfo>& runs, int p, int n, const std::string& chose
 }
 
 TEST(AutoOutcomes, CountsCasesNotRepetitionsAndTiesAsTies) {
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   add_case(runs, 4, 8, "gcdlb");   // hit: the best, significantly
   add_case(runs, 8, 3, "gcdlb");   // tie: three runs against three decide nothing
   add_case(runs, 16, 8, "lddlb");  // miss: twice as slow
@@ -77,7 +80,7 @@ TEST(AutoOutcomes, CountsCasesNotRepetitionsAndTiesAsTies) {
 // Phases that chose differently ran a strategy no candidate ran alone: auto's own runs measure
 // it against the candidates, and it is never counted as the paper's "picked the best".
 TEST(AutoOutcomes, PhasesThatChoseDifferentlyAreMeasuredByAutosOwnRuns) {
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   for (int i = 0; i < 8; ++i) {
     runs.push_back(run(4, "gcdlb", 1.0 + 0.01 * i));
     runs.push_back(run(4, "lddlb", 2.0 + 0.01 * i));

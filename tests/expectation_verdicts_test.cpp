@@ -12,15 +12,19 @@
 namespace lbb {
 namespace {
 
-RunInfo run(const std::string& label, const std::string& sweep, double efficiency) {
-  RunInfo r;
-  r.text = {{"status", "complete"}, {"balancer", label}, {"sweep", sweep}, {"workload", "trfd"}};
-  r.number = {{"efficiency", efficiency}, {"processors", 4}};
+RunRecord run(const std::string& label, const std::string& sweep, double efficiency) {
+  RunRecord r;
+  r.status = "complete";
+  r.balancer = label;
+  r.sweep = sweep;
+  r.workload = "trfd";
+  r.efficiency = efficiency;
+  r.processors = 4;
   return r;
 }
 
 // `n` runs of `label` at efficiency base, base + step, ...
-void add_runs(std::vector<RunInfo>& runs, const std::string& label, int n, double base,
+void add_runs(std::vector<RunRecord>& runs, const std::string& label, int n, double base,
               double step = 0.001) {
   for (int i = 0; i < n; ++i) runs.push_back(run(label, "", base + step * i));
 }
@@ -63,7 +67,7 @@ TEST(ExpectationVerdicts, PrintedPrecisionIsHalfAUnitOfTheLastDigit) {
 // precision (0.005) it is exact in none, and its identical runs order nothing.
 TEST(ExpectationVerdicts, AConstantIsNotExactInEveryRowOfTable3) {
   const std::vector<std::string> paper = {"2.87", "3.08", "3.26", "3.21", "3.11"};
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   std::vector<Expectation> rows;
   for (std::size_t i = 0; i < paper.size(); ++i) {
     const std::string label = "w" + std::to_string(i);
@@ -80,7 +84,7 @@ TEST(ExpectationVerdicts, AConstantIsNotExactInEveryRowOfTable3) {
 }
 
 TEST(ExpectationVerdicts, ExactOnlyWithinTheTolerance) {
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   add_runs(runs, "a", 3, 0.52, 0);
   // "0.5" is printed to +-0.05, so 0.52 is exact against it unless a tolerance says otherwise.
   Expectation stated = row("stated", "a", "0.5");
@@ -101,7 +105,7 @@ TEST(ExpectationVerdicts, ExactOnlyWithinTheTolerance) {
 // Three runs against three can never be significant (the smallest two-sided p is 0.1): tied.
 // Eight against eight, apart: holds, or differs when the paper has the opposite order.
 TEST(ExpectationVerdicts, AnOrderHoldsOnlyWhenSignificant) {
-  std::vector<RunInfo> few, many;
+  std::vector<RunRecord> few, many;
   add_runs(few, "low", 3, 0.50);
   add_runs(few, "high", 3, 0.70);
   add_runs(many, "low", 8, 0.50);
@@ -122,7 +126,7 @@ TEST(ExpectationVerdicts, AnOrderHoldsOnlyWhenSignificant) {
 
 // A value far off differs even when its order holds; both are shown.
 TEST(ExpectationVerdicts, AValueOffDiffersEvenWhenItsOrderHolds) {
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   add_runs(runs, "a", 8, 0.50);
   add_runs(runs, "b", 8, 0.70);
   const std::vector<Expectation> rows = {row("a", "a", "0.8", "t"), row("b", "b", "0.9", "t")};
@@ -136,7 +140,7 @@ TEST(ExpectationVerdicts, AValueOffDiffersEvenWhenItsOrderHolds) {
 // Hwang & Hong 2001's LB rows: T >= LB by definition, so an LB row is context, never counted,
 // and no T row's order is judged against it.
 TEST(ExpectationVerdicts, ALowerBoundRowIsContextNotAVerdict) {
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   add_runs(runs, "LB", 8, 0.50);
   add_runs(runs, "L1", 8, 0.60);
   Expectation lb = row("LB", "LB", "0.5", "t1");
@@ -154,7 +158,7 @@ TEST(ExpectationVerdicts, ALowerBoundRowIsContextNotAVerdict) {
 
 // Hwang & Hong 2001's trees: with enough runs the paper's number is placed in their distribution.
 TEST(ExpectationVerdicts, ManyRunsPlaceThePaperInTheirDistribution) {
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   add_runs(runs, "LB", 50, 0.50, 0.01);  // 0.50, 0.51, ..., 0.99
   add_runs(runs, "L1", 19, 0.50, 0.01);
   Expectation lb = row("LB", "LB", "0.6", "");
@@ -169,7 +173,7 @@ TEST(ExpectationVerdicts, ManyRunsPlaceThePaperInTheirDistribution) {
 }
 
 TEST(ExpectationVerdicts, OpenChoicesAreJudgedButNotCounted) {
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   add_runs(runs, "L1", 8, 0.50);
   add_runs(runs, "L2", 8, 0.70);
   Expectation l2 = row("L2", "L2", "0.4", "t");
@@ -188,7 +192,7 @@ TEST(ExpectationVerdicts, OpenChoicesAreJudgedButNotCounted) {
 }
 
 TEST(ExpectationVerdicts, TheSummaryGivesEachDifferingRowItsCause) {
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   add_runs(runs, "a", 3, 0.9, 0);
   Expectation caused = row("caused", "a", "0.5");
   caused.cause = "setting: equal threads where the paper had unequal workstations";
@@ -206,7 +210,7 @@ TEST(ExpectationVerdicts, TheSummaryGivesEachDifferingRowItsCause) {
 }
 
 TEST(ExpectationVerdicts, BoundsNotBuiltAndSweptKeys) {
-  const std::vector<RunInfo> runs = {run("a", "n=30 sd=0.5", 0.4), run("a", "n=40 sd=0.5", 0.6)};
+  const std::vector<RunRecord> runs = {run("a", "n=30 sd=0.5", 0.4), run("a", "n=40 sd=0.5", 0.6)};
   Expectation upper = row("u", "a", "0.45");
   upper.where.emplace_back("n", "30.0");  // swept values compare as numbers
   upper.bound = "upper";
@@ -243,12 +247,12 @@ TEST(ExpectationVerdicts, AReadRowStatesWhereItsToleranceComesFrom) {
 }
 
 // A seeded trial of `label`: run `seed` of one invocation, as Iqbal et al. 1986 seed theirs.
-RunInfo trial(const std::string& label, int seed, double efficiency,
-              const std::string& invocation = "i1") {
-  RunInfo r = run(label, "seed=" + std::to_string(seed), efficiency);
-  r.text["invocation"] = invocation;
-  r.text["host"] = "h";
-  r.number["repetition"] = 0;
+RunRecord trial(const std::string& label, int seed, double efficiency,
+                const std::string& invocation = "i1") {
+  RunRecord r = run(label, "seed=" + std::to_string(seed), efficiency);
+  r.invocation = invocation;
+  r.host = "h";
+  r.repetition = 0;
   return r;
 }
 
@@ -256,7 +260,7 @@ RunInfo trial(const std::string& label, int seed, double efficiency,
 // paired by seed the order holds; the same values unpaired (b's runs from another invocation,
 // so no round pairs) are tied, the trials' spread hiding the 3 %.
 TEST(ExpectationVerdicts, SeededTrialsArePairedBySeed) {
-  std::vector<RunInfo> paired, unpaired;
+  std::vector<RunRecord> paired, unpaired;
   for (int k = 0; k < 25; ++k) {
     const double a = 0.5 * (1 + 0.3 * ((k * 7) % 25) / 24.0);
     const double b = a * (1.03 + 0.005 * ((k % 3) - 1));
@@ -276,13 +280,13 @@ TEST(ExpectationVerdicts, SeededTrialsArePairedBySeed) {
 }
 
 // A simulated run (executor simulate): deterministic, one run each decides by value.
-RunInfo simulated(const std::string& label, double efficiency, const std::string& execution,
-                  double balance = 0) {
-  RunInfo r = trial(label, 1, efficiency);
-  r.text["executor"] = "simulate";
-  r.text["config_yaml"] = "execution: {" + execution + "}";
-  r.number["balance_total"] = balance;
-  r.number["makespan_total"] = 10;
+RunRecord simulated(const std::string& label, double efficiency, const std::string& execution,
+                    double balance = 0) {
+  RunRecord r = trial(label, 1, efficiency);
+  r.executor = "simulate";
+  r.config_yaml = "execution: {" + execution + "}";
+  r.balance_total = balance;
+  r.makespan_total = 10;
   return r;
 }
 
@@ -335,9 +339,9 @@ Expectation falling(const std::string& name) {
 
 // 20 seeded trials at each of the factors 0.5, 1, 2, 4, 8, the curve's values `level(f)` of each
 // trial's own size (spread 30 %), +-0.2 % noise.
-std::vector<RunInfo> curve(const std::vector<double>& level) {
+std::vector<RunRecord> curve(const std::vector<double>& level) {
   const std::vector<std::string> factors = {"0.5", "1", "2", "4", "8"};
-  std::vector<RunInfo> runs;
+  std::vector<RunRecord> runs;
   for (std::size_t f = 0; f < factors.size(); ++f)
     for (int k = 0; k < 20; ++k) {
       const double size = 1 + 0.3 * ((k * 7) % 20) / 19.0;

@@ -471,9 +471,9 @@ TEST(InStepSync, ArchivedBalanceTimesFollowTheScheme) {
   ASSERT_EQ(runs.size(), 2u);
   for (std::size_t k = 0; k < 2; ++k) {
     std::size_t rows = 0, cols = 0;
-    const auto balance = reader.read_matrix(runs[k].id, "proc/balance", rows, cols);
-    const auto triggered = reader.read_matrix(runs[k].id, "proc/triggered", rows, cols);
-    const auto wall = reader.read_series(runs[k].id, "step/balance_wall");
+    const auto balance = reader.read_matrix(runs[k].run, "proc/balance", rows, cols);
+    const auto triggered = reader.read_matrix(runs[k].run, "proc/triggered", rows, cols);
+    const auto wall = reader.read_series(runs[k].run, "step/balance_wall");
     ASSERT_EQ(rows, 4u);
     ASSERT_EQ(cols, 4u);
     int decided = 0;

@@ -70,7 +70,7 @@ TEST(InterruptedWriter, BetweenRunsNoRunWasInFlight) {
   const ResultReader back(dir.string());
   for (const std::string& p : back.problems()) ADD_FAILURE() << p;
   ASSERT_EQ(back.runs().size(), 1u);
-  EXPECT_EQ(back.runs()[0].text.at("status"), "complete");
+  EXPECT_EQ(back.runs()[0].status, "complete");
   std::filesystem::remove_all(dir);
 }
 
@@ -85,7 +85,7 @@ TEST(InterruptedWriter, DuringARunItIsWrittenAsFailed) {
   const ResultReader back(dir.string());
   for (const std::string& p : back.problems()) ADD_FAILURE() << p;
   ASSERT_EQ(back.runs().size(), 1u);
-  const RunRecord& failed = back.runs()[0].record;
+  const RunRecord& failed = back.runs()[0];
   EXPECT_EQ(failed.status, "failed");  // the ending over its header
   EXPECT_EQ(failed.interrupted, 1);
   EXPECT_EQ(failed.error, "interrupted by SIGINT");

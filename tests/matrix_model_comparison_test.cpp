@@ -10,22 +10,26 @@
 namespace lbb {
 namespace {
 
-RunInfo run(const std::string& dynamic, int processors, double makespan, double ideal) {
-  RunInfo r;
-  r.text = {{"status", "complete"},
-            {"dynamic", dynamic},
-            {"balancer", dynamic.empty() ? "none" : dynamic},
-            {"topology", "complete"}};
-  r.number = {{"processors", processors},   {"steps", 10},          {"modules", 100},
-              {"makespan_total", makespan}, {"ideal_total", ideal}, {"balance_total", 0}};
+RunRecord run(const std::string& dynamic, int processors, double makespan, double ideal) {
+  RunRecord r;
+  r.status = "complete";
+  r.dynamic = dynamic;
+  r.balancer = dynamic.empty() ? "none" : dynamic;
+  r.topology = "complete";
+  r.processors = processors;
+  r.steps = 10;
+  r.modules = 100;
+  r.makespan_total = makespan;
+  r.ideal_total = ideal;
+  r.balance_total = 0;
   return r;
 }
 
 // One processor: 1 s of modules (1 ms a module and step) and 0.5 s of serial work. Four
 // processors, perfectly balanced: (1 + 0.5) / (0.25 + 0.5) = 2, as measured.
 TEST(MatrixModelComparison, CalibratedFromOneProcessorIncludingSerialWork) {
-  const std::vector<RunInfo> runs = {run("", 1, 1.5, 1.0), run("", 4, 0.75, 0.25),
-                                     run("gcdlb", 4, 0.6, 0.25)};
+  const std::vector<RunRecord> runs = {run("", 1, 1.5, 1.0), run("", 4, 0.75, 0.25),
+                                       run("gcdlb", 4, 0.6, 0.25)};
   const std::vector<ModelSpeedup> rows = compare_matrix_model(runs);
   ASSERT_EQ(rows.size(), 4u);  // none and ideal at 1 and 4; gcdlb is not in the model
   for (const ModelSpeedup& r : rows) {

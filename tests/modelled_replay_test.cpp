@@ -161,13 +161,13 @@ TEST(ModelledReplay, StoredSetGivesTheLiveValue) {
     EXPECT_EQ(stored[k].label, live[k].label);
     EXPECT_EQ(stored[k].reps[0].replayed_makespan, value) << live[k].label;
   }
-  for (const RunInfo& run : set.runs()) {  // module detail was not asked for: none archived
+  for (const RunRecord& run : set.runs()) {  // module detail was not asked for: none archived
     std::size_t rows = 0, cols = 0;
     try {
-      set.read_matrix(run.id, "module/cost", rows, cols);
+      set.read_matrix(run.run, "module/cost", rows, cols);
     } catch (const std::exception&) {
     }
-    EXPECT_EQ(rows, 0u) << run.id;
+    EXPECT_EQ(rows, 0u) << run.run;
   }
 }
 

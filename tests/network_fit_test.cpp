@@ -92,7 +92,8 @@ TEST(NetworkFit, EachStepsExchangeIsFittedApartWhenItsMessagesAreKnown) {
     exchanged.push_back({bytes, 3 * L + bytes / B});
   }
   const auto dir = write_set("mpi", moves, exchanged);
-  const NetworkFit fit = fit_network(ResultReader(dir.string()), [](const RunInfo&) { return 3; });
+  const NetworkFit fit =
+      fit_network(ResultReader(dir.string()), [](const RunRecord&) { return 3; });
   EXPECT_EQ(fit.moves.steps, 4);
   EXPECT_NEAR(fit.moves.latency, 1e-6, 1e-9);
   EXPECT_NEAR(fit.moves.bandwidth, 5e10, 1e-3 * 5e10);

@@ -61,7 +61,7 @@ TEST(RecordLevels, EachLevelWritesItsTablesAndEveryCoarserOnes) {
     EXPECT_EQ(rows(TableId::kProcs), at(RecordLevel::kProcs, kSteps * kP));
     EXPECT_EQ(rows(TableId::kModules), at(RecordLevel::kModules, kSteps * kM));
     ASSERT_EQ(read.runs().size(), 1u);
-    EXPECT_EQ(recorded_level(read.runs()[0].record), level);
+    EXPECT_EQ(recorded_level(read.runs()[0]), level);
     std::filesystem::remove_all(dir);
   }
 }
@@ -69,7 +69,7 @@ TEST(RecordLevels, EachLevelWritesItsTablesAndEveryCoarserOnes) {
 TEST(RecordLevels, AReaderOfATableTheLevelDidNotWriteSaysWhichLevelItNeeds) {
   const auto dir = written_at(RecordLevel::kSteps);
   const ResultReader read(dir.string());
-  const std::string run = read.runs().at(0).id;
+  const std::string run = read.runs().at(0).run;
   EXPECT_EQ(read.read_series(run, "metric/residual").size(), std::size_t{kSteps});
   std::size_t rows = 0, cols = 0;
   try {

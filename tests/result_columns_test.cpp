@@ -193,7 +193,7 @@ TEST(ResultColumns, ARunRecordComesBackAsWritten) {
   const ResultReader back(dir.string());
   for (const std::string& p : back.problems()) ADD_FAILURE() << p;
   ASSERT_EQ(back.runs().size(), 1u);
-  RunRecord read = back.runs()[0].record;
+  RunRecord read = back.runs()[0];
   written.run = id;  // the writer's
   written.figures = sorted(written.figures);
   read.figures = sorted(read.figures);
@@ -211,6 +211,33 @@ TEST(ResultColumns, ARunRecordComesBackAsWritten) {
         c.field);
   EXPECT_TRUE(read.figures == written.figures);
   std::filesystem::remove_all(dir);
+}
+
+// `expect`'s `where:` keys and metrics name columns: each is found through the table, its fill is
+// no value, and a name of no column is none.
+TEST(ResultColumns, EveryRunsColumnIsReadByItsName) {
+  const RunRecord r = distinct_record(), blank;
+  for (const ColumnSpec& c : table_spec(TableId::kRuns).columns)
+    std::visit(
+        [&](auto member) {
+          using M = decltype(member);
+          const std::string name(c.name);
+          if constexpr (std::is_same_v<M, std::string RunRecord::*>) {
+            EXPECT_EQ(run_text(r, name), r.*member) << name;
+            EXPECT_EQ(run_number(r, name), std::nullopt) << name;
+          } else if constexpr (std::is_same_v<M, std::int64_t RunRecord::*> ||
+                               std::is_same_v<M, double RunRecord::*>) {
+            EXPECT_EQ(run_number(r, name), static_cast<double>(r.*member)) << name;
+            EXPECT_EQ(run_number(blank, name), std::nullopt) << name;
+            EXPECT_EQ(run_text(r, name), std::nullopt) << name;
+          }
+        },
+        c.field);
+  EXPECT_EQ(run_number(r, "auto_chose_diffusion"), 1.0);  // a family's member
+  EXPECT_EQ(run_number(r, "utilization"), 0.25);
+  EXPECT_EQ(run_number(blank, "utilization"), std::nullopt);
+  EXPECT_EQ(run_text(r, "no_such_column"), std::nullopt);
+  EXPECT_EQ(run_number(r, "no_such_column"), std::nullopt);
 }
 
 // A part of schema version 4 named results_seconds archive_seconds: read under the new name.
@@ -231,8 +258,8 @@ TEST(ResultColumns, AVersion4PartsArchiveSecondsIsReadAsResultsSeconds) {
   const ResultReader back(dir.string());
   for (const std::string& p : back.problems()) ADD_FAILURE() << p;
   ASSERT_EQ(back.runs().size(), 1u);
-  EXPECT_EQ(back.runs()[0].record.results_seconds, written.results_seconds);
-  EXPECT_EQ(back.runs()[0].number.at("results_seconds"), written.results_seconds);
+  EXPECT_EQ(back.runs()[0].results_seconds, written.results_seconds);
+  EXPECT_EQ(run_number(back.runs()[0], "results_seconds"), written.results_seconds);  // by name too
   EXPECT_TRUE(back.table(TableId::kRuns).find("results_seconds"));
   std::filesystem::remove_all(dir);
 }

@@ -43,10 +43,10 @@ TEST(ResultWriter, RowsHandedOverMidRunKeepTheirColumns) {
   const ResultReader read(dir.string());
   for (const std::string& p : read.problems()) ADD_FAILURE() << p;
   ASSERT_EQ(read.runs().size(), 1u);
-  const std::vector<double> makespan = read.read_series(read.runs()[0].id, "step/makespan");
+  const std::vector<double> makespan = read.read_series(read.runs()[0].run, "step/makespan");
   ASSERT_EQ(makespan.size(), static_cast<std::size_t>(steps));
   EXPECT_EQ(makespan.back(), steps);
-  EXPECT_EQ(read.read_series(read.runs()[0].id, "metric/residual").size(),
+  EXPECT_EQ(read.read_series(read.runs()[0].run, "metric/residual").size(),
             static_cast<std::size_t>(steps));
   std::filesystem::remove_all(dir);
 }

@@ -40,9 +40,10 @@ TEST(RunSelection, ResumeRunsOnlyWhatIsMissingOrPartial) {
   const auto s = specs(2, 2);
   const auto plan = plan_runs(s);  // (0,0) (1,0) (0,1) (1,1)
   auto archived = [](const std::string& yaml, int rep, const std::string& status) {
-    RunInfo r;
-    r.text = {{"config_yaml", yaml}, {"status", status}};
-    r.number = {{"repetition", rep}};
+    RunRecord r;
+    r.config_yaml = yaml;
+    r.status = status;
+    r.repetition = rep;
     return r;
   };
   const auto left =

@@ -97,7 +97,7 @@ TEST(SimAsync, ReplayedAsyncModelledRunIsReproduced) {
   const ResultReader archive(path);
   std::size_t rows = 0, cols = 0;
   const std::vector<double> makespan =
-      archive.read_matrix(archive.runs().front().id, "step/makespan", rows, cols);
+      archive.read_matrix(archive.runs().front().run, "step/makespan", rows, cols);
   ASSERT_EQ(sim.records.size(), rows);
   for (std::size_t s = 0; s < rows; ++s)
     EXPECT_NEAR(sim.records[s].makespan, makespan[s], 1e-9 * makespan[s]) << "step " << s;

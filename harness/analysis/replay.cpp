@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -27,13 +28,8 @@ class CollectingSink final : public StepSink {
   std::vector<StepRecord> records;
 };
 
-std::string text_of(const RunInfo& info, const char* key) {
-  auto it = info.text.find(key);
-  return it == info.text.end() ? std::string() : it->second;
-}
-double number_of(const RunInfo& info, const char* key) {
-  auto it = info.number.find(key);
-  return it == info.number.end() ? 0.0 : it->second;
+double or_zero(double x) {
+  return std::isnan(x) ? 0.0 : x;
 }
 
 // The first step whose owners (of any phase) or migrations differ from the recorded ones; empty:
@@ -63,8 +59,8 @@ std::string first_difference(const ResultReader& set, const std::string& run,
 }
 
 // The run's own config (of one run) and its workload, which must have persistent modules.
-std::pair<RunSpec, const WorkloadInfo*> recorded_spec(const RunInfo& info) {
-  Config config = load_config_text(text_of(info, "config_yaml"), info.id);
+std::pair<RunSpec, const WorkloadInfo*> recorded_spec(const RunRecord& info) {
+  Config config = load_config_text(info.config_yaml, info.run);
   if (config.runs.size() != 1) throw std::invalid_argument("its config is not one run");
   const WorkloadInfo* workload = find_workload_kind(config.runs.front().workload);
   if (!workload) throw std::invalid_argument("unknown workload " + config.runs.front().workload);
@@ -75,7 +71,7 @@ std::pair<RunSpec, const WorkloadInfo*> recorded_spec(const RunInfo& info) {
 
 }  // namespace
 
-int recorded_exchanges_per_step(const RunInfo& info) {
+int recorded_exchanges_per_step(const RunRecord& info) {
   try {
     const auto [spec, workload] = recorded_spec(info);
     return exchanges_per_step(*workload->make(spec.workload_params));
@@ -84,37 +80,39 @@ int recorded_exchanges_per_step(const RunInfo& info) {
   }
 }
 
-ReplayedRun replay_run(const ResultReader& set, const RunInfo& info, const SimSettings& settings) {
+ReplayedRun replay_run(const ResultReader& set, const RunRecord& info,
+                       const SimSettings& settings) {
   ReplayedRun out;
-  out.run = info.id;
-  out.workload = text_of(info, "workload");
-  out.label = text_of(info, "balancer");
-  out.sweep = text_of(info, "sweep");
-  out.processors = out.processors_on_a_host = static_cast<int>(number_of(info, "processors"));
-  out.measured_wall = number_of(info, "wall_total");
-  out.measured_makespan = number_of(info, "makespan_total");
+  out.run = info.run;
+  out.workload = info.workload;
+  out.label = info.balancer;
+  out.sweep = info.sweep;
+  out.processors = out.processors_on_a_host =
+      static_cast<int>(std::max<std::int64_t>(info.processors, 0));
+  out.measured_wall = or_zero(info.wall_total);
+  out.measured_makespan = or_zero(info.makespan_total);
   try {
     // A run across MPI ranks (mpi) is bulk-synchronous too.
-    const std::string executor = text_of(info, "executor");
+    const std::string executor = info.executor;
     if (executor != "bsp" && executor != "mpi")
       throw std::invalid_argument("executor " + executor +
                                   ": replay reproduces bulk-synchronous (bsp, mpi) runs");
     // Its module costs are what the simulator replays.
-    if (const std::string why = level_problem(info.record, TableId::kModules); !why.empty())
+    if (const std::string why = level_problem(info, TableId::kModules); !why.empty())
       throw std::invalid_argument(why);
     auto [spec, workload] = recorded_spec(info);
     const bool resume = spec.warmup > 0;
     const std::vector<double> speed =
         spec.speeds.empty() ? std::vector<double>(spec.processors, 1.0) : spec.speeds;
     const int phases = workload->make(spec.workload_params)->phases();
-    auto recorded = std::make_shared<RecordedStream>(set, info.id, speed, phases, resume);
+    auto recorded = std::make_shared<RecordedStream>(set, info.run, speed, phases, resume);
     SimSettings run_settings = settings;
     run_settings.replay_first_step = spec.warmup;
     if (executor == "mpi") {
-      const RankPlacement placed = rank_placement(text_of(info, "ranks"), spec.processors);
+      const RankPlacement placed = rank_placement(info.ranks, spec.processors);
       run_settings.rank_threads = placed.threads;
       out.processors_on_a_host = placed.busiest_host;
-      recorded->read_rank_traffic(set, info.id);
+      recorded->read_rank_traffic(set, info.run);
     }
     if (const BalancerInfo* b = find_balancer(spec.balancer.dynamic_name))
       out.bulk_synchronous = b->role != BalancerRole::kInStep && b->role != BalancerRole::kChoice;
@@ -129,7 +127,7 @@ ReplayedRun replay_run(const ResultReader& set, const RunInfo& info, const SimSe
     CollectingSink sink;
     execution->run(sink);
     for (const StepRecord& r : sink.records) out.predicted += r.makespan;
-    out.difference = first_difference(set, info.id, sink.records, *recorded);
+    out.difference = first_difference(set, info.run, sink.records, *recorded);
     out.reproduced = out.difference.empty();
     out.steps = std::move(sink.records);
   } catch (const std::exception& e) {
@@ -165,8 +163,8 @@ RankPlacement rank_placement(const std::string& ranks, int processors) {
 std::vector<ReplayedRun> replay_complete_runs(const ResultReader& set,
                                               const SimSettings& settings) {
   std::vector<ReplayedRun> out;
-  for (const RunInfo& info : set.runs()) {
-    if (text_of(info, "status") == "complete") out.push_back(replay_run(set, info, settings));
+  for (const RunRecord& info : set.runs()) {
+    if (info.status == "complete") out.push_back(replay_run(set, info, settings));
   }
   return out;
 }

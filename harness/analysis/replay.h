@@ -36,7 +36,7 @@ struct ReplayedRun {
 
 // One recorded run; `info` as ResultReader::runs() lists it. A run it cannot replay (not a bsp
 // run, no module detail, ...) comes back skipped, with why.
-ReplayedRun replay_run(const ResultReader& set, const RunInfo& info, const SimSettings& settings);
+ReplayedRun replay_run(const ResultReader& set, const RunRecord& info, const SimSettings& settings);
 // Where a run across MPI ranks ran, from its `ranks` attribute (rank:host:threads, one per rank,
 // comma-separated): processors per rank, and the most processors on one host. Throws
 // std::invalid_argument unless every rank has the same threads and they make up `processors`.
@@ -45,7 +45,7 @@ struct RankPlacement {
 };
 RankPlacement rank_placement(const std::string& ranks, int processors);
 // A recorded run's exchanges per step (harness/sim/network_fit.h), from its own config; 0: unknown.
-int recorded_exchanges_per_step(const RunInfo& info);
+int recorded_exchanges_per_step(const RunRecord& info);
 // Every complete run of the set, through replay_run.
 std::vector<ReplayedRun> replay_complete_runs(const ResultReader& set, const SimSettings& settings);
 

@@ -153,22 +153,20 @@ std::vector<ConfigResult> results_from_outcomes(const std::vector<RunOutcome>& o
   return out;
 }
 
-bool simulated_run(const RunInfo& run) {
-  if (run.record.simulated >= 0) return run.record.simulated == 1;
-  const ExecutorInfo* info = find_executor(run.record.executor);
+bool simulated_run(const RunRecord& run) {
+  if (run.simulated >= 0) return run.simulated == 1;
+  const ExecutorInfo* info = find_executor(run.executor);
   return info && info->simulates;
 }
 
 std::vector<ConfigResult> results_from_set(const ResultReader& set, const Selection& sel,
                                            ReadCount* read) {
-  const std::vector<RunInfo>& runs = set.runs();  // by invocation: the latest last
-  const std::string wanted = sel.invocation == "latest"
-                                 ? (runs.empty() ? "" : runs.back().record.invocation)
-                                 : sel.invocation;
+  const std::vector<RunRecord>& runs = set.runs();  // by invocation: the latest last
+  const std::string wanted =
+      sel.invocation == "latest" ? (runs.empty() ? "" : runs.back().invocation) : sel.invocation;
   std::set<std::string> invocations;
   std::map<std::string, double> load_at_start;
-  for (const RunInfo& info : runs) {
-    const RunRecord& r = info.record;
+  for (const RunRecord& r : runs) {
     const double load = std::isnan(r.load_start) ? 0.0 : r.load_start;
     auto [it, fresh] = load_at_start.try_emplace(r.invocation, load);
     if (!fresh) it->second = std::min(it->second, load);
@@ -177,13 +175,12 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
   // own (run --resume runs it again, run_selection.cpp): it counts that one instead.
   auto attempt = [](const RunRecord& r) { return std::make_pair(r.config_yaml, r.repetition); };
   std::set<std::pair<std::string, std::int64_t>> ended_on_their_own;
-  for (const RunInfo& info : runs)
-    if (info.record.interrupted != 1) ended_on_their_own.insert(attempt(info.record));
+  for (const RunRecord& info : runs)
+    if (info.interrupted != 1) ended_on_their_own.insert(attempt(info));
   std::vector<ConfigResult> out;
   std::map<std::string, std::size_t> index;
   std::map<std::string, ConfigKey> parsed_configs;
-  for (const RunInfo& info : runs) {
-    const RunRecord& run = info.record;
+  for (const RunRecord& run : runs) {
     if (run.interrupted == 1 && ended_on_their_own.count(attempt(run))) continue;
     if (!wanted.empty() && run.invocation != wanted) continue;
     if (!sel.selects(run.workload, run.balancer)) continue;
@@ -205,7 +202,7 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
     fields.measured_decisions = parsed->second.measured_decisions;
     fields.equivalence = parsed->second.equivalence;
     fields.looks = parsed->second.looks;
-    fields.simulated = simulated_run(info);
+    fields.simulated = simulated_run(run);
     fields.available =
         static_cast<int>(run.available_processors == -1 ? 0 : run.available_processors);
     fields.load_average = std::max(0.0, load_at_start[run.invocation]);

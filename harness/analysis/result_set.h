@@ -66,7 +66,7 @@ std::vector<ConfigResult> results_from_set(const ResultReader& set, const Select
                                            ReadCount* read = nullptr);
 // Whether a simulating executor ran the run (its `simulated` column, or in an older set its
 // executor's entry): it verified nothing, and is neither matched nor failed.
-bool simulated_run(const RunInfo& run);
+bool simulated_run(const RunRecord& run);
 
 // From one parse of a resolved config: the config less what does not change what runs (name,
 // output, repetitions and the verdicts' and race's keys), whether its first balancer is the

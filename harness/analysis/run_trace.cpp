@@ -10,45 +10,40 @@ namespace lbb {
 
 namespace {
 
-std::string recorded_text(const RunInfo& run, const char* key) {
-  const auto it = run.text.find(key);
-  return it == run.text.end() ? std::string() : it->second;
-}
-
-RunSpec spec_of(const RunInfo& run) {
-  const Config config = load_config_text(recorded_text(run, "config_yaml"), run.id);
-  if (config.runs.size() != 1) throw TraceError("run " + run.id + ": its config is not one run");
+RunSpec spec_of(const RunRecord& run) {
+  const Config config = load_config_text(run.config_yaml, run.run);
+  if (config.runs.size() != 1) throw TraceError("run " + run.run + ": its config is not one run");
   return config.runs.front();
 }
 
-std::unique_ptr<Workload> workload_of(const RunInfo& run, const RunSpec& spec) {
+std::unique_ptr<Workload> workload_of(const RunRecord& run, const RunSpec& spec) {
   const WorkloadInfo* info = find_workload_kind(spec.workload);
   if (!info || !info->make)
-    throw TraceError("run " + run.id + ": " + spec.workload + " has no persistent modules");
+    throw TraceError("run " + run.run + ": " + spec.workload + " has no persistent modules");
   return info->make(spec.workload_params);
 }
 
 // Each step's phase f: every edge n -> m of the communication graph that carries bytes, with
 // those m reads of n; then what the run recorded crossing between module states (Barnes-Hut's
 // bodies, in the transfers table), in the phase whose end moved it.
-void add_messages(const ResultReader& set, const RunInfo& run, const Workload& workload,
+void add_messages(const ResultReader& set, const RunRecord& run, const Workload& workload,
                   const ModuleGraph* graph, Trace& t) {
   for (int s = 0; graph && s < t.steps; ++s)
     for (int m = 0; m < t.modules; ++m)
       for (int n : graph->neighbours(m))
         if (const double b = workload.exchanged_bytes(n, m, s % t.phases_per_step); b > 0)
           t.messages.push_back({s, n, m, 1, b});
-  const ColumnTable moved = set.run_rows(run.id, TableId::kTransfers);
+  const ColumnTable moved = set.run_rows(run.run, TableId::kTransfers);
   if (moved.rows() == 0) return;
   const Column *step = moved.find("step"), *phase = moved.find("phase"), *from = moved.find("from"),
                *to = moved.find("to"), *bytes = moved.find("bytes");
   if (!step || !phase || !from || !to || !bytes)
-    throw TraceError("run " + run.id + ": a transfers column is missing");
+    throw TraceError("run " + run.run + ": a transfers column is missing");
   for (std::size_t r = 0; r < moved.rows(); ++r) {
     const double k = step->number(r) * t.phases_per_step + phase->number(r);
     const double a = from->number(r), b = to->number(r);
     if (!(k >= 0 && k < t.steps && a >= 0 && a < t.modules && b >= 0 && b < t.modules))
-      throw TraceError("run " + run.id + ": a transfer out of range");
+      throw TraceError("run " + run.run + ": a transfer out of range");
     t.messages.push_back({int(k), int(a), int(b), 1, bytes->number(r)});
   }
   std::stable_sort(t.messages.begin(), t.messages.end(),
@@ -57,12 +52,12 @@ void add_messages(const ResultReader& set, const RunInfo& run, const Workload& w
 
 // A modules column as [trace step * modules + m], or empty where the run's parts lack it or
 // hold -1 in it (not recorded).
-std::vector<double> module_column(const ResultReader& set, const RunInfo& run,
+std::vector<double> module_column(const ResultReader& set, const RunRecord& run,
                                   const std::string& name, std::size_t cells) {
   std::size_t rows = 0, cols = 0;
   std::vector<double> v;
   try {
-    v = set.read_matrix(run.id, name, rows, cols);
+    v = set.read_matrix(run.run, name, rows, cols);
   } catch (const ResultError&) {
     return {};  // a part written before the column existed
   }
@@ -73,11 +68,11 @@ std::vector<double> module_column(const ResultReader& set, const RunInfo& run,
 
 // Each cell's owner's external load level in its step (procs.external_load, [step, proc]); empty
 // where the run had none, so a run without load exports as before.
-std::vector<double> owner_loads(const ResultReader& set, const RunInfo& run, const Trace& t) {
+std::vector<double> owner_loads(const ResultReader& set, const RunRecord& run, const Trace& t) {
   std::size_t rows = 0, cols = 0;
   std::vector<double> level;
   try {
-    level = set.read_matrix(run.id, "proc/external_load", rows, cols);
+    level = set.read_matrix(run.run, "proc/external_load", rows, cols);
   } catch (const ResultError&) {
     return {};  // a part written before the column existed
   }
@@ -87,7 +82,7 @@ std::vector<double> owner_loads(const ResultReader& set, const RunInfo& run, con
   std::vector<double> load(t.cost.size(), 0.0);
   for (std::size_t cell = 0; cell < load.size(); ++cell) {
     const std::size_t step = cell / t.modules / t.phases_per_step;
-    load[cell] = trace_load(level[step * cols + t.owner[cell]], "run " + run.id);
+    load[cell] = trace_load(level[step * cols + t.owner[cell]], "run " + run.run);
   }
   return load;
 }
@@ -115,18 +110,18 @@ void keep_imported(const Trace& in, int first, Trace& t) {
 
 }  // namespace
 
-Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
+Trace trace_of_run(const ResultReader& set, const RunRecord& run) {
   const RunSpec spec = spec_of(run);
   const std::unique_ptr<Workload> workload = workload_of(run, spec);
   const int phases = workload->phases();
   const std::string prefix = phases > 1 ? "module/phase_" : "module/";
   std::size_t rows = 0, cols = 0, orows = 0, ocols = 0, brows = 0, bcols = 0;
-  const std::vector<double> cost = set.read_matrix(run.id, prefix + "cost", rows, cols);
-  const std::vector<double> owner = set.read_matrix(run.id, prefix + "owner", orows, ocols);
-  const std::vector<double> busy = set.read_matrix(run.id, "proc/busy", brows, bcols);
+  const std::vector<double> cost = set.read_matrix(run.run, prefix + "cost", rows, cols);
+  const std::vector<double> owner = set.read_matrix(run.run, prefix + "owner", orows, ocols);
+  const std::vector<double> busy = set.read_matrix(run.run, "proc/busy", brows, bcols);
   const int modules = workload->module_count();
   if (rows == 0 || orows != rows || ocols != cols || cols != std::size_t(phases) * modules)
-    throw TraceError("run " + run.id +
+    throw TraceError("run " + run.run +
                      ": no module rows (run it with execution.record: modules) of " +
                      std::to_string(modules) + " modules");
   Trace t;
@@ -137,7 +132,7 @@ Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
   t.cost = cost;
   t.owner.reserve(owner.size());
   for (double q : owner) {
-    if (!(q >= 0 && q < t.ranks)) throw TraceError("run " + run.id + ": an owner out of range");
+    if (!(q >= 0 && q < t.ranks)) throw TraceError("run " + run.run + ": an owner out of range");
     t.owner.push_back(static_cast<int>(q));
   }
   if (phases == 1 && brows == rows) t.busy = busy;
@@ -145,7 +140,7 @@ Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
   const std::vector<double> start = module_column(set, run, prefix + "start_owner", t.owner.size());
   if (start != owner) t.start_owner.assign(start.begin(), start.end());
   for (int q : t.start_owner)
-    if (q >= t.ranks) throw TraceError("run " + run.id + ": a start owner out of range");
+    if (q >= t.ranks) throw TraceError("run " + run.run + ": a start owner out of range");
   for (int m = 0; m < modules; ++m) {
     t.task_id.push_back(m);
     t.bytes.push_back(static_cast<double>(workload->state_bytes(m)));
@@ -180,14 +175,12 @@ Trace trace_of_run(const ResultReader& set, const RunInfo& run) {
   return t;
 }
 
-std::vector<const RunInfo*> runs_with_modules(const ResultReader& set, const std::string& only) {
-  std::vector<const RunInfo*> runs;
-  for (const RunInfo& run : set.runs()) {
-    if (!only.empty() && run.id != only) continue;
-    const auto modules = run.number.find("modules");
-    if (only.empty() &&
-        (recorded_text(run, "status") != "complete" || modules == run.number.end() ||
-         recorded_level(run.record) != RecordLevel::kModules))
+std::vector<const RunRecord*> runs_with_modules(const ResultReader& set, const std::string& only) {
+  std::vector<const RunRecord*> runs;
+  for (const RunRecord& run : set.runs()) {
+    if (!only.empty() && run.run != only) continue;
+    if (only.empty() && (run.status != "complete" || run.modules == -1 ||
+                         recorded_level(run) != RecordLevel::kModules))
       continue;
     runs.push_back(&run);
   }

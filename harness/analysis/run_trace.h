@@ -10,9 +10,9 @@
 namespace lbb {
 
 // Throws TraceError naming the run when it has no module detail or its workload cannot be built.
-Trace trace_of_run(const ResultReader& set, const RunInfo& run);
+Trace trace_of_run(const ResultReader& set, const RunRecord& run);
 
 // The runs of `set` with module detail, or `only` when given (TraceError when it is not there).
-std::vector<const RunInfo*> runs_with_modules(const ResultReader& set, const std::string& only);
+std::vector<const RunRecord*> runs_with_modules(const ResultReader& set, const std::string& only);
 
 }  // namespace lbb

@@ -28,16 +28,10 @@ double at(const std::vector<double>& series, std::size_t k) {
   return k < series.size() && std::isfinite(series[k]) ? series[k] : 0.0;
 }
 
-std::string run_text_field(const RunInfo& run, const char* key) {
-  const auto it = run.text.find(key);
-  return it == run.text.end() ? std::string() : it->second;
-}
-
 // Processors per rank: the run's mpi_threads_per_rank, else all on rank 0.
-int per_rank(const RunInfo& run, int processors) {
-  const auto it = run.number.find("mpi_threads_per_rank");
-  const int t =
-      it == run.number.end() || !(it->second >= 1) ? processors : static_cast<int>(it->second);
+int per_rank(const RunRecord& run, int processors) {
+  const std::optional<double> given = run.figure("mpi_threads_per_rank");
+  const int t = !given || !(*given >= 1) ? processors : static_cast<int>(*given);
   return std::max(t, 1);
 }
 
@@ -91,12 +85,11 @@ std::int64_t column_int(const ColumnTable& t, const char* name, std::size_t row)
 }
 
 // The measured spans of the run: every slice as recorded.
-void measured_slices(const ColumnTable& spans, const RunInfo& run, json& events) {
+void measured_slices(const ColumnTable& spans, const RunRecord& run, json& events) {
   const Column* kind = spans.find("kind");
   if (!kind || kind->type != ColumnType::kText || kind->text.size() != spans.rows())
-    throw TraceError("run " + run.id + ": spans table: no text column kind");
-  int processors =
-      static_cast<int>(run.number.count("processors") ? run.number.at("processors") : 1);
+    throw TraceError("run " + run.run + ": spans table: no text column kind");
+  int processors = run.processors == -1 ? 1 : static_cast<int>(run.processors);
   for (std::size_t r = 0; r < spans.rows(); ++r)
     processors = std::max(processors, static_cast<int>(column_int(spans, "proc", r)) + 1);
   const int threads = per_rank(run, processors);
@@ -152,10 +145,10 @@ void migration_instants(const Trace& t, int k, std::int64_t when, int threads, j
 }
 
 // The modelled timeline from the recorded module costs.
-void modelled_slices(const ResultReader& set, const RunInfo& run, json& events) {
+void modelled_slices(const ResultReader& set, const RunRecord& run, json& events) {
   const Trace t = trace_of_run(set, run);
   const int threads = per_rank(run, t.ranks);
-  const auto series = [&](const char* name) { return set.read_series(run.id, name); };
+  const auto series = [&](const char* name) { return set.read_series(run.run, name); };
   const std::vector<double> serial = series("step/serial"), balance = series("step/balance"),
                             moved = series("step/migrations"),
                             before = series("step/predicted_before"),
@@ -186,20 +179,19 @@ void modelled_slices(const ResultReader& set, const RunInfo& run, json& events) 
   }
 }
 
-bool records_timeline(const RunInfo& run) {
-  return run_text_field(run, "config_yaml").find("timeline: true") != std::string::npos;
+bool records_timeline(const RunRecord& run) {
+  return run.config_yaml.find("timeline: true") != std::string::npos;
 }
 
 }  // namespace
 
-std::vector<const RunInfo*> runs_with_timeline(const ResultReader& set, const std::string& only) {
-  std::vector<const RunInfo*> runs;
-  for (const RunInfo& run : set.runs()) {
-    if (!only.empty() && run.id != only) continue;
-    if (only.empty() &&
-        (run_text_field(run, "status") != "complete" ||
-         (!records_timeline(run) &&
-          (!run.number.count("modules") || recorded_level(run.record) != RecordLevel::kModules))))
+std::vector<const RunRecord*> runs_with_timeline(const ResultReader& set, const std::string& only) {
+  std::vector<const RunRecord*> runs;
+  for (const RunRecord& run : set.runs()) {
+    if (!only.empty() && run.run != only) continue;
+    if (only.empty() && (run.status != "complete" ||
+                         (!records_timeline(run) &&
+                          (run.modules == -1 || recorded_level(run) != RecordLevel::kModules))))
       continue;
     runs.push_back(&run);
   }
@@ -210,15 +202,15 @@ std::vector<const RunInfo*> runs_with_timeline(const ResultReader& set, const st
   return runs;
 }
 
-std::string chrome_timeline(const ResultReader& set, const RunInfo& run) {
-  const ColumnTable spans = set.run_rows(run.id, TableId::kSpans);
+std::string chrome_timeline(const ResultReader& set, const RunRecord& run) {
+  const ColumnTable spans = set.run_rows(run.run, TableId::kSpans);
   const bool measured_here = spans.rows() > 0;
   json events = json::array();
   if (measured_here)
     measured_slices(spans, run, events);
   else
     modelled_slices(set, run, events);
-  json other = {{"run", run.id}, {"times", measured_here ? "measured" : "modelled"}};
+  json other = {{"run", run.run}, {"times", measured_here ? "measured" : "modelled"}};
   other["how"] =
       measured_here
           ? "measured (execution.timeline): each slice's wall-clock start and end on the run's "

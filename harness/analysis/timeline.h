@@ -19,9 +19,9 @@ namespace lbb {
 
 // The runs a timeline can be drawn of: complete runs that recorded their timeline or their
 // modules, or `only` when given (TraceError when it is not in the set).
-std::vector<const RunInfo*> runs_with_timeline(const ResultReader& set, const std::string& only);
+std::vector<const RunRecord*> runs_with_timeline(const ResultReader& set, const std::string& only);
 
 // Throws TraceError when the run has neither a measured timeline nor module detail.
-std::string chrome_timeline(const ResultReader& set, const RunInfo& run);
+std::string chrome_timeline(const ResultReader& set, const RunRecord& run);
 
 }  // namespace lbb

@@ -4,7 +4,6 @@
 // stored (the layering: nothing under exec/, mpi/ or sim/ includes results/).
 #include <cstddef>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,19 +12,11 @@
 
 namespace lbb {
 
-struct RunInfo {
-  std::string id;
-  RunRecord record;  // the row, by the runs table's fields (result_schema.h)
-  // The row by column name, for readers of columns by name (`show`, `export`, the papers).
-  std::map<std::string, std::string> text;
-  std::map<std::string, double> number;  // a column's fill (-1 or NaN where optional) is absent
-};
-
 class RecordedRuns {
  public:
   virtual ~RecordedRuns() = default;
   // Every run, sorted by invocation, then start, then id.
-  virtual const std::vector<RunInfo>& runs() const = 0;
+  virtual const std::vector<RunRecord>& runs() const = 0;
   // A run's steps column ("step/<column>", "metric/<name>"), one value a step.
   virtual std::vector<double> read_series(const std::string& run,
                                           const std::string& name) const = 0;

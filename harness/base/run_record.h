@@ -6,7 +6,9 @@
 // no value for.
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lbb {
@@ -50,6 +52,12 @@ struct RunRecord {
          reference_checksum = kNone;
   std::vector<RunFigure> figures;
   bool operator==(const RunRecord&) const = default;
+  // The figure of that name (the last given counts), or none.
+  std::optional<double> figure(std::string_view figure_name) const {
+    for (auto f = figures.rbegin(); f != figures.rend(); ++f)
+      if (f->name == figure_name) return f->value;
+    return std::nullopt;
+  }
 };
 
 }  // namespace lbb

@@ -73,11 +73,11 @@ void expect(const ExpectOptions& o) {
   try {
     const ResultReader reader(path);
     print_left_out(reader);
-    const std::vector<RunInfo> all = reader.runs();
+    const std::vector<RunRecord> all = reader.runs();
     std::string latest;
-    for (const RunInfo& r : runs_of(all, config.name, ""))
-      if (auto it = r.text.find("invocation"); it != r.text.end()) latest = it->second;
-    const std::vector<RunInfo> runs = runs_of(all, config.name, o.all ? "" : latest);
+    for (const RunRecord& r : runs_of(all, config.name, ""))
+      if (!r.invocation.empty()) latest = r.invocation;
+    const std::vector<RunRecord> runs = runs_of(all, config.name, o.all ? "" : latest);
     if (runs.empty()) {
       std::cerr << "lbbench: " << printable(path) << ": no runs of config "
                 << printable(config.name) << "\n";

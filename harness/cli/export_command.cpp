@@ -129,7 +129,7 @@ std::vector<std::string> export_folder(const std::string& dir) {
 // ", none of the 12 runs recorded at execution.record: runs" where runs wrote no rows of `t`.
 std::string coarser_runs(const ResultReader& reader, const TableSpec& t) {
   std::size_t coarser = 0;
-  for (const RunInfo& run : reader.runs()) coarser += recorded_level(run.record) < t.record;
+  for (const RunRecord& run : reader.runs()) coarser += recorded_level(run) < t.record;
   if (coarser == 0) return "";
   return " (none of the " + std::to_string(coarser) +
          " runs recorded coarser than execution.record: " +
@@ -173,14 +173,14 @@ std::string run_folder(const std::string& dir, const std::string& run) {
 // Exports each run with module detail (or `run`) through `one`; a run whose tables fail their
 // checks is left out and named, and the parts left out are named after.
 void export_runs(const ResultReader& reader, const std::string& run,
-                 const std::function<void(const RunInfo&)>& one) {
+                 const std::function<void(const RunRecord&)>& one) {
   std::size_t exported = 0, named = print_left_out(reader);
-  for (const RunInfo* info : runs_with_modules(reader, run)) {
+  for (const RunRecord* info : runs_with_modules(reader, run)) {
     try {
       one(*info);
       ++exported;
     } catch (const ResultError& e) {
-      std::cerr << "lbbench: left out: run " << printable(info->id) << ": " << printable(e.what())
+      std::cerr << "lbbench: left out: run " << printable(info->run) << ": " << printable(e.what())
                 << "\n";
     }
     named = print_left_out(reader, named);
@@ -192,9 +192,9 @@ void export_runs(const ResultReader& reader, const std::string& run,
 void export_vt(const std::string& set, const std::string& dir, const std::string& run) {
   const ResultReader reader(set);
   require_runs(reader, set);
-  export_runs(reader, run, [&](const RunInfo& info) {
+  export_runs(reader, run, [&](const RunRecord& info) {
     const Trace trace = trace_of_run(reader, info);
-    const std::string folder = run_folder(dir, info.id);
+    const std::string folder = run_folder(dir, info.run);
     for (const auto& [name, text] : vt_files(trace)) write_file(folder, name, text);
     std::cout << printable(folder) << ": " << trace.ranks << " LBDatafiles, " << trace.steps
               << " phases of " << trace.modules << " tasks\n";
@@ -209,9 +209,9 @@ void export_timelines(const std::string& set, const std::string& dir, const std:
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw ResultError(dir + ": not a directory");
   std::size_t exported = 0, named = print_left_out(reader);
-  for (const RunInfo* info : runs_with_timeline(reader, run)) {
+  for (const RunRecord* info : runs_with_timeline(reader, run)) {
     try {
-      const std::string name = file_name(info->id) + ".trace.json";
+      const std::string name = file_name(info->run) + ".trace.json";
       const std::string text = chrome_timeline(reader, *info);
       write_file(dir, name, text);
       std::cout << printable(dir) << "/" << name << ": Chrome trace events, "
@@ -220,7 +220,7 @@ void export_timelines(const std::string& set, const std::string& dir, const std:
                 << " (Perfetto and speedscope open it)\n";
       ++exported;
     } catch (const std::exception& e) {
-      std::cerr << "lbbench: left out: run " << printable(info->id) << ": " << printable(e.what())
+      std::cerr << "lbbench: left out: run " << printable(info->run) << ": " << printable(e.what())
                 << "\n";
     }
     named = print_left_out(reader, named);

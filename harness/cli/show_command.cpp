@@ -26,22 +26,14 @@ void add_show_command(CLI::App& app) {
       std::cerr << "lbbench: " << printable(e.what()) << "\n";
       throw CLI::RuntimeError(kExitBadInput);
     }
-    const std::vector<RunInfo>& runs = reader->runs();
-    auto text = [](const RunInfo& r, const char* k) {
-      auto it = r.text.find(k);
-      return it == r.text.end() ? std::string("-") : printable(it->second);
-    };
-    auto number = [](const RunInfo& r, const char* k) {
-      auto it = r.number.find(k);
-      return it == r.number.end() ? 0.0 : it->second;
-    };
-    auto whole = [&](const RunInfo& r, const char* k) {
-      return static_cast<long long>(number(r, k));
-    };
+    const std::vector<RunRecord>& runs = reader->runs();
+    auto text = [](const std::string& s) { return s.empty() ? std::string("-") : printable(s); };
+    auto number = [](double x) { return std::isnan(x) ? 0.0 : x; };  // a fill shows as 0
+    auto whole = [](std::int64_t n) { return static_cast<long long>(n == -1 ? 0 : n); };
     std::size_t wid = 6, wb = 8;
     for (const auto& r : runs) {
-      wid = std::max(wid, printable(r.id).size());
-      wb = std::max(wb, text(r, "balancer").size());
+      wid = std::max(wid, printable(r.run).size());
+      wb = std::max(wb, text(r.balancer).size());
     }
     std::cout << std::left << std::setw(static_cast<int>(wid) + 2) << "run" << std::setw(20)
               << "workload" << std::setw(static_cast<int>(wb) + 2) << "balancer" << std::right
@@ -50,18 +42,17 @@ void add_show_command(CLI::App& app) {
               << std::setw(7) << "eff" << std::setw(9) << "migr"
               << "  started\n";
     for (const auto& r : runs) {
-      std::cout << std::left << std::setw(static_cast<int>(wid) + 2) << printable(r.id)
-                << std::setw(20) << text(r, "workload") << std::setw(static_cast<int>(wb) + 2)
-                << text(r, "balancer") << std::right << std::setw(4) << whole(r, "processors")
-                << std::setw(7) << whole(r, "steps") << std::setw(10) << text(r, "status")
-                << std::setw(5)
-                << (number(r, "verified") == 1 ? "yes"
-                    : simulated_run(r)         ? "sim"
-                                               : "no")
-                << std::fixed << std::setprecision(4) << std::setw(12)
-                << number(r, "makespan_total") << std::setw(10) << number(r, "wall_total")
-                << std::setprecision(3) << std::setw(7) << number(r, "efficiency") << std::setw(9)
-                << whole(r, "migrations_total") << "  " << text(r, "started") << "\n";
+      std::cout << std::left << std::setw(static_cast<int>(wid) + 2) << printable(r.run)
+                << std::setw(20) << text(r.workload) << std::setw(static_cast<int>(wb) + 2)
+                << text(r.balancer) << std::right << std::setw(4) << whole(r.processors)
+                << std::setw(7) << whole(r.steps) << std::setw(10) << text(r.status) << std::setw(5)
+                << (r.verified == 1    ? "yes"
+                    : simulated_run(r) ? "sim"
+                                       : "no")
+                << std::fixed << std::setprecision(4) << std::setw(12) << number(r.makespan_total)
+                << std::setw(10) << number(r.wall_total) << std::setprecision(3) << std::setw(7)
+                << number(r.efficiency) << std::setw(9) << whole(r.migrations_total) << "  "
+                << text(r.started) << "\n";
       std::cout.unsetf(std::ios::floatfield);
     }
     std::cout << runs.size() << " runs of " << reader->invocations().size() << " invocations in "

@@ -63,9 +63,9 @@ std::size_t print_replay(const std::vector<ReplayedRun>& runs, const ResultReade
             << "  reproduced\n";
   std::vector<double> errors, cpu_errors;
   std::map<std::string, int> available;
-  for (const RunInfo& info : set.runs())
-    if (auto it = info.number.find("available_processors"); it != info.number.end())
-      available[info.id] = static_cast<int>(it->second);
+  for (const RunRecord& info : set.runs())
+    if (info.available_processors != -1)
+      available[info.run] = static_cast<int>(info.available_processors);
   for (const ReplayedRun& r : runs) {
     if (!r.skipped.empty()) continue;
     std::cout << std::left << std::setw(static_cast<int>(wid)) << printable(r.run) << std::setw(20)

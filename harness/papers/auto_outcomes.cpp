@@ -1,6 +1,7 @@
 #include "harness/papers/auto_outcomes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -16,21 +17,22 @@ namespace {
 
 constexpr const char* kPredicted = "auto_predicted_";
 
-std::string text(const RunInfo& r, const char* k) {
-  auto it = r.text.find(k);
-  return it == r.text.end() ? std::string() : it->second;
-}
-
-double number(const RunInfo& r, const std::string& k) {
-  auto it = r.number.find(k);
-  return it == r.number.end() ? 0.0 : it->second;
-}
-
 constexpr const char* kChose = "auto_chose_";
 
-bool is_auto(const RunInfo& r) {
-  return std::any_of(r.number.begin(), r.number.end(),
-                     [](const auto& kv) { return kv.first.rfind(kPredicted, 0) == 0; });
+// An auto run's figures of a family (auto_chose_*, auto_predicted_*), by name.
+std::map<std::string, double> family(const RunRecord& r, const char* prefix) {
+  std::map<std::string, double> out;
+  for (const RunFigure& f : r.figures)
+    if (f.name.rfind(prefix, 0) == 0) out[f.name.substr(std::string(prefix).size())] = f.value;
+  return out;
+}
+
+bool is_auto(const RunRecord& r) {
+  return !family(r, kPredicted).empty();
+}
+
+double makespan(const RunRecord& r) {
+  return std::isnan(r.makespan_total) ? 0 : r.makespan_total;
 }
 
 // Phase k > 0's figures of a two-phase workload carry a suffix (harness/exec/module_execution).
@@ -40,11 +42,10 @@ bool of_later_phase(const std::string& key) {
 
 // The scheme an auto run chose (auto_chose_<name>); where a later phase chose another, both
 // ("gddlb+lddlb"), a strategy no candidate ran alone.
-std::string auto_choice(const RunInfo& r) {
+std::string auto_choice(const RunRecord& r) {
   std::string first, others;
-  for (const auto& [key, value] : r.number) {
-    if (key.rfind(kChose, 0) != 0 || value != 1.0) continue;
-    const std::string name = key.substr(std::string(kChose).size());
+  for (const auto& [name, value] : family(r, kChose)) {
+    if (value != 1.0) continue;
     if (!of_later_phase(name))
       first = name;
     else
@@ -61,19 +62,18 @@ std::string auto_choice(const RunInfo& r) {
 }
 
 // The strategy a run ran: its dynamic balancer, or "none"; auto's choice for an auto run.
-std::string strategy(const RunInfo& r) {
+std::string strategy(const RunRecord& r) {
   if (is_auto(r)) return auto_choice(r);
-  const std::string d = text(r, "dynamic");
-  return d.empty() ? "none" : d;
+  return r.dynamic.empty() ? "none" : r.dynamic;
 }
 
 // Candidates are compared from the same static start ("none" is that start left alone).
-std::string group_of(const RunInfo& r) {
+std::string group_of(const RunRecord& r) {
   // Appended piece by piece: GCC 12 misreports "x" + std::string (-Wrestrict).
-  std::string out = text(r, "name");
-  for (const char* key : {"workload", "static"}) out.append(" ").append(text(r, key));
-  out.append(" P=").append(std::to_string(static_cast<int>(number(r, "processors"))));
-  if (!text(r, "sweep").empty()) out.append(" ").append(text(r, "sweep"));
+  std::string out = r.name;
+  out.append(" ").append(r.workload).append(" ").append(r.static_name);
+  out.append(" P=").append(std::to_string(static_cast<int>(r.processors)));
+  if (!r.sweep.empty()) out.append(" ").append(r.sweep);
   return out;
 }
 
@@ -81,37 +81,37 @@ std::string group_of(const RunInfo& r) {
 // repetition k of each ran in the same minute and the verdicts pair them.
 using Samples = std::map<std::string, stats::RowSample>;
 
-void add_run(stats::RowSample& s, const RunInfo& r) {
-  s.values.push_back(number(r, "makespan_total"));
+void add_run(stats::RowSample& s, const RunRecord& r) {
+  s.values.push_back(makespan(r));
   s.rounds.push_back(run_round(r));
 }
 
 // The strategy auto chose most often among `runs`, and how often.
-std::pair<std::string, int> most_chosen(const std::vector<const RunInfo*>& runs) {
+std::pair<std::string, int> most_chosen(const std::vector<const RunRecord*>& runs) {
   std::map<std::string, int> times;
-  for (const RunInfo* r : runs) ++times[strategy(*r)];
+  for (const RunRecord* r : runs) ++times[strategy(*r)];
   const auto top = std::max_element(
       times.begin(), times.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   return *top;
 }
 
 // The case's candidates (those auto predicted and that ran on their own) judged as a group.
-AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>& autos,
+AutoCase judge_case(const std::string& where, const std::vector<const RunRecord*>& autos,
                     const Samples& measured, double alpha) {
   AutoCase c;
   c.where = where;
   c.repetitions = static_cast<int>(autos.size());
   std::tie(c.chosen, c.chosen_times) = most_chosen(autos);
-  for (const RunInfo* r : autos)
+  for (const RunRecord* r : autos)
     if (strategy(*r) == c.chosen) {
-      c.predicted = number(*r, kPredicted + c.chosen);
+      c.predicted = r->figure(kPredicted + c.chosen).value_or(0.0);
       break;
     }
   std::vector<std::string> names;
   std::vector<stats::RowSample> rows;
-  for (const auto& kv : autos.front()->number) {
-    if (kv.first.rfind(kPredicted, 0) != 0 || of_later_phase(kv.first)) continue;
-    const std::string name = kv.first.substr(std::string(kPredicted).size());
+  for (const auto& kv : family(*autos.front(), kPredicted)) {
+    const std::string& name = kv.first;
+    if (of_later_phase(name)) continue;
     if (auto it = measured.find(name); it != measured.end()) {
       names.push_back(name);
       rows.push_back(it->second);
@@ -121,7 +121,7 @@ AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>&
   // A choice no candidate ran alone (phases that chose differently): auto's own runs stand for it.
   if (std::find(names.begin(), names.end(), c.chosen) == names.end() && !names.empty()) {
     stats::RowSample own;
-    for (const RunInfo* r : autos) add_run(own, *r);
+    for (const RunRecord* r : autos) add_run(own, *r);
     names.push_back(c.chosen);
     rows.push_back(own);
   }
@@ -136,7 +136,7 @@ AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>&
   c.chosen_seconds = stats::median(rows[chosen].values);
   c.regret = c.chosen_seconds / c.best_seconds - 1;
   std::vector<double> runs;  // auto's own, its choosing included
-  for (const RunInfo* r : autos) runs.push_back(number(*r, "makespan_total"));
+  for (const RunRecord* r : autos) runs.push_back(makespan(*r));
   c.auto_seconds = stats::median(runs);
   c.auto_regret = c.auto_seconds / c.best_seconds - 1;
   c.p_vs_best = v.rows[chosen].p;
@@ -149,11 +149,11 @@ AutoCase judge_case(const std::string& where, const std::vector<const RunInfo*>&
 
 }  // namespace
 
-std::vector<AutoCase> auto_cases(const std::vector<RunInfo>& runs, double alpha) {
+std::vector<AutoCase> auto_cases(const std::vector<RunRecord>& runs, double alpha) {
   std::map<std::string, Samples> measured;  // case -> its candidates' own runs
-  std::map<std::string, std::vector<const RunInfo*>> autos;
-  for (const RunInfo& r : runs) {
-    if (text(r, "status") != "complete") continue;
+  std::map<std::string, std::vector<const RunRecord*>> autos;
+  for (const RunRecord& r : runs) {
+    if (r.status != "complete") continue;
     if (is_auto(r))
       autos[group_of(r)].push_back(&r);
     else

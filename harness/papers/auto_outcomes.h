@@ -39,7 +39,7 @@ struct AutoCase {
 };
 
 // Complete runs only; a case whose chosen candidate was not measured is left out.
-std::vector<AutoCase> auto_cases(const std::vector<RunInfo>& runs, double alpha = 0.05);
+std::vector<AutoCase> auto_cases(const std::vector<RunRecord>& runs, double alpha = 0.05);
 
 struct AutoFigures {
   int cases = 0, hits = 0, ties = 0, misses = 0;

@@ -160,6 +160,9 @@ BalanceExperiment load_balance_experiment(const std::string& yaml_text, const st
     e.cases.push_back(read_case(n, problems));
   }
   e.expectations = read_expectations(root, problems);
+  for (Expectation& x : e.expectations)  // a case is a run whose id is its label
+    for (auto& [key, value] : x.where)
+      if (key == "case") key = "run";
   if (problems.any()) throw ConfigError(problems.text());
   return e;
 }
@@ -190,24 +193,24 @@ int phases_as_paper(const std::vector<Measured>& measured, const std::vector<Mea
   return static_cast<int>(n);
 }
 
-RunInfo run_case(const std::string& name, const BalanceCase& c) {
+BalanceCaseRun run_case(const std::string& name, const BalanceCase& c) {
   nlohmann::json report;
   try {
     report = balance_report(c.request);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("case '" + c.label + "': " + e.what());
   }
-  RunInfo r;
-  r.id = c.label;
-  r.text = {{"name", name},
-            {"case", c.label},
-            {"balancer", c.request.method},
-            {"topology", c.request.topology},
-            {"status", "complete"}};
-  r.number["processors"] = report["processors"].get<double>();
-  r.number["phases"] = static_cast<double>(report["phases"].size());
-  r.number["imbalance"] = report["imbalance"].get<double>();
-  r.number["units_moved"] = report["units_moved"].get<double>();
+  BalanceCaseRun out;
+  RunRecord& r = out.run;
+  r.run = c.label;
+  r.name = name;
+  r.balancer = c.request.method;
+  r.topology = c.request.topology;
+  r.status = "complete";
+  r.processors = report["processors"].get<std::int64_t>();
+  r.imbalance = report["imbalance"].get<double>();
+  r.figures = {{"phases", static_cast<double>(report["phases"].size())},
+               {"units_moved", report["units_moved"].get<double>()}};
   std::vector<std::vector<std::int64_t>> loads;
   std::vector<std::vector<std::vector<std::int64_t>>> transfers;
   for (const auto& phase : report["phases"]) {
@@ -220,43 +223,48 @@ RunInfo run_case(const std::string& name, const BalanceCase& c) {
   }
   std::string loads_differ, transfers_differ;
   if (!c.table_loads.empty())
-    r.number["load_phases_as_paper"] = phases_as_paper(
-        loads, c.table_loads, [](const auto& l) { return joined(l, " "); }, loads_differ);
+    r.figures.push_back(
+        {"load_phases_as_paper",
+         static_cast<double>(phases_as_paper(
+             loads, c.table_loads, [](const auto& l) { return joined(l, " "); }, loads_differ))});
   if (!c.table_transfers.empty())
-    r.number["transfer_phases_as_paper"] =
-        phases_as_paper(transfers, c.table_transfers, transfer_text, transfers_differ);
-  if (!loads_differ.empty()) r.text["loads_differ"] = "loads at " + loads_differ;
-  if (!transfers_differ.empty()) r.text["transfers_differ"] = "transfers at " + transfers_differ;
-  return r;
+    r.figures.push_back({"transfer_phases_as_paper",
+                         static_cast<double>(phases_as_paper(transfers, c.table_transfers,
+                                                             transfer_text, transfers_differ))});
+  if (!loads_differ.empty()) out.differs.push_back("loads at " + loads_differ);
+  if (!transfers_differ.empty()) out.differs.push_back("transfers at " + transfers_differ);
+  return out;
 }
 
 }  // namespace
 
-std::vector<RunInfo> run_balance_cases(const BalanceExperiment& experiment) {
-  std::vector<RunInfo> runs;
+std::vector<BalanceCaseRun> run_balance_cases(const BalanceExperiment& experiment) {
+  std::vector<BalanceCaseRun> runs;
   for (const BalanceCase& c : experiment.cases) runs.push_back(run_case(experiment.name, c));
   return runs;
 }
 
 void print_balance_experiment(std::ostream& out, const BalanceExperiment& experiment,
-                              const std::vector<RunInfo>& runs) {
+                              const std::vector<BalanceCaseRun>& cases) {
   std::size_t w = 4;
-  for (const RunInfo& r : runs) w = std::max(w, r.text.at("case").size());
+  std::vector<RunRecord> runs;
+  for (const BalanceCaseRun& c : cases) {
+    w = std::max(w, c.run.run.size());
+    runs.push_back(c.run);
+  }
   out << experiment.name << ": " << runs.size() << " balance cases (integer work units)\n"
       << std::left << std::setw(static_cast<int>(w)) << "case" << std::right << std::setw(18)
       << "method" << std::setw(6) << "P" << std::setw(8) << "phases" << std::setw(11) << "imbalance"
       << std::setw(8) << "moved"
       << "\n";
-  for (const RunInfo& r : runs)
-    out << std::left << std::setw(static_cast<int>(w)) << r.text.at("case") << std::right
-        << std::setw(18) << r.text.at("balancer") << std::setw(6) << r.number.at("processors")
-        << std::setw(8) << r.number.at("phases") << std::setw(11)
-        << format_number(r.number.at("imbalance"), 3) << std::setw(8) << r.number.at("units_moved")
-        << "\n";
-  for (const RunInfo& r : runs)
-    for (const char* key : {"loads_differ", "transfers_differ"})
-      if (auto d = r.text.find(key); d != r.text.end())
-        out << "  " << r.text.at("case") << " leaves the paper's " << d->second << "\n";
+  for (const RunRecord& r : runs)
+    out << std::left << std::setw(static_cast<int>(w)) << r.run << std::right << std::setw(18)
+        << r.balancer << std::setw(6) << r.processors << std::setw(8) << *r.figure("phases")
+        << std::setw(11) << format_number(r.imbalance, 3) << std::setw(8)
+        << *r.figure("units_moved") << "\n";
+  for (const BalanceCaseRun& c : cases)
+    for (const std::string& differs : c.differs)
+      out << "  " << c.run.run << " leaves the paper's " << differs << "\n";
   out << "\n";
   if (!experiment.expectations.empty())
     print_expectations(out, judge_expectations(experiment.expectations, runs));

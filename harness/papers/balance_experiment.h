@@ -36,17 +36,22 @@ bool is_balance_experiment(const std::string& yaml_text);
 // Reads one; problems are reported with file:line:col. Throws ConfigError.
 BalanceExperiment load_balance_experiment(const std::string& yaml_text, const std::string& path);
 
-// Each case's decision as a run: text name, case, balancer (the method), topology, status;
-// numbers processors, phases, imbalance (2-norm from the balanced vector), units_moved, and when
-// the case types the paper's table, load_phases_as_paper / transfer_phases_as_paper: how many
-// phases, from the first, equal the table's (the table's length when all do), and where they
-// part (text loads_differ, transfers_differ). Throws
-// std::invalid_argument or ParamError naming the case.
-std::vector<RunInfo> run_balance_cases(const BalanceExperiment& experiment);
+// A case's decision as a run, for the expectations: run (the case's label, which `case:` selects),
+// name, balancer (the method), topology, status, processors, imbalance (here the 2-norm from the
+// balanced vector); figures phases, units_moved and, when the case gives the paper's table,
+// load_phases_as_paper / transfer_phases_as_paper: how many phases, from the first, equal the
+// table's (the table's length when all do). `differs`: where they part ("loads at phase 3: ...").
+struct BalanceCaseRun {
+  RunRecord run;
+  std::vector<std::string> differs;
+};
+
+// Each case's decision. Throws std::invalid_argument or ParamError naming the case.
+std::vector<BalanceCaseRun> run_balance_cases(const BalanceExperiment& experiment);
 
 // The cases' figures, then the expectation table with a verdict per row; where a case's phases
 // leave its table, the first such phase beside the paper's.
 void print_balance_experiment(std::ostream& out, const BalanceExperiment& experiment,
-                              const std::vector<RunInfo>& runs);
+                              const std::vector<BalanceCaseRun>& cases);
 
 }  // namespace lbb

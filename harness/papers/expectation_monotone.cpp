@@ -13,10 +13,10 @@ namespace lbb {
 namespace {
 
 // The row's runs by the value of its swept key, ascending.
-std::map<double, std::vector<const RunInfo*>> by_value(const std::vector<const RunInfo*>& here,
-                                                       const std::string& over) {
-  std::map<double, std::vector<const RunInfo*>> out;
-  for (const RunInfo* run : here)
+std::map<double, std::vector<const RunRecord*>> by_value(const std::vector<const RunRecord*>& here,
+                                                         const std::string& over) {
+  std::map<double, std::vector<const RunRecord*>> out;
+  for (const RunRecord* run : here)
     if (const auto text = run_value(*run, over))
       if (const auto x = parse_number(*text)) out[*x].push_back(run);
   return out;
@@ -39,7 +39,7 @@ std::string steps_text(const std::vector<Step>& steps, int way, const char* verb
 }
 
 // The row's samples at each value of its swept key (ascending), values without runs left out.
-void points_of(ExpectationResult& r, const std::vector<RunInfo>& runs, const RunFactsMap& facts,
+void points_of(ExpectationResult& r, const std::vector<RunRecord>& runs, const RunFactsMap& facts,
                std::vector<double>& at, std::vector<KeyedSample>& samples) {
   const Expectation& e = *r.expectation;
   for (const auto& [x, these] : by_value(select_runs(runs, e.where), e.over)) {
@@ -91,7 +91,7 @@ std::string monotone_text(const Expectation& e, const std::vector<double>& at,
 
 }  // namespace
 
-void judge_monotone(ExpectationResult& r, const std::vector<RunInfo>& runs,
+void judge_monotone(ExpectationResult& r, const std::vector<RunRecord>& runs,
                     const RunFactsMap& facts, double alpha) {
   const Expectation& e = *r.expectation;
   std::vector<double> at;

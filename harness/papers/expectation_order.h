@@ -21,7 +21,7 @@ std::string judge_order(ExpectationResult& r, const std::vector<ExpectationResul
 // step goes against the claim and the last differs from the first the claimed way; differs when
 // a step (or the last against the first) goes against it; else tied. Sets measured (the last
 // value's ratio to the first), runs, order, kind and verdict.
-void judge_monotone(ExpectationResult& r, const std::vector<RunInfo>& runs,
+void judge_monotone(ExpectationResult& r, const std::vector<RunRecord>& runs,
                     const RunFactsMap& facts, double alpha);
 
 }  // namespace lbb

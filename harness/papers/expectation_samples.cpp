@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/text.h"
+#include "harness/results/result_schema.h"
 #include "harness/run/executor_registry.h"
 
 namespace lbb {
@@ -21,11 +22,6 @@ bool same_value(const std::string& a, const std::string& b) {
   return a == b;
 }
 
-std::string text_of(const RunInfo& run, const char* key) {
-  const auto it = run.text.find(key);
-  return it == run.text.end() ? "" : it->second;
-}
-
 // The tokens "k=v" of a sweep text "k1=v1 k2=v2", or of a label's parameters "(k1=v1,k2=v2)".
 std::vector<std::string> tokens(const std::string& text, char separator) {
   std::vector<std::string> out;
@@ -35,9 +31,9 @@ std::vector<std::string> tokens(const std::string& text, char separator) {
   return out;
 }
 
-std::vector<std::string> label_parameters(const RunInfo& run) {
+std::vector<std::string> label_parameters(const RunRecord& run) {
   std::vector<std::string> out;
-  const std::string label = text_of(run, "balancer");
+  const std::string& label = run.balancer;
   for (std::size_t open = label.find('('); open != std::string::npos;
        open = label.find('(', open + 1)) {
     const std::size_t close = label.find(')', open);
@@ -54,22 +50,22 @@ std::optional<std::string> value_in(const std::vector<std::string>& kv, const st
   return std::nullopt;
 }
 
-bool matches_one(const RunInfo& run, const std::string& key, const std::string& value) {
-  if (auto t = run.text.find(key); t != run.text.end()) return same_value(t->second, value);
-  if (auto n = run.number.find(key); n != run.number.end()) {
+bool matches_one(const RunRecord& run, const std::string& key, const std::string& value) {
+  if (auto t = run_text(run, key)) return same_value(*t, value);
+  if (auto n = run_number(run, key)) {
     const auto v = parse_number(value);
-    return v && std::abs(n->second - *v) <= 1e-9 * std::max(1.0, std::abs(*v));
+    return v && std::abs(*n - *v) <= 1e-9 * std::max(1.0, std::abs(*v));
   }
-  const auto v = value_in(tokens(text_of(run, "sweep"), ' '), key);
+  const auto v = value_in(tokens(run.sweep, ' '), key);
   return v && same_value(*v, value);
 }
 
 // The run's trial: its swept values but the row's keys and its balancer's own parameters
 // (which tell strategies apart, not trials).
-std::string trial_of(const RunInfo& run, const Selector& where, const std::string& over) {
+std::string trial_of(const RunRecord& run, const Selector& where, const std::string& over) {
   const std::vector<std::string> own = label_parameters(run);
   std::string out;
-  for (const std::string& t : tokens(text_of(run, "sweep"), ' ')) {
+  for (const std::string& t : tokens(run.sweep, ' ')) {
     const std::string key = t.substr(0, t.find('='));
     const bool selected = key == over || std::any_of(where.begin(), where.end(),
                                                      [&](auto& kv) { return kv.first == key; });
@@ -81,10 +77,9 @@ std::string trial_of(const RunInfo& run, const Selector& where, const std::strin
 
 // A round, as the comparison table's (harness/analysis/result_set.cpp): one repetition of one
 // invocation on one host.
-std::string round_of(const RunInfo& run) {
-  const auto rep = run.number.find("repetition");
-  return text_of(run, "invocation") + "|" + text_of(run, "host") + "|" +
-         (rep == run.number.end() ? "" : format_number(rep->second, 6));
+std::string round_of(const RunRecord& run) {
+  return run.invocation + "|" + run.host + "|" +
+         (run.repetition == -1 ? "" : format_number(static_cast<double>(run.repetition), 6));
 }
 
 long pairing_id(const std::string& trial, const std::string& round) {
@@ -116,19 +111,19 @@ std::optional<double> parse_number(const std::string& s) {
   return x;
 }
 
-long run_round(const RunInfo& run) {
+long run_round(const RunRecord& run) {
   return pairing_id("", round_of(run));
 }
 
-RunFactsMap run_facts(const std::vector<RunInfo>& runs) {
+RunFactsMap run_facts(const std::vector<RunRecord>& runs) {
   RunFactsMap out;
   std::map<std::string, RunFacts> by_config;  // repetitions and rows share their configs
-  for (const RunInfo& r : runs) {
-    const ExecutorInfo* executor = find_executor(text_of(r, "executor"));
+  for (const RunRecord& r : runs) {
+    const ExecutorInfo* executor = find_executor(r.executor);
     RunFacts f;
     f.simulated = executor && executor->simulates;
     if (f.simulated) {
-      const std::string yaml = text_of(r, "config_yaml");
+      const std::string& yaml = r.config_yaml;
       auto [it, fresh] = by_config.try_emplace(yaml);
       if (fresh) it->second = facts_of_config(yaml);
       f.measured_decisions = it->second.measured_decisions;
@@ -139,36 +134,37 @@ RunFactsMap run_facts(const std::vector<RunInfo>& runs) {
   return out;
 }
 
-bool run_matches(const RunInfo& run, const Selector& where) {
+bool run_matches(const RunRecord& run, const Selector& where) {
   return std::all_of(where.begin(), where.end(),
                      [&](const auto& kv) { return matches_one(run, kv.first, kv.second); });
 }
 
-std::vector<const RunInfo*> select_runs(const std::vector<RunInfo>& runs, const Selector& where) {
-  std::vector<const RunInfo*> out;
-  for (const RunInfo& r : runs)
-    if (text_of(r, "status") == "complete" && run_matches(r, where)) out.push_back(&r);
+std::vector<const RunRecord*> select_runs(const std::vector<RunRecord>& runs,
+                                          const Selector& where) {
+  std::vector<const RunRecord*> out;
+  for (const RunRecord& r : runs)
+    if (r.status == "complete" && run_matches(r, where)) out.push_back(&r);
   return out;
 }
 
-std::optional<std::string> run_value(const RunInfo& run, const std::string& key) {
-  if (auto t = run.text.find(key); t != run.text.end()) return t->second;
-  if (auto n = run.number.find(key); n != run.number.end()) return format_number(n->second, 9);
-  if (auto v = value_in(tokens(text_of(run, "sweep"), ' '), key)) return v;
+std::optional<std::string> run_value(const RunRecord& run, const std::string& key) {
+  if (auto t = run_text(run, key)) return t;
+  if (auto n = run_number(run, key)) return format_number(*n, 9);
+  if (auto v = value_in(tokens(run.sweep, ' '), key)) return v;
   return value_in(label_parameters(run), key);
 }
 
-KeyedSample keyed_sample(const std::vector<const RunInfo*>& runs, const std::string& metric,
+KeyedSample keyed_sample(const std::vector<const RunRecord*>& runs, const std::string& metric,
                          const Selector& where, const RunFactsMap& facts, const std::string& over) {
   KeyedSample out;
   bool simulated = !runs.empty();
   double share = 0;  // the largest share of a run's time its measured decisions took
   std::set<std::string> recordings;
-  for (const RunInfo* r : runs) {
-    const auto it = r->number.find(metric);
-    if (it == r->number.end() || !std::isfinite(it->second)) continue;
+  for (const RunRecord* r : runs) {
+    const std::optional<double> value = run_number(*r, metric);
+    if (!value || !std::isfinite(*value)) continue;
     const std::string trial = trial_of(*r, where, over);
-    out.sample.values.push_back(it->second);
+    out.sample.values.push_back(*value);
     out.sample.rounds.push_back(pairing_id(trial, round_of(*r)));
     out.trials.push_back(trial);
     const auto f = facts.find(r);
@@ -176,10 +172,9 @@ KeyedSample keyed_sample(const std::vector<const RunInfo*>& runs, const std::str
     simulated &= fact.simulated;
     recordings.insert(fact.recording);
     if (fact.measured_decisions) {
-      const auto balance = r->number.find("balance_total");
-      const auto time = r->number.find("makespan_total");
-      const bool known = balance != r->number.end() && time != r->number.end() && time->second > 0;
-      share = known ? std::max(share, balance->second / time->second) : HUGE_VAL;
+      const double balance = r->balance_total, time = r->makespan_total;
+      const bool known = !std::isnan(balance) && time > 0;
+      share = known ? std::max(share, balance / time) : HUGE_VAL;
     }
   }
   out.sample.deterministic = simulated && std::isfinite(share);

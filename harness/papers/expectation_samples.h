@@ -20,21 +20,22 @@ struct RunFacts {
   bool measured_decisions = false;  // simulated, and charged its decisions' measured CPU time
   std::string recording;            // a replay: the result set it replays
 };
-using RunFactsMap = std::map<const RunInfo*, RunFacts>;
-RunFactsMap run_facts(const std::vector<RunInfo>& runs);
+using RunFactsMap = std::map<const RunRecord*, RunFacts>;
+RunFactsMap run_facts(const std::vector<RunRecord>& runs);
 
 // A plain number ("0.5", "2e3"); nullopt for any other text.
 std::optional<double> parse_number(const std::string& text);
 
 // The run's round (invocation, host, repetition) as the verdicts' pairing id.
-long run_round(const RunInfo& run);
+long run_round(const RunRecord& run);
 
 // The complete runs matching every key = value of `where`.
-std::vector<const RunInfo*> select_runs(const std::vector<RunInfo>& runs, const Selector& where);
+std::vector<const RunRecord*> select_runs(const std::vector<RunRecord>& runs,
+                                          const Selector& where);
 
 // A key's value for a run: a text or numeric attribute, a swept key, or a parameter of the
 // balancer's label ("block+predictive(safety_factor=2)").
-std::optional<std::string> run_value(const RunInfo& run, const std::string& key);
+std::optional<std::string> run_value(const RunRecord& run, const std::string& key);
 
 // A row's values with their pairing keys and whether they can vary.
 struct KeyedSample {
@@ -47,7 +48,7 @@ struct KeyedSample {
 // `where`'s keys, `over` and the balancer's own parameters. Deterministic when every run is
 // simulated; its uncertainty then the largest share of a run's time its measured decisions
 // took, times the value.
-KeyedSample keyed_sample(const std::vector<const RunInfo*>& runs, const std::string& metric,
+KeyedSample keyed_sample(const std::vector<const RunRecord*>& runs, const std::string& metric,
                          const Selector& where, const RunFactsMap& facts,
                          const std::string& over = "");
 

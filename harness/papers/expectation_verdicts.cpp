@@ -16,8 +16,8 @@ namespace lbb {
 namespace {
 
 // The row's runs as keyed samples (expectation_samples.h); relative_to: base median / value.
-void measure_samples(const Expectation& e, const std::vector<RunInfo>& runs,
-                     const std::vector<const RunInfo*>& here, const RunFactsMap& facts,
+void measure_samples(const Expectation& e, const std::vector<RunRecord>& runs,
+                     const std::vector<const RunRecord*>& here, const RunFactsMap& facts,
                      ExpectationResult& r) {
   KeyedSample k = keyed_sample(here, e.metric, e.where, facts);
   const std::vector<double>& v = k.sample.values;
@@ -55,12 +55,12 @@ void measure_samples(const Expectation& e, const std::vector<RunInfo>& runs,
   if (base_runs.recording != r.recording) r.recording.clear();
 }
 
-void measure(const Expectation& e, const std::vector<RunInfo>& runs, const RunFactsMap& facts,
+void measure(const Expectation& e, const std::vector<RunRecord>& runs, const RunFactsMap& facts,
              ExpectationResult& r) {
-  const std::vector<const RunInfo*> here = select_runs(runs, e.where);
+  const std::vector<const RunRecord*> here = select_runs(runs, e.where);
   if (e.metric == "auto_hit_rate" || e.metric == "auto_max_regret") {
-    std::vector<RunInfo> chosen;
-    for (const RunInfo* x : here) chosen.push_back(*x);
+    std::vector<RunRecord> chosen;
+    for (const RunRecord* x : here) chosen.push_back(*x);
     const AutoFigures f = auto_figures(auto_cases(chosen));
     const bool rate = e.metric == "auto_hit_rate";
     r.runs = rate ? f.decided() : f.cases;  // a tie is neither a hit nor a miss
@@ -83,8 +83,8 @@ void measure(const Expectation& e, const std::vector<RunInfo>& runs, const RunFa
     return;
   }
   if (e.metric == "matrix_model_error") {
-    std::vector<RunInfo> chosen;
-    for (const RunInfo* x : here) chosen.push_back(*x);
+    std::vector<RunRecord> chosen;
+    for (const RunRecord* x : here) chosen.push_back(*x);
     const std::vector<ModelSpeedup> rows = compare_matrix_model(chosen);
     r.runs = static_cast<int>(rows.size());
     if (rows.empty()) return;
@@ -205,7 +205,8 @@ void give_verdict(ExpectationResult& r, const std::vector<ExpectationResult>& al
 }  // namespace
 
 std::vector<ExpectationResult> judge_expectations(const std::vector<Expectation>& rows,
-                                                  const std::vector<RunInfo>& runs, double alpha) {
+                                                  const std::vector<RunRecord>& runs,
+                                                  double alpha) {
   const RunFactsMap facts = run_facts(runs);
   std::vector<ExpectationResult> out(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {

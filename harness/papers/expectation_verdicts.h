@@ -43,16 +43,16 @@ struct ExpectationResult {
 
 // True when the run matches every key = value of `where` (balancer label, workload kind, any
 // text or numeric attribute, or a swept key of the run's sweep).
-bool run_matches(const RunInfo& run, const Selector& where);
+bool run_matches(const RunRecord& run, const Selector& where);
 
 // Only complete runs count. An order is significant at `alpha` after Holm's adjustment over the
 // row's comparisons.
 std::vector<ExpectationResult> judge_expectations(const std::vector<Expectation>& rows,
-                                                  const std::vector<RunInfo>& runs,
+                                                  const std::vector<RunRecord>& runs,
                                                   double alpha = 0.05);
 // The results point into `rows`, which must outlive them.
 std::vector<ExpectationResult> judge_expectations(std::vector<Expectation>&&,
-                                                  const std::vector<RunInfo>&,
+                                                  const std::vector<RunRecord>&,
                                                   double = 0.05) = delete;
 
 // Counted rows per verdict, the rows shown but not counted, and the counted rows that differ.

@@ -11,25 +11,20 @@
 
 #include "core/text.h"
 #include "harness/models/matrix_iterative_model.h"
+#include "harness/results/result_schema.h"
 #include "harness/stats/sample_summary.h"
 
 namespace lbb {
 
 namespace {
 
-double number_or_nan(const RunInfo& r, const std::string& key) {
-  auto it = r.number.find(key);
-  return it == r.number.end() ? NAN : it->second;
-}
-
-std::string run_text(const RunInfo& r, const std::string& key) {
-  auto it = r.text.find(key);
-  return it == r.text.end() ? "" : it->second;
+double number_or_nan(const RunRecord& r, const std::string& key) {
+  return run_number(r, key).value_or(NAN);
 }
 
 // The model's algorithm for a run's dynamic balancer; nullopt: not one the model represents.
-std::optional<MatrixModelAlgorithm> algorithm_of(const RunInfo& r) {
-  const std::string d = run_text(r, "dynamic");
+std::optional<MatrixModelAlgorithm> algorithm_of(const RunRecord& r) {
+  const std::string& d = r.dynamic;
   if (d.empty() || d == "none") return MatrixModelAlgorithm::kNone;
   if (d == "random") return MatrixModelAlgorithm::kRandom;
   if (d == "diffusion") return MatrixModelAlgorithm::kDiffusion;
@@ -38,9 +33,9 @@ std::optional<MatrixModelAlgorithm> algorithm_of(const RunInfo& r) {
 }
 
 // alpha and w* from the run's resolved config (its balancer entry's own parameters).
-void read_parameters(const RunInfo& r, MatrixModelParams& q) {
+void read_parameters(const RunRecord& r, MatrixModelParams& q) {
   try {
-    const YAML::Node entry = YAML::Load(run_text(r, "config_yaml"))["balancers"][0];
+    const YAML::Node entry = YAML::Load(r.config_yaml)["balancers"][0];
     if (entry["alpha"]) q.alpha = entry["alpha"].as<double>();
     if (entry["threshold"]) q.threshold = entry["threshold"].as<double>();
   } catch (const YAML::Exception&) {
@@ -49,10 +44,10 @@ void read_parameters(const RunInfo& r, MatrixModelParams& q) {
 }
 
 struct Group {
-  std::vector<const RunInfo*> runs;
+  std::vector<const RunRecord*> runs;
   double median(const std::string& key) const {
     std::vector<double> v;
-    for (const RunInfo* r : runs)
+    for (const RunRecord* r : runs)
       if (std::isfinite(number_or_nan(*r, key))) v.push_back(number_or_nan(*r, key));
     return v.empty() ? NAN : stats::median(v);
   }
@@ -91,22 +86,22 @@ double modelled_speedup(MatrixModelAlgorithm a, int processors, MatrixModelParam
 
 }  // namespace
 
-std::vector<ModelSpeedup> compare_matrix_model(const std::vector<RunInfo>& runs) {
+std::vector<ModelSpeedup> compare_matrix_model(const std::vector<RunRecord>& runs) {
   std::map<std::pair<std::string, int>, Group> groups;  // (label, P)
   Group baseline;
-  for (const RunInfo& r : runs) {
-    if (run_text(r, "status") != "complete" || !algorithm_of(r)) continue;
-    const int p = static_cast<int>(number_or_nan(r, "processors"));
-    groups[{run_text(r, "balancer"), p}].runs.push_back(&r);
+  for (const RunRecord& r : runs) {
+    if (r.status != "complete" || !algorithm_of(r)) continue;
+    const int p = static_cast<int>(r.processors);
+    groups[{r.balancer, p}].runs.push_back(&r);
     if (*algorithm_of(r) == MatrixModelAlgorithm::kNone && p == 1) baseline.runs.push_back(&r);
   }
   const std::optional<Calibration> c = calibrate(baseline);
   std::vector<ModelSpeedup> out;
   if (!c) return out;
   for (const auto& [key, g] : groups) {
-    const RunInfo& first = *g.runs.front();
+    const RunRecord& first = *g.runs.front();
     MatrixModelParams q;
-    q.topology = parse_topology(run_text(first, "topology")).value_or(TopologyKind::kChain);
+    q.topology = parse_topology(first.topology).value_or(TopologyKind::kChain);
     read_parameters(first, q);
     q.decide_seconds = g.median("balance_total") / c->steps;
     const auto algorithm = *algorithm_of(first);

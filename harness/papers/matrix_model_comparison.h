@@ -32,7 +32,7 @@ struct ModelSpeedup {
 // One row per balancer label (none, random, diffusion, redistribution) and processor count,
 // plus the ideal bound per processor count; empty when the runs have no complete no-balance
 // run on one processor. Runs of other balancers are left out.
-std::vector<ModelSpeedup> compare_matrix_model(const std::vector<RunInfo>& runs);
+std::vector<ModelSpeedup> compare_matrix_model(const std::vector<RunRecord>& runs);
 
 // The largest |error| over the rows (0 when there are none).
 double largest_model_error(const std::vector<ModelSpeedup>& rows);

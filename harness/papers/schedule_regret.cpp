@@ -10,11 +10,6 @@ namespace lbb {
 
 namespace {
 
-std::string column_text(const RunInfo& run, const std::string& key) {
-  const auto it = run.text.find(key);
-  return it == run.text.end() ? "" : it->second;
-}
-
 // A fixed loop schedule's label: its schedule name (before any parameters) is one of the
 // in-step schedules, not an automatic choice.
 bool fixed_schedule(const std::string& label) {
@@ -24,16 +19,13 @@ bool fixed_schedule(const std::string& label) {
          !(info->kind == InStepSchedule::kChunked && info->technique == LoopTechnique::kAuto4OMP);
 }
 
-bool same_setting(const RunInfo& a, const RunInfo& b) {
-  const auto pa = a.number.find("processors"), pb = b.number.find("processors");
-  return column_text(a, "workload") == column_text(b, "workload") &&
-         (pa == a.number.end()) == (pb == b.number.end()) &&
-         (pa == a.number.end() || pa->second == pb->second);
+bool same_setting(const RunRecord& a, const RunRecord& b) {
+  return a.workload == b.workload && a.processors == b.processors;
 }
 
 // Per trial (the swept values, as expectation rows pair runs), the median makespan_total of
 // each run set's runs in it.
-std::map<std::string, double> median_by_trial(const std::vector<const RunInfo*>& runs,
+std::map<std::string, double> median_by_trial(const std::vector<const RunRecord*>& runs,
                                               const RunFactsMap& facts) {
   const KeyedSample k = keyed_sample(runs, "makespan_total", {}, facts);
   std::map<std::string, std::vector<double>> values;
@@ -46,14 +38,15 @@ std::map<std::string, double> median_by_trial(const std::vector<const RunInfo*>&
 
 }  // namespace
 
-ScheduleRegret schedule_regret(const std::vector<RunInfo>& all,
-                               const std::vector<const RunInfo*>& here, const RunFactsMap& facts) {
+ScheduleRegret schedule_regret(const std::vector<RunRecord>& all,
+                               const std::vector<const RunRecord*>& here,
+                               const RunFactsMap& facts) {
   ScheduleRegret out;
   if (here.empty()) return out;
-  std::map<std::string, std::vector<const RunInfo*>> fixed;  // by label
-  for (const RunInfo& run : all)
-    if (fixed_schedule(column_text(run, "balancer")) && same_setting(run, *here.front()))
-      fixed[column_text(run, "balancer")].push_back(&run);
+  std::map<std::string, std::vector<const RunRecord*>> fixed;  // by label
+  for (const RunRecord& run : all)
+    if (fixed_schedule(run.balancer) && same_setting(run, *here.front()))
+      fixed[run.balancer].push_back(&run);
   std::map<std::string, double> best;  // per trial, the best fixed schedule's median
   for (const auto& [label, runs] : fixed)
     for (const auto& [trial, m] : median_by_trial(runs, facts))

@@ -19,7 +19,7 @@ struct ScheduleRegret {
 };
 
 // Nothing measured (runs 0) when `here` is empty or no fixed schedule ran beside it.
-ScheduleRegret schedule_regret(const std::vector<RunInfo>& all,
-                               const std::vector<const RunInfo*>& here, const RunFactsMap& facts);
+ScheduleRegret schedule_regret(const std::vector<RunRecord>& all,
+                               const std::vector<const RunRecord*>& here, const RunFactsMap& facts);
 
 }  // namespace lbb

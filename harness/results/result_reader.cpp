@@ -54,24 +54,6 @@ void upgrade(ColumnTable& table, TableId id, std::int64_t version) {
     if (c.name == "archive_seconds") c.name = "results_seconds";  // renamed in version 5
 }
 
-RunInfo run_info(const ColumnTable& runs, std::size_t row) {
-  RunInfo info;
-  info.record = run_record(runs, row);
-  for (const Column& c : runs.columns) {
-    if (c.name == "run") {
-      info.id = c.text[row];
-    } else if (c.type == ColumnType::kText) {
-      info.text[c.name] = c.text[row];
-    } else {
-      const ColumnSpec* spec = find_column(TableId::kRuns, c.name);
-      const double v = c.number(row);
-      const bool fill = std::isnan(v) || (c.type != ColumnType::kFloat64 && v == -1);
-      if (!(fill && spec && spec->presence != Presence::kAlways)) info.number[c.name] = v;
-    }
-  }
-  return info;
-}
-
 // The rows of `table` that `keep` marks, in order.
 ColumnTable rows_where(const ColumnTable& table, const std::vector<bool>& keep) {
   ColumnTable kept;
@@ -161,11 +143,10 @@ ResultReader::ResultReader(const std::string& path) : path_(path) {
     }
   }
   if (!S_ISDIR(st.st_mode) && !problems_.empty()) throw ResultError(problems_.front());
-  std::stable_sort(runs_.begin(), runs_.end(), [](const RunInfo& a, const RunInfo& b) {
-    return std::tie(a.text.at("invocation"), a.text.at("started"), a.id) <
-           std::tie(b.text.at("invocation"), b.text.at("started"), b.id);
+  std::stable_sort(runs_.begin(), runs_.end(), [](const RunRecord& a, const RunRecord& b) {
+    return std::tie(a.invocation, a.started, a.run) < std::tie(b.invocation, b.started, b.run);
   });
-  for (std::size_t k = 0; k < runs_.size(); ++k) run_index_[runs_[k].id] = k;
+  for (std::size_t k = 0; k < runs_.size(); ++k) run_index_[runs_[k].run] = k;
 }
 
 void ResultReader::add_part(const std::string& path) {
@@ -186,14 +167,14 @@ void ResultReader::add_part(const std::string& path) {
       throw ResultError(path + ":/runs: no text column " + std::string(required));
   std::set<std::string> seen;
   for (std::size_t r = 0; r < runs.rows(); ++r) {
-    RunInfo info = run_info(runs, r);
-    if (!seen.insert(info.id).second || run_index_.count(info.id)) {
-      problems_.push_back(path + ": run " + info.id + " again: the first copy is read");
-      copies_.insert({parts_.size(), info.id});
+    RunRecord info = run_record(runs, r);
+    if (!seen.insert(info.run).second || run_index_.count(info.run)) {
+      problems_.push_back(path + ": run " + info.run + " again: the first copy is read");
+      copies_.insert({parts_.size(), info.run});
       continue;
     }
-    run_index_[info.id] = runs_.size();
-    run_part_[info.id] = parts_.size();
+    run_index_[info.run] = runs_.size();
+    run_part_[info.run] = parts_.size();
     runs_.push_back(std::move(info));
   }
   parts_.push_back(part);
@@ -201,7 +182,7 @@ void ResultReader::add_part(const std::string& path) {
 
 std::vector<std::string> ResultReader::invocations() const {
   std::set<std::string> ids;
-  for (const RunInfo& r : runs_) ids.insert(r.text.at("invocation"));
+  for (const RunRecord& r : runs_) ids.insert(r.invocation);
   return {ids.begin(), ids.end()};
 }
 
@@ -236,7 +217,7 @@ ColumnTable ResultReader::read_part_table(std::size_t k, TableId id) const {
 
 ColumnTable ResultReader::rows_of(const std::string& run, TableId id) const {
   if (!run_index_.count(run)) throw ResultError(path_ + ": no run " + run);
-  if (const std::string why = level_problem(runs_[run_index_.at(run)].record, id); !why.empty())
+  if (const std::string why = level_problem(runs_[run_index_.at(run)], id); !why.empty())
     throw ResultError(path_ + ": run " + run + ": " + why);
   // Its writer's parts, named <invocation>.<writer>.<seq>.h5 as its id is <invocation>.<writer>.<n>
   const std::string stem = run.substr(0, run.rfind('.') + 1);

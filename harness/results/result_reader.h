@@ -24,7 +24,7 @@ class ResultReader final : public RecordedRuns {
   // A set directory, or one part file. Throws ResultError when there is no such set.
   explicit ResultReader(const std::string& path);
   // Every run of the set, sorted by invocation, then start, then id.
-  const std::vector<RunInfo>& runs() const override { return runs_; }
+  const std::vector<RunRecord>& runs() const override { return runs_; }
   std::size_t parts_read() const { return parts_.size(); }
   std::vector<std::string> invocations() const;  // distinct, sorted (the latest last)
   const std::vector<std::string>& problems() const { return problems_; }  // parts left out: why
@@ -52,7 +52,7 @@ class ResultReader final : public RecordedRuns {
   void add_part(const std::string& path);
   std::string path_;
   std::vector<Part> parts_;
-  std::vector<RunInfo> runs_;
+  std::vector<RunRecord> runs_;
   std::map<std::string, std::size_t> run_index_;
   std::map<std::string, std::size_t> run_part_;  // the part holding the run's runs row
   mutable std::vector<std::string> problems_;

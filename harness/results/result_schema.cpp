@@ -1,5 +1,7 @@
 #include "harness/results/result_schema.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace lbb {
@@ -621,6 +623,23 @@ const ColumnSpec* find_column(TableId table, std::string_view name) {
       family = &c;
   }
   return family;
+}
+
+std::optional<std::string> run_text(const RunRecord& run, std::string_view column) {
+  const ColumnSpec* spec = find_column(TableId::kRuns, column);
+  const auto* member = spec ? std::get_if<std::string RunRecord::*>(&spec->field) : nullptr;
+  return member ? std::optional<std::string>(run.**member) : std::nullopt;
+}
+
+std::optional<double> run_number(const RunRecord& run, std::string_view column) {
+  const ColumnSpec* spec = find_column(TableId::kRuns, column);
+  if (!spec) return run.figure(column);
+  if (const auto* member = std::get_if<std::int64_t RunRecord::*>(&spec->field))
+    return run.**member == -1 ? std::nullopt : std::optional<double>(run.**member);
+  if (const auto* member = std::get_if<double RunRecord::*>(&spec->field))
+    return std::isnan(run.**member) ? std::nullopt : std::optional<double>(run.**member);
+  if (spec->field.index() == 0) return run.figure(column);
+  return std::nullopt;
 }
 
 std::string_view column_type_name(ColumnType t) {

@@ -4,6 +4,7 @@
 // tests all read this table; each column dataset carries its unit and meaning as attributes.
 // Adding a metric is one line here plus the code that computes it.
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -64,6 +65,12 @@ std::span<const TableSpec> result_tables();
 const TableSpec& table_spec(TableId id);
 // The column of that name (a family member matches its family), or null.
 const ColumnSpec* find_column(TableId table, std::string_view name);
+
+// A runs column of `run` by name, for readers given a column's name (`expect`'s `where` and
+// metrics): a text column's text (none when `column` is no text column), a number column's value
+// or a figure's (none at its fill, or when neither). Code that knows the column reads the field.
+std::optional<std::string> run_text(const RunRecord& run, std::string_view column);
+std::optional<double> run_number(const RunRecord& run, std::string_view column);
 
 std::string_view column_type_name(ColumnType t);  // "text", "int32", "int64", "float64"
 

@@ -69,18 +69,13 @@ std::vector<PlannedRun> slice_of(const std::vector<PlannedRun>& plan, Slice slic
 }
 
 std::vector<PlannedRun> missing_from(const std::vector<PlannedRun>& plan,
-                                     const std::vector<RunInfo>& recorded) {
+                                     const std::vector<RunRecord>& recorded) {
   std::map<std::pair<std::string, int>, int> done;
   for (const auto& r : recorded) {
-    const auto status = r.text.find("status");
-    const auto yaml = r.text.find("config_yaml");
-    const auto rep = r.number.find("repetition");
-    if (status == r.text.end() || yaml == r.text.end() || rep == r.number.end()) continue;
-    if (const auto stopped = r.number.find("interrupted");
-        stopped != r.number.end() && stopped->second == 1)
-      continue;  // stopped, not failed: resume runs it again
-    if (status->second == "complete" || status->second == "failed")
-      ++done[{yaml->second, static_cast<int>(rep->second)}];
+    if (r.config_yaml.empty() || r.repetition == -1) continue;
+    if (r.interrupted == 1) continue;  // stopped, not failed: resume runs it again
+    if (r.status == "complete" || r.status == "failed")
+      ++done[{r.config_yaml, static_cast<int>(r.repetition)}];
   }
   std::vector<PlannedRun> out;
   for (const auto& p : plan) {

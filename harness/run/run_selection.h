@@ -43,6 +43,6 @@ std::vector<PlannedRun> slice_groups_of(const std::vector<PlannedRun>& plan, Sli
 // config and repetition, each recorded run standing for one planned run). Partial runs, left
 // by an interrupted invocation, are run again.
 std::vector<PlannedRun> missing_from(const std::vector<PlannedRun>& plan,
-                                     const std::vector<RunInfo>& recorded);
+                                     const std::vector<RunRecord>& recorded);
 
 }  // namespace lbb

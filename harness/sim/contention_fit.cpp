@@ -14,17 +14,13 @@ ContentionFit fit_contention(const RecordedRuns& set) {
   // group -> P -> busy totals of its repetitions
   std::map<std::string, std::map<int, std::vector<double>>> busy;
   const std::regex processors_token(R"((^| )processors=\d+)");
-  for (const RunInfo& info : set.runs()) {
-    auto text = [&](const char* k) {
-      auto it = info.text.find(k);
-      return it == info.text.end() ? std::string() : it->second;
-    };
-    if (text("status") != "complete" || text("executor") == "simulate") continue;
+  for (const RunRecord& info : set.runs()) {
+    if (info.status != "complete" || info.executor == "simulate") continue;
     std::size_t steps = 0, processors = 0;  // every processor's busy time of every step
-    const std::vector<double> b = set.read_matrix(info.id, "proc/busy", steps, processors);
-    const std::string group = text("workload") + " " + text("balancer") + " " +
-                              std::regex_replace(text("sweep"), processors_token, "");
-    busy[group][static_cast<int>(info.number.at("processors"))].push_back(
+    const std::vector<double> b = set.read_matrix(info.run, "proc/busy", steps, processors);
+    const std::string group = info.workload + " " + info.balancer + " " +
+                              std::regex_replace(info.sweep, processors_token, "");
+    busy[group][static_cast<int>(info.processors)].push_back(
         std::accumulate(b.begin(), b.end(), 0.0));
   }
   ContentionFit fit;

@@ -88,20 +88,12 @@ double RecordedStream::recorded_serial(int step) const {
 
 std::string recorded_run_for(const RecordedRuns& set, const std::string& run,
                              const std::string& workload, int processors) {
-  for (const RunInfo& info : set.runs()) {
-    if (!run.empty() && info.id != run) continue;
-    auto text = [&](const char* k) {
-      auto it = info.text.find(k);
-      return it == info.text.end() ? std::string() : it->second;
-    };
-    auto number = [&](const char* k) {
-      auto it = info.number.find(k);
-      return it == info.number.end() ? -1.0 : it->second;
-    };
+  for (const RunRecord& info : set.runs()) {
+    if (!run.empty() && info.run != run) continue;
     if (!run.empty()) return run;
-    if (text("status") == "complete" && (workload.empty() || text("workload") == workload) &&
-        number("processors") == processors && recorded_level(info.record) == RecordLevel::kModules)
-      return info.id;
+    if (info.status == "complete" && (workload.empty() || info.workload == workload) &&
+        info.processors == processors && recorded_level(info) == RecordLevel::kModules)
+      return info.run;
   }
   throw std::invalid_argument(run.empty() ? "no complete run of " + workload +
                                                 " at P = " + std::to_string(processors) +

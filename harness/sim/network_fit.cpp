@@ -68,27 +68,23 @@ int exchanges_per_step(const Workload& workload) {
 }
 
 NetworkFit fit_network(const RecordedRuns& set,
-                       const std::function<int(const RunInfo&)>& exchanges) {
+                       const std::function<int(const RunRecord&)>& exchanges) {
   std::vector<Sample> moves, exchanged;
   NetworkFit fit;
-  auto series = [&](const RunInfo& info, const char* name) {
-    return set.read_series(info.id, std::string("metric/") + name);
+  auto series = [&](const RunRecord& info, const char* name) {
+    return set.read_series(info.run, std::string("metric/") + name);
   };
-  for (const RunInfo& info : set.runs()) {
-    const auto executor = info.text.find("executor");
-    const auto status = info.text.find("status");
-    if (executor == info.text.end() || executor->second != "mpi" || status == info.text.end() ||
-        status->second != "complete")
-      continue;
+  for (const RunRecord& info : set.runs()) {
+    if (info.executor != "mpi" || info.status != "complete") continue;
     const auto m = series(info, "remote_migrations"), b = series(info, "remote_bytes"),
                t = series(info, "remote_seconds");
     if (m.size() != b.size() || m.size() != t.size()) continue;
     ++fit.runs;
     for (std::size_t s = 0; s < m.size(); ++s)
       if (m[s] > 0 && t[s] > 0 && std::isfinite(b[s])) moves.push_back({m[s], b[s], t[s]});
-    const auto ranks = info.number.find("mpi_ranks");
-    const int per_step = exchanges && ranks != info.number.end() ? exchanges(info) : 0;
-    const double messages = per_step > 0 ? (ranks->second - 1) * per_step : 0;
+    const std::optional<double> ranks = info.figure("mpi_ranks");
+    const int per_step = exchanges && ranks ? exchanges(info) : 0;
+    const double messages = per_step > 0 ? (*ranks - 1) * per_step : 0;
     if (messages <= 0) continue;
     const auto xb = series(info, "exchange_bytes"), xt = series(info, "exchange_seconds");
     for (std::size_t s = 0; s < xb.size() && s < xt.size(); ++s)

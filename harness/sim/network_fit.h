@@ -36,6 +36,6 @@ int exchanges_per_step(const Workload& workload);
 // (ranks - 1) x exchanges messages of its exchange_bytes in its exchange_seconds. Throws
 // std::invalid_argument when no mpi run moved a module across ranks or exchanged anything.
 NetworkFit fit_network(const RecordedRuns& set,
-                       const std::function<int(const RunInfo&)>& exchanges = {});
+                       const std::function<int(const RunRecord&)>& exchanges = {});
 
 }  // namespace lbb

@@ -20,13 +20,11 @@ namespace {
 // speeds replaying it need not share; a set older than the `speeds` column: the simulation's.
 std::vector<double> recorded_speeds(const RecordedRuns& set, const std::string& run,
                                     std::vector<double> fallback) {
-  for (const RunInfo& info : set.runs()) {
-    const auto text = info.text.find("speeds");
-    if (info.id != run || text == info.text.end() || text->second.empty()) continue;
-    const auto p = info.number.find("processors");
-    const double processors = p == info.number.end() ? -1 : p->second;
+  for (const RunRecord& info : set.runs()) {
+    if (info.run != run || info.speeds.empty()) continue;
+    const double processors = static_cast<double>(info.processors);
     std::vector<double> speeds;
-    std::istringstream in(text->second);
+    std::istringstream in(info.speeds);
     for (std::string item; std::getline(in, item, ',');) {
       char* end = nullptr;
       const double x = std::strtod(item.c_str(), &end);
@@ -35,7 +33,7 @@ std::vector<double> recorded_speeds(const RecordedRuns& set, const std::string& 
     }
     if (static_cast<double>(speeds.size()) != processors)
       throw std::invalid_argument("simulate: run " + printable(run) + ": speeds '" +
-                                  printable(text->second.substr(0, 200)) + "' are not " +
+                                  printable(info.speeds.substr(0, 200)) + "' are not " +
                                   "its processors' count of positive numbers");
     return speeds;
   }
