@@ -93,7 +93,7 @@ ReplayedRun replay_run(const ResultReader& set, const RunRecord& info,
   out.measured_makespan = or_zero(info.makespan_total);
   try {
     // A run across MPI ranks (mpi) is bulk-synchronous too.
-    const std::string executor = info.executor;
+    const std::string& executor = info.executor;
     if (executor != "bsp" && executor != "mpi")
       throw std::invalid_argument("executor " + executor +
                                   ": replay reproduces bulk-synchronous (bsp, mpi) runs");

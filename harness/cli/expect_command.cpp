@@ -73,7 +73,7 @@ void expect(const ExpectOptions& o) {
   try {
     const ResultReader reader(path);
     print_left_out(reader);
-    const std::vector<RunRecord> all = reader.runs();
+    const std::vector<RunRecord>& all = reader.runs();
     std::string latest;
     for (const RunRecord& r : runs_of(all, config.name, ""))
       if (!r.invocation.empty()) latest = r.invocation;
