@@ -78,13 +78,14 @@ std::vector<std::vector<char>> seed_parts() {
 void read_everything(const std::string& path) {
   try {
     const lbb::ResultReader reader(path);
-    for (const lbb::RunInfo& run : reader.runs()) {
+    for (const lbb::RunRecord& record : reader.runs()) {
+      const std::string& id = record.run;
       std::size_t rows = 0, cols = 0;
-      reader.read_series(run.id, "step/wall");
-      reader.read_series(run.id, "metric/residual");
-      reader.read_matrix(run.id, "proc/busy", rows, cols);
-      reader.read_matrix(run.id, "module/cost", rows, cols);
-      reader.read_matrix(run.id, "module/phase_owner", rows, cols);
+      reader.read_series(id, "step/wall");
+      reader.read_series(id, "metric/residual");
+      reader.read_matrix(id, "proc/busy", rows, cols);
+      reader.read_matrix(id, "module/cost", rows, cols);
+      reader.read_matrix(id, "module/phase_owner", rows, cols);
     }
     for (const lbb::TableSpec& t : lbb::result_tables()) reader.table(t.id);
   } catch (const lbb::ResultError&) {
