@@ -141,9 +141,12 @@ Trace trace_of_run(const ResultReader& set, const RunRecord& run) {
   if (start != owner) t.start_owner.assign(start.begin(), start.end());
   for (int q : t.start_owner)
     if (q >= t.ranks) throw TraceError("run " + run.run + ": a start owner out of range");
+  // Each state's size when the first recorded step began (after a warm-up, at its end), where
+  // recorded; else the workload's first sizes.
+  const std::vector<double> began = module_column(set, run, prefix + "start_bytes", owner.size());
   for (int m = 0; m < modules; ++m) {
     t.task_id.push_back(m);
-    t.bytes.push_back(static_cast<double>(workload->state_bytes(m)));
+    t.bytes.push_back(began.empty() ? static_cast<double>(workload->state_bytes(m)) : began[m]);
   }
   t.structure = workload->structure();
   t.coords = workload->module_coords();

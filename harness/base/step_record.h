@@ -40,11 +40,12 @@ struct StepRecord {
   std::vector<double> phase_module_cost;
   std::vector<int> phase_module_owner;
   // Per phase, the processor that held each module when the phase began ([F x M], phase-major;
-  // an in-step balancer may have moved it before it ran), each module's state bytes at the
-  // step's end (after the workload's end of step: what a move after the step copies), and what
-  // the workload's end of step moved between module states (Workload::step_transfers)
+  // an in-step balancer may have moved it before it ran), each module's state bytes when the
+  // step began (after a warm-up, those at its end) and at the step's end (after the workload's
+  // end of step: what a move after the step copies), and what the workload's end of step moved
+  // between module states (Workload::step_transfers)
   std::vector<int> phase_module_start;
-  std::vector<std::uint64_t> module_bytes;
+  std::vector<std::uint64_t> module_start_bytes, module_bytes;
   std::vector<ModuleTransfer> transfers;
   std::vector<double> metrics;  // the workload's step metrics (e.g. residual)
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "balancers/partition/block.h"
 #include "core/assignment.h"
@@ -133,9 +134,11 @@ void StepProtocol::partition() {
     check_assignment(p.owner, st_.M, st_.P);
     p.lists = modules_by_processor(p.owner, st_.P);
   }
-  if (st_.plan.record_modules)
+  if (st_.plan.record_modules) {
     for (const PhasePlan& p : st_.phase)
       start_.insert(start_.end(), p.owner.begin(), p.owner.end());
+    start_bytes_ = st_.bytes;
+  }
   result_.initial_partition_seconds = thread_cpu_now() - t0;
   st_.where = st_.phase[0].owner;
 }
@@ -244,6 +247,7 @@ void StepProtocol::finish_step(int s) {
       for (int m = 0; m < st_.M; ++m) rec_.module_cost[m] += st_.phase[ph].cost[m];
     rec_.module_owner = st_.phase[0].owner;  // who ran each module (in the first phase)
     rec_.phase_module_start = start_;
+    rec_.module_start_bytes = std::exchange(start_bytes_, st_.bytes);
     rec_.module_bytes = st_.bytes;
     rec_.transfers = st_.workload.step_transfers();
   }

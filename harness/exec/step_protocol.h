@@ -158,6 +158,7 @@ class StepProtocol {
   bool changed_ = false, deferred_ = false, move_now_ = false;
   alignas(64) StepRecord rec_;  // the current step's, closed after its last moves
   std::vector<int> start_;      // [F x M]: where each phase's modules were when it began
+  std::vector<std::uint64_t> start_bytes_;  // [M]: the states' sizes when the step began
 };
 
 }  // namespace lbb

@@ -516,6 +516,9 @@ constexpr ColumnSpec kModules[] = {
     {"state_bytes", T::kInt64, "B",
      "its state's size at the step's end, after the workload's end of step: what a move after "
      "the step copies (-1: not recorded)"},
+    {"start_bytes", T::kInt64, "B",
+     "its state's size when the step began (after a warm-up, at its end): what it ran with "
+     "(-1: not recorded)"},
 };
 
 constexpr ColumnSpec kTransfers[] = {

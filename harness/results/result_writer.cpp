@@ -123,8 +123,11 @@ void add_modules(ColumnTable& t, const StepRecord& r, const RunLayout& layout) {
   const std::vector<double>& cost = phased ? r.phase_module_cost : r.module_cost;
   const std::vector<int>& owner = phased ? r.phase_module_owner : r.module_owner;
   if (cost.size() != F * M) return;
-  std::vector<Column>& c = t.columns;  // step, phase, module, cost, owner, start_owner, state_bytes
-  const std::vector<int>& start = r.phase_module_start;
+  std::vector<Column>& c = t.columns;  // step, phase, module, cost, owner, start_owner,
+  const std::vector<int>& start = r.phase_module_start;  // state_bytes, start_bytes
+  const auto bytes = [M](const std::vector<std::uint64_t>& v, std::size_t k) {
+    return k % M < v.size() ? static_cast<std::int64_t>(v[k % M]) : std::int64_t{-1};
+  };
   for (std::size_t k = 0; k < F * M; ++k) {
     c[0].ints.push_back(r.step);
     c[1].ints.push_back(static_cast<std::int64_t>(k / M));
@@ -132,8 +135,8 @@ void add_modules(ColumnTable& t, const StepRecord& r, const RunLayout& layout) {
     c[3].reals.push_back(cost[k]);
     c[4].ints.push_back(k < owner.size() ? owner[k] : -1);
     c[5].ints.push_back(k < start.size() ? start[k] : -1);
-    c[6].ints.push_back(
-        k % M < r.module_bytes.size() ? static_cast<std::int64_t>(r.module_bytes[k % M]) : -1);
+    c[6].ints.push_back(bytes(r.module_bytes, k));
+    c[7].ints.push_back(bytes(r.module_start_bytes, k));
   }
 }
 

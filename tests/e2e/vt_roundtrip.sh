@@ -19,8 +19,9 @@ run() {  # run NAME CONFIG-BODY...: writes $tmp/NAME.yaml and runs it into $tmp/
   "$lbbench" run "$tmp/$1.yaml" -o "$tmp/$1" >"$tmp/$1.log" 2>&1 || { fail "run $1"; cat "$tmp/$1.log"; }
 }
 
-# round_trip NAME PLATFORM STEPS: each run of $tmp/NAME exported, validated, replayed from its
-# export on the same platform, and compared with its replay run by run.
+# round_trip NAME PLATFORM STEPS [KEYS]: each run of $tmp/NAME exported, validated, replayed
+# from its export on the same platform (its balancer entry given KEYS, as the run's was), and
+# compared with its replay run by run.
 round_trip() {
   "$lbbench" export "$tmp/$1" --to "$tmp/$1_vt" --format vt >/dev/null || fail "export $1"
   $py "$here/check_lbdatafile.py" "$tmp/$1"_vt/*/data.*.json || fail "schema $1"
@@ -30,7 +31,7 @@ round_trip() {
 print({r['run'].replace('.', '_'): r['balancer'] for r in csv.DictReader(open('$tmp/$1_csv/runs.csv'))}['$(basename "$dir")'])")
     run "$1_b_$label" "workload: { kind: trace, file: '$dir' }" "platform: $2" \
       "execution: { executor: simulate, steps: $3, record: modules }" \
-      "balancers: [{ dynamic: $label }]"
+      "balancers: [{ dynamic: $label${4:-} }]"
     grep -q "note: .*recorded at speeds" "$tmp/$1_b_$label.log" && fail "$1 $label: a speed note"
     "$lbbench" export "$tmp/$1_b_$label" --to "$tmp/$1_bvt_$label" --format vt >/dev/null
     $py "$here/check_vt_same.py" "$dir" "$tmp/$1_bvt_$label"/*/ "$1 $label" || fail "vt $1 $label"
@@ -84,6 +85,39 @@ assert edges and min(edges) > 0 and all(b % 48 == 0 for b in edges), edges[:5]
 assert len(sizes) > 16, "no task's state_bytes changed"
 print(f"barnes_hut: {len(sizes)} (task, state_bytes) pairs, {len(edges)} edges of bodies "
       f"crossing cells ({sum(edges):.17g} B), none of 0 bytes")
+EOF
+# Warm-up steps (execution.warmup) run and balance unrecorded: each phase's state_bytes in the
+# file is the size its step began with, at the first phase the size at the warm-up's end, which
+# a run without warm-up records after its second step (the bodies move alike whoever owns the
+# cells); the replay starts from it and moves the same.
+bh="workload: { kind: barnes_hut, particles: 400, dimensions: 2, cells_per_side: 4, seed: 1 }"
+run warm "$bh" "platform: $slow" "execution: { steps: 4, warmup: 2, record: modules }" \
+  "balancers: [{ dynamic: greedy, min_gain: 0 }, { dynamic: diffusion, min_gain: 0 }]"
+round_trip warm "$slow" 4 ", min_gain: 0"
+run cold "$bh" "platform: $slow" "execution: { steps: 6, record: modules }" \
+  "balancers: [{ dynamic: none }]"
+"$lbbench" export "$tmp/cold" --to "$tmp/cold_csv" >/dev/null || fail "csv cold"
+"$lbbench" export "$tmp/cold" --to "$tmp/cold_vt" --format vt >/dev/null || fail "export cold"
+$py - "$tmp/cold_csv" "$tmp"/cold_vt "$tmp"/warm_vt "$tmp"/warm_bvt_* <<'EOF' || fail "warm-up sizes"
+import csv, glob, json, sys
+def sizes(run):  # (phase, task) -> state_bytes
+    return {(p["id"], t["entity"]["id"]): t["attributes"]["state_bytes"]
+            for f in glob.glob(f"{run}/data.*.json") for p in json.load(open(f))["phases"]
+            for t in p["tasks"]}
+ends = {(int(r["step"]), int(r["module"])): int(r["state_bytes"])
+        for r in csv.DictReader(open(f"{sys.argv[1]}/modules.csv"))}
+first = sizes(glob.glob(f"{sys.argv[2]}/*/")[0])  # the cold run's phase 0: the first sizes
+grew = [m for m in range(16) if first[(0, m)] != ends[(1, m)]]
+assert grew, "no cell changed size in the warm-up: the check would prove little"
+runs = [run for folder in sys.argv[3:] for run in glob.glob(f"{folder}/*/")]
+for run in runs:
+    got = sizes(run)
+    assert len(got) == 4 * 16, (run, len(got))
+    bad = [(k, b, ends[(k[0] + 1, k[1])]) for k, b in sorted(got.items())
+           if b != ends[(k[0] + 1, k[1])]]
+    assert not bad, f"{run}: ((phase, task), state_bytes, size its step began with): {bad[:4]}"
+print(f"warm-up of 2 steps: in {len(runs)} exports (run and replay) each phase's state_bytes is "
+      f"the size its step began with; {len(grew)} of 16 cells' sizes changed in the warm-up")
 EOF
 run matmul "workload: { kind: matmul, n: 96, r: 24, m: 24, block_rows: 4, seed: 1 }" \
   "platform: $slow" "$kernels" "$between"
