@@ -5,6 +5,7 @@
 #include "harness/config/config_loader.h"
 #include "harness/formats/trace_workload.h"
 #include "harness/results/recorded_level.h"
+#include "harness/run/executor_registry.h"
 
 namespace lbb {
 
@@ -110,7 +111,7 @@ void keep_imported(const Trace& in, int first, Trace& t) {
 
 }  // namespace
 
-Trace trace_of_run(const ResultReader& set, const RunRecord& run) {
+Trace trace_of_run(const ResultReader& set, const RunRecord& run, std::string* warning) {
   const RunSpec spec = spec_of(run);
   const std::unique_ptr<Workload> workload = workload_of(run, spec);
   const int phases = workload->phases();
@@ -164,6 +165,13 @@ Trace trace_of_run(const ResultReader& set, const RunRecord& run) {
   if (std::any_of(spec.speeds.begin(), spec.speeds.end(), [](double v) { return v != 1; }))
     t.speeds = spec.speeds;
   t.load = owner_loads(set, run, t);  // and how loaded it was (the times include it)
+  const ExecutorInfo* executor = find_executor(run.executor);
+  if (warning && !t.load.empty() && executor && asynchronous_steps(*executor, spec))
+    *warning =
+        "its steps ran asynchronously, which record each processor's external load once "
+        "for the whole run (procs.external_load, the same every step): each task's "
+        "attributes.external_load is its rank's mean level, exact only where one level "
+        "held for the whole run (platform.load_persist_s past the run's length)";
   if (const auto* imported = dynamic_cast<const TraceWorkload*>(workload.get())) {
     keep_imported(imported->trace(), spec.warmup, t);
   } else {

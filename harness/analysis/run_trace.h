@@ -9,8 +9,9 @@
 
 namespace lbb {
 
-// Throws TraceError naming the run when it has no module detail or its workload cannot be built.
-Trace trace_of_run(const ResultReader& set, const RunRecord& run);
+// Throws TraceError naming the run when it has no module detail or its workload cannot be built;
+// `warning`, where given, says what the trace holds only approximately ("" where nothing).
+Trace trace_of_run(const ResultReader& set, const RunRecord& run, std::string* warning = nullptr);
 
 // The runs of `set` with module detail, or `only` when given (TraceError when it is not there).
 std::vector<const RunRecord*> runs_with_modules(const ResultReader& set, const std::string& only);

@@ -193,7 +193,10 @@ void export_vt(const std::string& set, const std::string& dir, const std::string
   const ResultReader reader(set);
   require_runs(reader, set);
   export_runs(reader, run, [&](const RunRecord& info) {
-    const Trace trace = trace_of_run(reader, info);
+    std::string warning;
+    const Trace trace = trace_of_run(reader, info, &warning);
+    if (!warning.empty())
+      std::cerr << "lbbench: warning: run " << printable(info.run) << ": " << warning << "\n";
     const std::string folder = run_folder(dir, info.run);
     for (const auto& [name, text] : vt_files(trace)) write_file(folder, name, text);
     std::cout << printable(folder) << ": " << trace.ranks << " LBDatafiles, " << trace.steps

@@ -178,6 +178,38 @@ print(f"external load {level[(0, 2)]:.17g} on rank 2: {len(loaded)} of {len(run)
       f" the replay's times are the recorded / (1 + L) (largest relative error {worst:.3g})")
 EOF
 
+# Asynchronous steps record each processor's load once for the run (the same every step): their
+# export carries it on the loaded rank's tasks as the bulk-synchronous one does, and warns that
+# it is the run's mean level; the bulk-synchronous export does not warn.
+run async_loaded "workload: { kind: block_substitution, blocks: 12, width: 16, mean_lines: 4," \
+  "  sd: 1.0, seed: 3 }" "platform: { processors: 3, external_load: last:1.0, load_persist_s: 1e6 }" \
+  "execution: { steps: 4, executor: [async_modelled, bsp], record: modules }" \
+  "balancers: [{ static: block, dynamic: none }]"
+"$lbbench" export "$tmp/async_loaded" --to "$tmp/async_loaded_vt" --format vt \
+  >/dev/null 2>"$tmp/async_loaded.err" || fail "export async_loaded"
+"$lbbench" export "$tmp/async_loaded" --to "$tmp/async_loaded_csv" >/dev/null || fail "csv async"
+$py - "$tmp/async_loaded_csv" "$tmp/async_loaded_vt" "$tmp/async_loaded.err" <<'EOF' ||
+import csv, glob, json, sys
+runs = {r["run"]: r["executor"] for r in csv.DictReader(open(f"{sys.argv[1]}/runs.csv"))}
+level = {(r["run"], int(r["step"]), int(r["proc"])): float(r["external_load"])
+         for r in csv.DictReader(open(f"{sys.argv[1]}/procs.csv"))}
+warned = {line.split()[3].rstrip(":") for line in open(sys.argv[3])
+          if "ran asynchronously" in line and "mean level" in line}
+assert sorted(runs.values()) == ["async_modelled", "bsp"], runs
+for run, executor in runs.items():
+    assert (run in warned) == (executor == "async_modelled"), (executor, warned)
+    tasks = [(p["id"], t) for f in glob.glob(f"{sys.argv[2]}/{run.replace('.', '_')}/data.*.json")
+             for p in json.load(open(f))["phases"] for t in p["tasks"]]
+    loaded = [(s, t["node"], t["attributes"]["external_load"]) for s, t in tasks
+              if "external_load" in t.get("attributes", {})]
+    assert len(tasks) == 48 and loaded, (executor, len(tasks))
+    assert all(node == 2 and load == level[(run, s, 2)] for s, node, load in loaded), loaded[:3]
+    assert len(loaded) == sum(t["node"] == 2 for _, t in tasks), f"{executor}: a rank-2 task bare"
+print(f"external load, asynchronous steps: rank 2's tasks carry its level; only async_modelled's "
+      f"export warns it is the run's mean")
+EOF
+  fail "asynchronous external load: $(cat "$tmp/async_loaded.err")"
+
 # The hand-written set: import -> run (nothing moves) -> export gives it back.
 hand=$LBB_SOURCE_DIR/tests/data/vt_lossless
 run hand "workload: { kind: trace, file: '$hand' }" "platform: { processors: 3, speeds: last:0.5 }" \
