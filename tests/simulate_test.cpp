@@ -333,6 +333,32 @@ TEST(Simulate, ReplayReproducesRealAssignmentsAndMigrations) {
   EXPECT_GT(moved, 0);  // some balancer moved modules: there was something to reproduce
 }
 
+// The balancers that read the workload's communication graph (metis, multilevel bisecting along
+// it, scotch placing once) see it in the simulator as on threads: a replay of their real runs
+// reproduces their owners. Given weights alone, metis and scotch cut block substitution's grid
+// elsewhere.
+TEST(Simulate, ReplayGivesBalancersTheCommunicationGraph) {
+  testing::TempDir dir;
+  const std::string archive_path = dir.file("graph");
+  const Config config = load_config_text(
+      "name: graph\n"
+      "workload: { kind: block_substitution, blocks: 24, width: 8, mean_lines: 3, sd: 1.0, "
+      "seed: 5 }\n"
+      "platform: { processors: 3, speeds: [1, 0.5, 1] }\n"
+      "execution: { steps: 4, record: modules }\n"
+      "balancers:\n"
+      "  - { dynamic: metis, min_gain: 0 }\n"
+      "  - { dynamic: multilevel, bisect: communication, min_gain: 0 }\n"
+      "  - { static: scotch }\n",
+      "graph.yaml");
+  const std::vector<ReplayedRun> replayed = run_and_replay(config, archive_path);
+  ASSERT_EQ(replayed.size(), config.runs.size());
+  for (const ReplayedRun& r : replayed) {
+    EXPECT_EQ(r.skipped, "") << r.label;
+    EXPECT_TRUE(r.reproduced) << r.label << ": " << r.difference;
+  }
+}
+
 // A synthetic workload of two phases: each phase has its own costs (phase 1 costs module m what
 // phase 0 costs module m + M / 2), its own assignment and balancer, and the states the next
 // phase's owners lack are copied between the phases, as the bsp executor does for TRFD.

@@ -41,7 +41,7 @@ ProtocolState::ProtocolState(Workload& w, const ExecutionPlan& plan_, const Mach
       seen_is_cost(!traits_.models_seen && std::all_of(plan_.speed.begin(), plan_.speed.end(),
                                                        [](double v) { return v == 1.0; })),
       coords(w.module_coords()),
-      communication(traits_.communication ? w.communication() : std::nullopt),
+      communication(w.communication()),
       migratable(migratable_modules(w)),
       views(plan_.speed, plan_.topology, w.structure(), w.dimensions(), coords,
             communication ? &*communication : nullptr, migratable),

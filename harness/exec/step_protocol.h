@@ -43,10 +43,9 @@ struct PhasePlan {
 
 // What a machine declares of itself to the protocol.
 struct MachineTraits {
-  bool communication = true;  // views carry the workload's communication graph
-  bool models_seen = false;   // it fills PhasePlan::seen itself, even at nominal speeds
-  bool in_step = true;        // it holds in-step groups (else their balancers decide at the end)
-  bool moves = true;          // states follow their owners (else every processor reads every one)
+  bool models_seen = false;  // it fills PhasePlan::seen itself, even at nominal speeds
+  bool in_step = true;       // it holds in-step groups (else their balancers decide at the end)
+  bool moves = true;         // states follow their owners (else every processor reads every one)
 };
 
 // What the machines share of one run, read by the protocol and by the machine it runs on.

@@ -473,8 +473,7 @@ ExecutionResult MpiExecutor::run(Workload& workload, ModuleStore& store, const E
         "to exchange): run it without mpirun");
   totals_ = {};
   // Its errors are every rank's.
-  ProtocolState state(workload, plan,
-                      {.communication = true, .models_seen = false, .in_step = false});
+  ProtocolState state(workload, plan, {.models_seen = false, .in_step = false});
   RankMachine machine(state, store, ranks, totals_);
   StepProtocol protocol(state, machine, sink);
   try {

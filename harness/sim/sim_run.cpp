@@ -472,8 +472,7 @@ ExecutionResult run_simulated_steps(Workload& workload, const ExecutionPlan& pla
     throw std::invalid_argument(
         "simulate: the simulator models the loop self-scheduling "
         "techniques, not the OpenMP runtime's schedules");
-  ProtocolState state(workload, plan,
-                      {.communication = false, .models_seen = true, .moves = !schedule});
+  ProtocolState state(workload, plan, {.models_seen = true, .moves = !schedule});
   SimMachine machine(state, settings, costs, schedule);
   return StepProtocol(state, machine, sink).run();
 }
