@@ -8,9 +8,11 @@ import json
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from datetime import datetime, timezone
 
 import yaml
@@ -52,16 +54,23 @@ def entry(spec, names):
     return out
 
 
-def probe(lbbench, balancer, workload, scratch):
-    """Runs one entry on one tiny workload: 'ran', 'refused: why' or 'failed: why'."""
+def write_config(workload, balancers, scratch):
+    """The probe's config: the workload, 4 processors (one at half speed), 3 steps, and one
+    balancers entry a line (a refusal's position names its entry)."""
     _, kind, params, execution = workload
     config = {"name": "probe", "workload": {"kind": kind, **params},
               "platform": {"processors": 4, "speeds": [1, 1, 1, 0.5]},
-              "execution": {"steps": 3, "warmup": 1, "repetitions": 1, **execution},
-              "balancers": [balancer]}
+              "execution": {"steps": 3, "warmup": 1, "repetitions": 1, **execution}}
     path = os.path.join(scratch, "probe.yaml")
     with open(path, "w") as f:
         yaml.safe_dump(config, f)
+        f.write("balancers:\n" + "".join(f"  - {json.dumps(b)}\n" for b in balancers))
+    return path
+
+
+def probe(lbbench, balancer, workload, scratch):
+    """Runs one entry on one tiny workload: 'ran', 'refused: why' or 'failed: why'."""
+    path = write_config(workload, [balancer], scratch)
     r = subprocess.run([lbbench, "run", path, "--no-write", "-q", "--format", "json"],
                        capture_output=True, text=True)
     if r.returncode == 2:  # refused before any run: the config's position, then why
@@ -71,6 +80,54 @@ def probe(lbbench, balancer, workload, scratch):
     if r.returncode != 0 or not rows or bad:
         return "failed: " + (bad[0] if bad else (r.stderr.strip() or "no rows")[-200:])
     return "ran"
+
+
+def across_ranks(lbbench, entries, scratch):
+    """Each entry run once more across 2 MPI ranks (the mpi executor) on a workload it ran on in
+    one process: spec -> 'ran', 'refused: why' or 'failed: why'. One mpirun per workload holds
+    every entry (its own label, its own line); those refused are dropped and the rest run again."""
+    groups = {}
+    for spec, (balancer, workload) in entries.items():
+        groups.setdefault(workload[0], (workload, {}))[1][spec] = balancer
+    out = {}
+    for short, (workload, specs) in groups.items():
+        while specs:
+            labels = {f"e{i}": spec for i, spec in enumerate(specs)}
+            code, rows, stderr, lines = ranks_run(lbbench, workload, specs, labels, scratch)
+            refused = {lines[int(m.group(1))]: m.group(2) for m in re.finditer(
+                r"^\S+:(\d+):\d+: (.*)$", stderr, re.M) if int(m.group(1)) in lines}
+            if code != 2 or not refused:
+                for label, spec in labels.items():
+                    bad = rows.get(label, "no row")
+                    out[spec] = "ran" if code == 0 and bad == "" else (
+                        f"failed: {bad or f'exit {code}'}: {stderr.strip()[-200:]}")
+                break
+            for spec, why in refused.items():
+                out[spec] = "refused: " + why
+                del specs[spec]
+    return out
+
+
+def ranks_run(lbbench, workload, specs, labels, scratch):
+    """One mpirun of the entries on 2 ranks, rank 0's output read from --output-filename: its
+    exit code, label -> '' (verified) or why not, its stderr, and config line -> spec."""
+    path = write_config(workload, [{**specs[s], "label": label} for label, s in labels.items()],
+                        scratch)
+    with open(path) as f:
+        first = f.read().splitlines().index("balancers:") + 2
+    logs = tempfile.mkdtemp(dir=scratch)
+    mpi = ["mpirun", "-np", "2", "--oversubscribe", "--bind-to", "none", "--allow-run-as-root",
+           "--output-filename", logs]
+    code = subprocess.run(mpi + [lbbench, "run", path, "--no-write", "-q", "--format", "json"],
+                          capture_output=True, timeout=600).returncode
+
+    def rank0(name):
+        p = os.path.join(logs, "1", "rank.0", name)
+        return open(p).read() if os.path.exists(p) else ""
+    rows = json.loads(rank0("stdout")) if code in (0, 1) and rank0("stdout").strip() else []
+    verdicts = {r["label"]: r["verified"] if r["verified"].startswith("FAILED") else ""
+                for r in rows}
+    return code, verdicts, rank0("stderr"), {first + i: s for i, s in enumerate(labels.values())}
 
 
 def field_rows(lbbench, results):
@@ -112,18 +169,28 @@ def probe_cell(outcomes, notes):
     return " ".join(parts)
 
 
-def table(description, names, probes, rows, workloads):
+def ranks_cell(outcome, notes):
+    """'ran', or refused / failed with its why a note; '' where not tried."""
+    if outcome in ("", "ran"):
+        return outcome
+    notes.setdefault(outcome, len(notes) + 1)
+    return f"{outcome.split(':')[0]} [{notes[outcome]}]"
+
+
+def table(description, names, probes, ranks, rows, workloads):
     """The markdown table, one line per field strategy, and its notes and counts."""
-    head = ["peer", "strategy", "paper", "lbbench", "probe"] + workloads
+    head = ["peer", "strategy", "paper", "lbbench", "probe", "2 ranks"] + workloads
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     notes, unknown, verdicts = {}, [], {}
     for d in description:
         spec, label, cells = d["lbbench"], d["label"], []
         if spec == "-":
             have, probed = f"no: {d['why']}", ""
+            spec = ""
         elif spec.split()[0] not in names:
             unknown.append(spec.split()[0])
             have, probed = f"**unknown**: `{spec.split()[0]}` is not in `lbbench list`", ""
+            spec = ""
         else:
             outcomes = probes[spec]
             ran = any(o == "ran" for _, o in outcomes)
@@ -136,8 +203,8 @@ def table(description, names, probes, rows, workloads):
                 if row:
                     verdicts[(w, label)] = row["verdict"] if row["ranked"] else "not ranked"
         cells += [""] * (len(workloads) - len(cells))
-        lines.append("| " + " | ".join([d["peer"], d["strategy"], d["paper"], have, probed] +
-                                       cells) + " |")
+        lines.append("| " + " | ".join([d["peer"], d["strategy"], d["paper"], have, probed,
+                                        ranks_cell(ranks.get(spec, ""), notes)] + cells) + " |")
     return lines, notes, unknown, verdicts
 
 
@@ -147,6 +214,7 @@ def main():
     ap.add_argument("--strategies", default="docs/field-strategies.csv")
     ap.add_argument("--results", help="a result set of configs/field.yaml (default: none)")
     ap.add_argument("--quick", action="store_true", help="probe block_substitution only")
+    ap.add_argument("--no-ranks", action="store_true", help="no runs across 2 MPI ranks")
     ap.add_argument("--see", action="append", default=[], help="a link to earlier evidence")
     ap.add_argument("-o", "--output", default="docs/field-table.md")
     a = ap.parse_args()
@@ -160,22 +228,33 @@ def main():
             if spec.split()[0] in names:
                 b = entry(spec, names)
                 probes[spec] = [(w[0], probe(a.lbbench, b, w, scratch)) for w in workloads]
+        # each on the first workload it ran on in one process with the default executor
+        ran = {}
+        for spec, got in probes.items():
+            if w := next((w for w in workloads if (w[0], "ran") in got and not w[3]), None):
+                ran[spec] = (entry(spec, names), w)
+        start = time.monotonic()
+        mpi = shutil.which("mpirun") and not a.no_ranks
+        ranks = across_ranks(a.lbbench, ran, scratch) if mpi else {}
+        print(f"field_table: 2 ranks: {time.monotonic() - start:.1f} s", file=sys.stderr)
     rows = field_rows(a.lbbench, a.results) if a.results else {}
     field = sorted({w for w, _ in rows})
-    lines, notes, unknown, verdicts = table(description, names, probes, rows, field)
-    write(a, lines, notes, unknown, verdicts, description, workloads, field, probes)
+    lines, notes, unknown, verdicts = table(description, names, probes, ranks, rows, field)
+    write(a, lines, notes, unknown, verdicts, description, workloads, field, probes, ranks)
     for name in unknown:
         print(f"field_table: {a.strategies}: `{name}` is not in `lbbench list`", file=sys.stderr)
     return 1 if unknown else 0
 
 
-def write(a, lines, notes, unknown, verdicts, description, workloads, field, probes):
+def write(a, lines, notes, unknown, verdicts, description, workloads, field, probes, ranks):
     """The page: provenance, the table, the notes, the counts."""
     load = os.getloadavg()
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     have = sum(any(o == "ran" for _, o in probes.get(d["lbbench"], [])) for d in description)
     lacks = sum(d["lbbench"] == "-" for d in description)
     counts = {v: list(verdicts.values()).count(v) for v in sorted(set(verdicts.values()))}
+    across = {k: sum(ranks.get(d["lbbench"], "").split(":")[0] == k for d in description)
+              for k in ("ran", "refused", "failed")}
     command = "/usr/bin/python3 report/field_table.py " + " ".join(sys.argv[1:])
     out = [
         "# The field's strategies and lbbench's",
@@ -190,7 +269,11 @@ def write(a, lines, notes, unknown, verdicts, description, workloads, field, pro
         "steps, 4 processors, one at half speed; "
         + ", ".join(f"{w[0]} = {w[1]}" + (" simulated" if w[3] else "") for w in workloads)
         + "): `ran` (every run complete and, where a kernel ran, verified), `refused` (lbbench "
-        "refused the config, reason in the notes) or `failed`.",
+        "refused the config, reason in the notes) or `failed`. \"2 ranks\": each entry that "
+        "ran, run once more by `mpirun -np 2 lbbench run` (the mpi executor) on the first of "
+        "those workloads it ran on (rank 0's output read): "
+        + (f"{across['ran']} ran, {across['refused']} refused, {across['failed']} failed."
+           if ranks else "not tried."),
         ""]
     if field:
         out += [f"Figures: {provenance(a.results)}. Each cell: modelled makespan over `none`, "

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # report/field_table.py (issue 50) in its quick mode: every strategy of docs/field-strategies.csv
 # is a line of the page, every one lbbench has was run (a bad parameter is refused, so the probe
-# runs lbbench rather than trusting the list), a tiny set's figures land in their rows, and a
-# name `lbbench list` does not know is flagged with exit 1.
+# runs lbbench rather than trusting the list), a tiny set's figures land in their rows, none,
+# greedy and rcb ran again across 2 MPI ranks while fac2 (an in-step schedule) was refused there
+# (where mpirun is; a build without MPI refuses all), and a name `lbbench list` does not know is
+# flagged with exit 1.
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
@@ -20,7 +22,8 @@ balancers:
 YAML
 "$lbbench" run "$tmp/f.yaml" -o "$tmp/set" -q > /dev/null
 gen --results "$tmp/set" -o "$tmp/t.md"
-/usr/bin/python3 - docs/field-strategies.csv "$tmp/t.md" << 'PY'
+ranks=$(command -v mpirun > /dev/null && "$lbbench" list | grep -c '^  mpi - ' || true)
+/usr/bin/python3 - docs/field-strategies.csv "$tmp/t.md" "$ranks" << 'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 lines = {tuple(c.strip() for c in l.split(" | ")[:2]): l for l in open(sys.argv[2])
@@ -35,8 +38,16 @@ for r in rows:
         bad += [f"{r['strategy']}: lacked but not 'no'"] if not cells[3].startswith("no") else []
     elif cells[4] != "bs" or "never ran" in cells[3]:
         bad.append(f"{r['strategy']}: `{r['lbbench']}` did not run on bs: {cells[4]}")
-    elif r["label"] in ("none", "greedy", "fac2", "rcb") and ", n 3, " not in cells[5]:
-        bad.append(f"{r['strategy']}: no figure of the set: {cells[5]}")
+    elif r["label"] in ("none", "greedy", "fac2", "rcb") and ", n 3, " not in cells[6]:
+        bad.append(f"{r['strategy']}: no figure of the set: {cells[6]}")
+    elif sys.argv[3] == "1" and r["label"] in ("none", "greedy", "rcb") and cells[5] != "ran":
+        bad.append(f"{r['strategy']}: did not run on 2 ranks: {cells[5]}")
+    elif sys.argv[3] == "1" and r["label"] == "fac2" and not cells[5].startswith("refused ["):
+        bad.append(f"{r['strategy']}: not refused on 2 ranks: {cells[5]}")
+if sys.argv[3] == "1":
+    text = open(sys.argv[2]).read()
+    bad += [] if "refused: executor self_scheduled runs in one process" in text else [
+        "no note of fac2's refusal on ranks"]
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
@@ -46,7 +57,7 @@ grep -q "^Figures: .*lbbench run $tmp/f.yaml" "$tmp/t.md" || { cat "$tmp/t.md"; 
   echo "Test,Bogus,no_such_strategy,,Nobody 2026,"
   echo "Test,Bad parameter,gossip bogus=3,,Nobody 2026,"; } > "$tmp/s.csv"
 code=0
-gen --strategies "$tmp/s.csv" -o "$tmp/u.md" 2> "$tmp/err.txt" || code=$?
+gen --strategies "$tmp/s.csv" --no-ranks -o "$tmp/u.md" 2> "$tmp/err.txt" || code=$?
 [ "$code" -eq 1 ] || { echo "unknown name: exit $code, not 1"; exit 1; }
 grep -qF '**unknown**: `no_such_strategy` is not in `lbbench list`' "$tmp/u.md" &&
   grep -qF '`no_such_strategy` is not in `lbbench list`' "$tmp/err.txt" ||
