@@ -53,7 +53,7 @@ void BM_GreedyPlugin(benchmark::State& state) {
     state.SkipWithError((path + " not built (set LBB_BUILD_DIR)").c_str());
     return;
   }
-  PluginBalancer plugin(path, "min_gain=0.05");
+  PluginBalancer plugin(path, "", "", 0.05);
   decide_often(state, plugin);
 }
 
@@ -69,7 +69,7 @@ void BM_GreedyPythonVsBuiltin(benchmark::State& state) {
   const LoadSnapshot s = greedy_loads(processors);
   const Topology topology(TopologyKind::kRing, processors);
   GreedyBalancer greedy(0.05);
-  PythonBalancer script(source_file("examples/balancers/greedy.py"), "balance", "min_gain=0.05");
+  PythonBalancer script(source_file("examples/balancers/greedy.py"), "balance", "", "", 0.05);
   using Clock = std::chrono::steady_clock;
   Clock::duration builtin{}, python{};
   for (auto _ : state) {

@@ -33,7 +33,7 @@ TEST(PluginBalancer, GreedyPluginGivesGreedysOwnersOnEveryView) {
   std::mt19937_64 rng(51);
   int views = 0, equal = 0, moved = 0;
   for (double gain : {0.0, 0.05, 0.3}) {
-    PluginBalancer plugin(plugin_path("greedy_plugin"), "min_gain=" + std::to_string(gain));
+    PluginBalancer plugin(plugin_path("greedy_plugin"), "", "", gain);
     GreedyBalancer builtin(gain);
     for (int i = 0; i < 300; ++i) {
       const int processors = 1 + static_cast<int>(rng() % 40);
@@ -84,7 +84,7 @@ TEST(PluginBalancer, HostileDecisionsAreRefusedNamingPluginStepAndProblem) {
 
 TEST(PluginBalancer, ModulesThatMayNotMoveAreKept) {
   REQUIRE_PLUGIN("greedy_plugin");
-  PluginBalancer plugin(plugin_path("greedy_plugin"), "min_gain=0");
+  PluginBalancer plugin(plugin_path("greedy_plugin"), "", "", 0);
   LoadSnapshot s;
   s.cost = {4, 4, 4, 4};
   s.bytes.assign(4, 8);
@@ -135,6 +135,7 @@ TEST(PluginBalancer, LibrariesThatDoNotLoadAreRefusedWithTheirReason) {
         << e.what();
   }
   EXPECT_THROW(PluginBalancer(plugin_path("greedy_plugin"), "min_gain"), ParamError);
+  // No init: the example takes no params (min_gain is the entry's, lbbench's own guard).
   EXPECT_THROW(PluginBalancer(plugin_path("greedy_plugin"), "speed=3"), ParamError);
 }
 

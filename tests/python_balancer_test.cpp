@@ -26,7 +26,7 @@ TEST(PythonBalancer, GreedyScriptGivesGreedysOwnersOnEveryView) {
   std::mt19937_64 rng(52);
   int views = 0, equal = 0, moved = 0;
   for (double gain : {0.0, 0.05, 0.3}) {
-    PythonBalancer script(kGreedy, "balance", "min_gain=" + std::to_string(gain));
+    PythonBalancer script(kGreedy, "balance", "", "", gain);
     GreedyBalancer builtin(gain);
     for (int i = 0; i < 300; ++i) {
       const int processors = 1 + static_cast<int>(rng() % 40);
@@ -47,7 +47,7 @@ TEST(PythonBalancer, GreedyScriptGivesGreedysOwnersOnEveryView) {
 // Equal speeds and many modules per processor: the script's batches of many modules at once.
 TEST(PythonBalancer, GreedyScriptIsExactInLargeBatches) {
   std::mt19937_64 rng(7);
-  PythonBalancer script(kGreedy, "balance", "min_gain=0");
+  PythonBalancer script(kGreedy, "balance", "", "", 0);
   GreedyBalancer builtin(0);
   for (int processors : {64, 1024}) {
     LoadSnapshot s = random_loads(rng, processors, 8 * processors);
@@ -154,7 +154,7 @@ TEST(PythonBalancer, DecidesFromOtherThreads) {
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
-      PythonBalancer script(kGreedy, "balance", "min_gain=0");
+      PythonBalancer script(kGreedy, "balance", "", "", 0);
       GreedyBalancer builtin(0);
       std::mt19937_64 rng(t);
       for (int i = 0; i < 25; ++i) {

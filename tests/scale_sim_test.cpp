@@ -162,9 +162,9 @@ TEST(ScaleSim, UserBalancersMakeGreedysDecisions) {
     return out;
   };
   GreedyBalancer builtin(0.05);
-  PluginBalancer plugin(library, "min_gain=0.05");
-  PythonBalancer script(testing::source_path("examples/balancers/greedy.py"), "balance",
-                        "min_gain=0.05");
+  PluginBalancer plugin(library, "", "", 0.05);
+  PythonBalancer script(testing::source_path("examples/balancers/greedy.py"), "balance", "", "",
+                        0.05);
   const auto want = owners(builtin);
   EXPECT_EQ(owners(plugin), want);
   EXPECT_EQ(owners(script), want);

@@ -1,5 +1,5 @@
 // `static: plugin` and `static: python` (balancers/partition/plugin_partition.h): the example
-// plugin and script with min_gain 0 give the built-in `lpt` partition on every view of
+// plugin and script give the built-in `lpt` partition on every view of
 // predicted weights; an answer that keeps the assignment keeps a block one; and the names find
 // the partitioner under static: and the between-step balancer under dynamic:.
 #include <gtest/gtest.h>
@@ -43,16 +43,14 @@ Params given(std::initializer_list<std::pair<const char*, std::string>> pairs) {
 TEST(UserPartition, ExampleScriptGivesLptsPartition) {
   auto made = make_balancer("python", BalancerKind::kStatic,
                             given({{"script", testing::source_path("examples/balancers/greedy.py")},
-                                   {"function", "balance"},
-                                   {"params", "min_gain=0"}}));
+                                   {"function", "balance"}}));
   EXPECT_EQ(agreeing_with_lpt(*made, 300), 300);
 }
 
 TEST(UserPartition, ExamplePluginGivesLptsPartition) {
   const std::string path = testing::plugin_path("greedy_plugin");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not built";
-  auto made = make_balancer("plugin", BalancerKind::kStatic,
-                            given({{"library", path}, {"params", "min_gain=0"}}));
+  auto made = make_balancer("plugin", BalancerKind::kStatic, given({{"library", path}}));
   EXPECT_EQ(agreeing_with_lpt(*made, 300), 300);
 }
 

@@ -22,9 +22,16 @@ std::vector<std::pair<std::string, std::string>> parse_plugin_params(const std::
   return out;
 }
 
+ParamSpec user_min_gain_param() {
+  return real_param("min_gain", 0.0,
+                    "take the returned owners only when the predicted makespan falls by more "
+                    "than this fraction (the built-ins' guard; their default is 0.05)",
+                    0.0, 1.0);
+}
+
 PluginBalancer::PluginBalancer(const std::string& library, const std::string& params,
-                               const std::string& shadow)
-    : shadow_(shadow) {
+                               const std::string& shadow, double min_gain)
+    : min_gain_(min_gain), shadow_(shadow) {
   try {
     library_ = std::make_unique<PluginLibrary>(library);
   } catch (const std::invalid_argument& e) {
@@ -64,10 +71,11 @@ BalancerInfo PluginBalancer::info() {
            string_param("shadow", "",
                         "a built-in between-step balancer (default parameters) decided beside "
                         "the plugin on every view, to count decisions whose owners differ "
-                        "(checking a port; its time counts as balance time)")},
+                        "(checking a port; its time counts as balance time)"),
+           user_min_gain_param()},
           [](const Params& p) {
             return std::make_unique<PluginBalancer>(p.text("library"), p.text("params"),
-                                                    p.text("shadow"));
+                                                    p.text("shadow"), p.real("min_gain"));
           }};
 }
 
@@ -103,7 +111,7 @@ Decision PluginBalancer::plugin_decision(const LoadView& view, const Owners& bef
   if (auto problem = owner_problem(written, before, view.processors(), view.migratable))
     throw std::runtime_error(where(view) + *problem);
   written.resize(before.size());
-  return reassignment(view, before, std::move(written));
+  return reassignment(view, before, std::move(written), min_gain_);
 }
 
 }  // namespace lbb

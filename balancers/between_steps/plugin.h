@@ -21,14 +21,18 @@ namespace lbb {
 // Throws ParamError("params") for a part without '='.
 std::vector<std::pair<std::string, std::string>> parse_plugin_params(const std::string& text);
 
+// A user balancer's min_gain: reassignment.h's guard, as the built-ins' but off by default (0),
+// so that what the plugin or script returns is what moves unless the entry asks for the guard.
+ParamSpec user_min_gain_param();
+
 class PluginBalancer final : public Balancer {
  public:
   // Loads the library and calls its init with the params; throws ParamError naming `library`
   // or `params`, which `lbbench validate` reports at that key.
   // shadow: a built-in between-step balancer decided on every same view beside the plugin, its
-  // owners compared with the plugin's (figures()); "" for none.
+  // owners compared with the plugin's (figures()); "" for none. min_gain: user_min_gain_param().
   PluginBalancer(const std::string& library, const std::string& params,
-                 const std::string& shadow = "");
+                 const std::string& shadow = "", double min_gain = 0);
   ~PluginBalancer() override;
   static BalancerInfo info();
   // Throws std::runtime_error naming the plugin, the step and the problem: an error code, an
@@ -47,6 +51,7 @@ class PluginBalancer final : public Balancer {
 
   std::unique_ptr<PluginLibrary> library_;
   void* state_ = nullptr;
+  double min_gain_;
   PluginViewBuilder views_;
   PluginShadow shadow_;
 };

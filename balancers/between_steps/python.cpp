@@ -21,8 +21,9 @@ std::unique_ptr<PythonScript> load_python_script(const std::string& script,
 }
 
 PythonBalancer::PythonBalancer(const std::string& script, const std::string& function,
-                               const std::string& params, const std::string& shadow)
-    : shadow_(shadow) {
+                               const std::string& params, const std::string& shadow,
+                               double min_gain)
+    : min_gain_(min_gain), shadow_(shadow) {
   script_ = load_python_script(script, function, params);
 }
 
@@ -41,10 +42,12 @@ BalancerInfo PythonBalancer::info() {
                         "params: { key: value }; as text key=value;key=value)"),
            string_param("shadow", "",
                         "a built-in between-step balancer (default parameters) decided beside "
-                        "the script on every view, to count decisions whose owners differ")},
+                        "the script on every view, to count decisions whose owners differ"),
+           user_min_gain_param()},
           [](const Params& p) {
             return std::make_unique<PythonBalancer>(p.text("script"), p.text("function"),
-                                                    p.text("params"), p.text("shadow"));
+                                                    p.text("params"), p.text("shadow"),
+                                                    p.real("min_gain"));
           }};
 }
 
@@ -74,7 +77,7 @@ Decision PythonBalancer::script_decision(const LoadView& view, const Owners& bef
   if (!problem) problem = owner_problem(owners, before, view.processors(), view.migratable);
   if (problem) throw std::runtime_error(where(view) + *problem);
   owners.resize(before.size());
-  return reassignment(view, before, std::move(owners));
+  return reassignment(view, before, std::move(owners), min_gain_);
 }
 
 }  // namespace lbb

@@ -18,8 +18,9 @@ class PythonBalancer final : public Balancer {
  public:
   // Imports the script (once: a run's balancer is made once); throws ParamError naming
   // `script` (no such file, a syntax error with its line, an exception at import) or `function`.
+  // min_gain: user_min_gain_param() (plugin.h).
   PythonBalancer(const std::string& script, const std::string& function, const std::string& params,
-                 const std::string& shadow = "");
+                 const std::string& shadow = "", double min_gain = 0);
   static BalancerInfo info();
   // Throws std::runtime_error naming the script, the function, the step and the problem: the
   // exception's text, or owners that fail plugin_output.h's checks.
@@ -37,6 +38,7 @@ class PythonBalancer final : public Balancer {
   std::string where(const LoadView& view) const;
 
   std::unique_ptr<PythonScript> script_;
+  double min_gain_;
   PluginViewBuilder views_;
   PluginShadow shadow_;
 };

@@ -1,9 +1,8 @@
 /* lbbench's built-in `greedy` as a plugin (Graham 1969's LPT between steps, the idea of
- * Charm++'s GreedyLB): modules largest first, each onto the processor where it finishes first,
- * moving only when the predicted makespan falls by more than min_gain (default 0.05). */
+ * Charm++'s GreedyLB): modules largest first, each onto the processor where it finishes first.
+ * Greedy's min_gain (0.05) is the config entry's: { dynamic: plugin, ..., min_gain: 0.05 }. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "lbbench/balancer_plugin.h"
 
@@ -39,26 +38,6 @@ static void sift_down(item* h, int n) { /* the min-heap h[0..n) again after h[0]
     h[i] = h[c], h[c] = t;
   }
 }
-static double makespan(const lbb_plugin_view* v, const int* owner, double* load) {
-  double worst = 0;
-  memset(load, 0, sizeof(double) * v->processors);
-  for (int m = 0; m < v->modules; ++m) load[owner[m]] += v->cost[m];
-  for (int p = 0; p < v->processors; ++p)
-    if (load[p] / v->speed[p] > worst) worst = load[p] / v->speed[p];
-  return worst;
-}
-
-static int init(const lbb_plugin_param* param, int n, void** state, char* error, size_t size) {
-  double min_gain = 0.05;
-  for (int i = 0; i < n; ++i)
-    if (strcmp(param[i].key, "min_gain") != 0)
-      return snprintf(error, size, "unknown param '%s' (known: min_gain)", param[i].key);
-    else
-      min_gain = atof(param[i].value);
-  if (!(*state = malloc(sizeof min_gain))) return snprintf(error, size, "out of memory");
-  return *(double*)*state = min_gain, 0;
-}
-
 static int decide(void* state, const lbb_plugin_view* v, int* owner, char* error, size_t size) {
   const int M = v->modules, P = v->processors;
   item *mod = malloc(sizeof(item) * (M + P) + sizeof(int) * (P + 1)), *heap = mod + M;
@@ -80,14 +59,12 @@ static int decide(void* state, const lbb_plugin_view* v, int* owner, char* error
     heap[start[g]].key -= mod[i].key;
     sift_down(heap + start[g], start[g + 1] - start[g]);
   }
-  const double gain = *(const double*)state, now = makespan(v, v->owner, (double*)heap);
-  const int pays = gain <= 0 || makespan(v, owner, (double*)heap) < (1 - gain) * now;
   free(mod);
-  return pays ? LBB_PLUGIN_MOVE : LBB_PLUGIN_KEEP;
+  return (void)state, LBB_PLUGIN_MOVE;
 }
 
 const lbb_plugin* lbb_balancer_plugin(void) {
-  static const lbb_plugin plugin = {LBB_PLUGIN_API_VERSION, "greedy_plugin", init, decide, free,
+  static const lbb_plugin plugin = {LBB_PLUGIN_API_VERSION, "greedy_plugin", NULL, decide, NULL,
                                     LBB_PLUGIN_ON_ONE_RANK};
   return &plugin;
 }

@@ -30,8 +30,8 @@ platform: { processors: 4, topology: chain, speeds: [1, 1, 0.5, 0.75] }
 execution: { steps: 6, warmup: 1, repetitions: 1, record: modules }
 balancers:
   - { dynamic: greedy }
-  # The shadow is greedy with its defaults (min_gain 0.05): the plugin's params match them.
-  - { dynamic: plugin, library: $plugins/libgreedy_plugin.so, params: { min_gain: 0.05 },
+  # The shadow is greedy with its defaults: min_gain 0.05, the entry's guard here.
+  - { dynamic: plugin, library: $plugins/libgreedy_plugin.so, min_gain: 0.05,
       shadow: greedy, label: plugin }
 output: results/plugin_twins
 YAML
@@ -156,8 +156,8 @@ for case in "libabsent.so:no such file" "libhostile_no_symbol.so:has no symbol l
   expect 2 "load.yaml:$(at "$tmp/load.yaml" "$plugins/${case%%:*}"): .*${case#*:}" -- \
     "$lbbench" validate "$tmp/load.yaml"
 done
-sed "s|libgreedy_plugin.so|libhostile_bad_init.so|" "$tmp/twins.yaml" > "$tmp/init.yaml"
-expect 2 "init.yaml:$(at "$tmp/init.yaml" "{ min_gain"): .*refused its params: init refuses" -- \
+sed "s|libgreedy_plugin.so,|libhostile_bad_init.so, params: { x: 1 },|" "$tmp/twins.yaml" > "$tmp/init.yaml"
+expect 2 "init.yaml:$(at "$tmp/init.yaml" "{ x: 1"): .*refused its params: init refuses" -- \
   "$lbbench" validate "$tmp/init.yaml"
 # The field config with one more entry, in one command (docs/your-balancer.md).
 "$lbbench" validate configs/field.yaml \

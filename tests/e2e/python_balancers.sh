@@ -27,8 +27,8 @@ platform: { processors: 4, topology: chain, speeds: [1, 1, 0.5, 0.75] }
 execution: { steps: 6, warmup: 1, repetitions: 1, record: modules }
 balancers:
   - { dynamic: greedy }
-  # The shadow is greedy with its defaults (min_gain 0.05): the script's params match them.
-  - { dynamic: python, script: $script, function: balance, params: { min_gain: 0.05 },
+  # The shadow is greedy with its defaults: min_gain 0.05, the entry's guard here.
+  - { dynamic: python, script: $script, function: balance, min_gain: 0.05,
       shadow: greedy, label: python }
 output: results/python_twins
 YAML
@@ -150,7 +150,8 @@ platform: { processors: 4, topology: chain, speeds: [1, 1, 0.5, 0.75] }
 execution: { steps: 4, warmup: 0 }
 balancers:
   - { dynamic: python, script: $every, function: $function, shadow: greedy,
-      params: { min_gain: 0.05, log: $tmp/ranks.log } }
+      min_gain: 0.05,
+      params: { log: $tmp/ranks.log } }
 YAML
     rm -rf "$tmp/every"
     timeout 600 "${mpi[@]}" -np 2 "$lbbench" run "$tmp/every.yaml" -q -o "$tmp/every" > "$tmp/every.out" 2>&1 ||
@@ -214,7 +215,7 @@ done
 sed "s|function: balance|function: absent|" "$tmp/twins.yaml" > "$tmp/function.yaml"
 expect 2 "function.yaml:$(at "$tmp/function.yaml" "absent"): .*has no function 'absent'" -- \
   "$lbbench" validate "$tmp/function.yaml"
-# The initial partition: `static: python` and `static: plugin` with the examples at min_gain 0
+# The initial partition: `static: python` and `static: plugin` with the examples
 # own the modules as `static: lpt` does at every step (nothing rebalances), in the simulator.
 plugin_lib=$(realpath "${LBB_BUILD_DIR:-build}/plugins/libgreedy_plugin.so" 2>/dev/null)
 [ -f "$plugin_lib" ] || plugin_lib=""
@@ -227,9 +228,9 @@ platform: { processors: 8, topology: ring, speeds: [1, 1, 0.5, 0.75, 1, 1, 1, 0.
 execution: { steps: 3, warmup: 0, repetitions: 1, record: modules, executor: simulate }
 balancers:
   - { static: lpt }
-  - { static: python, script: $script, function: balance, params: { min_gain: 0 }, label: python }
+  - { static: python, script: $script, function: balance, label: python }
 YAML
-[ -z "$plugin_lib" ] || echo "  - { static: plugin, library: $plugin_lib, params: { min_gain: 0 }, label: plugin }" \
+[ -z "$plugin_lib" ] || echo "  - { static: plugin, library: $plugin_lib, label: plugin }" \
   >> "$tmp/static.yaml"
 "$lbbench" run "$tmp/static.yaml" -q -o "$tmp/static" > "$tmp/static.out" 2>&1 ||
   { fail "static run"; tail "$tmp/static.out"; }
