@@ -198,7 +198,7 @@ double norm2(std::span<const double> v) {
 }
 }  // namespace
 
-double BlockSubstitution::exchanged_bytes(int from, int to, int) const {
+double BlockSubstitution::exchanged_bytes(int from, int to, int, int) const {
   return from == to + 1 || from + 1 == to ? static_cast<double>(sizeof(double) * width_) : 0.0;
 }
 

@@ -46,7 +46,7 @@ class BlockSubstitution final : public Workload {
   std::vector<double> predicted_weights() const override;
   std::optional<ModuleGraph> dependencies() const override;  // the chain
   // A block reads its upper neighbour's bottom line and its lower neighbour's top line.
-  double exchanged_bytes(int from, int to, int phase) const override;
+  double exchanged_bytes(int from, int to, int step, int phase) const override;
   std::size_t state_bytes(int module) const override;
   void init_state(int module, std::span<std::byte> state) const override;
   void run_module(int module, int step, int phase, std::span<std::byte> state) override;

@@ -45,7 +45,7 @@ class SyntheticCosts final : public Workload {
   std::vector<double> predicted_phase_weights(int phase) const override;
   std::optional<ModuleGraph> dependencies() const override;
   std::size_t state_bytes(int /*module*/) const override { return state_bytes_; }
-  double exchanged_bytes(int, int, int) const override { return chain_ ? exchange_bytes_ : 0; }
+  double exchanged_bytes(int, int, int, int) const override { return chain_ ? exchange_bytes_ : 0; }
   void init_state(int, std::span<std::byte>) const override {}
   void run_module(int, int, int, std::span<std::byte>) override;  // throws: no kernel
   void finish_step(int, ModuleStates&) override {}

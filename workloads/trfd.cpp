@@ -136,9 +136,30 @@ std::vector<double> Trfd::predicted_weights() const {
   return w;
 }
 
+std::size_t Trfd::rows(int module) const {
+  return pair_count(first_[module + 1]) - pair_count(first_[module]);
+}
+
 std::size_t Trfd::state_bytes(int module) const {
-  const std::size_t rows = pair_count(first_[module + 1]) - pair_count(first_[module]);
-  return sizeof(TrfdHeader) + sizeof(double) * rows * pairs_;
+  return sizeof(TrfdHeader) + sizeof(double) * rows(module) * pairs_;
+}
+
+// Every module reads of every other: the phases read transposes.
+std::optional<ModuleGraph> Trfd::exchange_graph() const {
+  std::vector<std::vector<int>> all(module_count());
+  for (int m = 0; m < module_count(); ++m)
+    for (int k = 0; k < module_count(); ++k)
+      if (k != m) all[m].push_back(k);
+  return ModuleGraph(all);
+}
+
+// What run_phase reads of the rows `from` wrote: in phase 1, the column rs of every row ij,
+// so rows(from) doubles per rs of `to`; in phase 0 from the second step on, (kl|ij) for each
+// of its rows ij and every kl > ij, the upper part of each row, which the rows of every later
+// module hold (those of phase 1 of the step before).
+double Trfd::exchanged_bytes(int from, int to, int step, int phase) const {
+  if (from == to || (phase == 0 && (step == 0 || from < to))) return 0;
+  return static_cast<double>(sizeof(double) * rows(from) * rows(to));
 }
 
 void Trfd::init_state(int module, std::span<std::byte> state) const {

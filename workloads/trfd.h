@@ -33,6 +33,8 @@ class Trfd final : public Workload {
   int dimensions() const override { return 1; }
   std::vector<double> module_coords() const override;
   int phases() const override { return 2; }
+  std::optional<ModuleGraph> exchange_graph() const override;
+  double exchanged_bytes(int from, int to, int step, int phase) const override;
   std::vector<double> predicted_weights() const override;
   std::vector<double> predicted_phase_weights(int phase) const override;
   std::size_t state_bytes(int module) const override;
@@ -55,6 +57,7 @@ class Trfd final : public Workload {
  private:
   void run_phase(TrfdExchange& ex, int module, int phase, std::span<std::byte> state) const;
   double tensor_norm_sq_of_initial() const;
+  std::size_t rows(int module) const;  // of the major array
 
   int n_;
   std::size_t pairs_;

@@ -117,10 +117,16 @@ class Workload {
   // their moves by the problem (multilevel, `bisect: communication`) see the graph it induces
   // between processors. Defaults to dependencies(); empty: the workload gives none.
   virtual std::optional<ModuleGraph> communication() const { return dependencies(); }
-  // The bytes module `to` reads, each step in phase `phase`, of what its neighbour `from` (in
-  // communication()) wrote: what crosses the edge from -> to (an LBDatafile's communication
-  // bytes). 0: it reads none of it (the default).
-  virtual double exchanged_bytes(int /*from*/, int /*to*/, int /*phase*/) const { return 0; }
+  // The modules whose outputs each module reads, the edges of exchanged_bytes: more than
+  // communication()'s neighbours where a phase reads a transpose (TRFD's, every module's rows).
+  // Defaults to communication().
+  virtual std::optional<ModuleGraph> exchange_graph() const { return communication(); }
+  // The bytes module `to` reads in phase `phase` of step `step` (as run_module numbers it,
+  // warm-up included) of what its neighbour `from` (in exchange_graph()) wrote: what crosses the
+  // edge from -> to (an LBDatafile's communication bytes). 0: it reads none of it (the default).
+  virtual double exchanged_bytes(int /*from*/, int /*to*/, int /*step*/, int /*phase*/) const {
+    return 0;
+  }
   // What the last finish_step moved from module states into others (in (from, to) order, each
   // pair once): bytes that cross between modules besides exchanged_bytes. Empty: none.
   virtual std::vector<ModuleTransfer> step_transfers() const { return {}; }

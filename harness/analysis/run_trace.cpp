@@ -24,16 +24,20 @@ std::unique_ptr<Workload> workload_of(const RunRecord& run, const RunSpec& spec)
   return info->make(spec.workload_params);
 }
 
-// Each step's phase f: every edge n -> m of the communication graph that carries bytes, with
-// those m reads of n; then what the run recorded crossing between module states (Barnes-Hut's
-// bodies, in the transfers table), in the phase whose end moved it.
+// Each step's phase f: every edge n -> m of the exchange graph that carries bytes, with those m
+// reads of n (the workload counts its steps from the first warm-up step); then what the run
+// recorded crossing between module states (Barnes-Hut's bodies, in the transfers table), in the
+// phase whose end moved it.
 void add_messages(const ResultReader& set, const RunRecord& run, const Workload& workload,
-                  const ModuleGraph* graph, Trace& t) {
+                  int warmup, Trace& t) {
+  const std::optional<ModuleGraph> graph = workload.exchange_graph();
   for (int s = 0; graph && s < t.steps; ++s)
     for (int m = 0; m < t.modules; ++m)
-      for (int n : graph->neighbours(m))
-        if (const double b = workload.exchanged_bytes(n, m, s % t.phases_per_step); b > 0)
+      for (int n : graph->neighbours(m)) {
+        const int step = warmup + s / t.phases_per_step, phase = s % t.phases_per_step;
+        if (const double b = workload.exchanged_bytes(n, m, step, phase); b > 0)
           t.messages.push_back({s, n, m, 1, b});
+      }
   const ColumnTable moved = set.run_rows(run.run, TableId::kTransfers);
   if (moved.rows() == 0) return;
   const Column *step = moved.find("step"), *phase = moved.find("phase"), *from = moved.find("from"),
@@ -181,7 +185,7 @@ Trace trace_of_run(const ResultReader& set, const RunRecord& run, std::string* w
       t.entity[m].index = {m};
       t.entity[m].migratable = workload->migratable(m);
     }
-    add_messages(set, run, *workload, graph ? &*graph : nullptr, t);
+    add_messages(set, run, *workload, spec.warmup, t);
   }
   return t;
 }

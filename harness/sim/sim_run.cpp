@@ -5,6 +5,7 @@
 #include <numeric>
 #include <optional>
 #include <queue>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -208,16 +209,25 @@ void SimMachine::run_bulk(int ph) {
 
 // A loop schedule's phase: the processors, earliest clock first (the lower id on a tie), each
 // reporting the chunk it just ended and asking for its next one at its clock, until none is
-// left for it; who ran a module is its owner in the phase.
+// left for it; who ran a module is its owner in the phase. A module that may not move (vt's
+// migratable: false) runs on its owner before that processor asks for a chunk, and the loop
+// hands out the others: the static part first, then the dynamic one, as in hybrid
+// static/dynamic scheduling (Donfack, Grigori, Gropp & Kale 2012).
 void SimMachine::run_chunks(int s, int ph) {
   PhasePlan& b = st_.phase[ph];
-  chunks_->start(st_.M);
+  std::vector<int> loop;  // the loop's iterations: the modules that may move
+  std::vector<double> busy(st_.P, 0.0);
+  for (int m = 0; m < st_.M; ++m)
+    if (st_.migratable.empty() || st_.migratable[m])
+      loop.push_back(m);
+    else
+      busy[b.owner[m]] += b.cost[m] = on(m, b.owner[m]);
+  chunks_->start(static_cast<int>(loop.size()));
   using Event = std::pair<double, int>;  // (clock, processor)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> idle;
   std::vector<ChunkTiming> pending(st_.P);
-  std::vector<double> busy(st_.P, 0.0);
-  for (int p = 0; p < st_.P; ++p) idle.push({0.0, p});
-  int handed = 0;
+  for (int p = 0; p < st_.P; ++p) idle.push({busy[p], p});
+  int handed = st_.M - static_cast<int>(loop.size());
   while (!idle.empty()) {
     const auto [clock, p] = idle.top();
     idle.pop();
@@ -230,7 +240,7 @@ void SimMachine::run_chunks(int s, int ph) {
       continue;
     }
     ChunkTiming chunk{c.count, 0, 0, settings_.latency};
-    for (int m = c.first; m < c.first + c.count; ++m) {
+    for (int m : std::span(loop).subspan(c.first, c.count)) {
       b.owner[m] = p;
       b.cost[m] = on(m, p);
       chunk.seconds += b.cost[m];

@@ -3,15 +3,18 @@ runs on a trace: all but the level balancers (task trees only), the asynchronous
 does not say which tasks' steps wait for which), prescribed (it needs an assignment, tested on
 its own), plugin and python (they need a library or a script: tests/e2e/plugins.sh,
 python_balancers.sh), and the partitioners tagged [coordinates], which a trace without
-coordinates cannot feed (tests/e2e/geometry.sh runs them)."""
+coordinates cannot feed (tests/e2e/geometry.sh runs them). With --schedules, every in-step
+schedule's entry too (the simulator refuses the OpenMP runtime's: the caller sorts them out)."""
 import re
 import sys
 
+schedules = "--schedules" in sys.argv[1:]
 section = None
 for line in sys.stdin:
     if not line.startswith(" "):
         section = "static" if line.startswith("static") else \
-            "dynamic" if line.startswith("dynamic") else None
+            "dynamic" if line.startswith("dynamic") else \
+            "schedule" if schedules and line.startswith("in-step schedules") else None
         continue
     m = re.match(r"^  (\w+)(?: \[([^\]]+)\])? - ", line)
     if section and m and m.group(2) not in ("level", "async", "coordinates") and \
