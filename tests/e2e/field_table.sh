@@ -8,6 +8,9 @@
 set -euo pipefail
 lbbench=$1
 . "$(dirname "$0")/lib/scratch.sh"
+# field_table.py starts mpirun itself: under ASan its ranks need the same LeakSanitizer
+# suppressions of Open MPI as every e2e script that starts mpirun.
+. "$(dirname "$0")/lib/mpi_env.sh"
 gen() { /usr/bin/python3 report/field_table.py --lbbench "$lbbench" --quick "$@"; }
 cat > "$tmp/f.yaml" << 'YAML'
 name: field-table-e2e
@@ -23,7 +26,9 @@ YAML
 "$lbbench" run "$tmp/f.yaml" -o "$tmp/set" -q > /dev/null
 gen --results "$tmp/set" -o "$tmp/t.md"
 ranks=$(command -v mpirun > /dev/null && "$lbbench" list | grep -c '^  mpi - ' || true)
-/usr/bin/python3 - docs/field-strategies.csv "$tmp/t.md" "$ranks" << 'PY'
+# On a failure the page's notes say why each refused or failed entry did.
+notes() { grep -E '^- \[[0-9]+\]' "$tmp/t.md"; exit 1; }
+/usr/bin/python3 - docs/field-strategies.csv "$tmp/t.md" "$ranks" << 'PY' || notes
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 lines = {tuple(c.strip() for c in l.split(" | ")[:2]): l for l in open(sys.argv[2])
