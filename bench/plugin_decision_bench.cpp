@@ -62,6 +62,7 @@ void versus_builtin(benchmark::State& state, Balancer& user) {
   state.counters["builtin_us"] = b;
   state.counters["user_us"] = u;
   state.counters["ratio"] = u / b;
+  state.counters["modules"] = static_cast<double>(s.cost.size());
 }
 
 void BM_GreedyPluginVsBuiltin(benchmark::State& state) {
