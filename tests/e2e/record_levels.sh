@@ -55,7 +55,8 @@ got=$(tables "$tmp/modules")
   fail "auto on bsp wrote '$(tables "$tmp/auto")'"
 "$lbbench" run configs/papers/iqbal1986.yaml -o "$tmp/sim" "${small[@]}" \
   --set 'workload={kind: synthetic, modules: 16, sd: 1.0, dependencies: chain, seed: 1}' \
-  --set 'balancers=[{static: block}]' > /dev/null 2> "$tmp/err.txt" || fail "simulate failed" "$tmp/err.txt"
+  --set 'balancers=[{static: block}]' --set execution.record=auto > /dev/null 2> "$tmp/err.txt" ||
+  fail "simulate failed" "$tmp/err.txt"
 [ "$(tables "$tmp/sim")" = "runs=1 steps=3 procs=0 modules=0 record=steps" ] ||
   fail "auto on simulate wrote '$(tables "$tmp/sim")'"
 
