@@ -1,5 +1,6 @@
 #include "harness/exec/async_run.h"
 
+#include <omp.h>
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "harness/base/clock.h"
+#include "harness/exec/group_barrier.h"
 
 namespace lbb {
 
@@ -40,6 +42,7 @@ AsyncRun::AsyncRun(AsyncWork& work, const ModuleGraph& graph, int processors,
       predictive_(predictive),
       n_(graph.modules()),
       steps_(steps),
+      spin_(GroupBarrier::spin_for(wait_policy(), processors > omp_get_num_procs())),
       owner_(std::move(owner)),
       step_(n_, 0),
       busy_(n_, 0),
@@ -323,7 +326,7 @@ void AsyncRun::wait_for_change(int p, Lock& lock) {
   const unsigned seen = epoch_.load();
   lock.unlock();
   const double t0 = wall_now();
-  epoch_.wait_while(seen);
+  epoch_.wait_while(seen, spin_);
   idle_wall_[p] += wall_now() - t0;
   lock.lock();
 }

@@ -149,6 +149,8 @@ class AsyncRun {
   const std::vector<ClosedStep>& closed() const { return closed_; }
   const std::vector<ClockSpan>& spans(int p) const { return spans_[p]; }
   const std::vector<ModuleTakeRecord>& takes() const { return takes_; }
+  // Pause rounds a processor with nothing ready spins before it sleeps: the team barrier's rule.
+  int wait_spin() const { return spin_; }
   double module_cost(int module, int step) const { return cost_[index(module, step)]; }
   double idle_wall(int p) const { return idle_wall_[p]; }
   const LoadTally& load(int p) const { return work_.load(p); }
@@ -186,6 +188,7 @@ class AsyncRun {
   int n_, steps_;
   std::mutex mutex_;
   SleepWord epoch_;                      // bumped at every change a waiting processor may act on
+  const int spin_;                       // pause rounds before that sleep (GroupBarrier::spin_for)
   std::vector<int> owner_, step_;        // step_: steps each module has finished
   std::vector<std::vector<int>> owned_;  // per processor: its modules, ascending
   std::vector<char> busy_;               // running or being copied: may not move

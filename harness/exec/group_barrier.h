@@ -7,9 +7,6 @@
 // a wake-up from the kernel costs more than a short wait), then waits on the count (sleep_word.h)
 // instead of spinning on cores other threads need.
 #include <atomic>
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 
 #include "harness/exec/sleep_word.h"
 #include "harness/exec/wait_policy.h"
@@ -59,13 +56,7 @@ class alignas(64) GroupBarrier {
       generation_.bump_and_wake();
       return;
     }
-    for (int i = 0; i < spin_; ++i) {
-      if (generation_.load() != round) return;
-#if defined(__x86_64__) || defined(__i386__)
-      _mm_pause();
-#endif
-    }
-    generation_.wait_while(round);
+    generation_.wait_while(round, spin_);
   }
 
  private:

@@ -10,6 +10,9 @@
 #include <atomic>
 #include <climits>
 #include <thread>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -42,7 +45,14 @@ class SleepWord {
   // visible. A sleeper counts itself before it reads the count, and a bump changes the count
   // before it reads the sleepers (both sequentially consistent): either the sleeper sees the new
   // count or the bump sees the sleeper and wakes it. Out of line: spinning callers stay short.
-  [[gnu::noinline]] void wait_while(unsigned seen) {
+  // `spin` pause rounds come first (GroupBarrier::spin_for: only where every thread has a core).
+  [[gnu::noinline]] void wait_while(unsigned seen, int spin = 0) {
+    for (int i = 0; i < spin; ++i) {
+      if (load() != seen) return;
+#if defined(__x86_64__) || defined(__i386__)
+      _mm_pause();
+#endif
+    }
     for (int i = 0; i < yields_; ++i) {
       if (load() != seen) return;
       std::this_thread::yield();
