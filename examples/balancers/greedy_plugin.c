@@ -14,8 +14,8 @@ static int before(item a, item b) {
   return a.key < b.key || (a.key == b.key && a.id < b.id);
 }
 
-static void sort(item* a, int n) { /* Hoare 1962's quicksort: qsort's calls would cost 1.5x */
-  while (n > 1) {
+static void sort(item* a, int n) { /* Hoare 1962's quicksort; qsort's calls would cost 1.5x */
+  while (n > 16) {
     const item pivot = a[(n - 1) / 2];
     int i = -1, j = n;
     for (item t;; t = a[i], a[i] = a[j], a[j] = t) {
@@ -29,14 +29,18 @@ static void sort(item* a, int n) { /* Hoare 1962's quicksort: qsort's calls woul
     else
       sort(a + left, n - left), n = left;
   }
-}
-static void sift_down(item* h, int n) { /* the min-heap h[0..n) again after h[0] grew */
-  for (int i = 0, c = 1; c < n; i = c, c = 2 * c + 1) {
-    if (c + 1 < n && before(h[c + 1], h[c])) ++c;
-    if (!before(h[c], h[i])) return;
-    const item t = h[i];
-    h[i] = h[c], h[c] = t;
+  for (int i = 1, j; i < n; ++i) { /* then insertion sort, as std::sort ends */
+    const item t = a[i];
+    for (j = i; j > 0 && before(t, a[j - 1]); --j) a[j] = a[j - 1];
+    a[j] = t;
   }
+}
+static void sift_down(item* h, int n) { /* h[0] grew: a hole down the smaller children, then up */
+  const item x = h[0];
+  int i = 0, up;
+  for (int c = 1; c < n; i = c, c = 2 * c + 1) h[i] = h[c += c + 1 < n && before(h[c + 1], h[c])];
+  for (; i > 0 && before(x, h[up = (i - 1) / 2]); i = up) h[i] = h[up];
+  h[i] = x;
 }
 static int decide(void* state, const lbb_plugin_view* v, int* owner, char* error, size_t size) {
   const int M = v->modules, P = v->processors;
