@@ -17,6 +17,7 @@
 #include "balancers/between_steps/random.h"
 #include "balancers/between_steps/redistribution.h"
 #include "balancers/between_steps/refine.h"
+#include "balancers/between_steps/scotch.h"
 #include "balancers/choice/auto.h"
 #include "balancers/in_step/profiled_redistribution.h"
 #include "balancers/level/decreasing_fit.h"
@@ -70,6 +71,7 @@ std::span<const BalancerInfo> balancer_registry() {
       GreedyRefineBalancer::info(),
       RefineBalancer::info(),
       MetisBalancer::info(),
+      ScotchBalancer::info(),
       GossipBalancer::info(),
       HierarchicalBalancer::info(),
       gcdlb_info(),

@@ -32,7 +32,9 @@ PROBES = [("bs", "block_substitution", {"blocks": 16, "width": 16, "mean_lines":
 
 
 def listed(lbbench):
-    """lbbench's strategies as `lbbench list` prints them: name -> (config key, paper)."""
+    """lbbench's strategies as `lbbench list` prints them: name -> (config key, paper), the
+    first section's where a name is in two (static scotch, dynamic scotch), and KEY:name for
+    each (dynamic:scotch)."""
     text = subprocess.run([lbbench, "list"], check=True, capture_output=True, text=True).stdout
     names, key = {}, None
     for line in text.splitlines():
@@ -40,14 +42,15 @@ def listed(lbbench):
             key = next((k for s, k in SECTIONS.items() if line.startswith(s)), None)
         elif key and (m := re.match(r"  (\w+)( \[[^]]*\])* - (.*)", line)):
             paper = re.search(r"\(([^()]*)\)$", m.group(3))
-            names[m.group(1)] = (key, paper.group(1) if paper else "")
+            names.setdefault(m.group(1), (key, paper.group(1) if paper else ""))
+            names[f"{key}:{m.group(1)}"] = (key, paper.group(1) if paper else "")
     return names
 
 
 def entry(spec, names):
     """A balancers entry from a description's `NAME key=value ...` (lists with ';')."""
     name, *params = spec.split()
-    out = {names[name][0]: name}
+    out = {names[name][0]: name.split(":")[-1]}
     for p in params:
         k, v = p.split("=", 1)
         out[k] = [yaml.safe_load(x) for x in v.split(";")] if ";" in v else yaml.safe_load(v)

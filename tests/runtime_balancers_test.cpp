@@ -1,5 +1,5 @@
-// The between-step strategies of today's runtimes (greedy, greedy_refine, refine, metis, gossip,
-// hierarchical) against hand-computed cases, then each one in the simulator.
+// The between-step strategies of today's runtimes (greedy, greedy_refine, refine, metis, scotch,
+// gossip, hierarchical) against hand-computed cases, then each one in the simulator.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -102,59 +102,68 @@ TEST(RuntimeBalancers, GreedyRefineKeepsModulesThatFitWhereTheyAre) {
   EXPECT_EQ(all.owner, (std::vector<int>{0, 1, 1, 1}));
 }
 
-// METIS on a 16 x 16 grid of costs in [0.5, 1.5]: every part within its imbalance bound of its
-// speed's share, and far fewer links cut than a cyclic assignment's.
-TEST(RuntimeBalancers, MetisRespectsItsBalanceConstraint) {
+// The graph partitioners between steps, METIS and Scotch, on a 16 x 16 grid of costs in
+// [0.5, 1.5]: every part within its imbalance bound of its speed's share, and far fewer links cut
+// than a cyclic assignment's.
+TEST(RuntimeBalancers, GraphPartitionersRespectTheirBalanceConstraint) {
   const int extents[] = {16, 16};
   const ModuleGraph grid = ModuleGraph::grid(extents);
-  for (const std::vector<double>& speed :
-       {std::vector<double>{1, 1, 1, 1}, std::vector<double>{1, 1, 2}}) {
-    const int P = static_cast<int>(speed.size());
-    std::vector<double> cost(256);
-    for (int m = 0; m < 256; ++m) cost[m] = 0.5 + (m * 37 % 101) / 100.0;
-    std::vector<int> cyclic(256);
-    for (int m = 0; m < 256; ++m) cyclic[m] = m % P;
-    RuntimeCase c(cost, cyclic, speed);
-    LoadView v = c.loads.view(c.topology);
-    v.communication = &grid;
-    Params every;  // cyclic is balanced already: take METIS's partition whatever it gains
-    every.set("min_gain", 0.0);
-    const Decision d = make_balancer("metis", every)->decide(v);
-    ASSERT_TRUE(d.act);
-    const double total = std::accumulate(cost.begin(), cost.end(), 0.0);
-    const double speeds = std::accumulate(speed.begin(), speed.end(), 0.0);
-    std::vector<double> load(P, 0.0);
-    for (int m = 0; m < 256; ++m) load[d.owner[m]] += cost[m];
-    for (int p = 0; p < P; ++p) EXPECT_LE(load[p], 1.05 * total * speed[p] / speeds) << p;
-    auto cut = [&](const std::vector<int>& owner) {
-      int n = 0;
-      for (int m = 0; m < 256; ++m)
-        for (int k : grid.neighbours(m)) n += owner[m] != owner[k];
-      return n / 2;
-    };
-    EXPECT_LT(cut(d.owner), cut(cyclic) / 4);
-  }
+  for (const char* name : {"metis", "scotch"})
+    for (const std::vector<double>& speed :
+         {std::vector<double>{1, 1, 1, 1}, std::vector<double>{1, 1, 2}}) {
+      const int P = static_cast<int>(speed.size());
+      std::vector<double> cost(256);
+      for (int m = 0; m < 256; ++m) cost[m] = 0.5 + (m * 37 % 101) / 100.0;
+      std::vector<int> cyclic(256);
+      for (int m = 0; m < 256; ++m) cyclic[m] = m % P;
+      RuntimeCase c(cost, cyclic, speed);
+      LoadView v = c.loads.view(c.topology);
+      v.communication = &grid;
+      Params every;  // cyclic is balanced already: take METIS's partition whatever it gains
+      every.set("min_gain", 0.0);
+      const Decision d = make_balancer(name, BalancerKind::kDynamic, every)->decide(v);
+      ASSERT_TRUE(d.act) << name;
+      const double total = std::accumulate(cost.begin(), cost.end(), 0.0);
+      const double speeds = std::accumulate(speed.begin(), speed.end(), 0.0);
+      std::vector<double> load(P, 0.0);
+      for (int m = 0; m < 256; ++m) load[d.owner[m]] += cost[m];
+      for (int p = 0; p < P; ++p)
+        EXPECT_LE(load[p], 1.05 * total * speed[p] / speeds) << name << " processor " << p;
+      auto cut = [&](const std::vector<int>& owner) {
+        int n = 0;
+        for (int m = 0; m < 256; ++m)
+          for (int k : grid.neighbours(m)) n += owner[m] != owner[k];
+        return n / 2;
+      };
+      EXPECT_LT(cut(d.owner), cut(cyclic) / 4) << name;
+    }
 }
 
-// METIS's parts are renumbered among processors of equal speed: given its own partition with
-// the two speed-1 processors' labels swapped, it moves nothing.
-TEST(RuntimeBalancers, MetisKeepsModulesOnTheirProcessors) {
+// The graph partitioners' parts are renumbered among processors of equal speed: given its own
+// partition with the two speed-1 processors' labels swapped, each moves nothing.
+TEST(RuntimeBalancers, GraphPartitionersKeepModulesOnTheirProcessors) {
   const int extents[] = {16, 16};
   const ModuleGraph grid = ModuleGraph::grid(extents);
   std::vector<double> cost(256);
   for (int m = 0; m < 256; ++m) cost[m] = 0.5 + (m * 37 % 101) / 100.0;
-  RuntimeCase c(cost, std::vector<int>(256, 0), {1, 1, 2});
-  LoadView v = c.loads.view(c.topology);
-  v.communication = &grid;
-  auto metis = make_balancer("metis", Params{});
-  const Decision first = metis->decide(v);
-  std::vector<int> swapped = first.owner;
-  for (int& p : swapped) p = p == 2 ? 2 : 1 - p;
-  c.loads.owner = swapped;
-  v = c.loads.view(c.topology);
-  v.communication = &grid;
-  EXPECT_EQ(metis_owners(v, 1.05, 1), swapped);
-  EXPECT_FALSE(metis->decide(v).act);
+  for (const char* name : {"metis", "scotch"}) {
+    RuntimeCase c(cost, std::vector<int>(256, 0), {1, 1, 2});
+    LoadView v = c.loads.view(c.topology);
+    v.communication = &grid;
+    auto balancer = make_balancer(name, BalancerKind::kDynamic, Params{});
+    const Decision first = balancer->decide(v);
+    ASSERT_TRUE(first.act) << name;
+    std::vector<int> swapped = first.owner;
+    for (int& p : swapped) p = p == 2 ? 2 : 1 - p;
+    ASSERT_NE(swapped, first.owner) << name;
+    c.loads.owner = swapped;
+    v = c.loads.view(c.topology);
+    v.communication = &grid;
+    if (std::string(name) == "metis") {
+      EXPECT_EQ(metis_owners(v, 1.05, 1), swapped);
+    }
+    EXPECT_FALSE(balancer->decide(v).act) << name;
+  }
 }
 
 // Eight processors, 64 unit modules all on p0 and p1 (average 8): the gossip spreads the six
@@ -249,7 +258,8 @@ TEST(RuntimeBalancers, EachRunsInTheSimulator) {
     return records.back().makespan;
   };
   const double none = last("none");
-  for (const char* name : {"greedy", "greedy_refine", "refine", "metis", "gossip", "hierarchical"})
+  for (const char* name :
+       {"greedy", "greedy_refine", "refine", "metis", "scotch", "gossip", "hierarchical"})
     EXPECT_LT(last(name), none) << name;
 }
 

@@ -31,13 +31,12 @@ TEST(StaticBalancers, RegisteredAndDecideOnAnyStructure) {
   const Topology chain(TopologyKind::kChain, static_cast<int>(speed.size()));
   const double optimum = optimal_chain(cost, speed).bottleneck;
   for (const char* name : kStaticPartitioners) {
-    const BalancerInfo* info = find_balancer(name);
+    const BalancerInfo* info = find_balancer(name, BalancerKind::kStatic);
     ASSERT_NE(info, nullptr) << name;
-    EXPECT_EQ(info->kind(), BalancerKind::kStatic) << name;
     const bool chain_method =
         std::string(name) != "lpt" && std::string(name) != "orb" && std::string(name) != "scotch";
     EXPECT_EQ(info->capabilities.contiguous, chain_method) << name;
-    auto balancer = make_balancer(name, {});
+    auto balancer = make_balancer(name, BalancerKind::kStatic, {});
     for (auto structure :
          {ModuleStructure::kChain, ModuleStructure::kSpatial, ModuleStructure::kIndependent}) {
       LoadView view;
@@ -89,7 +88,9 @@ TEST(StaticBalancers, RefuseNegativeCosts) {
   view.cost = cost;
   view.speed = speed;
   for (const char* name : kStaticPartitioners)
-    EXPECT_THROW(make_balancer(name, {})->decide(view), std::invalid_argument) << name;
+    EXPECT_THROW(make_balancer(name, BalancerKind::kStatic, {})->decide(view),
+                 std::invalid_argument)
+        << name;
 }
 
 }  // namespace

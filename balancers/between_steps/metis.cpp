@@ -2,12 +2,11 @@
 
 #include <metis.h>
 
-#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
+#include "balancers/between_steps/parts/keep_in_place.h"
 #include "balancers/between_steps/parts/reassignment.h"
 #include "balancers/between_steps/parts/unit_plan_balancer.h"
 #include "balancers/partition/integer_weights.h"
@@ -27,39 +26,6 @@ BalancerInfo MetisBalancer::info() {
             p.real("imbalance"), static_cast<std::uint64_t>(p.integer("seed")), p.real("min_gain"));
       }};
 }
-
-namespace {
-
-// Renumbers the parts so that each goes to the processor of its speed (the size METIS gave it)
-// holding most of its modules, the largest overlaps matched first.
-void keep_in_place(Owners& part, std::span<const int> owner, std::span<const double> speed) {
-  const int P = static_cast<int>(speed.size());
-  std::vector<std::tuple<int, int, int>> overlap;  // (-modules, part, processor)
-  std::vector<int> order(part.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return std::tie(part[a], owner[a]) < std::tie(part[b], owner[b]);
-  });
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const int m = order[i];
-    if (speed[part[m]] != speed[owner[m]]) continue;
-    if (overlap.empty() || std::get<1>(overlap.back()) != part[m] ||
-        std::get<2>(overlap.back()) != owner[m])
-      overlap.emplace_back(0, part[m], owner[m]);
-    --std::get<0>(overlap.back());
-  }
-  std::sort(overlap.begin(), overlap.end());
-  std::vector<int> to(P, -1);
-  std::vector<char> taken(P, 0);
-  for (auto [count, k, p] : overlap)
-    if (to[k] < 0 && !taken[p]) to[k] = p, taken[p] = 1;
-  for (int k = 0; k < P; ++k)
-    for (int p = 0; to[k] < 0; ++p)
-      if (!taken[p] && speed[p] == speed[k]) to[k] = p, taken[p] = 1;
-  for (int& k : part) k = to[k];
-}
-
-}  // namespace
 
 Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed) {
   idx_t n = view.modules(), constraints = 1, parts = view.processors(), cut = 0;
@@ -84,7 +50,7 @@ Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed) 
   if (rc != METIS_OK)
     throw std::runtime_error("METIS_PartGraphKway failed (" + std::to_string(rc) + ")");
   Owners owner(part.begin(), part.end());
-  if (!view.owner.empty()) keep_in_place(owner, view.owner, view.speed);
+  if (!view.owner.empty()) keep_parts_in_place(owner, view.owner, view.speed);
   return owner;
 }
 

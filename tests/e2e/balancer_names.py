@@ -10,6 +10,7 @@ import sys
 
 schedules = "--schedules" in sys.argv[1:]
 section = None
+static = set()
 for line in sys.stdin:
     if not line.startswith(" "):
         section = "static" if line.startswith("static") else \
@@ -19,4 +20,8 @@ for line in sys.stdin:
     m = re.match(r"^  (\w+)(?: \[([^\]]+)\])? - ", line)
     if section and m and m.group(2) not in ("level", "async", "coordinates") and \
             m.group(1) not in ("prescribed", "plugin", "python"):
-        print(f"{{ {section}: {m.group(1)} }}")
+        # A dynamic balancer named as a static one (scotch) is labelled apart from it.
+        twin = section == "dynamic" and m.group(1) in static
+        print(f"{{ {section}: {m.group(1)}" + (f", label: dynamic_{m.group(1)}" if twin else "") + " }")
+        if section == "static":
+            static.add(m.group(1))

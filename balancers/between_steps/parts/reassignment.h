@@ -1,6 +1,6 @@
 #pragma once
 // What the balancers that reassign modules one by one (greedy, greedy_refine, refine, metis,
-// gossip) share: where they start from and the decision their result makes.
+// scotch, gossip) share: where they start from and the decision their result makes.
 #include <span>
 
 #include "balancers/balancer.h"
