@@ -42,8 +42,9 @@ def listed(lbbench):
             key = next((k for s, k in SECTIONS.items() if line.startswith(s)), None)
         elif key and (m := re.match(r"  (\w+)( \[[^]]*\])* - (.*)", line)):
             paper = re.search(r"\(([^()]*)\)$", m.group(3))
-            names.setdefault(m.group(1), (key, paper.group(1) if paper else ""))
-            names[f"{key}:{m.group(1)}"] = (key, paper.group(1) if paper else "")
+            found = (key, paper.group(1) if paper else "")
+            names.setdefault(m.group(1), found)
+            names[f"{key}:{m.group(1)}"] = found
     return names
 
 

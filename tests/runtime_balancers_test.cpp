@@ -119,7 +119,7 @@ TEST(RuntimeBalancers, GraphPartitionersRespectTheirBalanceConstraint) {
       RuntimeCase c(cost, cyclic, speed);
       LoadView v = c.loads.view(c.topology);
       v.communication = &grid;
-      Params every;  // cyclic is balanced already: take METIS's partition whatever it gains
+      Params every;  // cyclic is balanced already: take the partition whatever it gains
       every.set("min_gain", 0.0);
       const Decision d = make_balancer(name, BalancerKind::kDynamic, every)->decide(v);
       ASSERT_TRUE(d.act) << name;

@@ -50,7 +50,7 @@ Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed) 
   if (rc != METIS_OK)
     throw std::runtime_error("METIS_PartGraphKway failed (" + std::to_string(rc) + ")");
   Owners owner(part.begin(), part.end());
-  if (!view.owner.empty()) keep_parts_in_place(owner, view.owner, view.speed);
+  keep_parts_in_place(owner, view);
   return owner;
 }
 

@@ -22,10 +22,9 @@ BalancerInfo ScotchBalancer::info() {
 }
 
 Decision ScotchBalancer::decide(const LoadView& view) {
-  const Owners before = starting_owners(view);
   Owners part = scotch_owners(view, imbalance_, seed_);
-  keep_parts_in_place(part, before, view.speed);
-  return reassignment(view, before, std::move(part), min_gain_);
+  keep_parts_in_place(part, view);
+  return reassignment(view, starting_owners(view), std::move(part), min_gain_);
 }
 
 }  // namespace lbb

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <tuple>
 #include <vector>
 
 namespace lbb {
 
-void keep_parts_in_place(Owners& part, std::span<const int> owner, std::span<const double> speed) {
+void keep_parts_in_place(Owners& part, const LoadView& view) {
+  if (view.owner.empty()) return;
+  const std::span<const int> owner = view.owner;
+  const std::span<const double> speed = view.speed;
   const int P = static_cast<int>(speed.size());
   std::vector<std::tuple<int, int, int>> overlap;  // (-modules, part, processor)
   std::vector<int> order(part.size());
