@@ -6,6 +6,7 @@
 #include <span>
 
 #include "balancers/in_step/loop_schedules.h"
+#include "harness/base/clock.h"
 
 namespace lbb {
 
@@ -33,5 +34,25 @@ class ChunkDispenser {
   ChunkCalculator calculator_;
   double start_ = 0;
 };
+
+// Worker `worker` takes chunks as the technique sizes them until none is left, running
+// run(i) -> its wall seconds for each iteration i of a chunk, and reports each chunk's times (its
+// iterations' and its own from asking to finishing, the hand-out's wait included).
+template <class Run>
+void take_chunks(ChunkDispenser& chunks, int worker, Run&& run) {
+  for (;;) {
+    const double asked = wall_now();
+    const Chunk c = chunks.take(worker, asked);
+    if (c.count == 0) return;
+    ChunkTiming timing{c.count, 0, 0, 0};
+    for (int i = c.first; i < c.first + c.count; ++i) {
+      const double wall = run(i);
+      timing.seconds += wall;
+      timing.square_seconds += wall * wall;
+    }
+    timing.elapsed = wall_now() - asked;
+    chunks.finished(worker, timing);
+  }
+}
 
 }  // namespace lbb

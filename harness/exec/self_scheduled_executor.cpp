@@ -42,7 +42,6 @@ class SelfScheduledRun : ModuleRunContext {
   void home_modules();
   void run_phase(int p, int s, int ph);
   void spawn_phase(int p, int s, int ph);
-  void run_chunks(int p, int s, int ph);
   double run_module(int m, int s, int ph, int q);
   void close_step(int s);
   std::int64_t gather_runs(int s);
@@ -153,7 +152,7 @@ void SelfScheduledRun::run_phase(int p, int s, int ph) {
   clock.start();
   // The loop's chunk hand-out is work too.
   if (chunks_)
-    run_chunks(p, s, ph);
+    take_chunks(*chunks_, p, [&](int m) { return run_module(m, s, ph, p); });
   else
     scheduled_loop(schedule_, chunk_, M_, [&](int m) { run_module(m, s, ph, p); });
   me.phase[ph].busy = me.phase[ph].finish = clock.stop();
@@ -184,24 +183,6 @@ void SelfScheduledRun::spawn_phase(int p, int s, int ph) {
   me.phase[ph].busy += thread_cpu_now() - c0 - ran_here;
   me.phase[ph].finish = me.phase[ph].busy;
   me.end = std::max(me.end, wall_now());
-}
-
-// Thread p takes chunks as the technique sizes them until none is left, and reports each one's
-// times (its modules' and its own from asking to finishing, the hand-out's wait included).
-void SelfScheduledRun::run_chunks(int p, int s, int ph) {
-  for (;;) {
-    const double asked = wall_now();
-    const Chunk c = chunks_->take(p, asked);
-    if (c.count == 0) return;
-    ChunkTiming timing{c.count, 0, 0, 0};
-    for (int m = c.first; m < c.first + c.count; ++m) {
-      const double wall = run_module(m, s, ph, p);
-      timing.seconds += wall;
-      timing.square_seconds += wall * wall;
-    }
-    timing.elapsed = wall_now() - asked;
-    chunks_->finished(p, timing);
-  }
 }
 
 // Phase ph of step s of module m on thread q, its wall seconds; never throws (OpenMP constructs

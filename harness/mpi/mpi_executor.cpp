@@ -14,7 +14,9 @@
 #include "balancers/between_steps/parts/decision_scope.h"
 #include "harness/base/clock.h"
 #include "harness/base/process_world.h"
+#include "harness/exec/chunk_dispenser.h"
 #include "harness/exec/emulated_run.h"
+#include "harness/exec/schedule_loop.h"
 #include "harness/exec/step_protocol.h"
 #include "harness/exec/team.h"
 #include "harness/mpi/rank_exchange.h"
@@ -46,6 +48,9 @@ constexpr std::pair<const char*, const char*> kFigureDocs[] = {
      "inherited transfers down it, then its transfers or owners to every other rank (scoped; "
      "docs/engine.md); a collective counts each rank's part to each other rank"},
     {"balance_bytes", "bytes of those messages"},
+    {"remote_runs",
+     "module runs (one per module and phase) on a thread other than the one holding the "
+     "module's state, all ranks together"},
 };
 static_assert(std::size(kFigureDocs) == MpiExecutor::kFigures);
 
@@ -89,7 +94,8 @@ void fail_together(const std::string& failure) {
 
 class RankMachine final : public StepMachine {
  public:
-  RankMachine(ProtocolState& state, ModuleStore& store, const RankLayout& ranks, Figures& totals);
+  RankMachine(ProtocolState& state, ModuleStore& store, const RankLayout& ranks, Figures& totals,
+              const std::optional<ScheduleChoice>& schedule);
 
   void run(const std::function<void(int)>& body) override;
   bool place(int) override;
@@ -109,6 +115,9 @@ class RankMachine final : public StepMachine {
   }
 
  private:
+  void run_scheduled_phase(int s, int ph);
+  double run_scheduled(int m, int s, int ph, int p, LoadTally& tally);
+  void share_runners(int ph);
   void gather_busy(std::vector<double>& busy, bool to_every_rank);
   // Every rank decides alike on the whole view: a redundant balancer, or a user's that declares
   // it (scope kAll, decided by one thread within a rank).
@@ -136,6 +145,12 @@ class RankMachine final : public StepMachine {
   // its mind later (`dynamic: auto` choosing a distributed scheme) would do so on the deciding
   // rank alone.
   std::vector<DecisionScope> scope_;
+  // Under an in-step schedule: the rank's modules per phase (its processors' lists, in order),
+  // the technique's hand-out among the rank's threads, and who ran each (phase, module).
+  const std::optional<ScheduleChoice> schedule_;
+  std::unique_ptr<ChunkDispenser> chunks_;
+  std::vector<std::vector<int>> pool_;
+  std::vector<int> runner_;
 };
 
 // Every rank's measured spans on every rank, in rank order (each rank's processors' own).
@@ -162,14 +177,20 @@ bool threads_outnumber_cores(int threads) {
 }
 
 RankMachine::RankMachine(ProtocolState& state, ModuleStore& store, const RankLayout& ranks,
-                         Figures& totals)
+                         Figures& totals, const std::optional<ScheduleChoice>& schedule)
     : st_(state),
       store_(store),
       ranks_(ranks),
       totals_(totals),
       emulation_(state.plan.speed, state.plan.external_load, wall_now()),
       team_(ranks.threads, emulation_),
-      cpu_costs_(threads_outnumber_cores(ranks.threads)) {
+      cpu_costs_(threads_outnumber_cores(ranks.threads)),
+      schedule_(schedule) {
+  if (schedule_ && schedule_->kind == InStepSchedule::kChunked)
+    chunks_ = std::make_unique<ChunkDispenser>(
+        schedule_->technique, schedule_->params,
+        std::span(st_.plan.speed).subspan(ranks.first(), ranks.threads));
+  if (schedule_) runner_.assign(static_cast<std::size_t>(st_.phases) * st_.M, -1);
   for (const PhasePlan& phase : st_.phase) {
     Balancer* b = phase.balancer;
     // A processor decides on its scope only where the balancer plans in units processor by
@@ -196,6 +217,13 @@ bool RankMachine::place(int) {
     });
   });
   placement_ = thread_cpu_now() - c0;
+  if (schedule_)
+    for (const PhasePlan& phase : st_.phase) {
+      std::vector<int>& pool = pool_.emplace_back();
+      for (int t = 0; t < ranks_.threads; ++t)
+        pool.insert(pool.end(), phase.lists[ranks_.first() + t].begin(),
+                    phase.lists[ranks_.first() + t].end());
+    }
   return true;
 }
 
@@ -209,6 +237,7 @@ void RankMachine::run_phase(int, int s, int ph) {
   }
   std::vector<double>& cost = st_.phase[ph].cost;
   std::fill(cost.begin(), cost.end(), 0.0);
+  if (schedule_) return run_scheduled_phase(s, ph);
   team_.run([&](int t) {
     const int p = ranks_.first() + t;
     ProcessorTimes& me = st_.recorder.processor(p);
@@ -239,6 +268,85 @@ void RankMachine::run_phase(int, int s, int ph) {
   step_ph_ = {s, ph};
 }
 
+// Under the schedule: the rank's threads take its modules as the schedule hands them out
+// (omp_tasks: each spawns its own processor's, any thread runs them), each module timed by the
+// thread that ran it; a thread's busy time is its CPU time in the loop, the hand-out's included.
+void RankMachine::run_scheduled_phase(int s, int ph) {
+  const std::vector<int>& pool = pool_[ph];
+  const bool tasks = schedule_->kind == InStepSchedule::kOmpTasks;
+  if (chunks_) chunks_->start(static_cast<int>(pool.size()), wall_now());
+  team_.run([&](int t) {
+    const int p = ranks_.first() + t;
+    ProcessorTimes& me = st_.recorder.processor(p);
+    const double w0 = wall_now(), c0 = thread_cpu_now(), before = me.phase[ph].busy;
+    if (ph == 0) me.start = w0 - epoch_;
+    st_.timeline.resume(p, w0);
+    st_.timeline.idle_from(p, w0, s, ph);  // unless it runs a module
+    LoadTally tally;
+    if (tasks) {
+      for (int m : st_.phase[ph].lists[p]) {
+#pragma omp task firstprivate(m)
+        {
+          const int q = ranks_.first() + omp_get_thread_num();
+          ProcessorTimes& runner = st_.recorder.processor(q);
+          const double tc = thread_cpu_now();
+          LoadTally own;
+          run_scheduled(m, s, ph, q, own);
+          runner.phase[ph].busy += thread_cpu_now() - tc;
+          runner.load.loaded += own.loaded;
+          runner.load.unloaded += own.unloaded;
+        }
+      }
+    } else if (chunks_) {
+      take_chunks(*chunks_, t, [&](int i) { return run_scheduled(pool[i], s, ph, p, tally); });
+    } else {
+      scheduled_loop(schedule_->kind, schedule_->chunk, static_cast<int>(pool.size()),
+                     [&](int i) { run_scheduled(pool[i], s, ph, p, tally); });
+    }
+    // Its CPU time here, tasks run here meanwhile (undeferred) included; tasks it runs later,
+    // in the region's closing barrier, add their own.
+    me.phase[ph].busy = before + thread_cpu_now() - c0;
+    me.load.loaded += tally.loaded;
+    me.load.unloaded += tally.unloaded;
+    if (ph + 1 == st_.phases) me.end = std::max(me.end, wall_now() - epoch_);
+  });
+  for (int t = 0; t < ranks_.threads; ++t) {
+    PhaseTimes& x = st_.recorder.processor(ranks_.first() + t).phase[ph];
+    x.finish = x.busy;
+  }
+  const auto runners = std::span(runner_).subspan(static_cast<std::size_t>(ph) * st_.M, st_.M);
+  for (int m : pool) step_[MpiExecutor::kRemoteRuns] += runners[m] != st_.phase[ph].owner[m];
+  step_ph_ = {s, ph};
+}
+
+// Module m's phase ph of step s on processor p: its cost on p's clock, its runner and span; its
+// wall seconds. Never throws (OpenMP constructs must not be left by an exception).
+double RankMachine::run_scheduled(int m, int s, int ph, int p, LoadTally& tally) {
+  double wall = 0;
+  team_.guard([&] {
+    ProcessorTimes& me = st_.recorder.processor(p);
+    const double w0 = wall_now(), c0 = cpu_costs_ ? thread_cpu_now() : 0.0;
+    const double end = run_emulated_until_end(
+        emulation_, p, tally, [&] { st_.workload.run_module(m, s, ph, store_.state(m)); });
+    wall = end - w0;
+    st_.phase[ph].cost[m] = cpu_costs_ ? thread_cpu_now() - c0 : wall;
+    runner_[static_cast<std::size_t>(ph) * st_.M + m] = p;
+    me.busy_wall += wall;
+    if (ph + 1 == st_.phases) me.end = std::max(me.end, end - epoch_);
+    st_.timeline.add(p, SpanKind::kModule, s, ph, m, w0, end);
+    st_.timeline.idle_from(p, end, s, ph);
+  });
+  return wall;
+}
+
+// Who ran each module of phase ph, on every rank (what the record's owners say under a schedule).
+void RankMachine::share_runners(int ph) {
+  const auto runners = std::span(runner_).subspan(static_cast<std::size_t>(ph) * st_.M, st_.M);
+  for (int m = 0; m < st_.M; ++m)
+    if (!ranks_.mine(st_.phase[ph].owner[m])) runners[m] = -1;
+  MPI_Allreduce(MPI_IN_PLACE, runners.data(), st_.M, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+
 // The workload's outputs, then the costs: every rank then holds what every module did.
 bool RankMachine::meet(int, int s, int ph, const std::function<void()>& f) {
   PhasePlan& b = st_.phase[ph];
@@ -248,6 +356,7 @@ bool RankMachine::meet(int, int s, int ph, const std::function<void()>& f) {
   step_[MpiExecutor::kExchangeBytes] += static_cast<double>(t.bytes);
   sum_over_ranks(b.cost);
   step_[MpiExecutor::kExchangeSeconds] += wall_now() - w0;
+  if (schedule_ && st_.plan.record_modules) share_runners(ph);
   if (!st_.seen_is_cost)
     for (int m = 0; m < st_.M; ++m) b.seen[m] = b.cost[m] * st_.plan.speed[b.owner[m]];
   f();
@@ -433,8 +542,9 @@ RankMachine::StepEnd RankMachine::end_step(int) {
     fields(p, [&](double& f, double& slot) { slot = ranks_.mine(p) ? f : 0.0; });
   sum_over_ranks(v);
   for (int p = 0; p < st_.P; ++p) fields(p, [](double& f, double& slot) { f = slot; });
-  // Messages of a decision: every rank's sends; the other figures: the slowest or busiest rank's.
-  sum_over_ranks(std::span(step_).subspan(MpiExecutor::kBalanceMessages, 2));
+  // Messages of a decision and remote runs: every rank's; the other figures: the slowest or
+  // busiest rank's.
+  sum_over_ranks(std::span(step_).subspan(MpiExecutor::kBalanceMessages, 3));
   max_over_ranks(step_);
   return {serial_ + step_[MpiExecutor::kExchangeSeconds], wall_now() - step_start_};
 }
@@ -442,7 +552,13 @@ RankMachine::StepEnd RankMachine::end_step(int) {
 void RankMachine::finish_record(StepRecord& rec) {
   if (rec.step < 0) return;  // figures of the recorded steps, as the run's migrations_total
   for (int f = 0; f < MpiExecutor::kFigures; ++f) totals_[f] += step_[f];
-  rec.metrics.insert(rec.metrics.end(), step_.begin(), step_.end());
+  rec.metrics.insert(rec.metrics.end(), step_.begin(), step_.begin() + MpiExecutor::kRemoteRuns);
+  if (!schedule_) return;
+  if (chunks_ && chunks_->selected() >= 0) rec.metrics.push_back(chunks_->selected());
+  rec.metrics.push_back(step_[MpiExecutor::kRemoteRuns]);
+  if (rec.module_owner.empty()) return;  // modules not recorded
+  rec.module_owner.assign(runner_.begin(), runner_.begin() + st_.M);
+  if (st_.phases > 1) rec.phase_module_owner = runner_;
 }
 
 // The result, gathered on every rank: verification reads every module's state.
@@ -455,8 +571,16 @@ void RankMachine::end_run(ExecutionResult& result) {
 
 }  // namespace
 
+MpiExecutor::MpiExecutor(ScheduleChoice schedule) : schedule_(std::move(schedule)) {
+  if (schedule_->kind == InStepSchedule::kAssigned)
+    throw std::invalid_argument("mpi executor: no schedule given");
+  if (schedule_->chunk < 1) throw std::invalid_argument("mpi executor: chunk must be >= 1");
+}
+
 ExecutionResult MpiExecutor::run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                                  StepSink& sink) {
+  if (schedule_ && (plan.initial || plan.dynamic || !plan.later_phase_dynamic.empty()))
+    throw std::invalid_argument("mpi executor: a schedule takes no balancer");
   const ProcessWorld& world = process_world();
   ranks_ = world.size;
   if (plan.processors % world.size != 0)
@@ -474,7 +598,7 @@ ExecutionResult MpiExecutor::run(Workload& workload, ModuleStore& store, const E
   totals_ = {};
   // Its errors are every rank's.
   ProtocolState state(workload, plan, {.models_seen = false, .in_step = false});
-  RankMachine machine(state, store, ranks, totals_);
+  RankMachine machine(state, store, ranks, totals_, schedule_);
   StepProtocol protocol(state, machine, sink);
   try {
     ExecutionResult x = protocol.run();
@@ -490,17 +614,26 @@ ExecutionResult MpiExecutor::run(Workload& workload, ModuleStore& store, const E
   }
 }
 
+// Under a schedule, auto4omp's choice (rank 0's: each rank chooses for its threads) and remote_runs
+// after the figures, as finish_record appends them.
 std::vector<StepMetric> MpiExecutor::metrics() const {
   std::vector<StepMetric> out;
-  for (const auto& [name, doc] : kFigureDocs) out.push_back({name, doc});
+  for (int f = 0; f < kRemoteRuns; ++f)
+    out.push_back({kFigureDocs[f].first, kFigureDocs[f].second});
+  if (!schedule_) return out;
+  if (schedule_->kind == InStepSchedule::kChunked &&
+      schedule_->technique == LoopTechnique::kAuto4OMP)
+    out.push_back(schedule_choice_metric());
+  out.push_back({kFigureDocs[kRemoteRuns].first, kFigureDocs[kRemoteRuns].second});
   return out;
 }
 
 std::vector<WorkloadAttribute> MpiExecutor::attributes() const {
   std::vector<WorkloadAttribute> out{{"mpi_ranks", static_cast<double>(ranks_)},
                                      {"mpi_threads_per_rank", static_cast<double>(threads_)}};
-  for (int f = 0; f < kFigures; ++f)
+  for (int f = 0; f < kRemoteRuns; ++f)
     out.push_back({std::string(kFigureDocs[f].first) + "_total", totals_[f]});
+  if (schedule_) out.push_back({"remote_runs", totals_[kRemoteRuns]});  // as self_scheduled's
   return out;
 }
 

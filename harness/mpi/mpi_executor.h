@@ -7,18 +7,29 @@
 // schemes; harness/mpi/scoped_decision.h), or on rank 0, which sends its decision.
 // A move within a rank is a copy, across ranks one MPI message of the state's bytes; both are
 // counted and timed apart in the step's metrics (docs/engine.md, "Across processes").
+// Given an in-step schedule instead of balancers, it runs hybrid MPI+OpenMP: modules placed in
+// blocks over the processors, each rank's threads take its processors' modules as the schedule
+// hands them out (LB4OMP's schedules inside the ranks of an MPI program); nothing moves.
 #include <array>
 #include <cstdint>
+#include <optional>
 
+#include "harness/base/schedule.h"
 #include "harness/exec/executor.h"
 
 namespace lbb {
 
 class MpiExecutor final : public Executor {
  public:
+  MpiExecutor() = default;
+  // Self-scheduled within each rank (any schedule but kAssigned); the plan takes no balancer.
+  explicit MpiExecutor(ScheduleChoice schedule);
+
+  // StepRecord::module_owner is, under a schedule, the processor (thread) that ran the module in
+  // the step's first phase, as the self-scheduled executor records it.
   ExecutionResult run(Workload& workload, ModuleStore& store, const ExecutionPlan& plan,
                       StepSink& sink) override;
-  std::string name() const override { return "mpi"; }
+  std::string name() const override { return schedule_ ? "mpi_self_scheduled" : "mpi"; }
   std::vector<StepMetric> metrics() const override;
   std::vector<WorkloadAttribute> attributes() const override;
 
@@ -34,11 +45,13 @@ class MpiExecutor final : public Executor {
     kLocalSeconds,
     kBalanceMessages,
     kBalanceBytes,
+    kRemoteRuns,  // under a schedule only
     kFigures
   };
   using Figures = std::array<double, kFigures>;
 
  private:
+  std::optional<ScheduleChoice> schedule_;
   Figures totals_{};
   int ranks_ = 1, threads_ = 1;
 };

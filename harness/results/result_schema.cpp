@@ -49,8 +49,10 @@ constexpr ColumnSpec kRuns[] = {
      "the entry's model_window: steps its load model read, at most (1 for last; -1: none)",
      P::kAlways, &Q::load_model_window},
     {"mode", T::kText, "", "execution.mode", P::kAlways, &Q::mode},
-    {"executor", T::kText, "", "bsp, level, or the in-step schedule's name", P::kAlways,
-     &Q::executor},
+    {"executor", T::kText, "",
+     "the executor that ran it (lbbench list); self-scheduled in one process, the in-step "
+     "schedule's name",
+     P::kAlways, &Q::executor},
     {"topology", T::kText, "", "processor topology", P::kAlways, &Q::topology},
     {"processors", T::kInt64, "", "P, threads run as processors", P::kAlways, &Q::processors},
     {"speeds", T::kText, "", "each processor's emulated speed, comma-separated (1: nominal)",

@@ -99,6 +99,18 @@ std::span<const ExecutorInfo> executor_registry() {
              "lbbench run CONFIG");
        return std::make_unique<MpiExecutor>();
      })},
+    {"mpi_self_scheduled",
+     "self_scheduled across MPI ranks (mpirun -np R lbbench run), hybrid MPI+OpenMP: modules "
+     "placed in blocks over the R x threads processors, each rank's threads take its modules as "
+     "the schedule hands them out; no state crosses ranks",
+     WorkShape::kModules, false, true, module_execution([](const RunSpec& spec) {
+       if (process_world().size < 2)
+         throw std::invalid_argument(
+             "executor mpi_self_scheduled runs under an MPI launcher: mpirun -np R lbbench run "
+             "CONFIG");
+       return std::make_unique<MpiExecutor>(
+           schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
+     })},
     asynchronous(
         {"mpi_async",
          "async across MPI ranks (mpirun -np R lbbench run): finished module steps and the "
@@ -153,12 +165,16 @@ std::string executor_mismatch(const ExecutorInfo& info, const RunSpec& spec, Wor
 
 namespace {
 
-// Under an MPI launcher every run spans the ranks: the bulk-synchronous and the asynchronous
-// executors become their versions across ranks, and an executor that runs in one process is
-// refused (async_modelled's one-thread order of the modelled clocks has no meaning across ranks).
+// Under an MPI launcher every run spans the ranks: the bulk-synchronous, self-scheduled and
+// asynchronous executors become their versions across ranks, and an executor that runs in one
+// process is refused (async_modelled's one-thread order of the modelled clocks has no meaning
+// across ranks).
 const ExecutorInfo& across_ranks(const ExecutorInfo& chosen) {
-  if (process_world().size < 2 || chosen.name == "mpi" || chosen.name == "mpi_async") return chosen;
-  const char* spanning = chosen.name == "bsp" ? "mpi" : chosen.name == "async" ? "mpi_async" : "";
+  if (process_world().size < 2 || chosen.name.starts_with("mpi")) return chosen;
+  const char* spanning = chosen.name == "bsp"              ? "mpi"
+                         : chosen.name == "self_scheduled" ? "mpi_self_scheduled"
+                         : chosen.name == "async"          ? "mpi_async"
+                                                           : "";
   if (const ExecutorInfo* across = find_executor(spanning)) return *across;
   throw std::invalid_argument(
       "executor " + chosen.name + " runs in one process, not across " +
