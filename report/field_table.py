@@ -87,9 +87,10 @@ def probe(lbbench, balancer, workload, scratch):
 
 
 def across_ranks(lbbench, entries, scratch):
-    """Each entry run once more across 2 MPI ranks (the mpi executor) on a workload it ran on in
-    one process: spec -> 'ran', 'refused: why' or 'failed: why'. One mpirun per workload holds
-    every entry (its own label, its own line); those refused are dropped and the rest run again."""
+    """Each entry run once more across 2 MPI ranks (executor mpi, or mpi_self_scheduled for a
+    schedule) on a workload it ran on in one process: spec -> 'ran', 'refused: why' or 'failed:
+    why'. One mpirun per workload holds every entry (its own label, its own line); those refused
+    are dropped and the rest run again."""
     groups = {}
     for spec, (balancer, workload) in entries.items():
         groups.setdefault(workload[0], (workload, {}))[1][spec] = balancer
@@ -151,13 +152,19 @@ def figure(row):
     return f"{ratio}, n {row['n']}, {verdict}" + (" (replay)" if row["modelled_by_replay"] else "")
 
 
+def short_sha(sha):
+    """A commit's 7 characters, keeping git_sha's -dirty mark (uncommitted changes)."""
+    return sha[:7] + (" (dirty)" if sha.endswith("-dirty") else "")
+
+
 def provenance(results):
     """What the field set says of its sitting: commands, start, host, sha, load averages."""
     rs = read_set(results)
     inv, runs = rs.invocations, rs.runs
     cmds = "; ".join(f"`{c}`" for c in inv["command"])
     return (f"{cmds} (started {', '.join(inv['started'])}, host {', '.join(set(inv['host']))}, "
-            f"build {', '.join(s[:7] for s in set(inv['git_sha']))}): {len(runs)} runs, 1-minute "
+            f"build {', '.join(short_sha(s) for s in set(inv['git_sha']))}): {len(runs)} runs, "
+            f"1-minute "
             f"load average {runs['load_start'].min():.2f} to {runs['load_end'].max():.2f} "
             f"over its runs")
 
@@ -274,8 +281,8 @@ def write(a, lines, notes, unknown, verdicts, description, workloads, field, pro
         + ", ".join(f"{w[0]} = {w[1]}" + (" simulated" if w[3] else "") for w in workloads)
         + "): `ran` (every run complete and, where a kernel ran, verified), `refused` (lbbench "
         "refused the config, reason in the notes) or `failed`. \"2 ranks\": each entry that "
-        "ran, run once more by `mpirun -np 2 lbbench run` (the mpi executor) on the first of "
-        "those workloads it ran on (rank 0's output read): "
+        "ran, run once more by `mpirun -np 2 lbbench run` (executor mpi, or mpi_self_scheduled "
+        "for a schedule) on the first of those workloads it ran on (rank 0's output read): "
         + (f"{across['ran']} ran, {across['refused']} refused, {across['failed']} failed."
            if ranks else "not tried."),
         ""]

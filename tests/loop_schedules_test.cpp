@@ -421,8 +421,23 @@ TEST(LoopSchedules, SimulatedWeightedFactoringBeatsFac2OnUnequalSpeeds) {
   EXPECT_LT(simulate("wf", platform).front().makespan, simulate("fac2", platform).front().makespan);
 }
 
-TEST(LoopSchedules, TheSimulatorRefusesTheOpenMPRuntimesSchedules) {
-  EXPECT_THROW(simulate("omp_dynamic", "processors: 2"), std::exception);
+// The OpenMP runtime's schedules run as libgomp hands them out (harness/sim/schedule_model.h),
+// here 1000 modules of 1 s on four processors, one at half speed: omp_static's four blocks of 250
+// (the slow one's takes 500 s), omp_guided's ceil(R / 4) chunks of 250 then 188; omp_tasks as
+// ss, one module to whoever is idle. omp_runtime, whose schedule OMP_SCHEDULE picks, is refused.
+TEST(LoopSchedules, TheSimulatorRunsTheOpenMPRuntimesSchedulesButOmpRuntime) {
+  const std::string platform = "processors: 4, speeds: [1, 1, 1, 0.5]";
+  const StepRecord statically = simulate("omp_static", platform).front();
+  EXPECT_EQ(owner_runs(statically.module_owner), (std::vector<int>{250, 250, 250, 250}));
+  EXPECT_NEAR(statically.makespan, 500.0, 1e-6);
+  const std::vector<int> guided = owner_runs(simulate("omp_guided", platform).front().module_owner);
+  ASSERT_GE(guided.size(), 2u);
+  EXPECT_EQ(guided[0], 250);
+  EXPECT_EQ(guided[1], 188);
+  EXPECT_LT(simulate("omp_dynamic", platform).front().makespan, statically.makespan);
+  EXPECT_EQ(simulate("omp_tasks", platform).front().module_owner,
+            simulate("ss", platform).front().module_owner);
+  EXPECT_THROW(simulate("omp_runtime", "processors: 2"), std::exception);
 }
 
 }  // namespace

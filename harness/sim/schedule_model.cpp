@@ -11,21 +11,6 @@ namespace lbb {
 
 namespace {
 
-// libgomp's static schedule without a chunk: thread i's block of q or q + 1 iterations.
-std::vector<ModelledChunk> static_chunks(std::span<const double> nominal,
-                                         std::span<const double> speed) {
-  const int M = static_cast<int>(nominal.size()), P = static_cast<int>(speed.size());
-  std::vector<ModelledChunk> out;
-  for (int p = 0, first = 0; p < P; ++p) {
-    const int n = M / P + (p < M % P ? 1 : 0);
-    double busy = 0;
-    for (int m = first; m < first + n; ++m) busy += nominal[m];
-    if (n > 0) out.push_back({p, first, n, 0.0, busy / speed[p]});
-    first += n;
-  }
-  return out;
-}
-
 // Self-scheduling: the processor idle first reports its last chunk, then takes the next one
 // `take(processor, clock)` gives it; a chunk of none leaves it idle for good.
 std::vector<ModelledChunk> self_scheduled_chunks(
@@ -81,34 +66,43 @@ std::string schedule_model_problem(InStepSchedule kind) {
   }
 }
 
+std::function<Chunk(int, double)> openmp_hand_out(const ScheduleChoice& schedule, int M, int P) {
+  if (std::string why = schedule_model_problem(schedule.kind); !why.empty())
+    throw std::invalid_argument(why);
+  if (schedule.kind == InStepSchedule::kChunked)
+    throw std::logic_error("a technique's chunks are its ChunkCalculator's");
+  const int chunk = std::max(1, schedule.chunk);
+  switch (schedule.kind) {
+    case InStepSchedule::kOmpStatic:  // libgomp without a chunk: thread p's q or q + 1
+      return [M, P, given = std::vector<bool>(P)](int p, double) mutable {
+        if (given[p]) return Chunk{0, 0};
+        given[p] = true;
+        return Chunk{p * (M / P) + std::min(p, M % P), M / P + (p < M % P ? 1 : 0)};
+      };
+    case InStepSchedule::kOmpGuided:
+      return in_order(M, [=](int r) { return std::max(chunk, (r + P - 1) / P); });
+    case InStepSchedule::kOmpTasks:
+      return in_order(M, [](int) { return 1; });
+    default:
+      return in_order(M, [=](int) { return chunk; });
+  }
+}
+
 std::vector<ModelledChunk> modelled_chunks(const ScheduleChoice& schedule,
                                            std::span<const double> nominal,
                                            std::span<const double> speed) {
   if (std::string why = schedule_model_problem(schedule.kind); !why.empty())
     throw std::invalid_argument(why);
   if (speed.empty()) throw std::invalid_argument("no processors");
-  const int P = static_cast<int>(speed.size()), chunk = std::max(1, schedule.chunk);
-  const auto none = [](int, const ChunkTiming&) {};
-  const int M = static_cast<int>(nominal.size());
-  switch (schedule.kind) {
-    case InStepSchedule::kOmpStatic:
-      return static_chunks(nominal, speed);
-    case InStepSchedule::kOmpGuided:
-      return self_scheduled_chunks(
-          nominal, speed, in_order(M, [&](int r) { return std::max(chunk, (r + P - 1) / P); }),
-          none);
-    case InStepSchedule::kOmpTasks:
-      return self_scheduled_chunks(nominal, speed, in_order(M, [](int) { return 1; }), none);
-    case InStepSchedule::kChunked: {
-      ChunkCalculator c(schedule.technique, schedule.params, speed);
-      c.start(M);
-      return self_scheduled_chunks(
-          nominal, speed, [&](int p, double now) { return c.take(p, now); },
-          [&](int p, const ChunkTiming& t) { c.finished(p, t); });
-    }
-    default:
-      return self_scheduled_chunks(nominal, speed, in_order(M, [&](int) { return chunk; }), none);
-  }
+  const int P = static_cast<int>(speed.size()), M = static_cast<int>(nominal.size());
+  if (schedule.kind != InStepSchedule::kChunked)
+    return self_scheduled_chunks(nominal, speed, openmp_hand_out(schedule, M, P),
+                                 [](int, const ChunkTiming&) {});
+  ChunkCalculator c(schedule.technique, schedule.params, speed);
+  c.start(M);
+  return self_scheduled_chunks(
+      nominal, speed, [&](int p, double now) { return c.take(p, now); },
+      [&](int p, const ChunkTiming& t) { c.finished(p, t); });
 }
 
 double modelled_phase_finish(const ScheduleChoice& schedule, std::span<const double> nominal,

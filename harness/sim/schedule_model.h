@@ -6,6 +6,7 @@
 // s, and an adaptive technique is told each chunk's times when its processor next asks. For a
 // modelled replay of a run's measured module costs (harness/run/modelled_replay.h) and `lbbench
 // schedule`.
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,10 +23,17 @@ struct ModelledChunk {
 // "" when modelled_chunks models the schedule, else why not.
 std::string schedule_model_problem(InStepSchedule kind);
 
-// One loop over `nominal`: omp_static's contiguous blocks (the first M mod P threads one
-// iteration more), omp_dynamic's chunks of `chunk`, omp_guided's max(chunk, ceil(R / P)),
-// omp_tasks as any idle thread taking the next task (the runtime's queue order is not modelled),
-// and a technique's chunks as its ChunkCalculator sizes them. Throws std::invalid_argument for a
+// The OpenMP runtime's hand-out of a loop of M iterations to P processors, sized as libgomp sizes
+// it: take(processor, clock) gives omp_static's block of that processor once, and omp_dynamic's
+// chunks of `chunk`, omp_guided's max(chunk, ceil(R / P)) and omp_tasks' single tasks in order to
+// whoever asks; a chunk of none when nothing is left for it. For the kinds a runtime hands out,
+// not kChunked (a ChunkCalculator's) nor those schedule_model_problem refuses.
+std::function<Chunk(int, double)> openmp_hand_out(const ScheduleChoice& schedule, int M, int P);
+
+// One loop over `nominal`: the OpenMP runtime's hand-out (omp_static's contiguous blocks, the
+// first M mod P threads one iteration more; omp_tasks as any idle thread taking the next task,
+// the runtime's queue order not modelled), or a technique's chunks as its ChunkCalculator sizes
+// them. Throws std::invalid_argument for a
 // schedule schedule_model_problem refuses.
 std::vector<ModelledChunk> modelled_chunks(const ScheduleChoice& schedule,
                                            std::span<const double> nominal,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <queue>
@@ -14,6 +15,7 @@
 #include "harness/base/platform_emulation.h"
 #include "harness/exec/step_protocol.h"
 #include "harness/sim/network_fit.h"
+#include "harness/sim/schedule_model.h"
 
 namespace lbb {
 
@@ -116,7 +118,8 @@ class SimMachine final : public StepMachine {
   ProtocolState& st_;
   const SimSettings& settings_;
   CostStream& costs_;
-  std::optional<ChunkCalculator> chunks_;  // a loop schedule's technique
+  std::optional<ScheduleChoice> schedule_;  // a loop schedule
+  std::optional<ChunkCalculator> chunks_;   // its technique's hand-out (not the runtime's)
   // Per processor, in an in-step phase: where it is in its list and on its modelled clock, and
   // where it was at its group's last synchronisation.
   struct InStepPlace {
@@ -142,7 +145,9 @@ SimMachine::SimMachine(ProtocolState& state, const SimSettings& settings, CostSt
       level_(state.P, 0.0),
       rate_(state.P, 1.0),
       stretch_(state.P, 1.0) {
-  if (schedule) chunks_.emplace(schedule->technique, schedule->params, state.plan.speed);
+  if (schedule) schedule_ = *schedule;
+  if (schedule && schedule->kind == InStepSchedule::kChunked)
+    chunks_.emplace(schedule->technique, schedule->params, state.plan.speed);
   if (costs.steps() >= 0 && costs.steps() < st_.total)
     throw std::invalid_argument("the cost source has " + std::to_string(costs.steps()) +
                                 " steps; the run needs " + std::to_string(st_.total));
@@ -170,7 +175,7 @@ void SimMachine::run_phase(int, int s, int ph) {
   nominal_ = nominal;
   std::fill(stretch_.begin(), stretch_.end(), 1.0);
   PhasePlan& b = st_.phase[ph];
-  if (chunks_) {
+  if (schedule_) {
     run_chunks(s, ph);
   } else if (b.in_step) {
     for (auto& group : b.groups) run_group(s, ph, *group);
@@ -208,11 +213,12 @@ void SimMachine::run_bulk(int ph) {
 }
 
 // A loop schedule's phase: the processors, earliest clock first (the lower id on a tie), each
-// reporting the chunk it just ended and asking for its next one at its clock, until none is
-// left for it; who ran a module is its owner in the phase. A module that may not move (vt's
-// migratable: false) runs on its owner before that processor asks for a chunk, and the loop
-// hands out the others: the static part first, then the dynamic one, as in hybrid
-// static/dynamic scheduling (Donfack, Grigori, Gropp & Kale 2012).
+// reporting the chunk it just ended (to a technique) and asking for its next one at its clock
+// (the technique's, or the OpenMP runtime's hand-out), until none is left for it; who ran a module
+// is its owner in the phase. A module that may not move (vt's migratable: false) runs on its owner
+// before that processor asks for a chunk, and the loop hands out the others: the static part first,
+// then the dynamic one, as in hybrid static/dynamic scheduling (Donfack, Grigori, Gropp & Kale
+// 2012).
 void SimMachine::run_chunks(int s, int ph) {
   PhasePlan& b = st_.phase[ph];
   std::vector<int> loop;  // the loop's iterations: the modules that may move
@@ -222,7 +228,11 @@ void SimMachine::run_chunks(int s, int ph) {
       loop.push_back(m);
     else
       busy[b.owner[m]] += b.cost[m] = on(m, b.owner[m]);
-  chunks_->start(static_cast<int>(loop.size()));
+  const int n = static_cast<int>(loop.size());
+  if (chunks_) chunks_->start(n);
+  const std::function<Chunk(int, double)> take =
+      chunks_ ? [this](int p, double clock) { return chunks_->take(p, clock); }
+              : openmp_hand_out(*schedule_, n, st_.P);
   using Event = std::pair<double, int>;  // (clock, processor)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> idle;
   std::vector<ChunkTiming> pending(st_.P);
@@ -231,8 +241,8 @@ void SimMachine::run_chunks(int s, int ph) {
   while (!idle.empty()) {
     const auto [clock, p] = idle.top();
     idle.pop();
-    if (pending[p].iterations > 0) chunks_->finished(p, pending[p]);
-    const Chunk c = chunks_->take(p, clock);
+    if (pending[p].iterations > 0 && chunks_) chunks_->finished(p, pending[p]);
+    const Chunk c = take(p, clock);
     if (c.count == 0) {
       PhaseTimes& t = st_.recorder.processor(p).phase[ph];
       t.busy = busy[p];
@@ -457,7 +467,7 @@ SimMachine::StepEnd SimMachine::end_step(int s) {
     t.busy_wall = t.load.unloaded = busy;
     t.load.loaded = level_[p] * busy;
   }
-  if (chunks_) return {};  // a loop schedule's step has no serial part
+  if (schedule_) return {};  // a loop schedule's step has no serial part
   const double ranks_messages = rank_messages_seconds(s);
   charges_.exchange += ranks_messages;
   return {ranks_messages + costs_.recorded_serial(s), 0.0};
@@ -478,10 +488,9 @@ void SimMachine::finish_record(StepRecord& rec) {
 ExecutionResult run_simulated_steps(Workload& workload, const ExecutionPlan& plan, StepSink& sink,
                                     const SimSettings& settings, CostStream& costs,
                                     const ScheduleChoice* schedule) {
-  if (schedule && schedule->kind != InStepSchedule::kChunked)
-    throw std::invalid_argument(
-        "simulate: the simulator models the loop self-scheduling "
-        "techniques, not the OpenMP runtime's schedules");
+  if (schedule)
+    if (std::string why = schedule_model_problem(schedule->kind); !why.empty())
+      throw std::invalid_argument("simulate: " + why);
   ProtocolState state(workload, plan, {.models_seen = true, .moves = !schedule});
   SimMachine machine(state, settings, costs, schedule);
   return StepProtocol(state, machine, sink).run();

@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "harness/base/recorded_runs.h"
 #include "harness/exec/async_executor.h"
+#include "harness/sim/schedule_model.h"
 #include "harness/sim/sim_async_run.h"
 #include "harness/sim/sim_run.h"
 #include "harness/sim/tree_execution.h"
@@ -137,10 +138,8 @@ std::string simulation_problem(const RunSpec& spec) {
   const SimSettings settings = simulation_settings(spec);
   if (!spec.balancer.schedule_name.empty()) {
     const ScheduleInfo* schedule = find_schedule(spec.balancer.schedule_name);
-    if (schedule && schedule->kind != InStepSchedule::kChunked)
-      return "the simulator models the loop self-scheduling techniques (ss, gss, fac2, ...), not "
-             "the OpenMP runtime's schedule " +
-             schedule->name;
+    if (schedule)
+      if (std::string why = schedule_model_problem(schedule->kind); !why.empty()) return why;
     if (settings.asynchronous || settings.contention > 0)
       return "a simulated loop schedule runs bulk-synchronous steps without contention "
              "(execution.sim_async and sim_contention are for balancers)";
