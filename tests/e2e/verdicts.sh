@@ -96,10 +96,13 @@ PY
 $py - "$tmp/twins.json" <<'PY'
 import json, sys
 rows = {r["label"]: r for r in json.load(open(sys.argv[1]))}
+# Never apart: the twin of the best is not slower, and the best is a winner only beside a twin
+# shown equivalent (a tie, docs/results.md "Verdicts"; on a quiet host the rounds show it).
 for a, b in [("none", "block"), ("block", "none")]:
-    assert rows[a]["verdict"] != "winner", rows[a]
     if rows[a]["best"]:
         assert rows[b]["verdict"] != "slower" and rows[b]["p_vs_best"] > 0.99, rows[b]
+        assert rows[a]["verdict"] != "winner" or rows[b]["verdict"] == "equivalent", (rows[a],
+                                                                                    rows[b])
 PY
 
 "$lbbench" compare "$tmp/a" "$tmp/a" --format json > "$tmp/same.json"
