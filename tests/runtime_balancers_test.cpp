@@ -6,7 +6,9 @@
 #include <numeric>
 
 #include "balancers/between_steps/metis.h"
+#include "balancers/between_steps/parts/graph_partition_balancer.h"
 #include "balancers/load_snapshot.h"
+#include "balancers/partition/scotch.h"
 #include "config_test_support.h"
 #include "core/assignment.h"
 #include "core/module_graph.h"
@@ -159,9 +161,10 @@ TEST(RuntimeBalancers, GraphPartitionersKeepModulesOnTheirProcessors) {
     c.loads.owner = swapped;
     v = c.loads.view(c.topology);
     v.communication = &grid;
-    if (std::string(name) == "metis") {
-      EXPECT_EQ(metis_owners(v, 1.05, 1), swapped);
-    }
+    EXPECT_EQ(
+        parts_in_place(std::string(name) == "metis" ? metis_owners : scotch_owners, v, 1.05, 1),
+        swapped)
+        << name;
     EXPECT_FALSE(balancer->decide(v).act) << name;
   }
 }

@@ -6,25 +6,17 @@
 #include <stdexcept>
 #include <string>
 
-#include "balancers/between_steps/parts/keep_in_place.h"
-#include "balancers/between_steps/parts/reassignment.h"
-#include "balancers/between_steps/parts/unit_plan_balancer.h"
+#include "balancers/between_steps/parts/graph_partition_balancer.h"
 #include "balancers/partition/integer_weights.h"
 
 namespace lbb {
 
-BalancerInfo MetisBalancer::info() {
-  return {
+BalancerInfo metis_balancer_info() {
+  return graph_partition_info(
       "metis",
-      BalancerRole::kBetweenSteps,
       "METIS k-way partition of the communication graph weighted by measured costs, parts "
       "sized by speed (Karypis & Kumar 1998; Charm++'s MetisLB idea)",
-      {real_param("imbalance", 1.05, "largest part's weight over its share, at most", 1.001, 10.0),
-       int_param("seed", 1, "METIS's random seed", 0, 1 << 30), min_gain_param()},
-      [](const Params& p) {
-        return std::make_unique<MetisBalancer>(
-            p.real("imbalance"), static_cast<std::uint64_t>(p.integer("seed")), p.real("min_gain"));
-      }};
+      "METIS", metis_owners);
 }
 
 Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed) {
@@ -49,14 +41,7 @@ Owners metis_owners(const LoadView& view, double imbalance, std::uint64_t seed) 
                           nullptr, &parts, share.data(), &tolerance, options, &cut, part.data());
   if (rc != METIS_OK)
     throw std::runtime_error("METIS_PartGraphKway failed (" + std::to_string(rc) + ")");
-  Owners owner(part.begin(), part.end());
-  keep_parts_in_place(owner, view);
-  return owner;
-}
-
-Decision MetisBalancer::decide(const LoadView& view) {
-  return reassignment(view, starting_owners(view), metis_owners(view, imbalance_, seed_),
-                      min_gain_);
+  return Owners(part.begin(), part.end());
 }
 
 }  // namespace lbb
