@@ -15,21 +15,12 @@ say() { echo "mpi_async: $*"; }
 command -v mpirun > /dev/null || { say "SKIP: no mpirun (Debian's openmpi-bin)"; exit 77; }
 "$lbbench" list 2> /dev/null | grep '^  mpi_async - ' > /dev/null ||
   { say "SKIP: lbbench built without MPI"; exit 77; }
-mpi=(timeout 300 mpirun --oversubscribe --bind-to none)
-[ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
 . "$(dirname "$0")/lib/mpi_env.sh"
 config=tests/data/mpi_async.yaml
 fails=0
 fail() { say "FAIL: $*"; fails=$((fails + 1)); }
 
-timeout 300 "$lbbench" run "$config" -q -o "$tmp/one" > /dev/null 2> "$tmp/one.err" ||
-  { fail "one process"; cat "$tmp/one.err"; }
-"$lbbench" export "$tmp/one" --to "$tmp/one.csv" > /dev/null || fail "export one"
-for ranks in 2 4; do
-  "${mpi[@]}" -np "$ranks" "$lbbench" run "$config" -q -o "$tmp/r$ranks" > "$tmp/r$ranks.out" 2>&1 ||
-    { fail "$ranks ranks"; tail -20 "$tmp/r$ranks.out"; }
-  "$lbbench" export "$tmp/r$ranks" --to "$tmp/r$ranks.csv" > /dev/null || fail "export $ranks"
-done
+one_and_ranks "$config"
 /usr/bin/python3 tests/e2e/check_mpi_async.py "$tmp/one.csv" "$tmp/r2.csv:2" "$tmp/r4.csv:4" ||
   fail "results"
 

@@ -16,12 +16,8 @@ config=tests/data/mpi_patterns.yaml
 fails=0
 fail() { say "FAIL: $*"; fails=$((fails + 1)); }
 
-"$lbbench" run "$config" -q -o "$tmp/one" > /dev/null 2> "$tmp/one.err" || { fail "one process"; cat "$tmp/one.err"; }
-"$lbbench" export "$tmp/one" --to "$tmp/one.csv" > /dev/null || fail "export one"
+one_and_ranks "$config"
 for ranks in 2 4; do
-  timeout 600 "${mpi[@]}" -np "$ranks" "$lbbench" run "$config" -q -o "$tmp/r$ranks" \
-    > "$tmp/r$ranks.out" 2>&1 || { fail "$ranks ranks"; tail -20 "$tmp/r$ranks.out"; }
-  "$lbbench" export "$tmp/r$ranks" --to "$tmp/r$ranks.csv" > /dev/null || fail "export $ranks"
   "$lbbench" simulate --replay "$tmp/r$ranks" > "$tmp/replay$ranks.txt" 2>&1 ||
     { fail "replay $ranks"; tail "$tmp/replay$ranks.txt"; }
   for b in diffusion random_local random_global multilevel; do

@@ -26,13 +26,7 @@ config=tests/data/mpi_ranks.yaml
 fails=0
 fail() { say "FAIL: $*"; fails=$((fails + 1)); }
 
-"$lbbench" run "$config" -q -o "$tmp/one" > /dev/null 2> "$tmp/one.err" || { fail "one process"; cat "$tmp/one.err"; }
-for ranks in 2 4; do
-  timeout 600 "${mpi[@]}" -np "$ranks" "$lbbench" run "$config" -q -o "$tmp/r$ranks" \
-    > "$tmp/r$ranks.out" 2>&1 || { fail "$ranks ranks"; tail -20 "$tmp/r$ranks.out"; }
-  "$lbbench" export "$tmp/r$ranks" --to "$tmp/r$ranks.csv" > /dev/null || fail "export $ranks"
-done
-"$lbbench" export "$tmp/one" --to "$tmp/one.csv" > /dev/null || fail "export one"
+one_and_ranks "$config"
 /usr/bin/python3 tests/e2e/check_mpi_ranks.py "$tmp/one.csv" "$tmp/r2.csv:2" "$tmp/r4.csv:4" || fail "results"
 # The simulator's network charges fitted from the moves across ranks and the ranks' exchanges,
 # and the runs replayed: a between-step balancer's decisions come back exactly, with and without

@@ -30,13 +30,7 @@ balancers:
 YAML
 for s in $schedules; do echo "  - { schedule: $s }" >> "$config"; done
 
-"$lbbench" run "$config" -q -o "$tmp/one" > /dev/null 2> "$tmp/one.err" || { fail "one process"; cat "$tmp/one.err"; }
-"$lbbench" export "$tmp/one" --to "$tmp/one.csv" > /dev/null || fail "export one"
-for ranks in 2 4; do
-  timeout 600 "${mpi[@]}" -np "$ranks" "$lbbench" run "$config" -q -o "$tmp/r$ranks" \
-    > "$tmp/r$ranks.out" 2>&1 || { fail "$ranks ranks"; tail -20 "$tmp/r$ranks.out"; }
-  "$lbbench" export "$tmp/r$ranks" --to "$tmp/r$ranks.csv" > /dev/null || fail "export $ranks"
-done
+one_and_ranks "$config"
 /usr/bin/python3 tests/e2e/check_mpi_schedules.py "$tmp/one.csv" "$tmp/r2.csv:2" "$tmp/r4.csv:4" ||
   fail "results"
 say "$fails failures"
