@@ -47,6 +47,15 @@ ExecutorInfo simulate_executor_info() {
   return info;
 }
 
+#if LBB_HAVE_MPI
+// The executors across ranks are the ones an MPI launcher starts.
+void require_launcher(const std::string& executor) {
+  if (process_world().size < 2)
+    throw std::invalid_argument("executor " + executor +
+                                " runs under an MPI launcher: mpirun -np R lbbench run CONFIG");
+}
+#endif
+
 ExecutorInfo asynchronous(ExecutorInfo info) {
   info.asynchronous = true;
   return info;
@@ -93,10 +102,7 @@ std::span<const ExecutorInfo> executor_registry() {
      "bsp across MPI ranks (mpirun -np R lbbench run): processors = R x threads per rank; a "
      "module's state lives on its owner's rank and crosses ranks as an MPI message",
      WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
-       if (process_world().size < 2)
-         throw std::invalid_argument(
-             "executor mpi runs under an MPI launcher: mpirun -np R "
-             "lbbench run CONFIG");
+       require_launcher("mpi");
        return std::make_unique<MpiExecutor>();
      })},
     {"mpi_self_scheduled",
@@ -104,10 +110,7 @@ std::span<const ExecutorInfo> executor_registry() {
      "placed in blocks over the R x threads processors, each rank's threads take its modules as "
      "the schedule hands them out; no state crosses ranks",
      WorkShape::kModules, false, true, module_execution([](const RunSpec& spec) {
-       if (process_world().size < 2)
-         throw std::invalid_argument(
-             "executor mpi_self_scheduled runs under an MPI launcher: mpirun -np R lbbench run "
-             "CONFIG");
+       require_launcher("mpi_self_scheduled");
        return std::make_unique<MpiExecutor>(
            schedule_choice(spec.balancer.schedule_name, spec.balancer.schedule_params));
      })},
@@ -117,9 +120,7 @@ std::span<const ExecutorInfo> executor_registry() {
          "predictive balancer's takes cross ranks as MPI messages, a taken module's state with "
          "them",
          WorkShape::kModules, true, false, module_execution([](const RunSpec&) {
-           if (process_world().size < 2)
-             throw std::invalid_argument(
-                 "executor mpi_async runs under an MPI launcher: mpirun -np R lbbench run CONFIG");
+           require_launcher("mpi_async");
            return std::make_unique<MpiAsyncExecutor>();
          })}),
 #endif
